@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/**
+ * Configuration, parsed once at start-up. A missing or malformed variable stops the process with a
+ * message naming it. `.env.example` lists every variable.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  VIEWER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** Where people open the portal; used in e-mail links and OAuth redirects. */
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** The model host's origin (apps/viewer). */
+  VIEWER_URL: z.url().default('http://localhost:3001'),
+  DATABASE_URL: z.string().min(1),
+  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  /** Prefix for every Redis key and BullMQ queue, so several stacks can share one Redis. */
+  REDIS_PREFIX: z.string().min(1).default('helix'),
+  SMTP_URL: z.string().min(1).default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: z.string().min(1).default('Helix <no-reply@helix.local>'),
+  RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().positive().default(60),
+  INVITE_TOKEN_TTL_HOURS: z.coerce.number().int().positive().default(168),
+  /** Rate limits (per IP and route, per window) for login, register and password reset. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.url().default('https://www.googleapis.com/oauth2/v4/token'),
+  GOOGLE_USERINFO_URL: z.url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** A Stripe-compatible server (e.g. on localhost) when there is no real key. */
+  STRIPE_API_URL: z.url().optional(),
+  /** Object storage: a local folder by default. */
+  STORAGE_DIR: z.string().min(1).default('.data/storage'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Serve the caught-mail page at /dev/mail (development only; never in production). */
+  DEV_MAIL_DIR: z.string().optional(),
+  /** Serve the built web app from this folder. */
+  WEB_DIST_DIR: z.string().optional(),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+export function config(): Config {
+  cached ??= parseConfig();
+  return cached;
+}
+/** Tests replace the configuration before building an app. */
+export function setConfig(next: Config): void {
+  cached = next;
+}

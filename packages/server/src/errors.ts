@@ -1,0 +1,51 @@
+import { MSG } from '@helix/shared';
+
+/**
+ * The one error type. The API's error handler answers `{ statusCode, error, message }`, plus
+ * `errors: { field: message }` for field errors.
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly errors?: Record<string, string>;
+
+  constructor(code: string, opts: { status: number; message: string; errors?: Record<string, string> }) {
+    super(opts.message);
+    this.code = code;
+    this.status = opts.status;
+    this.errors = opts.errors;
+  }
+
+  static badRequest(message: string, errors?: Record<string, string>) {
+    return new AppError('BAD_REQUEST', { status: 400, message, errors });
+  }
+  static field(field: string, message: string, status = 422) {
+    return new AppError('FIELD_INVALID', { status, message, errors: { [field]: message } });
+  }
+  static unauthorized(message: string = MSG.sessionExpired) {
+    return new AppError('UNAUTHORIZED', { status: 401, message });
+  }
+  static forbidden(message: string = MSG.unauthorizedAccess) {
+    return new AppError('FORBIDDEN', { status: 403, message });
+  }
+  static notFound(message: string = MSG.notFound) {
+    return new AppError('NOT_FOUND', { status: 404, message });
+  }
+  static conflict(message: string, errors?: Record<string, string>) {
+    return new AppError('CONFLICT', { status: 409, message, errors });
+  }
+}
+
+/** The `error` field: the HTTP reason, except for an ended session where the spec wants 'Invalid token'. */
+export const reasonFor = (status: number): string =>
+  ({
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    409: 'Conflict',
+    413: 'Payload Too Large',
+    415: 'Unsupported Media Type',
+    422: 'Unprocessable Entity',
+    429: 'Too Many Requests',
+  })[status] ?? 'Internal Server Error';
