@@ -95,6 +95,24 @@ export const MSG = {
   deleteUserBody: 'Do you want to delete this user?',
   deleteRoleTitle: 'Are you sure?',
   deleteRoleBody: 'Do you want to delete this role!',
+
+  // added by the API (not in the specification; wording ours)
+  unknownField: 'This field is not allowed.',
+  invalidCharacters: 'This field contains characters that are not allowed.',
+  inviteEmailMismatch: 'This invitation was sent to another email address.',
+  googleDisabled: 'Google sign-in is not available.',
+  brandingLookupRequired: 'Please give a domain or a brand name.',
+  tooLong: (max: number) => `Must be at most ${max} characters`,
+  // plan cards (accounts 2: 'Try Starter, 30 days free, then $X')
+  trialOffer: (plan: string, price: string) => `Try ${plan}, 30 days free, then ${price}`,
+  // web shell (not in the specification; honest notices of the web app)
+  notAvailableYet: 'This part of Helix is not available yet.',
+  cardPaymentNotAvailable: 'Card payment is not available yet.',
+  newVersionAvailable: 'A new version is available.',
+  offlineReady: 'Helix is ready to work offline.',
+  unauthorizedPage: 'You are not allowed to see this page.',
+  pageNotFound: 'This page does not exist.',
+  noPlans: 'No plans are available right now.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

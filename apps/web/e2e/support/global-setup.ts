@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { OAuth2Server } from 'oauth2-mock-server';
+import type { TestProject } from 'vitest/node';
+import { startStack } from '../../../../packages/stack/src/stack.ts';
+import { createDatabase, dropDatabase } from '../../../../packages/stack/src/test-db.ts';
+import { startMailServer } from './mail-server.ts';
+import { GOOGLE_USER } from './google-user.ts';
+
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiUrl: string;
+    viewerUrl: string;
+    mailDir: string;
+    databaseUrl: string;
+  }
+}
+
+/** One portal for the whole browser run: fresh database, its own Redis prefix, a real SMTP server, an OAuth mock. */
+export default async function setup(project: TestProject) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'helix-e2e-'));
+  const dbName = `helix_e2e_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = await createDatabase(dbName);
+  const mail = await startMailServer(path.join(tmp, 'mail'));
+
+  const oauth = new OAuth2Server();
+  await oauth.issuer.keys.generate('RS256');
+  oauth.service.on('beforeUserinfo', (userInfo: { body: Record<string, unknown> }) => {
+    userInfo.body = { ...GOOGLE_USER, email_verified: true, given_name: 'Ada', family_name: 'Google' };
+  });
+  await oauth.start(0, '127.0.0.1');
+  const issuer = oauth.issuer.url!;
+
+  const stack = await startStack({
+    databaseUrl,
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    smtpUrl: mail.url,
+    build: false,
+    quiet: !process.env.E2E_VERBOSE,
+    dataDir: path.join(tmp, 'data'),
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      REDIS_PREFIX: `helix-e2e-${randomBytes(3).toString('hex')}`,
+      RATE_LIMIT_MAX: '1000',
+      GOOGLE_CLIENT_ID: 'helix-e2e',
+      GOOGLE_CLIENT_SECRET: 'helix-e2e-secret',
+      GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
+      GOOGLE_TOKEN_URL: `${issuer}/token`,
+      GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
+    },
+  });
+
+  project.provide('apiUrl', stack.apiUrl);
+  project.provide('viewerUrl', stack.viewerUrl);
+  project.provide('mailDir', path.join(tmp, 'mail'));
+  project.provide('databaseUrl', databaseUrl);
+
+  return async () => {
+    await stack.stop();
+    await oauth.stop();
+    await mail.stop();
+    await dropDatabase(dbName).catch(() => {});
+    rmSync(tmp, { recursive: true, force: true });
+  };
+}

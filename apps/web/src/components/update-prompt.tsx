@@ -1,0 +1,45 @@
+import { Button, Space } from 'antd';
+import { MSG } from '@helix/shared';
+import { useRegisterSW } from 'virtual:pwa-register/react';
+import { logError } from '../logging/error-logger';
+import { toastInfo } from '../ui/notify';
+
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+/**
+ * Registers the service worker and asks before switching to a new version (registerType 'prompt'):
+ * a silent reload could throw away a half-filled form.
+ */
+export function UpdatePrompt() {
+  const {
+    needRefresh: [needRefresh, setNeedRefresh],
+    updateServiceWorker,
+  } = useRegisterSW({
+    onRegisteredSW(_url, registration) {
+      if (!registration) return;
+      // Installed apps stay open for days on classroom tablets; look for new versions now and then.
+      setInterval(() => {
+        if (navigator.onLine) void registration.update().catch(() => undefined);
+      }, UPDATE_CHECK_MS);
+    },
+    onOfflineReady() {
+      toastInfo(MSG.offlineReady);
+    },
+    onRegisterError(error: unknown) {
+      logError('Service worker registration failed', error, 'warn');
+    },
+  });
+
+  if (!needRefresh) return null;
+  return (
+    <div className="update-prompt" role="alert" data-testid="update-prompt">
+      <span>{MSG.newVersionAvailable}</span>
+      <Space>
+        <Button type="primary" onClick={() => void updateServiceWorker(true)}>
+          Reload
+        </Button>
+        <Button onClick={() => setNeedRefresh(false)}>Later</Button>
+      </Space>
+    </div>
+  );
+}

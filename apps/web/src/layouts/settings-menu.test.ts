@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { Permission } from '@helix/shared';
+import type { SessionUser } from '../session/session-user';
+import { selectedSettingsKey, settingsMenuItems } from './settings-menu';
+
+const all: Permission[] = [
+  'Profile.view',
+  'Profile.update',
+  'Brand.update',
+  'Subscription.listing.view',
+  'User.listing.view',
+];
+const user = (permissions: Permission[], isAdmin = false): SessionUser => ({
+  id: 1,
+  name: 'A',
+  email: 'a@b.co',
+  userName: 'a',
+  isAdmin,
+  roles: [],
+  permissions,
+  tenant: 't',
+  subscription: null,
+});
+const keys = (u: SessionUser | null) => settingsMenuItems(u).map((i) => i.key);
+
+describe('settingsMenuItems', () => {
+  it('shows every item to a non-admin holding every permission', () => {
+    expect(keys(user(all))).toEqual(['profile', 'branding', 'subscription', 'users']);
+  });
+  it('hides branding, subscription and users from admins', () => {
+    expect(keys(user(all, true))).toEqual(['profile']);
+  });
+  it('needs both profile permissions for Profile', () => {
+    expect(keys(user(['Profile.view']))).toEqual([]);
+    expect(keys(user(['Profile.update']))).toEqual([]);
+  });
+  it('gates each item by its own permission', () => {
+    expect(keys(user(['Brand.update']))).toEqual(['branding']);
+    expect(keys(user(['Subscription.listing.view']))).toEqual(['subscription']);
+    expect(keys(user(['User.listing.view']))).toEqual(['users']);
+  });
+  it('is empty when signed out', () => {
+    expect(keys(null)).toEqual([]);
+  });
+});
+
+describe('selectedSettingsKey', () => {
+  it('marks the section of nested pages', () => {
+    expect(selectedSettingsKey('/user/settings/users-list/user-detail/4')).toBe('users');
+    expect(selectedSettingsKey('/user/settings/profile')).toBe('profile');
+    expect(selectedSettingsKey('/user/settings')).toBeUndefined();
+  });
+});

@@ -1,0 +1,58 @@
+import type { Permission } from '@helix/shared';
+import { hasPermission, type SessionUser } from '../session/session-user';
+
+export interface SettingsMenuItem {
+  key: 'profile' | 'branding' | 'subscription' | 'users';
+  label: string;
+  path: string;
+}
+
+interface Rule extends SettingsMenuItem {
+  needs: Permission[];
+  /** Branding, subscription and users are tenant-owner tools; admins cannot use them. */
+  nonAdminOnly: boolean;
+}
+
+const RULES: Rule[] = [
+  {
+    key: 'profile',
+    label: 'Profile',
+    path: '/user/settings/profile',
+    needs: ['Profile.view', 'Profile.update'],
+    nonAdminOnly: false,
+  },
+  {
+    key: 'branding',
+    label: 'Branding',
+    path: '/user/settings/branding',
+    needs: ['Brand.update'],
+    nonAdminOnly: true,
+  },
+  {
+    key: 'subscription',
+    label: 'Subscription',
+    path: '/user/settings/subscription',
+    needs: ['Subscription.listing.view'],
+    nonAdminOnly: true,
+  },
+  {
+    key: 'users',
+    label: 'Users',
+    path: '/user/settings/users-list',
+    needs: ['User.listing.view'],
+    nonAdminOnly: true,
+  },
+];
+
+/** The settings side menu items this user may see (accounts 6); Exit is always there. */
+export function settingsMenuItems(user: SessionUser | null): SettingsMenuItem[] {
+  if (!user) return [];
+  return RULES.filter(
+    (rule) => !(rule.nonAdminOnly && user.isAdmin) && rule.needs.every((p) => hasPermission(user, p)),
+  ).map(({ key, label, path }) => ({ key, label, path }));
+}
+
+export function selectedSettingsKey(pathname: string): string | undefined {
+  const path = pathname.toLowerCase();
+  return RULES.find((rule) => path === rule.path || path.startsWith(`${rule.path}/`))?.key;
+}

@@ -1,0 +1,43 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router-dom';
+import { setClientEffects } from './api/client-effects';
+import { loginPath } from './api/failure';
+import { App } from './app';
+import { installGlobalErrorLogger } from './logging/error-logger';
+import { pathKind } from './routing/guard';
+import { routes } from './routing/routes';
+import { clearLocalStorage } from './session/local-storage';
+import { appStore, brandAtom, multipleLoginOpenAtom } from './session/session.atoms';
+import { clearLocalSession, initSession } from './session/session';
+import { toastError } from './ui/notify';
+import './styles/global.css';
+
+installGlobalErrorLogger();
+// The session is read before the first render so the guard never acts on an empty session.
+initSession();
+
+const router = createBrowserRouter(routes);
+
+setClientEffects({
+  multipleLogin: () => appStore.set(multipleLoginOpenAtom, true),
+  logout: () => {
+    // The brand atom survives clearing local storage, so the guard still picks /login/{brand}.
+    clearLocalSession();
+    clearLocalStorage();
+    // On a signed-in page the guard redirects; elsewhere nothing would, so go to login here.
+    if (pathKind(router.state.location.pathname) !== 'authenticated') {
+      void router.navigate(loginPath(appStore.get(brandAtom)), { replace: true });
+    }
+  },
+  toastError: (message) => toastError(message),
+});
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <App router={router} />
+  </StrictMode>,
+);

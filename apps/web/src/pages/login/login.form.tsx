@@ -1,0 +1,68 @@
+import { Button, Checkbox, Divider, Form, Input } from 'antd';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { LoginRequest } from '@helix/shared';
+import { login } from '../../api/auth.api';
+import { GoogleButton } from '../../components/google-button';
+import { applyServerErrors } from '../../forms/server-errors';
+import { zodRule } from '../../forms/zod-rule';
+import { useBrandParam, withBrand } from '../../routing/use-brand';
+import { startSession } from '../../session/session';
+
+interface LoginValues {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+const FIELDS = ['email', 'password'] as const;
+
+export function LoginForm() {
+  const [form] = Form.useForm<LoginValues>();
+  const [busy, setBusy] = useState(false);
+  const [params] = useSearchParams();
+  const brand = useBrandParam();
+
+  const onFinish = async (values: LoginValues) => {
+    const parsed = LoginRequest.safeParse({ ...values, token: params.get('token') ?? undefined });
+    if (!parsed.success) return;
+    setBusy(true);
+    try {
+      const answer = await login(parsed.data);
+      // The route guard moves the now signed-in user on (to the page they asked for, or home).
+      startSession({ ...answer, authType: answer.authType ?? 'is-loggedin' }, values.rememberMe);
+    } catch (error) {
+      applyServerErrors(form, error, FIELDS);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form<LoginValues>
+      form={form}
+      name="login"
+      layout="vertical"
+      requiredMark={false}
+      initialValues={{ rememberMe: false }}
+      onFinish={(values) => void onFinish(values)}
+    >
+      <Form.Item label="Email" name="email" rules={[zodRule(LoginRequest, 'email')]}>
+        <Input type="email" autoComplete="email" inputMode="email" />
+      </Form.Item>
+      <Form.Item label="Password" name="password" rules={[zodRule(LoginRequest, 'password')]}>
+        <Input.Password autoComplete="current-password" />
+      </Form.Item>
+      <div className="form-row">
+        <Form.Item name="rememberMe" valuePropName="checked" noStyle>
+          <Checkbox>Remember me</Checkbox>
+        </Form.Item>
+        <Link to={withBrand('/forgot-password', brand)}>Forgot password?</Link>
+      </div>
+      <Button type="primary" htmlType="submit" block loading={busy}>
+        Log In
+      </Button>
+      <Divider plain>or</Divider>
+      <GoogleButton type="login" />
+    </Form>
+  );
+}

@@ -1,0 +1,254 @@
+import { describe, expect, it } from 'vitest';
+import type { AuthType, Permission } from '@helix/shared';
+import type { SessionUser } from '../session/session-user';
+import { decide, normalizePath, pathKind, resolveRedirect, type GuardInput } from './guard';
+
+const user = (over: Partial<SessionUser> = {}, permissions: Permission[] = []): SessionUser => ({
+  id: 1,
+  name: 'Ada',
+  email: 'ada@example.com',
+  userName: 'ada',
+  isAdmin: false,
+  roles: [{ id: 2, name: 'User' }],
+  permissions,
+  tenant: 'ada',
+  subscription: null,
+  ...over,
+});
+
+const paying = {
+  status: 'active',
+  activePayment: true,
+  isTrialPassed: 0,
+  trialEnd: null,
+  cancelAt: null,
+  planId: 7,
+  name: 'Starter',
+};
+const unpaid = { ...paying, status: 'past_due', activePayment: false };
+
+const as = (
+  u: SessionUser | null,
+  authType: AuthType | null = 'is-loggedin',
+  brand: string | null = null,
+): GuardInput => ({
+  user: u,
+  authType: u ? authType : null,
+  brand,
+});
+
+const guest = as(null);
+const owner = user({ subscription: paying }, ['Model.listing.view', 'Subscription.listing.view']);
+const unpaidOwner = user({ subscription: unpaid }, ['Model.listing.view']);
+const admin = user({ isAdmin: true, roles: [{ id: 1, name: 'Admin' }] }, ['Model.listing.view']);
+
+const GUEST_ROUTES = [
+  '/login',
+  '/login/acme',
+  '/signup',
+  '/signup/acme',
+  '/authentication/register',
+  '/register',
+  '/authentication/reset-password',
+  '/forgot-password',
+  '/forgot-password/acme',
+  '/set-password',
+  '/set-password/acme',
+  '/choose-subscription',
+  '/choose-subscription/acme',
+  '/subscription/plans',
+  '/guest-success',
+  '/guest-success/trialing',
+  '/guest-success/trialing/7',
+  '/guest-success/subscribe/7',
+];
+const PUBLIC_ROUTES = ['/embed/abc', '/share/abc', '/unauthorized', '/auth/google'];
+const AUTH_ROUTES = [
+  '/',
+  '/subscription',
+  '/user/settings/subscription',
+  '/success',
+  '/success/subscribe',
+  '/success/subscribe/7',
+  '/success/unsubscribe',
+  '/success/trialing/7',
+  '/users',
+  '/users/add-user',
+  '/users/user-detail/3',
+  '/user/settings',
+  '/user/settings/profile',
+  '/user/settings/branding',
+  '/user/settings/users-list',
+  '/user/settings/users-list/user-detail/3',
+  '/user/settings/users-list/bulk-user-invite',
+  '/models',
+  '/user/home',
+  '/stats',
+  '/roles',
+  '/permissions',
+  '/news-letter',
+  '/projects',
+];
+
+describe('path kinds', () => {
+  it.each(PUBLIC_ROUTES)('%s is public', (p) => expect(pathKind(p)).toBe('public'));
+  it.each(GUEST_ROUTES)('%s is a guest route', (p) => expect(pathKind(p)).toBe('guest'));
+  it.each(AUTH_ROUTES)('%s needs a login', (p) => expect(pathKind(p)).toBe('authenticated'));
+
+  it('normalises case, trailing slashes and query strings like the router does', () => {
+    expect(normalizePath('/Users/')).toBe('/users');
+    expect(normalizePath('/login?x=1')).toBe('/login');
+    expect(normalizePath('')).toBe('/');
+    expect(decide('/USERS', as(owner))).toBe('/unauthorized');
+  });
+});
+
+describe('public routes', () => {
+  it.each(PUBLIC_ROUTES)('%s is open to everybody', (p) => {
+    for (const s of [guest, as(owner), as(admin), as(unpaidOwner, 'is-register')])
+      expect(decide(p, s)).toBeNull();
+  });
+});
+
+describe('unauthenticated users', () => {
+  it.each(AUTH_ROUTES)('go from %s to /login', (p) => expect(decide(p, guest)).toBe('/login'));
+  it('go to the brand login when a brand is remembered', () => {
+    expect(decide('/user/home', as(null, null, 'acme'))).toBe('/login/acme');
+  });
+  it.each(GUEST_ROUTES)('may open %s', (p) => expect(decide(p, guest)).toBeNull());
+});
+
+describe('guest routes', () => {
+  it.each(GUEST_ROUTES)('send a signed-in user from %s to /', (p) => {
+    expect(decide(p, as(owner))).toBe('/');
+    expect(decide(p, as(admin))).toBe('/');
+  });
+  it('let a just-registered unsubscribed user use the plan wizard', () => {
+    const fresh = user({ subscription: null });
+    expect(decide('/choose-subscription', as(fresh, 'is-register'))).toBeNull();
+    expect(decide('/choose-subscription/acme', as(fresh, 'is-register'))).toBeNull();
+    expect(decide('/login', as(fresh, 'is-register'))).toBe('/');
+  });
+});
+
+describe('just-registered, unsubscribed users', () => {
+  const fresh = as(user({ subscription: null }), 'is-register');
+  it.each(['/', '/user/home', '/subscription', '/user/settings/profile', '/stats'])(
+    'go from %s to /choose-subscription',
+    (p) => expect(decide(p, fresh)).toBe('/choose-subscription'),
+  );
+  it('keep the brand', () => {
+    expect(decide('/', { ...fresh, brand: 'acme' })).toBe('/choose-subscription/acme');
+  });
+  it('may land on the payment return pages', () => {
+    expect(decide('/success/subscribe/7', fresh)).toBeNull();
+  });
+  it('are treated as ordinary users once they pay, or when they logged in', () => {
+    expect(decide('/user/home', as(owner, 'is-register'))).toBeNull();
+    expect(decide('/', as(user({ subscription: null }), 'is-loggedin'))).toBe('/subscription');
+  });
+});
+
+describe('non-admins without active payment', () => {
+  it('go from / and /user/home to /subscription', () => {
+    expect(decide('/', as(unpaidOwner))).toBe('/subscription');
+    expect(decide('/user/home', as(unpaidOwner))).toBe('/subscription');
+    expect(decide('/user/home', as(user()))).toBe('/subscription');
+  });
+  it('stay on /subscription to choose a plan', () => {
+    expect(decide('/subscription', as(unpaidOwner))).toBeNull();
+  });
+});
+
+describe('/subscription', () => {
+  it('sends a subscribed user with Subscription.listing.view to the settings plan page', () => {
+    expect(decide('/subscription', as(owner))).toBe('/user/settings/subscription');
+  });
+  it('keeps a subscribed user without the permission', () => {
+    expect(decide('/subscription', as(user({ subscription: paying })))).toBeNull();
+  });
+});
+
+describe('admin-only areas', () => {
+  it.each(['/users', '/users/add-user', '/users/user-detail/3', '/roles', '/models', '/news-letter'])(
+    'send a non-admin from %s to /unauthorized',
+    (p) => expect(decide(p, as(owner))).toBe('/unauthorized'),
+  );
+  it.each(['/users', '/users/add-user', '/users/user-detail/3', '/roles', '/models', '/news-letter'])(
+    'let an admin open %s',
+    (p) => expect(decide(p, as(admin))).toBeNull(),
+  );
+  it("lets the owner open their own users' detail page", () => {
+    expect(decide('/user/settings/users-list/user-detail/3', as(owner))).toBeNull();
+  });
+});
+
+describe('subscriber areas', () => {
+  it.each([
+    '/subscription',
+    '/user/settings/subscription',
+    '/user/settings/branding',
+    '/user/settings/users-list',
+    '/user/settings/users-list/user-detail/3',
+    '/user/settings/users-list/bulk-user-invite',
+    '/user/home',
+  ])('send an admin from %s to /unauthorized', (p) => expect(decide(p, as(admin))).toBe('/unauthorized'));
+  it('let an admin use the profile', () => {
+    expect(decide('/user/settings/profile', as(admin))).toBeNull();
+  });
+});
+
+describe('/projects', () => {
+  it('needs the Admin role', () => {
+    expect(decide('/projects', as(owner))).toBe('/unauthorized');
+    expect(
+      decide('/projects', as(user({ subscription: paying, roles: [{ id: 1, name: 'Admin' }] }))),
+    ).toBeNull();
+    expect(decide('/projects', as(admin))).toBeNull();
+  });
+  it('is about the role, not the isAdmin flag', () => {
+    expect(decide('/projects', as(user({ isAdmin: true, roles: [] })))).toBe('/unauthorized');
+  });
+});
+
+describe('/', () => {
+  it('sends a non-admin holding Model.listing.view to /user/home', () => {
+    expect(decide('/', as(owner))).toBe('/user/home');
+  });
+  it('sends an admin holding Model.listing.view to /users', () => {
+    expect(decide('/', as(admin))).toBe('/users');
+  });
+  it('stays on the dashboard without the permission', () => {
+    expect(decide('/', as(user({ subscription: paying })))).toBeNull();
+    expect(decide('/', as(user({ isAdmin: true })))).toBeNull();
+  });
+});
+
+describe('resolveRedirect', () => {
+  it('lands in one hop', () => {
+    expect(resolveRedirect('/login', as(unpaidOwner))).toBe('/subscription');
+    expect(resolveRedirect('/login', as(owner))).toBe('/user/home');
+    expect(resolveRedirect('/signup', as(user(), 'is-register'))).toBe('/choose-subscription');
+    expect(resolveRedirect('/user/home', as(owner))).toBeNull();
+  });
+
+  it('always ends on a page the guard accepts (no loops)', () => {
+    const sessions = [
+      guest,
+      as(owner),
+      as(unpaidOwner),
+      as(admin),
+      as(user()),
+      as(user(), 'is-register'),
+      as(owner, 'is-register'),
+      as(user({}, ['Subscription.listing.view']), 'is-register', 'acme'),
+      as(null, null, 'acme'),
+    ];
+    for (const s of sessions) {
+      for (const p of [...GUEST_ROUTES, ...PUBLIC_ROUTES, ...AUTH_ROUTES]) {
+        const final = resolveRedirect(p, s);
+        if (final !== null) expect(decide(final, s), `${p} -> ${final}`).toBeNull();
+      }
+    }
+  });
+});

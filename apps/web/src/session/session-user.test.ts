@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canSeeSettings,
+  MAX_USER_COOKIE_CHARS,
+  parseSessionUser,
+  serializeSessionUser,
+  type SessionUser,
+} from './session-user';
+
+const user: SessionUser = {
+  id: 5,
+  name: 'Ada',
+  email: 'ada@example.com',
+  userName: 'ada',
+  isAdmin: false,
+  roles: [{ id: 2, name: 'User' }],
+  permissions: ['Model.listing.view'],
+  tenant: 'ada',
+  subscription: null,
+};
+
+describe('parseSessionUser', () => {
+  it('reads a cookie written by serializeSessionUser', () => {
+    expect(parseSessionUser(serializeSessionUser(user))).toEqual({ user, corrupt: false });
+  });
+  it('treats a missing cookie as signed out, not corrupt', () => {
+    expect(parseSessionUser(undefined)).toEqual({ user: null, corrupt: false });
+  });
+  it('flags broken JSON and wrong shapes as corrupt', () => {
+    expect(parseSessionUser('{not json').corrupt).toBe(true);
+    expect(parseSessionUser('"a string"').corrupt).toBe(true);
+    expect(parseSessionUser(JSON.stringify({ ...user, permissions: 'all' })).corrupt).toBe(true);
+    expect(parseSessionUser(JSON.stringify({ ...user, id: undefined })).corrupt).toBe(true);
+  });
+});
+
+describe('serializeSessionUser', () => {
+  it('drops a large inline picture so the cookie is not silently refused', () => {
+    const big = { ...user, profilePicture: `data:image/png;base64,${'A'.repeat(10_000)}` };
+    const out = serializeSessionUser(big);
+    expect(out.length).toBeLessThan(MAX_USER_COOKIE_CHARS);
+    expect(parseSessionUser(out).user?.profilePicture).toBeNull();
+  });
+});
+
+describe('canSeeSettings', () => {
+  it('is for admins and subscribed users', () => {
+    expect(canSeeSettings(null)).toBe(false);
+    expect(canSeeSettings(user)).toBe(false);
+    expect(canSeeSettings({ ...user, isAdmin: true })).toBe(true);
+    expect(
+      canSeeSettings({
+        ...user,
+        subscription: {
+          status: 'active',
+          activePayment: true,
+          isTrialPassed: 0,
+          trialEnd: null,
+          cancelAt: null,
+          planId: 7,
+          name: 'Starter',
+        },
+      }),
+    ).toBe(true);
+  });
+});

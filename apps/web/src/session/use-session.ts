@@ -1,0 +1,5 @@
+import { useAtomValue } from 'jotai';
+import { sessionAtom, sessionUserAtom } from './session.atoms';
+
+export const useSession = () => useAtomValue(sessionAtom);
+export const useSessionUser = () => useAtomValue(sessionUserAtom);

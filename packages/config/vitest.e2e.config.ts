@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Browser flows: one stack (API + worker + viewer over a fresh database) for the whole run, started in
+ * the global setup; files run one after another because they share it and the machine has 2 cores.
+ */
+export default defineConfig({
+  root,
+  test: {
+    include: ['apps/*/e2e/**/*.e2e.test.ts'],
+    globalSetup: [path.join(root, 'apps/web/e2e/support/global-setup.ts')],
+    environment: 'node',
+    fileParallelism: false,
+    maxWorkers: 1,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
+});
