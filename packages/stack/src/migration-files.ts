@@ -4,7 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** prisma/ at the repository root. */
-export const PRISMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'prisma');
+export const PRISMA_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'prisma',
+);
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
 export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
 
@@ -23,6 +29,10 @@ export function listMigrations(dir = MIGRATIONS_DIR): MigrationFile[] {
     .sort()
     .map((name) => {
       const bytes = readFileSync(path.join(dir, name, 'migration.sql'));
-      return { name, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') };
+      return {
+        name,
+        sql: bytes.toString('utf8'),
+        checksum: createHash('sha256').update(bytes).digest('hex'),
+      };
     });
 }

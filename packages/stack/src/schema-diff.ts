@@ -5,20 +5,28 @@ import { ADMIN_DATABASE_URL } from './test-db.ts';
  * Migration SQL between two versions of schema.prisma (null = empty database). A datamodel-to-
  * datamodel diff needs no introspection, which is what keeps it working with the WebAssembly engine.
  */
-export async function diffSchemas(from: string | null, to: string, connection = ADMIN_DATABASE_URL): Promise<string> {
+export async function diffSchemas(
+  from: string | null,
+  to: string,
+  connection = ADMIN_DATABASE_URL,
+): Promise<string> {
   const engine = await openSchemaEngine(connection);
   try {
     const result = await engine.diff({
-      from: from === null ? { tag: 'empty' } : { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: from }] },
+      from:
+        from === null
+          ? { tag: 'empty' }
+          : { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: from }] },
       to: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: to }] },
       script: true,
       exitCode: null,
       filters: NO_FILTERS,
     });
-    return result.stdout;
+    return result.stdout ?? '';
   } finally {
     engine.free();
   }
 }
 
-export const isEmptyMigration = (sql: string) => /^\s*-- This is an empty migration\.\s*$/.test(sql) || sql.trim() === '';
+export const isEmptyMigration = (sql: string) =>
+  /^\s*-- This is an empty migration\.\s*$/.test(sql) || sql.trim() === '';

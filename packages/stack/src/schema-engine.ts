@@ -9,6 +9,13 @@ import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-util
  * this machine cannot make; this one ships in an npm package. Used to write migrations (diff) and to
  * check that schema.prisma and the migrations agree.
  */
+interface WasmApi {
+  instantiate(
+    bytes: Uint8Array,
+    imports: Record<string, Record<string, unknown>>,
+  ): Promise<{ instance: { exports: Record<string, unknown> } }>;
+}
+
 let loaded = false;
 async function load(): Promise<void> {
   if (loaded) return;
@@ -19,9 +26,13 @@ async function load(): Promise<void> {
     },
   };
   const require = createRequire(import.meta.url);
-  const wasmPath = require.resolve('@prisma/schema-engine-wasm').replace(/schema_engine\.js$/, 'schema_engine_bg.wasm');
-  const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {
-    './schema_engine_bg.js': bg as unknown as WebAssembly.ModuleImports,
+  const wasmPath = require
+    .resolve('@prisma/schema-engine-wasm')
+    .replace(/schema_engine\.js$/, 'schema_engine_bg.wasm');
+  // @types/node does not declare the WebAssembly global; this is the part used here.
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const { instance } = await wasm.instantiate(readFileSync(wasmPath), {
+    './schema_engine_bg.js': bg as unknown as Record<string, unknown>,
   });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
@@ -30,9 +41,10 @@ async function load(): Promise<void> {
 
 export type SchemaEngine = bg.SchemaEngine;
 
-export async function openSchemaEngine(connectionString: string, shadowDatabaseUrl?: string): Promise<SchemaEngine> {
+/** The adapter creates and drops its own shadow database when the engine asks for one. */
+export async function openSchemaEngine(connectionString: string): Promise<SchemaEngine> {
   await load();
-  const factory = new PrismaPg({ connectionString }, shadowDatabaseUrl ? { shadowDatabaseUrl } : {});
+  const factory = new PrismaPg({ connectionString });
   const bound = bindMigrationAwareSqlAdapterFactory(factory);
   return bg.SchemaEngine.new({ datamodels: undefined }, () => {}, bound);
 }

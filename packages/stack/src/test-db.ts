@@ -7,7 +7,9 @@ import { migrate } from './migrate.ts';
  * local 127.0.0.1:5432), dropped afterwards.
  */
 export const ADMIN_DATABASE_URL =
-  process.env.TEST_ADMIN_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  process.env.TEST_ADMIN_DATABASE_URL ??
+  process.env.DATABASE_URL ??
+  'postgresql://postgres@127.0.0.1:5432/postgres';
 
 export function databaseUrl(base: string, name: string): string {
   const url = new URL(base);

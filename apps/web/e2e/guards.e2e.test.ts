@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, newPage } from './support/browser.ts';
+import { DEMO, expectPath, logIn } from './support/accounts.ts';
+
+describe('route guards in the browser', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function as(account: { email: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
+    const session = await newPage(browser);
+    await logIn(session.page, account.email, account.password);
+    return session;
+  }
+
+  it('sends a visitor who is not signed in to /login', async () => {
+    const { context, page } = await newPage(browser);
+    for (const path of ['/', '/users', '/user/home', '/user/settings/profile', '/stats']) {
+      await page.goto(path);
+      await expectPath(page, '/login');
+    }
+    // Public pages stay open.
+    await page.goto('/forgot-password');
+    await expectPath(page, '/forgot-password');
+    await context.close();
+  });
+
+  it('sends a platform admin from / to /users and away from subscriber pages', async () => {
+    const { context, page } = await as(DEMO.admin);
+    await page.goto('/');
+    await expectPath(page, '/users');
+    for (const path of ['/user/home', '/user/settings/branding', '/user/settings/subscription', '/user/settings/users-list']) {
+      await page.goto(path);
+      await expectPath(page, '/unauthorized');
+    }
+    await page.goto('/projects');
+    await expectPath(page, '/projects');
+    // Guest pages send a signed-in user home.
+    await page.goto('/login');
+    await expectPath(page, '/users');
+    await context.close();
+  });
+
+  it('keeps a subscriber user out of the admin pages', async () => {
+    const { context, page } = await as(DEMO.user);
+    await page.goto('/');
+    await expectPath(page, '/user/home');
+    for (const path of ['/users', '/roles', '/models', '/news-letter', '/users/user-detail/1', '/projects']) {
+      await page.goto(path);
+      await expectPath(page, '/unauthorized');
+    }
+    await context.close();
+  });
+});

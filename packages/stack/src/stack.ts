@@ -1,0 +1,303 @@
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { migrate } from './migrate.ts';
+import { DEFAULT_DATA_DIR, ROOT, WEB_DIST_DIR } from './paths.ts';
+import { freePort, portIsFree, waitFor } from './services/net.ts';
+import { resolvePostgres } from './services/postgres.ts';
+import { describeExit, ManagedChild, tsxArgs, type ChildExit } from './services/process.ts';
+import { resolveRedis } from './services/redis.ts';
+import { resolveSmtp, type SmtpService } from './services/smtp.ts';
+import type { Service } from './services/types.ts';
+
+export interface StackOptions {
+  /** Default: DATABASE_URL, else 127.0.0.1:5432 (database helix), else embedded PGlite. */
+  databaseUrl?: string;
+  /** Default: REDIS_URL, else 127.0.0.1:6379, else a redis-server child. */
+  redisUrl?: string;
+  /** Default: SMTP_URL, else the mail catcher writing <dataDir>/mail/*.eml. */
+  smtpUrl?: string;
+  /** API port (serves the web app too). Default: a free port. */
+  apiPort?: number;
+  /** Viewer host port. Default: a free port. */
+  viewerPort?: number;
+  /** Extra environment for the API, worker and viewer; wins over everything the stack sets. */
+  env?: Record<string, string>;
+  /** Apply the idempotent seed after migrating (default true). */
+  seed?: boolean;
+  /** Run `npm run build` (web + viewer) first: true, false (default), or 'auto' = only when a build is missing or older than its sources. */
+  build?: boolean | 'auto';
+  /** Hide the children's output (it still appears in error messages). */
+  quiet?: boolean;
+  /** Folder for embedded service data, caught mail and stored files (default <repo>/.data). */
+  dataDir?: string;
+  /** Entry files of the three processes (default: apps/api/src/main.ts, apps/worker/src/main.ts, apps/viewer/src/serve.ts). */
+  entries?: Partial<Record<ProcessName, string>>;
+  /** How long to wait for the API's /api/health and the viewer port (default 120 s). */
+  readyTimeoutMs?: number;
+  /** Aborting stops whatever was started so far and makes startStack reject. */
+  signal?: AbortSignal;
+  /** Called when one of the processes exits while the stack is running (not during stop()). */
+  onUnexpectedExit?: (exit: ChildExit) => void;
+}
+
+export type ProcessName = 'api' | 'worker' | 'viewer';
+
+export interface Stack {
+  apiUrl: string;
+  viewerUrl: string;
+  databaseUrl: string;
+  redisUrl: string;
+  smtpUrl: string;
+  /** The folder of caught .eml files when the stack's own mail catcher is in use. */
+  mailDir?: string;
+  /** The environment the API, worker and viewer were started with. */
+  env: Record<string, string>;
+  /** One line per backing service: what was found or started. */
+  services: { postgres: string; redis: string; smtp: string };
+  /** Resolves with the first process that exits while the stack is running. */
+  exited: Promise<ChildExit>;
+  /** Stops the processes (SIGTERM, then SIGKILL after a timeout) and the services the stack started. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_ENTRIES: Record<ProcessName, string> = {
+  api: path.join(ROOT, 'apps/api/src/main.ts'),
+  worker: path.join(ROOT, 'apps/worker/src/main.ts'),
+  viewer: path.join(ROOT, 'apps/viewer/src/serve.ts'),
+};
+
+/**
+ * The whole portal on one machine: backing services, migrations, seed, optional build, then the API
+ * (serving the web app), the worker and the viewer host as child processes. Used by `npm start` and by
+ * the end-to-end tests.
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const quiet = options.quiet ?? false;
+  const log = (message: string) => {
+    if (!quiet) console.log(`[stack] ${message}`);
+  };
+  // Aborted by the caller, or by a failure here (which stops a build still running).
+  const failure = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  mkdirSync(dataDir, { recursive: true });
+  const entries = { ...DEFAULT_ENTRIES, ...options.entries };
+  for (const [name, file] of Object.entries(entries)) {
+    if (!existsSync(file))
+      throw new Error(`cannot start ${name}: ${path.relative(ROOT, file)} does not exist`);
+  }
+
+  const services: Service[] = [];
+  const children: ManagedChild[] = [];
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await Promise.all(children.map((child) => child.stop(5000)));
+      for (const service of services.reverse()) {
+        await service
+          .stop()
+          .catch((error: Error) => console.error(`[stack] stopping a service: ${error.message}`));
+      }
+    })());
+
+  try {
+    const apiPort = await choosePort(options.apiPort, 'PORT');
+    const viewerPort = await choosePort(options.viewerPort, 'VIEWER_PORT');
+    signal.throwIfAborted();
+
+    // The build does not need the services: both run at once.
+    const building = shouldBuild(options.build) ? runBuild(quiet, signal) : Promise.resolve();
+    building.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
+
+    const serviceOptions = { dataDir, quiet, log };
+    const settled = await Promise.allSettled([
+      resolvePostgres({ ...serviceOptions, databaseUrl: options.databaseUrl }),
+      resolveRedis({ ...serviceOptions, redisUrl: options.redisUrl }),
+      resolveSmtp({ ...serviceOptions, smtpUrl: options.smtpUrl }),
+    ]);
+    for (const result of settled) if (result.status === 'fulfilled') services.push(result.value);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [postgres, redis, smtp] = services as [Service, Service, SmtpService];
+    for (const service of services) log(service.description);
+    signal.throwIfAborted();
+
+    const applied = await migrate(postgres.url);
+    log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
+    if (options.seed !== false) {
+      const { seed } = await import('../../../prisma/seed.ts');
+      const summary = await seed(postgres.url);
+      log(`seed: ${summary}`);
+    }
+    await building;
+    signal.throwIfAborted();
+
+    const env: Record<string, string> = {
+      ...inheritedEnv(),
+      NODE_ENV: process.env.NODE_ENV ?? 'development',
+      PORT: String(apiPort),
+      VIEWER_PORT: String(viewerPort),
+      PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${apiPort}`,
+      VIEWER_URL: process.env.VIEWER_URL ?? `http://localhost:${viewerPort}`,
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: process.env.REDIS_PREFIX ?? 'helix',
+      SMTP_URL: smtp.url,
+      WEB_DIST_DIR: process.env.WEB_DIST_DIR ?? WEB_DIST_DIR,
+      STORAGE_DIR: process.env.STORAGE_DIR ?? path.join(dataDir, 'storage'),
+      ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
+      ...options.env,
+    };
+
+    let reportExit: (exit: ChildExit) => void = () => {};
+    const exited = new Promise<ChildExit>((resolve) => (reportExit = resolve));
+    let running = false;
+    const startupFailure = new AbortController();
+    let firstExit: ChildExit | undefined;
+    for (const name of ['api', 'worker', 'viewer'] as const) {
+      const { command, args } = tsxArgs(entries[name]);
+      const child = new ManagedChild({ name, command, args, env, quiet });
+      children.push(child);
+      void child.exited.then((exit) => {
+        if (child.stopping || stopping) return;
+        if (!running) {
+          firstExit ??= exit;
+          startupFailure.abort();
+          return;
+        }
+        console.error(
+          `[stack] ${describeExit(exit, child.output())}\n[stack] the portal is not complete any more.`,
+        );
+        options.onUnexpectedExit?.(exit);
+        reportExit(exit);
+      });
+    }
+
+    const apiUrl = `http://localhost:${apiPort}`;
+    const viewerUrl = `http://localhost:${viewerPort}`;
+    const waitSignal = AbortSignal.any([signal, startupFailure.signal]);
+    const timeoutMs = options.readyTimeoutMs ?? 120_000;
+    try {
+      await Promise.all([
+        waitFor(
+          `the API (GET http://127.0.0.1:${apiPort}/api/health answering 200)`,
+          async () => (await httpStatus(`http://127.0.0.1:${apiPort}/api/health`)) === 200,
+          { timeoutMs, intervalMs: 250, signal: waitSignal },
+        ),
+        // Any HTTP answer will do: the viewer's routes are its own business.
+        waitFor(
+          `the viewer on port ${viewerPort}`,
+          async () => {
+            await httpStatus(`http://127.0.0.1:${viewerPort}/`);
+            return true;
+          },
+          { timeoutMs, intervalMs: 250, signal: waitSignal },
+        ),
+      ]);
+    } catch (error) {
+      if (firstExit) {
+        const child = children.find((c) => c.name === firstExit!.name);
+        throw new Error(`${describeExit(firstExit, child?.output())}\n(while the stack was starting)`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    running = true;
+    log(`API ${apiUrl} and viewer ${viewerUrl} are up`);
+
+    return {
+      apiUrl,
+      viewerUrl,
+      databaseUrl: postgres.url,
+      redisUrl: redis.url,
+      smtpUrl: smtp.url,
+      mailDir: smtp.mailDir,
+      env,
+      services: { postgres: postgres.description, redis: redis.description, smtp: smtp.description },
+      exited,
+      stop,
+    };
+  } catch (error) {
+    failure.abort();
+    await stop();
+    throw error;
+  }
+}
+
+/** The status of a GET (the body read and dropped); rejects when nothing answers within 3 s. */
+async function httpStatus(url: string): Promise<number> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** A requested port must be free (a clear message instead of a crash in a child); none requested = a free one. */
+async function choosePort(requested: number | undefined, variable: string): Promise<number> {
+  if (!requested) return freePort();
+  if (!(await portIsFree(requested))) {
+    throw new Error(
+      `port ${requested} is already in use (is another Helix or another server running?). ` +
+        `Stop it or choose another port with ${variable}=<port>.`,
+    );
+  }
+  return requested;
+}
+
+/** process.env without the test runner's own variables. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || key.startsWith('VITEST')) continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+// --- building the web app and the viewer -----------------------------------------------------------
+
+const BUILDS = [
+  { output: 'apps/web/dist/index.html', sources: ['apps/web', 'packages/shared/src'] },
+  { output: 'apps/viewer/dist/index.html', sources: ['apps/viewer', 'packages/shared/src'] },
+];
+const IGNORED = new Set(['node_modules', 'dist', '.vite', 'test-results']);
+
+function shouldBuild(build: StackOptions['build']): boolean {
+  if (build === 'auto') return BUILDS.some((b) => isStale(b.output, b.sources));
+  return build === true;
+}
+
+function isStale(output: string, sources: string[]): boolean {
+  const outputPath = path.join(ROOT, output);
+  if (!existsSync(outputPath)) return true;
+  const built = statSync(outputPath).mtimeMs;
+  return sources.some((source) => newestMtime(path.join(ROOT, source)) > built);
+}
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target, { withFileTypes: true })) {
+    if (IGNORED.has(entry.name) || entry.name.endsWith('.test.ts') || entry.name.endsWith('.test.tsx'))
+      continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+async function runBuild(quiet: boolean, signal?: AbortSignal): Promise<void> {
+  const npmCli = process.env.npm_execpath;
+  const [command, args] =
+    npmCli && /npm-cli\.c?js$/.test(npmCli)
+      ? [process.execPath, [npmCli, 'run', 'build']]
+      : ['npm', ['run', 'build']];
+  if (!quiet) console.log('[stack] building the web app and the viewer (npm run build)');
+  const child = new ManagedChild({ name: 'build', command, args: args as string[], quiet });
+  const onAbort = () => void child.stop(2000);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const exit = await child.exited;
+  signal?.removeEventListener('abort', onAbort);
+  if (exit.code !== 0) throw new Error(`the build failed: ${describeExit(exit, child.output())}`);
+}

@@ -1,0 +1,75 @@
+/**
+ * `npm start` (after packages/stack/bin/start.mjs has installed dependencies and generated the Prisma
+ * client): the whole portal on this machine. Ctrl-C stops everything it started.
+ */
+import { DEMO_ACCOUNTS } from '../../../prisma/seed/accounts.ts';
+import { loadDotEnv } from './paths.ts';
+import { displayPath } from './services/types.ts';
+import { startStack, type Stack } from './stack.ts';
+
+loadDotEnv();
+
+// Output may outlive its reader (the terminal or npm gone): never crash on a closed pipe.
+process.stdout.on('error', () => {});
+process.stderr.on('error', () => {});
+
+const abort = new AbortController();
+let received: string | undefined;
+let requestStop: (reason: string) => void = () => {};
+const signalled = new Promise<string>((resolve) => {
+  requestStop = (reason) => {
+    if (received) return; // the terminal and start.mjs may both deliver a Ctrl-C
+    received = reason;
+    console.log(`\n[stack] ${reason}: stopping everything that was started`);
+    abort.abort();
+    resolve(reason);
+  };
+});
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => requestStop(sig));
+// When the process that started this one goes away without a signal reaching us, stop too.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && requestStop('the parent process ended'), 1000).unref();
+
+const BUILD_MODES: Record<string, boolean | 'auto'> = { always: true, auto: 'auto', never: false };
+
+let stack: Stack;
+try {
+  stack = await startStack({
+    apiPort: Number(process.env.PORT ?? 3000),
+    viewerPort: Number(process.env.VIEWER_PORT ?? 3001),
+    build: BUILD_MODES[process.env.HELIX_BUILD ?? 'auto'] ?? 'auto',
+    seed: true,
+    signal: abort.signal,
+  });
+} catch (error) {
+  if (received) process.exit(0);
+  console.error(`\n[stack] Helix could not start: ${(error as Error).message}`);
+  process.exit(1);
+}
+
+const mail = stack.mailDir
+  ? `${stack.apiUrl}/dev/mail  (the files: ${displayPath(stack.mailDir)}/*.eml)`
+  : `sent to SMTP_URL (${stack.services.smtp})`;
+const width = (key: 'email' | 'password') => Math.max(...DEMO_ACCOUNTS.map((a) => a[key].length));
+console.log(`
+  Helix is running.
+
+  Portal       ${stack.apiUrl}
+  Viewer host  ${stack.viewerUrl}
+  Caught mail  ${mail}
+  PostgreSQL   ${stack.services.postgres}
+  Redis        ${stack.services.redis}
+
+  Demo logins (tenant, e-mail, password):
+${DEMO_ACCOUNTS.map((a) => `    ${a.tenant.padEnd(9)} ${a.email.padEnd(width('email'))}  ${a.password.padEnd(width('password'))}  ${a.name}`).join('\n')}
+
+  Press Ctrl-C to stop.
+`);
+
+const outcome = await Promise.race([signalled, stack.exited]);
+if (typeof outcome !== 'string') {
+  console.error('[stack] stopping the rest because one process ended.');
+}
+await stack.stop();
+console.log('[stack] stopped.');
+process.exit(typeof outcome === 'string' ? 0 : 1);
