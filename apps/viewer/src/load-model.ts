@@ -1,0 +1,93 @@
+export type LoadErrorKind = 'not-found' | 'forbidden' | 'limit' | 'network' | 'invalid' | 'http' | 'webgl';
+
+/** User-facing texts per failure. 'View limit reached' is the wording the portal uses for 429. */
+export const LOAD_ERROR_MESSAGES: Record<LoadErrorKind, { title: string; text: string }> = {
+  'not-found': { title: 'Model not found', text: 'This model does not exist or is no longer available.' },
+  forbidden: { title: 'Access denied', text: 'You do not have permission to view this model.' },
+  limit: {
+    title: 'View limit reached',
+    text: 'This model has reached its view limit for the current period.',
+  },
+  network: { title: 'The model could not be loaded', text: 'Check your connection and try again.' },
+  invalid: {
+    title: 'The model could not be loaded',
+    text: 'The model file is damaged or not a supported glTF/GLB file.',
+  },
+  http: {
+    title: 'The model could not be loaded',
+    text: 'The server could not deliver the model. Please try again later.',
+  },
+  webgl: {
+    title: '3D view not available',
+    text: 'This browser or device cannot display 3D graphics (WebGL is off or unsupported).',
+  },
+};
+
+export class ModelLoadError extends Error {
+  constructor(
+    readonly kind: LoadErrorKind,
+    readonly status = 0,
+    detail?: string,
+  ) {
+    super(detail ?? LOAD_ERROR_MESSAGES[kind].title);
+    this.name = 'ModelLoadError';
+  }
+}
+
+export function errorKindForStatus(status: number): LoadErrorKind {
+  if (status === 404 || status === 410) return 'not-found';
+  if (status === 401 || status === 403) return 'forbidden';
+  if (status === 429) return 'limit';
+  return 'http';
+}
+
+/** Progress: fraction 0..1, or null when the size is unknown. */
+export type ProgressFn = (loaded: number, total: number | null) => void;
+
+/** Fetches the model bytes, reporting progress and turning HTTP failures into ModelLoadError. */
+export async function fetchModel(
+  url: string,
+  onProgress: ProgressFn,
+  signal?: AbortSignal,
+): Promise<ArrayBuffer> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal, credentials: 'omit' });
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') throw e;
+    throw new ModelLoadError('network', 0, (e as Error).message);
+  }
+  if (!res.ok) throw new ModelLoadError(errorKindForStatus(res.status), res.status);
+  const header = Number(res.headers.get('content-length'));
+  // A gzip-encoded response reports the compressed length; then the total is unknown.
+  const total = header > 0 && !res.headers.get('content-encoding') ? header : null;
+  if (!res.body) {
+    const buf = await res.arrayBuffer();
+    onProgress(buf.byteLength, buf.byteLength);
+    return buf;
+  }
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  onProgress(0, total);
+  for (;;) {
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch (e) {
+      throw new ModelLoadError('network', 0, (e as Error).message);
+    }
+    if (step.done) break;
+    chunks.push(step.value);
+    loaded += step.value.byteLength;
+    onProgress(loaded, total);
+  }
+  const out = new Uint8Array(loaded);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  onProgress(loaded, loaded);
+  return out.buffer;
+}

@@ -1,0 +1,236 @@
+import './styles.css';
+import type { EmbedFlag } from '@helix/shared/embed';
+import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
+import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+import { fetchModel, ModelLoadError } from './load-model.ts';
+import { resolveModelSource, type ModelSource } from './model-source.ts';
+import { parseViewerParams } from './params.ts';
+import { Viewer3D } from './scene/viewer-3d.ts';
+import { h } from './ui/dom.ts';
+import { DrawLayer } from './ui/draw-layer.ts';
+import { LabelLayer } from './ui/labels.ts';
+import { LoadingOverlay, messageOverlay } from './ui/overlays.ts';
+import { infoPanel, layersPanel, setPanelOpen, tocPanel, type SyncedPanel } from './ui/panels.ts';
+import { bindKeyboard, buildToolbar } from './ui/toolbar.ts';
+import { applyBackground, applyLayout, type ViewerTestState } from './viewer-state.ts';
+
+declare global {
+  interface Window {
+    __viewer: ViewerTestState;
+  }
+}
+
+const state: ViewerTestState = {
+  ready: false,
+  error: null,
+  errorKind: null,
+  partNames: [],
+  settings: [],
+  mode: 'embedding',
+  playing: false,
+  labelsVisible: false,
+  centred: false,
+  cameraDistance: 0,
+  highlighted: null,
+};
+window.__viewer = state;
+
+const setViewerState = (s: 'loading' | 'ready' | 'error') => (document.body.dataset.viewerState = s);
+
+/**
+ * Tells the framing page (portal modal, share/embed page) what happened, e.g. to hide its own
+ * spinner or show its own message. Only non-sensitive facts are posted.
+ */
+function notifyParent(message: Record<string, unknown>): void {
+  if (window.parent !== window) window.parent.postMessage({ source: 'helix-viewer', ...message }, '*');
+}
+
+function fail(app: HTMLElement, e: unknown): void {
+  const err =
+    e instanceof ModelLoadError ? e : new ModelLoadError('invalid', 0, (e as Error)?.message ?? String(e));
+  console.error('[viewer]', err.kind, err.status || '', err.message);
+  state.error = err.message;
+  state.errorKind = err.kind;
+  state.ready = false;
+  app.querySelector('.overlay.loading')?.remove();
+  const overlay = messageOverlay(err.kind, err.status);
+  overlay.querySelector('[data-action="retry"]')?.addEventListener('click', () => location.reload());
+  app.append(overlay);
+  setViewerState('error');
+  notifyParent({ type: 'error', kind: err.kind, status: err.status || null });
+}
+
+async function parseGltf(buffer: ArrayBuffer, url: string): Promise<GLTF> {
+  const loader = new GLTFLoader();
+  const draco = new DRACOLoader();
+  loader.setDRACOLoader(draco);
+  loader.setMeshoptDecoder(MeshoptDecoder);
+  try {
+    return await loader.parseAsync(buffer, new URL('.', url).href);
+  } catch (e) {
+    throw new ModelLoadError('invalid', 0, (e as Error)?.message ?? 'Invalid glTF');
+  } finally {
+    draco.dispose();
+  }
+}
+
+function modelTitle(source: ModelSource, gltf: GLTF): string {
+  const extras = gltf.scene.userData as { title?: unknown };
+  if (source.title) return source.title;
+  if (typeof extras.title === 'string') return extras.title;
+  const file = decodeURIComponent(new URL(source.glbUrl).pathname.split('/').pop() ?? 'Model');
+  return file.replace(/\.(glb|gltf)$/i, '').replace(/[-_]+/g, ' ');
+}
+
+async function start(): Promise<void> {
+  setViewerState('loading');
+  const app = document.getElementById('app')!;
+  const params = parseViewerParams(location.search);
+  state.mode = params.currentmode;
+
+  let source: ModelSource;
+  try {
+    source = await resolveModelSource(params);
+  } catch (e) {
+    fail(app, e);
+    return;
+  }
+  const flags = new Set<EmbedFlag>(source.settings);
+  state.settings = [...source.settings];
+  document.body.dataset.mode = source.mode;
+  applyLayout(flags);
+
+  const stage = h('div', { class: 'stage' });
+  app.append(stage);
+  applyBackground(stage, source.branding, flags);
+  const loading = new LoadingOverlay(source.branding.loadingImage);
+  app.append(loading.el);
+
+  let viewer: Viewer3D;
+  try {
+    viewer = new Viewer3D(stage);
+  } catch (e) {
+    fail(app, new ModelLoadError('webgl', 0, (e as Error)?.message));
+    return;
+  }
+
+  let gltf: GLTF;
+  try {
+    const buffer = await fetchModel(source.glbUrl, (loaded, total) => loading.progress(loaded, total));
+    performance.mark('viewer:fetched');
+    loading.stage('Preparing model…');
+    gltf = await parseGltf(buffer, source.glbUrl);
+  } catch (e) {
+    fail(app, e);
+    return;
+  }
+
+  performance.mark('viewer:parsed');
+  viewer.setModel(gltf, { center: flags.has('center_model') });
+  state.centred = viewer.centred;
+  state.partNames = viewer.parts.map((p) => p.name);
+  viewer.onRender(() => {
+    state.cameraDistance = viewer.camera.position.distanceTo(viewer.controls.target);
+    state.highlighted = viewer.highlightedPart?.name ?? null;
+  });
+  document.body.dataset.centred = String(viewer.centred);
+
+  // --- UI, one piece per flag -------------------------------------------------------------
+  const collapsed = flags.has('hide_modal');
+  document.body.dataset.panels = collapsed ? 'collapsed' : 'expanded';
+  const update = () => {
+    state.playing = viewer.isPlaying;
+    state.labelsVisible = labels?.visible ?? false;
+    document.body.dataset.playing = String(viewer.isPlaying);
+    layers?.sync();
+    toc?.sync();
+  };
+
+  const labels =
+    flags.has('labels') || flags.has('labels_ui')
+      ? new LabelLayer(viewer, flags.has('labels'), flags.has('labels'))
+      : null;
+  if (labels) stage.append(labels.el);
+  const draw = flags.has('draw')
+    ? new DrawLayer(
+        stage,
+        () => getComputedStyle(document.body).getPropertyValue('--accent').trim() || '#5f51fb',
+      )
+    : null;
+
+  const dock = h('div', { class: 'dock' });
+  if (flags.has('info')) {
+    dock.append(
+      infoPanel(
+        {
+          title: modelTitle(source, gltf),
+          description:
+            source.description ??
+            (typeof gltf.scene.userData.description === 'string' ? gltf.scene.userData.description : null),
+          version: source.version,
+          partCount: viewer.parts.length,
+          animated: viewer.hasAnimations,
+        },
+        collapsed,
+      ),
+    );
+  }
+  let layers: SyncedPanel | null = null;
+  let toc: SyncedPanel | null = null;
+  if (flags.has('layers')) {
+    layers = layersPanel(viewer, collapsed, update);
+    dock.append(layers.el);
+  }
+  if (flags.has('table_of_content')) {
+    toc = tocPanel(viewer, collapsed, update);
+    dock.append(toc.el);
+  }
+  if (dock.childElementCount) app.append(dock);
+  if (!collapsed && document.body.dataset.layout === 'mobile') {
+    // Compact layout: only the first panel starts open.
+    [...dock.querySelectorAll<HTMLElement>('.panel')].slice(1).forEach((p) => setPanelOpen(p, false));
+  }
+
+  // Keep the model out from under the panels: bottom sheet (compact layout) or left column.
+  const measureInsets = () => {
+    const stageRect = stage.getBoundingClientRect();
+    const dockRect = dock.isConnected ? dock.getBoundingClientRect() : null;
+    const anyOpen = !!dock.querySelector('.panel[data-collapsed="false"]');
+    if (!dockRect || !dockRect.width) viewer.setInsets(0, 0);
+    else if (document.body.dataset.layout === 'mobile')
+      viewer.setInsets(0, Math.max(0, stageRect.bottom - dockRect.top));
+    else viewer.setInsets(anyOpen ? Math.max(0, dockRect.right - stageRect.left) : 0, 0);
+  };
+  measureInsets();
+  viewer.reframe();
+  new ResizeObserver(measureInsets).observe(dock);
+  window.addEventListener('resize', measureInsets);
+
+  const toolbar = buildToolbar({
+    flags,
+    viewer,
+    labels,
+    draw,
+    fullscreenTarget: document.documentElement,
+    onChange: update,
+  });
+  app.append(toolbar.el);
+  bindKeyboard(viewer, toolbar, draw, update);
+
+  viewer.setPlaying(flags.has('animate'));
+  toolbar.sync();
+  viewer.renderNow();
+  performance.mark('viewer:ready');
+  loading.remove();
+  state.ready = true;
+  setViewerState('ready');
+  notifyParent({
+    type: 'ready',
+    model: params.model,
+    version: params.version,
+    parts: state.partNames.length,
+  });
+}
+
+void start();

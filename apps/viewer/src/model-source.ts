@@ -1,0 +1,71 @@
+import type { EmbedFlag, ViewerMode } from '@helix/shared/embed';
+import { parseColour, parseSettings, parseUrl, type ViewerParams } from './params.ts';
+import { ModelLoadError } from './load-model.ts';
+
+/** Tenant branding that the viewer honours (subject to the background flags). */
+export interface Branding {
+  backgroundColor: string | null;
+  backgroundImage: string | null;
+  loadingImage: string | null;
+  primaryColor: string | null;
+}
+
+/** Everything the viewer needs to show one model. */
+export interface ModelSource {
+  glbUrl: string;
+  settings: EmbedFlag[];
+  branding: Branding;
+  mode: ViewerMode;
+  /** Display name/description; when null the viewer uses what the .glb carries. */
+  title: string | null;
+  description: string | null;
+  version: string | null;
+}
+
+/**
+ * Resolves a catalogue `model` (with subscription and version) to a source, e.g. through the API.
+ * Return null when the model is unknown (the viewer shows 'Model not found'); throw a
+ * ModelLoadError with the HTTP status for 403 (forbidden) or 429 (view limit reached).
+ */
+export type ModelLookup = (params: ViewerParams) => Promise<ModelSource | null>;
+
+export function brandingFromParams(params: ViewerParams, base: string): Branding {
+  // `bg` is either a colour or an image URL; `bgcolor` / `bgimage` name one explicitly.
+  const bgAsColour = parseColour(params.bg);
+  return {
+    backgroundColor: parseColour(params.bgcolor) ?? bgAsColour,
+    backgroundImage: parseUrl(params.bgimage, base) ?? (bgAsColour ? null : parseUrl(params.bg, base)),
+    loadingImage: parseUrl(params.loading, base),
+    primaryColor: parseColour(params.primary),
+  };
+}
+
+/**
+ * Turns the frame's query parameters into a model source. For now a direct `src` URL (with
+ * `settings`, `bg`, `loading`) is used; when it is absent and a `lookup` is given (the API, later),
+ * the catalogue `model` is resolved through it.
+ */
+export async function resolveModelSource(
+  params: ViewerParams,
+  options: { base?: string; lookup?: ModelLookup } = {},
+): Promise<ModelSource> {
+  const base = options.base ?? (typeof location !== 'undefined' ? location.href : 'http://localhost/');
+  if (params.src) {
+    const glbUrl = parseUrl(params.src, base);
+    if (!glbUrl) throw new ModelLoadError('invalid', 0, 'The model address is not a valid URL.');
+    return {
+      glbUrl,
+      settings: parseSettings(params.settings, params.currentmode),
+      branding: brandingFromParams(params, base),
+      mode: params.currentmode,
+      title: params.name,
+      description: params.description,
+      version: params.version,
+    };
+  }
+  if (params.model && options.lookup) {
+    const found = await options.lookup(params);
+    if (found) return found;
+  }
+  throw new ModelLoadError('not-found', 404);
+}

@@ -1,0 +1,71 @@
+import { EMBED_FLAGS } from '@helix/shared/embed';
+import { describe, expect, it } from 'vitest';
+import { parseColour, parseSettings, parseUrl, parseViewerParams, STANDARD_MODE_FLAGS } from './params.ts';
+
+describe('parseViewerParams', () => {
+  it('reads the frame parameters', () => {
+    const p = parseViewerParams(
+      '?model=animal-cell&subscription=sub_1&currentmode=standard&version=3&src=/m/a.glb&settings=info,play',
+    );
+    expect(p).toMatchObject({
+      model: 'animal-cell',
+      subscription: 'sub_1',
+      currentmode: 'standard',
+      version: '3',
+      src: '/m/a.glb',
+      settings: 'info,play',
+    });
+  });
+
+  it('defaults to embedding mode and keeps an empty settings value distinct from an absent one', () => {
+    expect(parseViewerParams('').currentmode).toBe('embedding');
+    expect(parseViewerParams('?currentmode=bogus').currentmode).toBe('embedding');
+    expect(parseViewerParams('').settings).toBeNull();
+    expect(parseViewerParams('?settings=').settings).toBe('');
+  });
+});
+
+describe('parseSettings', () => {
+  it('enables all 15 flags when absent (embedding)', () => {
+    expect(parseSettings(null)).toEqual([...EMBED_FLAGS]);
+    expect(parseSettings(null)).toHaveLength(15);
+  });
+
+  it('uses the fixed modal set in standard mode: everything but center_model', () => {
+    expect(parseSettings(null, 'standard')).toEqual([...STANDARD_MODE_FLAGS]);
+    expect(parseSettings(null, 'standard')).not.toContain('center_model');
+    expect(parseSettings(null, 'standard')).toHaveLength(14);
+  });
+
+  it('parses comma lists, camelCase and JSON arrays; ignores unknown names; keeps canonical order', () => {
+    expect(parseSettings('play, info ,nonsense')).toEqual(['info', 'play']);
+    expect(parseSettings('centerModel,labelsUi,tableOfContent')).toEqual([
+      'labels_ui',
+      'table_of_content',
+      'center_model',
+    ]);
+    expect(parseSettings('["zoom_controls","layers"]')).toEqual(['layers', 'zoom_controls']);
+    expect(parseSettings('')).toEqual([]);
+    expect(parseSettings('', 'standard')).toEqual([]);
+  });
+});
+
+describe('parseColour / parseUrl', () => {
+  it('accepts hex (with or without #), functional and named colours', () => {
+    expect(parseColour('#FFF')).toBe('#fff');
+    expect(parseColour('5f51fb')).toBe('#5f51fb');
+    expect(parseColour('rgb(1, 2, 3)')).toBe('rgb(1, 2, 3)');
+    expect(parseColour('transparent')).toBe('transparent');
+    expect(parseColour('https://x.test/a.png')).toBeNull();
+    expect(parseColour('red;background:url(x)')).toBeNull();
+  });
+
+  it('accepts http(s), relative and data:image URLs only', () => {
+    const base = 'https://viewer.test/index.html';
+    expect(parseUrl('/models/a.glb', base)).toBe('https://viewer.test/models/a.glb');
+    expect(parseUrl('https://cdn.test/a.glb', base)).toBe('https://cdn.test/a.glb');
+    expect(parseUrl('javascript:alert(1)', base)).toBeNull();
+    expect(parseUrl('data:text/html,<b>x</b>', base)).toBeNull();
+    expect(parseUrl('data:image/png;base64,AAAA', base)).toBe('data:image/png;base64,AAAA');
+  });
+});

@@ -1,0 +1,117 @@
+import { EMBED_FLAGS, VIEWER_MODES, type EmbedFlag, type ViewerMode } from '@helix/shared/embed';
+
+/** The query parameters of the viewer frame (see README.md). */
+export interface ViewerParams {
+  /** Catalogue model id or urlModelName (resolved through the API once that lookup is plugged in). */
+  model: string | null;
+  /** Subscription id of the tenant opening the model (used for view counting by the API). */
+  subscription: string | null;
+  /** 'standard' = the portal's viewer modal, 'embedding' = public share/embed pages. */
+  currentmode: ViewerMode;
+  /** Model version (shown in the info panel; cache key for the API lookup). */
+  version: string | null;
+  /** Direct URL of the .glb to load (interim, until `model` is resolved through the API). */
+  src: string | null;
+  /** Raw `settings` value: comma-separated enabled embed flags; null when absent. */
+  settings: string | null;
+  /** Branding: background colour or image URL (auto-detected), or the explicit variants. */
+  bg: string | null;
+  bgcolor: string | null;
+  bgimage: string | null;
+  /** Branding: loading image URL. */
+  loading: string | null;
+  /** Branding: primary (accent) colour for controls and drawings. */
+  primary: string | null;
+  /** Optional display name and description overriding what the .glb carries. */
+  name: string | null;
+  description: string | null;
+}
+
+export function parseViewerParams(search: string | URLSearchParams): ViewerParams {
+  const q = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const get = (k: string) => {
+    const v = q.get(k);
+    return v === null ? null : v.trim();
+  };
+  const mode = get('currentmode');
+  return {
+    model: get('model') || null,
+    subscription: get('subscription') || null,
+    currentmode: (VIEWER_MODES as readonly string[]).includes(mode ?? '')
+      ? (mode as ViewerMode)
+      : 'embedding',
+    version: get('version') || null,
+    src: get('src') || null,
+    settings: get('settings'),
+    bg: get('bg') || null,
+    bgcolor: get('bgcolor') || null,
+    bgimage: get('bgimage') || null,
+    loading: get('loading') || null,
+    primary: get('primary') || null,
+    name: get('name') || null,
+    description: get('description') || null,
+  };
+}
+
+/** The fixed feature set of the portal's viewer modal (spec: 'fixed, with centerModel false'). */
+export const STANDARD_MODE_FLAGS: readonly EmbedFlag[] = EMBED_FLAGS.filter((f) => f !== 'center_model');
+
+/** 'centerModel' / 'labels-ui' / 'LABELS_UI' -> 'center_model' / 'labels_ui'. */
+function normaliseFlag(raw: string): string {
+  return raw
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[-\s]+/g, '_')
+    .toLowerCase();
+}
+
+/**
+ * Enabled flags from a `settings` value. Absent (null) means the mode's default: all 15 flags when
+ * embedding, the fixed modal set in standard mode. An empty string means none. Unknown names are
+ * ignored; the result keeps the canonical EMBED_FLAGS order.
+ */
+export function parseSettings(raw: string | null, mode: ViewerMode = 'embedding'): EmbedFlag[] {
+  if (raw === null) return mode === 'standard' ? [...STANDARD_MODE_FLAGS] : [...EMBED_FLAGS];
+  let items: string[];
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('[')) {
+    // Also accept a JSON array (the API stores settings as a list).
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      items = Array.isArray(parsed) ? parsed.map(String) : [];
+    } catch {
+      items = [];
+    }
+  } else {
+    items = trimmed.split(',');
+  }
+  const wanted = new Set(items.map(normaliseFlag));
+  return EMBED_FLAGS.filter((f) => wanted.has(f));
+}
+
+const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const FUNCTIONAL = /^(rgb|rgba|hsl|hsla|hwb|lab|lch|oklab|oklch)\([\d\s.,%/+\-a-z]*\)$/i;
+const NAMED = /^[a-z]{3,30}$/i;
+
+/** A CSS colour from user input, or null when it does not look like one. */
+export function parseColour(value: string | null): string | null {
+  if (!value) return null;
+  const v = value.trim();
+  const hex = HEX.exec(v);
+  if (hex) return `#${hex[1]!.toLowerCase()}`;
+  if (FUNCTIONAL.test(v) || NAMED.test(v)) return v.toLowerCase();
+  return null;
+}
+
+/** An image/model URL we are willing to load: http(s), protocol-relative, relative paths, data:image. */
+export function parseUrl(value: string | null, base: string): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value, base);
+    if (url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'blob:') return url.href;
+    if (url.protocol === 'data:' && /^data:image\//i.test(value)) return value;
+  } catch {
+    /* not a URL */
+  }
+  return null;
+}

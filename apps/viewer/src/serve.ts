@@ -1,0 +1,244 @@
+/**
+ * Production server of the model host: serves the built viewer (dist/) on VIEWER_PORT (default 3001).
+ *
+ *   npm run build -w @helix/viewer && npm start -w @helix/viewer
+ *
+ * The viewer is made to be framed by the portal and by public embed pages on other origins, so it
+ * sends `Content-Security-Policy: frame-ancestors *` and never X-Frame-Options. Optionally
+ * VIEWER_MODELS_DIR is served under /models/ with CORS (demo content, development).
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_DIST = path.resolve(here, '..', 'dist');
+
+export const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.glb': 'model/gltf-binary',
+  '.gltf': 'model/gltf+json',
+  '.bin': 'application/octet-stream',
+  '.ktx2': 'image/ktx2',
+};
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|wasm)|image\/svg|model\/gltf)/;
+
+/**
+ * The page loads models, textures and branding images from other origins (API, storage, CDN), so
+ * connect-src and img-src are open; scripts only from this origin (plus blob workers for Draco).
+ */
+export const VIEWER_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval' blob:",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  'img-src * data: blob:',
+  'connect-src * data: blob:',
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+  'frame-ancestors *',
+].join('; ');
+
+const BASE_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  // Assets may be used from the embedding pages' origins.
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+
+export interface StaticOptions {
+  root: string;
+  /** Unknown extension-less paths get index.html (single-page app). */
+  spa?: boolean;
+  /** Send Access-Control-Allow-Origin: * (model files fetched by the viewer from another origin). */
+  cors?: boolean;
+  /** Extra headers for HTML documents. */
+  htmlHeaders?: Record<string, string>;
+}
+
+const gzipCache = new Map<string, Buffer>();
+
+function send(
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    ...BASE_HEADERS,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(body);
+}
+
+/** Serves files under `prefix` from `root`. Resolves to false when the request is not under the prefix. */
+export function staticHandler(prefix: string, options: StaticOptions) {
+  const root = path.resolve(options.root);
+  return async (req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<boolean> => {
+    if (!pathname.startsWith(prefix)) return false;
+    const corsHeaders: Record<string, string> = options.cors
+      ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Content-Length, ETag' }
+      : {};
+    if (req.method === 'OPTIONS' && options.cors) {
+      res.writeHead(204, {
+        ...BASE_HEADERS,
+        ...corsHeaders,
+        'Access-Control-Allow-Methods': 'GET, HEAD',
+        'Access-Control-Max-Age': '86400',
+      });
+      res.end();
+      return true;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+      return true;
+    }
+    let rel = pathname.slice(prefix.length);
+    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+    let file = path.resolve(root, '.' + path.posix.normalize('/' + rel));
+    if (file !== root && !file.startsWith(root + path.sep)) {
+      send(res, 403, 'Forbidden', corsHeaders);
+      return true;
+    }
+    let info = await stat(file).catch(() => null);
+    if ((!info || !info.isFile()) && options.spa && !path.extname(rel)) {
+      file = path.join(root, 'index.html');
+      info = await stat(file).catch(() => null);
+    }
+    if (!info || !info.isFile()) {
+      send(res, 404, 'Not Found', corsHeaders);
+      return true;
+    }
+    const ext = path.extname(file).toLowerCase();
+    const type = CONTENT_TYPES[ext] ?? 'application/octet-stream';
+    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const isHtml = ext === '.html';
+    const headers: Record<string, string> = {
+      ...BASE_HEADERS,
+      ...corsHeaders,
+      ...(isHtml ? options.htmlHeaders : {}),
+      'Content-Type': type,
+      ETag: etag,
+      'Last-Modified': info.mtime.toUTCString(),
+      // Vite's hashed file names never change content; everything else is revalidated.
+      'Cache-Control': pathname.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      Vary: 'Accept-Encoding',
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    if (acceptsGzip && COMPRESSIBLE.test(type) && info.size > 1024 && info.size < 32 * 1024 * 1024) {
+      const key = `${file}:${etag}`;
+      let body = gzipCache.get(key);
+      if (!body) {
+        body = gzipSync(await readFile(file));
+        gzipCache.set(key, body);
+      }
+      res.writeHead(200, {
+        ...headers,
+        'Content-Encoding': 'gzip',
+        'Content-Length': String(body.byteLength),
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return true;
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': String(info.size) });
+    if (req.method === 'HEAD') res.end();
+    else
+      createReadStream(file)
+        .on('error', () => res.destroy())
+        .pipe(res);
+    return true;
+  };
+}
+
+export interface ViewerServerOptions {
+  distDir?: string;
+  /** Served under /models/ with CORS when given. */
+  modelsDir?: string | null;
+}
+
+export function createViewerServer(options: ViewerServerOptions = {}): http.Server {
+  const handlers = [
+    ...(options.modelsDir ? [staticHandler('/models/', { root: options.modelsDir, cors: true })] : []),
+    staticHandler('/', {
+      root: options.distDir ?? DEFAULT_DIST,
+      spa: true,
+      htmlHeaders: { 'Content-Security-Policy': VIEWER_CSP },
+    }),
+  ];
+  return http.createServer((req, res) => {
+    void (async () => {
+      let pathname: string;
+      try {
+        pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+        if (pathname.includes('\0')) throw new Error('NUL in path');
+      } catch {
+        send(res, 400, 'Bad Request');
+        return;
+      }
+      if (pathname === '/healthz') {
+        send(res, 200, 'ok');
+        return;
+      }
+      for (const handle of handlers) if (await handle(req, res, pathname)) return;
+      send(res, 404, 'Not Found');
+    })().catch((e: unknown) => {
+      console.error('[viewer] request failed', e);
+      if (!res.headersSent) send(res, 500, 'Internal Server Error');
+      else res.destroy();
+    });
+  });
+}
+
+const invokedDirectly =
+  process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (invokedDirectly) {
+  const distDir = process.env.VIEWER_DIST ? path.resolve(process.env.VIEWER_DIST) : DEFAULT_DIST;
+  if (!existsSync(path.join(distDir, 'index.html'))) {
+    console.error(`[viewer] ${distDir}/index.html is missing: run "npm run build -w @helix/viewer" first.`);
+    process.exit(1);
+  }
+  const port = Number(process.env.VIEWER_PORT ?? 3001);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`[viewer] VIEWER_PORT must be a port number, got "${process.env.VIEWER_PORT}"`);
+    process.exit(1);
+  }
+  const modelsDir = process.env.VIEWER_MODELS_DIR ? path.resolve(process.env.VIEWER_MODELS_DIR) : null;
+  const server = createViewerServer({ distDir, modelsDir });
+  server.listen(port, process.env.VIEWER_HOST || undefined, () => {
+    console.log(
+      `[viewer] serving ${distDir} on http://localhost:${port}${modelsDir ? ` (models: ${modelsDir} at /models/)` : ''}`,
+    );
+  });
+  const stop = () => server.close(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

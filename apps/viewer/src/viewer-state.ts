@@ -1,0 +1,61 @@
+import type { EmbedFlag, ViewerMode } from '@helix/shared/embed';
+import type { LoadErrorKind } from './load-model.ts';
+import type { Branding } from './model-source.ts';
+import { h } from './ui/dom.ts';
+
+/** What browser tests read from window.__viewer. */
+export interface ViewerTestState {
+  ready: boolean;
+  error: string | null;
+  errorKind: LoadErrorKind | null;
+  partNames: string[];
+  settings: string[];
+  mode: ViewerMode;
+  playing: boolean;
+  labelsVisible: boolean;
+  centred: boolean;
+  /** Distance from the camera to the orbit target, updated on every rendered frame. */
+  cameraDistance: number;
+  /** Name of the part highlighted from the table of contents, if any. */
+  highlighted: string | null;
+}
+
+/** Breakpoint of the compact layout (the spec's 767 px mobile breakpoint). */
+export const MOBILE_QUERY = '(max-width: 767px)';
+
+/** desktop_view forces the desktop layout; otherwise narrow frames get the compact layout. */
+export function applyLayout(flags: ReadonlySet<EmbedFlag>): void {
+  const mq = window.matchMedia(MOBILE_QUERY);
+  const apply = () => {
+    document.body.dataset.layout = flags.has('desktop_view') || !mq.matches ? 'desktop' : 'mobile';
+  };
+  apply();
+  mq.addEventListener('change', apply);
+}
+
+/**
+ * Tenant background: background_color paints the branding colour, background shows the branding
+ * image (covering, above the colour). Without them the viewer's default backdrop is used.
+ */
+export function applyBackground(stage: HTMLElement, branding: Branding, flags: ReadonlySet<EmbedFlag>): void {
+  if (branding.primaryColor) document.documentElement.style.setProperty('--accent', branding.primaryColor);
+  const kinds: string[] = [];
+  if (flags.has('background_color') && branding.backgroundColor) {
+    document.documentElement.style.setProperty('--stage-bg', branding.backgroundColor);
+    kinds.push('color');
+  }
+  if (flags.has('background') && branding.backgroundImage) {
+    stage.append(
+      h('img', {
+        class: 'stage-image',
+        src: branding.backgroundImage,
+        alt: '',
+        'data-flag': 'background',
+        decoding: 'async',
+        referrerpolicy: 'no-referrer',
+      }),
+    );
+    kinds.push('image');
+  }
+  document.body.dataset.background = kinds.length ? kinds.join(' ') : 'default';
+}
