@@ -1,8 +1,27 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Connect, type Plugin } from 'vite';
+import { apiUrlFromEnv } from './src/api-config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * `vite` / `vite preview`: answer GET /config.json { apiUrl } like src/serve.ts does, so the page finds
+ * the API (API_URL, else PUBLIC_URL, else http://localhost:3000). Nothing is baked into the build.
+ */
+function runtimeConfig(): Plugin {
+  const middleware: Connect.NextHandleFunction = (req, res, next) => {
+    if (req.url?.split('?')[0] !== '/config.json') return next();
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.end(JSON.stringify({ apiUrl: apiUrlFromEnv(process.env) }));
+  };
+  return {
+    name: 'helix-viewer-runtime-config',
+    configureServer: (server) => void server.middlewares.use(middleware),
+    configurePreviewServer: (server) => void server.middlewares.use(middleware),
+  };
+}
 
 // three's DRACOLoader references its decoder files with new URL(..., import.meta.url), so Vite
 // copies them into dist/assets and Draco-compressed models work without extra configuration.
@@ -10,6 +29,7 @@ export default defineConfig({
   root: here,
   base: './',
   publicDir: false,
+  plugins: [runtimeConfig()],
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,

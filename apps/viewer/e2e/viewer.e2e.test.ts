@@ -2,6 +2,7 @@
  * Browser smoke test of the model host: builds the demo models, serves the built viewer (dist/) and
  * the models from a second origin (CORS, like the API/storage), opens models in headless Chromium
  * (WebGL through SwiftShader) and checks pixels, the embed flags, the error overlays and framing.
+ * The second origin also plays the API's GET /api/viewer/model (the catalogue lookup).
  *
  * dist/ is rebuilt first when it is missing or older than the viewer sources.
  */
@@ -42,6 +43,8 @@ let modelServer: http.Server;
 let viewerOrigin = '';
 let modelOrigin = '';
 let modelsDir = '';
+/** Calls of the fake GET /api/viewer/model, per subscription (one per page load, one view each). */
+const apiCalls = new Map<string, number>();
 
 function newestMtime(p: string): number {
   const s = statSync(p);
@@ -72,9 +75,6 @@ beforeAll(async () => {
   modelsDir = await mkdtemp(path.join(tmpdir(), 'helix-viewer-e2e-'));
   await Promise.all([ensureBuilt(), buildDemoModels(modelsDir)]);
 
-  viewerServer = createViewerServer({ distDir });
-  viewerOrigin = await listen(viewerServer);
-
   // The "API/storage" origin: demo models with CORS, plus canned failures and an embedding page.
   const serveModels = staticHandler('/', { root: modelsDir, cors: true });
   modelServer = http.createServer((req, res) => {
@@ -90,6 +90,37 @@ beforeAll(async () => {
         'Content-Type': 'application/json',
       });
       res.end(JSON.stringify({ statusCode: canned[url.pathname], message: 'nope' }));
+      return;
+    }
+    if (url.pathname === '/api/viewer/model') {
+      // The API's lookup (apps/api/MODELS-API.md): the subscription picks the canned answer.
+      const sub = url.searchParams.get('subscription') ?? '';
+      apiCalls.set(sub, (apiCalls.get(sub) ?? 0) + 1);
+      const cors = { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json' };
+      const errors: Record<string, [number, string]> = {
+        denied: [403, 'This link is not valid or is no longer available.'],
+        limit: [429, 'View limit reached'],
+      };
+      if (sub === 'ok' && url.searchParams.get('model') === 'animal-cell') {
+        res.writeHead(200, cors);
+        res.end(
+          JSON.stringify({
+            name: 'Animal cell (API)',
+            glbUrl: `${modelOrigin}/animal-cell.glb`,
+            settings: ['info', 'background_color', 'center_model'],
+            branding: {
+              backgroundColor: BG.hex,
+              primaryColor: '#5f51fb',
+              modelBgLogo: null,
+              modelLoadingLogo: null,
+            },
+          }),
+        );
+      } else {
+        const [status, message] = errors[sub] ?? [404, 'Not found'];
+        res.writeHead(status, cors);
+        res.end(JSON.stringify({ statusCode: status, error: 'ERR', message }));
+      }
       return;
     }
     if (url.pathname === '/corrupt.glb') {
@@ -109,6 +140,9 @@ beforeAll(async () => {
     });
   });
   modelOrigin = await listen(modelServer);
+
+  viewerServer = createViewerServer({ distDir, apiUrl: modelOrigin });
+  viewerOrigin = await listen(viewerServer);
 
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -333,6 +367,38 @@ describe('viewer (built, in Chromium)', () => {
     const noModel = await open(`${viewerOrigin}/?model=unknown`);
     expect(await noModel.evaluate(() => window.__viewer.errorKind)).toBe('not-found');
     await noModel.close();
+  }, 120_000);
+
+  it('resolves a catalogue model through the API, once per load, and shows its refusals', async () => {
+    const model = (subscription: string, mode = 'embedding') =>
+      `${viewerOrigin}/?${new URLSearchParams({ model: 'animal-cell', subscription, currentmode: mode, version: '3' })}`;
+    const page = await open(model('ok', 'standard'));
+    const state = await page.evaluate(() => window.__viewer);
+    expect(state.ready).toBe(true);
+    // The API's settings, minus center_model in the portal's modal (standard mode).
+    expect(state.settings).toEqual(['info', 'background_color']);
+    expect(state.centred).toBe(false);
+    expect(await page.evaluate(() => document.body.dataset.background)).toBe('color');
+    await expect
+      .poll(() => page.locator('section[data-flag="info"]').textContent())
+      .toContain('Animal cell (API)');
+    expect(apiCalls.get('ok')).toBe(1);
+
+    const refusals: [string, string, string, string][] = [
+      ['denied', 'forbidden', 'Access denied', 'This link is not valid or is no longer available.'],
+      ['limit', 'limit', 'View limit reached', 'view limit'],
+      ['unknown', 'not-found', 'Model not found', 'does not exist'],
+    ];
+    for (const [sub, kind, title, text] of refusals) {
+      const failed = await open(model(sub));
+      expect(await failed.evaluate(() => window.__viewer.errorKind)).toBe(kind);
+      const alert = (await failed.getByRole('alert').textContent()) ?? '';
+      expect(alert).toContain(title);
+      expect(alert).toContain(text);
+      expect(apiCalls.get(sub)).toBe(1);
+      await failed.close();
+    }
+    await page.close();
   }, 120_000);
 
   it('can be framed by a page on another origin', async () => {

@@ -24,10 +24,16 @@ export const LOAD_ERROR_MESSAGES: Record<LoadErrorKind, { title: string; text: s
 };
 
 export class ModelLoadError extends Error {
+  /**
+   * @param detail technical detail (console, window.__viewer.error); defaults to the kind's title.
+   * @param userText a server-provided explanation shown under the title instead of the kind's
+   *   default text (e.g. the API's 403 message 'This viewer link is not valid or has expired.').
+   */
   constructor(
     readonly kind: LoadErrorKind,
     readonly status = 0,
     detail?: string,
+    readonly userText: string | null = null,
   ) {
     super(detail ?? LOAD_ERROR_MESSAGES[kind].title);
     this.name = 'ModelLoadError';

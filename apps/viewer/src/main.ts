@@ -3,6 +3,8 @@ import type { EmbedFlag } from '@helix/shared/embed';
 import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
 import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+import { readApiUrl } from './api-config.ts';
+import { createApiLookup } from './api-lookup.ts';
 import { fetchModel, ModelLoadError } from './load-model.ts';
 import { resolveModelSource, type ModelSource } from './model-source.ts';
 import { parseViewerParams } from './params.ts';
@@ -54,7 +56,7 @@ function fail(app: HTMLElement, e: unknown): void {
   state.errorKind = err.kind;
   state.ready = false;
   app.querySelector('.overlay.loading')?.remove();
-  const overlay = messageOverlay(err.kind, err.status);
+  const overlay = messageOverlay(err.kind, err.status, err.userText);
   overlay.querySelector('[data-action="retry"]')?.addEventListener('click', () => location.reload());
   app.append(overlay);
   setViewerState('error');
@@ -91,7 +93,11 @@ async function start(): Promise<void> {
 
   let source: ModelSource;
   try {
-    source = await resolveModelSource(params);
+    // `src` (tests, development) loads a file directly; otherwise `model` is resolved through the
+    // API, which counts one view per call: resolveModelSource calls the lookup once per page load.
+    source = await resolveModelSource(params, {
+      lookup: createApiLookup({ apiUrl: () => readApiUrl() }),
+    });
   } catch (e) {
     fail(app, e);
     return;

@@ -41,9 +41,9 @@ export function brandingFromParams(params: ViewerParams, base: string): Branding
 }
 
 /**
- * Turns the frame's query parameters into a model source. For now a direct `src` URL (with
- * `settings`, `bg`, `loading`) is used; when it is absent and a `lookup` is given (the API, later),
- * the catalogue `model` is resolved through it.
+ * Turns the frame's query parameters into a model source. A direct `src` URL (with `settings`, `bg`,
+ * `loading`; tests and development) wins; otherwise the catalogue `model` is resolved through the
+ * `lookup` (the page passes the API lookup of api-lookup.ts), which is called at most once.
  */
 export async function resolveModelSource(
   params: ViewerParams,

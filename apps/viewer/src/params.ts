@@ -2,15 +2,15 @@ import { EMBED_FLAGS, VIEWER_MODES, type EmbedFlag, type ViewerMode } from '@hel
 
 /** The query parameters of the viewer frame (see README.md). */
 export interface ViewerParams {
-  /** Catalogue model id or urlModelName (resolved through the API once that lookup is plugged in). */
+  /** Catalogue model (urlModelName), resolved through the API (GET /api/viewer/model). */
   model: string | null;
-  /** Subscription id of the tenant opening the model (used for view counting by the API). */
+  /** The credential for the API lookup: a viewer ticket (standard) or an embed token (embedding). */
   subscription: string | null;
   /** 'standard' = the portal's viewer modal, 'embedding' = public share/embed pages. */
   currentmode: ViewerMode;
-  /** Model version (shown in the info panel; cache key for the API lookup). */
+  /** Model version (shown in the info panel; passed to the API lookup). */
   version: string | null;
-  /** Direct URL of the .glb to load (interim, until `model` is resolved through the API). */
+  /** Direct URL of the .glb to load (tests, development); when given the API is not asked. */
   src: string | null;
   /** Raw `settings` value: comma-separated enabled embed flags; null when absent. */
   settings: string | null;

@@ -19,7 +19,11 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'dist', 'assets', 'app-abc123.js'), 'console.log(1);'.repeat(200));
   await writeFile(path.join(dir, 'models', 'a.glb'), Buffer.from('glTF....'));
   await writeFile(path.join(dir, 'secret.txt'), 'secret');
-  server = createViewerServer({ distDir: path.join(dir, 'dist'), modelsDir: path.join(dir, 'models') });
+  server = createViewerServer({
+    distDir: path.join(dir, 'dist'),
+    modelsDir: path.join(dir, 'models'),
+    apiUrl: 'https://api.helix.test/',
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -39,6 +43,31 @@ describe('viewer server', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(await res.text()).toContain('<title>viewer</title>');
+  });
+
+  it('tells the page the API origin: a meta in index.html and /config.json, never cached stale', async () => {
+    const res = await fetch(`${origin}/?model=x&subscription=y`);
+    const html = await res.text();
+    expect(html).toContain('<meta name="helix-api" content="https://api.helix.test" />');
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/"[0-9a-f]{20}"$/);
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(html)));
+    expect((await fetch(`${origin}/`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const config = await fetch(`${origin}/config.json`);
+    expect(config.headers.get('content-type')).toMatch(/application\/json/);
+    expect(config.headers.get('cache-control')).toBe('no-cache');
+    expect(await config.json()).toEqual({ apiUrl: 'https://api.helix.test' });
+    // Another API origin for the same file: another ETag, so no stale 304.
+    const other = createViewerServer({ distDir: path.join(dir, 'dist'), apiUrl: 'http://localhost:4000' });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const again = await fetch(`${otherOrigin}/`, { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(200);
+      expect(await again.text()).toContain('content="http://localhost:4000"');
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it('serves hashed assets immutable and gzipped when accepted', async () => {

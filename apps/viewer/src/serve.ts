@@ -6,13 +6,19 @@
  * The viewer is made to be framed by the portal and by public embed pages on other origins, so it
  * sends `Content-Security-Policy: frame-ancestors *` and never X-Frame-Options. Optionally
  * VIEWER_MODELS_DIR is served under /models/ with CORS (demo content, development).
+ *
+ * The page resolves catalogue models through the API, whose origin comes from API_URL (else
+ * PUBLIC_URL, else http://localhost:3000) at run time: it is written into index.html as
+ * `<meta name="helix-api" content="…">` and answered at GET /config.json `{ apiUrl }`.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { apiUrlFromEnv, injectApiMeta } from './api-config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_DIST = path.resolve(here, '..', 'dist');
@@ -76,6 +82,8 @@ export interface StaticOptions {
   cors?: boolean;
   /** Extra headers for HTML documents. */
   htmlHeaders?: Record<string, string>;
+  /** Rewrites HTML documents before they are sent (e.g. to put run-time configuration in). */
+  transformHtml?: (html: string) => string;
 }
 
 const gzipCache = new Map<string, Buffer>();
@@ -135,8 +143,17 @@ export function staticHandler(prefix: string, options: StaticOptions) {
     }
     const ext = path.extname(file).toLowerCase();
     const type = CONTENT_TYPES[ext] ?? 'application/octet-stream';
-    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
     const isHtml = ext === '.html';
+    // A rewritten document is held in memory; its ETag follows the bytes actually sent, so a
+    // changed configuration (same file) is never answered with a stale 304.
+    const rewritten =
+      isHtml && options.transformHtml
+        ? Buffer.from(options.transformHtml(await readFile(file, 'utf8')), 'utf8')
+        : null;
+    const etag = rewritten
+      ? `W/"${createHash('sha1').update(rewritten).digest('hex').slice(0, 20)}"`
+      : `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const size = rewritten ? rewritten.byteLength : info.size;
     const headers: Record<string, string> = {
       ...BASE_HEADERS,
       ...corsHeaders,
@@ -154,11 +171,11 @@ export function staticHandler(prefix: string, options: StaticOptions) {
       return true;
     }
     const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    if (acceptsGzip && COMPRESSIBLE.test(type) && info.size > 1024 && info.size < 32 * 1024 * 1024) {
+    if (acceptsGzip && COMPRESSIBLE.test(type) && size > 1024 && size < 32 * 1024 * 1024) {
       const key = `${file}:${etag}`;
       let body = gzipCache.get(key);
       if (!body) {
-        body = gzipSync(await readFile(file));
+        body = gzipSync(rewritten ?? (await readFile(file)));
         gzipCache.set(key, body);
       }
       res.writeHead(200, {
@@ -169,8 +186,9 @@ export function staticHandler(prefix: string, options: StaticOptions) {
       res.end(req.method === 'HEAD' ? undefined : body);
       return true;
     }
-    res.writeHead(200, { ...headers, 'Content-Length': String(info.size) });
+    res.writeHead(200, { ...headers, 'Content-Length': String(size) });
     if (req.method === 'HEAD') res.end();
+    else if (rewritten) res.end(rewritten);
     else
       createReadStream(file)
         .on('error', () => res.destroy())
@@ -183,15 +201,20 @@ export interface ViewerServerOptions {
   distDir?: string;
   /** Served under /models/ with CORS when given. */
   modelsDir?: string | null;
+  /** The API's origin for the page; default from API_URL / PUBLIC_URL / http://localhost:3000. */
+  apiUrl?: string;
 }
 
 export function createViewerServer(options: ViewerServerOptions = {}): http.Server {
+  const apiUrl = apiUrlFromEnv(options.apiUrl !== undefined ? { API_URL: options.apiUrl } : process.env);
+  const config = JSON.stringify({ apiUrl });
   const handlers = [
     ...(options.modelsDir ? [staticHandler('/models/', { root: options.modelsDir, cors: true })] : []),
     staticHandler('/', {
       root: options.distDir ?? DEFAULT_DIST,
       spa: true,
       htmlHeaders: { 'Content-Security-Policy': VIEWER_CSP },
+      transformHtml: (html) => injectApiMeta(html, apiUrl),
     }),
   ];
   return http.createServer((req, res) => {
@@ -206,6 +229,16 @@ export function createViewerServer(options: ViewerServerOptions = {}): http.Serv
       }
       if (pathname === '/healthz') {
         send(res, 200, 'ok');
+        return;
+      }
+      if (pathname === '/config.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+        res.writeHead(200, {
+          ...BASE_HEADERS,
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': String(Buffer.byteLength(config)),
+          'Cache-Control': 'no-cache',
+        });
+        res.end(req.method === 'HEAD' ? undefined : config);
         return;
       }
       for (const handle of handlers) if (await handle(req, res, pathname)) return;
@@ -232,10 +265,17 @@ if (invokedDirectly) {
     process.exit(1);
   }
   const modelsDir = process.env.VIEWER_MODELS_DIR ? path.resolve(process.env.VIEWER_MODELS_DIR) : null;
-  const server = createViewerServer({ distDir, modelsDir });
+  let apiUrl: string;
+  try {
+    apiUrl = apiUrlFromEnv(process.env);
+  } catch (e) {
+    console.error(`[viewer] ${(e as Error).message}`);
+    process.exit(1);
+  }
+  const server = createViewerServer({ distDir, modelsDir, apiUrl });
   server.listen(port, process.env.VIEWER_HOST || undefined, () => {
     console.log(
-      `[viewer] serving ${distDir} on http://localhost:${port}${modelsDir ? ` (models: ${modelsDir} at /models/)` : ''}`,
+      `[viewer] serving ${distDir} on http://localhost:${port} (API: ${apiUrl})${modelsDir ? ` (models: ${modelsDir} at /models/)` : ''}`,
     );
   });
   const stop = () => server.close(() => process.exit(0));

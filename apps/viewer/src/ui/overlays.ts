@@ -68,9 +68,17 @@ export class LoadingOverlay {
   }
 }
 
-/** Full-frame message for a model that cannot be shown (404, 403, 429, other failures). */
-export function messageOverlay(kind: LoadErrorKind, status: number): HTMLDivElement {
-  const { title, text } = LOAD_ERROR_MESSAGES[kind];
+/**
+ * Full-frame message for a model that cannot be shown (404, 403, 429, other failures). `userText`
+ * (the API's message) replaces the kind's default explanation; the title stays the kind's.
+ */
+export function messageOverlay(
+  kind: LoadErrorKind,
+  status: number,
+  userText?: string | null,
+): HTMLDivElement {
+  const { title, text: defaultText } = LOAD_ERROR_MESSAGES[kind];
+  const text = userText?.trim() || defaultText;
   const retry = kind === 'network' || kind === 'http' || kind === 'invalid';
   return h(
     'div',

@@ -1,0 +1,77 @@
+/**
+ * Where the Helix API lives. The viewer host is its own origin, so the page must be told the API's
+ * origin at run time (no rebuild per environment): src/serve.ts writes it into index.html as
+ * `<meta name="helix-api" content="https://api.example">` and also answers GET /config.json
+ * `{ "apiUrl": … }`. This module is used by both the page and the server (no DOM at import time).
+ */
+
+/** Name of the <meta> element carrying the API origin. */
+export const API_META_NAME = 'helix-api';
+
+/** The API's default origin in development (the API's own PUBLIC_URL default). */
+export const DEFAULT_API_URL = 'http://localhost:3000';
+
+/** The origin of an http(s) URL ('https://api.test/x/' -> 'https://api.test'), or null. */
+export function normaliseApiUrl(value: string | null | undefined): string | null {
+  if (!value?.trim()) return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The API origin for the server: API_URL, else PUBLIC_URL (what the stack gives the API), else
+ * http://localhost:3000. Unset and empty variables are skipped; an invalid value throws.
+ */
+export function apiUrlFromEnv(env: Record<string, string | undefined>): string {
+  const raw = env.API_URL || env.PUBLIC_URL || DEFAULT_API_URL;
+  const url = normaliseApiUrl(raw);
+  if (!url) throw new Error(`API_URL/PUBLIC_URL must be an http(s) URL, got "${raw}"`);
+  return url;
+}
+
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Puts the API origin into an HTML document: fills the content of an existing
+ * `<meta name="helix-api">` (index.html carries an empty one), else inserts one before </head>
+ * (or at the top).
+ */
+export function injectApiMeta(html: string, apiUrl: string): string {
+  const tag = `<meta name="${API_META_NAME}" content="${escapeAttr(apiUrl)}" />`;
+  const existing = new RegExp(`<meta\\s+name=["']${API_META_NAME}["'][^>]*>`, 'i');
+  if (existing.test(html)) return html.replace(existing, () => tag);
+  const head = html.search(/<\/head>/i);
+  if (head >= 0) return html.slice(0, head) + tag + html.slice(head);
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
+  return doctype ? doctype[0] + tag + html.slice(doctype[0].length) : tag + html;
+}
+
+/**
+ * In the page: the API origin from the <meta> the server filled in; when it is missing or empty
+ * (e.g. a plain static host) from ./config.json; else the development default.
+ */
+export async function readApiUrl(
+  doc: Pick<Document, 'querySelector'> = document,
+  fetchFn: typeof fetch = (input, init) => fetch(input, init),
+  base: string = typeof location !== 'undefined' ? location.href : 'http://localhost/',
+): Promise<string> {
+  const meta = doc.querySelector<HTMLMetaElement>(`meta[name="${API_META_NAME}"]`);
+  const fromMeta = normaliseApiUrl(meta?.content);
+  if (fromMeta) return fromMeta;
+  try {
+    const res = await fetchFn(new URL('config.json', base).href, { cache: 'no-store', credentials: 'omit' });
+    if (res.ok) {
+      const body = (await res.json()) as { apiUrl?: unknown };
+      const fromConfig = normaliseApiUrl(typeof body.apiUrl === 'string' ? body.apiUrl : null);
+      if (fromConfig) return fromConfig;
+    }
+  } catch {
+    /* no config.json: fall through */
+  }
+  return DEFAULT_API_URL;
+}
