@@ -4,9 +4,10 @@ import { z } from 'zod';
  * Configuration, parsed once at start-up. A missing or malformed variable stops the process with a
  * message naming it. `.env.example` lists every variable.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+/** The development default of SIGNING_SECRET (never valid in production). */
+export const DEV_SIGNING_SECRET = 'helix-development-signing-secret-change-me';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -49,6 +50,28 @@ export const ConfigSchema = z.object({
   /** Serve the built web app from this folder. */
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: bool.default(false),
+  /**
+   * HMAC key of viewer tickets and signed model-file URLs (at least 32 characters). The default is for
+   * development and tests only: production refuses to start with it.
+   */
+  SIGNING_SECRET: z.string().min(32).default(DEV_SIGNING_SECRET),
+  /** Largest accepted model file (.glb), in MB. */
+  MODEL_UPLOAD_MAX_MB: z.coerce.number().int().positive().max(2048).default(50),
+  /** How long an upload waits for the worker's image check (validate-image job), in ms. */
+  IMAGE_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  /** How often the worker moves buffered view counts from Redis to PostgreSQL (flush-views), in ms. */
+  VIEW_FLUSH_INTERVAL_MS: z.coerce.number().int().min(200).default(2_000),
+  /** Rate limit of the public embed path (embed detail and viewer loads), per client IP and window. */
+  EMBED_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(1_200),
+  EMBED_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+}).superRefine((value, ctx) => {
+  if (value.NODE_ENV === 'production' && value.SIGNING_SECRET === DEV_SIGNING_SECRET) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SIGNING_SECRET'],
+      message: 'must be set to a secret of your own in production',
+    });
+  }
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

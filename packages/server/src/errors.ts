@@ -8,12 +8,18 @@ export class AppError extends Error {
   readonly code: string;
   readonly status: number;
   readonly errors?: Record<string, string>;
+  /** The `error` field of the answer when it is not the HTTP reason (the spec's 'Invalid token'). */
+  readonly error?: string;
 
-  constructor(code: string, opts: { status: number; message: string; errors?: Record<string, string> }) {
+  constructor(
+    code: string,
+    opts: { status: number; message: string; errors?: Record<string, string>; error?: string },
+  ) {
     super(opts.message);
     this.code = code;
     this.status = opts.status;
     this.errors = opts.errors;
+    this.error = opts.error;
   }
 
   static badRequest(message: string, errors?: Record<string, string>) {
@@ -24,6 +30,13 @@ export class AppError extends Error {
   }
   static unauthorized(message: string = MSG.sessionExpired) {
     return new AppError('UNAUTHORIZED', { status: 401, message });
+  }
+  /** The session was ended by a newer login of the same user: the web shows the multiple-login popup. */
+  static invalidToken() {
+    return new AppError('INVALID_TOKEN', { status: 401, message: MSG.invalidToken, error: MSG.invalidToken });
+  }
+  static tooManyRequests(message: string = MSG.tooManyRequests) {
+    return new AppError('TOO_MANY_REQUESTS', { status: 429, message });
   }
   static forbidden(message: string = MSG.unauthorizedAccess) {
     return new AppError('FORBIDDEN', { status: 403, message });

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** Structured logs. Passwords, tokens and authorization headers are redacted wherever they appear. */
 export const REDACT_PATHS = [
@@ -19,6 +19,8 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-export function createLogger(level: string, name: string): Logger {
-  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+/** `destination` defaults to stdout; tests pass a stream to read what was logged. */
+export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
+  const options = { name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

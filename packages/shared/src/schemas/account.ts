@@ -8,23 +8,42 @@ import { MSG } from '../messages.ts';
 export const USERNAME_PATTERN = /^[a-z]+[0-9]*$/;
 export const LIMITS = { name: 100, userName: 40, email: 254, password: 200, token: 200 } as const;
 
+/**
+ * Control characters (NUL above all: PostgreSQL refuses it in text) never belong in a one-line field,
+ * so they are a clear 400 instead of a database error.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
 const requiredText = (message: string, max: number) =>
   z
     .string({ error: message })
     .trim()
     .min(1, { error: message })
-    .max(max, { error: `Must be at most ${max} characters` });
+    .max(max, { error: MSG.tooLong(max) })
+    .refine((value) => !CONTROL_CHARACTERS.test(value), { error: MSG.invalidCharacters });
+
+/** An optional one-line text (no control characters). */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: MSG.tooLong(max) })
+    .refine((value) => !CONTROL_CHARACTERS.test(value), { error: MSG.invalidCharacters })
+    .optional();
 
 export const email = (requiredMessage: string) =>
   requiredText(requiredMessage, LIMITS.email)
     .pipe(z.email({ error: MSG.emailInvalid }))
     .transform((value) => value.toLowerCase());
 
+/** Passwords are taken as typed (no trimming); only NUL is refused. */
 const password = (requiredMessage: string) =>
   z
     .string({ error: requiredMessage })
     .min(1, { error: requiredMessage })
-    .max(LIMITS.password, { error: `Must be at most ${LIMITS.password} characters` });
+    .max(LIMITS.password, { error: MSG.tooLong(LIMITS.password) })
+    .refine((value) => !value.includes('\u0000'), { error: MSG.invalidCharacters });
 
 export const userName = requiredText(MSG.usernameRequired, LIMITS.userName).regex(USERNAME_PATTERN, {
   error: MSG.usernameRule,
@@ -61,7 +80,7 @@ export const SignupForm = RegisterRequest.extend({
 export const ForgotPasswordRequest = z.strictObject({
   email: email(MSG.emailRequired),
   /** Brand suffix for the link in the e-mail (/set-password/{brand}). */
-  brand: z.string().max(LIMITS.name).optional(),
+  brand: optionalText(LIMITS.name),
 });
 
 export const ResetPasswordRequest = z.strictObject({
@@ -69,7 +88,8 @@ export const ResetPasswordRequest = z.strictObject({
   password: z
     .string({ error: MSG.passwordMin8 })
     .min(8, { error: MSG.passwordMin8 })
-    .max(LIMITS.password, { error: `Must be at most ${LIMITS.password} characters` }),
+    .max(LIMITS.password, { error: MSG.tooLong(LIMITS.password) })
+    .refine((value) => !value.includes('\u0000'), { error: MSG.invalidCharacters }),
 });
 
 /** The set-password form: the same password rule plus a confirmation that must match. */
@@ -83,7 +103,7 @@ export const SetPasswordForm = z
 /** Google sign-in: after the OAuth round trip the web client asks the API what to do next. */
 export const GoogleValidateRequest = z.strictObject({
   type: z.enum(['login', 'signup']),
-  code: z.string().min(1).max(500),
+  code: z.string({ error: MSG.somethingWentWrong }).min(1, { error: MSG.somethingWentWrong }).max(500),
 });
 
 export const ClientLogRequest = z.strictObject({
@@ -94,3 +114,24 @@ export const ClientLogRequest = z.strictObject({
 
 export const AUTH_TYPES = ['is-loggedin', 'is-register', 'login'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
+
+/** POST /validate-user: sign-up checks a field early. Each given field answers 'available' or 'taken'. */
+export const ValidateUserRequest = z.strictObject({
+  email: email(MSG.emailRequired).optional(),
+  user_name: userName.optional(),
+});
+export type ValidateUserRequest = z.input<typeof ValidateUserRequest>;
+export type ValidateUserResponse = { email?: 'available' | 'taken'; user_name?: 'available' | 'taken' };
+
+/** GET /auth/google: where the round trip starts. `redirect` is a path of the web app to return to. */
+export const GoogleStartQuery = z.strictObject({
+  type: z.enum(['login', 'signup']).default('login'),
+  redirect: z
+    .string()
+    .max(500)
+    .regex(/^\/(?![/\\])[\x21-\x7e]*$/, { error: 'Must be a path of this site' })
+    .optional(),
+});
+
+/** POST /user/logout has no fields. */
+export const LogoutRequest = z.strictObject({});

@@ -1,0 +1,66 @@
+import express, { type Express } from 'express';
+import type { ServerDeps } from '@helix/server/deps';
+import './http/types.ts';
+import { auth, tenantParam } from './http/auth.ts';
+import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { requestLogger } from './http/request-logger.ts';
+import { securityHeaders } from './http/security.ts';
+import { webApp } from './http/web-app.ts';
+import { googleRoutes } from './routes/auth-google.routes.ts';
+import { devMailRoutes } from './routes/dev-mail.routes.ts';
+import { healthRoutes } from './routes/health.routes.ts';
+import { logsRoutes } from './routes/logs.routes.ts';
+import { embedRoutes, modelTenantRoutes } from './routes/model.routes.ts';
+import { planRoutes, planTenantRoutes } from './routes/plans.routes.ts';
+import { tenantRoutes, tenantScopedRoutes } from './routes/tenant.routes.ts';
+import { userRoutes, userTenantRoutes } from './routes/user.routes.ts';
+import { viewerRoutes } from './routes/viewer.routes.ts';
+
+export type AppDeps = ServerDeps;
+
+/** JSON bodies above this are refused with 413. */
+export const JSON_BODY_LIMIT = '100kb';
+
+/**
+ * The HTTP app (no listen): base calls under /api, tenant calls under /api/t/:tenant (session first,
+ * then the path tenant must be the caller's), the dev mail page, the built web app.
+ */
+export function createApp(deps: AppDeps): Express {
+  const { config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  // JSON answers escape <, > and & (\u003c...): a stored '<script>' can never be read as markup.
+  app.set('json escape', true);
+  if (config.TRUST_PROXY) app.set('trust proxy', 1);
+
+  app.use(requestLogger(deps.logger));
+  app.use(securityHeaders(config));
+
+  app.use('/api', healthRoutes(deps));
+  app.use('/api', express.json({ limit: JSON_BODY_LIMIT }));
+  app.use('/api', logsRoutes(deps));
+  app.use('/api', userRoutes(deps));
+  app.use('/api', googleRoutes(deps));
+  app.use('/api', planRoutes(deps));
+  app.use('/api', tenantRoutes(deps));
+  app.use('/api', embedRoutes(deps));
+  app.use('/api', viewerRoutes(deps));
+
+  const tenantScope = express.Router({ mergeParams: true });
+  tenantScope.use(auth(deps.db), tenantParam());
+  tenantScope.use(userTenantRoutes(deps));
+  tenantScope.use(planTenantRoutes(deps));
+  tenantScope.use(tenantScopedRoutes(deps));
+  tenantScope.use(modelTenantRoutes(deps));
+  app.use('/api/t/:tenant', tenantScope);
+
+  app.use('/api', apiNotFound);
+
+  if (config.DEV_MAIL_DIR && config.NODE_ENV !== 'production') {
+    app.use('/dev/mail', devMailRoutes(config.DEV_MAIL_DIR));
+  }
+  if (config.WEB_DIST_DIR) app.use(webApp(config.WEB_DIST_DIR));
+
+  app.use(errorHandler);
+  return app;
+}

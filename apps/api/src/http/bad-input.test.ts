@@ -1,0 +1,273 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS, MSG } from '@helix/shared';
+import { createHarness, type Harness } from '../../test/harness.ts';
+import { createTenant, createUser, seedRoles, uniqueName } from '../../test/factories.ts';
+
+let h: Harness;
+let token: string;
+let tenantPrefix: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  await seedRoles(h.db);
+  const tenant = await createTenant(h.db);
+  const user = await createUser(h.db, { tenant });
+  tenantPrefix = tenant.domainPrefix;
+  token = (
+    await request(h.app)
+      .post('/api/user/login')
+      .send({ email: user.email, password: 'correct horse battery' })
+  ).body.apiToken;
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Every JSON endpoint and a valid-looking body for it. */
+const ENDPOINTS: [string, () => Record<string, unknown>][] = [
+  ['/api/user/login', () => ({ email: 'someone@example.test', password: 'password1' })],
+  [
+    '/api/user/register',
+    () => {
+      const n = uniqueName('fuzz');
+      return {
+        name: 'Fuzz',
+        user_name: n,
+        email: `${n}@example.test`,
+        password: 'password1',
+        emailstatus: false,
+      };
+    },
+  ],
+  [
+    '/api/user/join',
+    () => ({
+      name: 'F',
+      user_name: uniqueName('j'),
+      email: 'j@example.test',
+      password: 'password1',
+      emailstatus: false,
+      token: 'x',
+    }),
+  ],
+  ['/api/validate-user', () => ({ email: 'v@example.test', user_name: 'valid' })],
+  ['/api/user/send_password_reset_token', () => ({ email: 'r@example.test', brand: 'Acme' })],
+  ['/api/user/reset_password', () => ({ token: 'sometoken', password: 'password1' })],
+  ['/api/user/validate', () => ({ type: 'signup', code: 'abc' })],
+  ['/api/user/validate-login', () => ({ type: 'login', code: 'abc' })],
+  ['/api/tenant/custom-branding-detail', () => ({ domain: 'example.test', brandName: 'Acme' })],
+  ['/api/logs', () => ({ message: 'm', error: 'e', level: 'error' })],
+];
+
+const HOSTILE = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  '\'; DROP TABLE "User"; --',
+  "' OR '1'='1",
+  'Robert\'); DELETE FROM "Session"; --',
+  '{{7*7}}${7*7}',
+  '../../etc/passwd',
+  'a\u0000b',
+  'line\nbreak\r\ttab',
+  '\u202Eevil',
+  '\ud800',
+  '😀 ünïcödé 漢字',
+  '%00%27',
+];
+
+const WRONG_TYPES = [123, true, null, [], {}, ['a'], { $ne: null }];
+
+const post = (path: string, body: unknown) =>
+  request(h.app)
+    .post(path)
+    .set('Authorization', `Bearer ${token}`)
+    .send(body as object);
+
+function expectClean4xx(res: request.Response) {
+  expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
+  expect(res.status).toBeLessThan(500);
+  expect(res.headers['content-type']).toMatch(/application\/json/);
+  expect(res.body).toMatchObject({
+    statusCode: res.status,
+    error: expect.any(String),
+    message: expect.any(String),
+  });
+}
+
+describe('bad input never gives a 500', () => {
+  it.each(ENDPOINTS)('%s: malformed JSON is a 400', async (path) => {
+    const res = await request(h.app)
+      .post(path)
+      .set('Content-Type', 'application/json')
+      .send('{"email": "a@b.c",');
+    expectClean4xx(res);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(MSG.invalidJson);
+  });
+
+  it.each(ENDPOINTS)('%s: a body over 100 kB is a 413', async (path, valid) => {
+    const res = await post(path, { ...valid(), padding: 'x'.repeat(110 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ statusCode: 413, error: 'Payload Too Large', message: MSG.bodyTooLarge });
+  });
+
+  it.each(ENDPOINTS)('%s: an unknown field is refused', async (path, valid) => {
+    const res = await post(path, { ...valid(), isAdmin: true });
+    expectClean4xx(res);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ isAdmin: MSG.unknownField });
+  });
+
+  it.each(ENDPOINTS)('%s: bodies that are not objects', async (path) => {
+    for (const body of ['[1,2]', '"text"', '42', 'null', 'true']) {
+      const res = await request(h.app).post(path).set('Content-Type', 'application/json').send(body);
+      expectClean4xx(res);
+    }
+    // A body that is not JSON, or none at all, counts as {}: every required field reports itself
+    // (validate-user has none: it answers an empty object).
+    for (const res of [
+      await request(h.app).post(path).set('Content-Type', 'text/plain').send('email=a'),
+      await request(h.app).post(path),
+    ]) {
+      if (path === '/api/validate-user') expect(res.body).toEqual({});
+      else expectClean4xx(res);
+    }
+  });
+
+  it.each(ENDPOINTS)('%s: wrong types in every field', async (path, valid) => {
+    const body = valid();
+    for (const [field, value] of Object.entries(body)) {
+      for (const wrong of WRONG_TYPES.filter((w) => typeof w !== typeof value)) {
+        const res = await post(path, { ...body, [field]: wrong });
+        expectClean4xx(res);
+        expect(res.status).toBe(400);
+        expect(
+          res.body.errors?.[field] ?? res.body.errors?.brandName,
+          `${field}=${JSON.stringify(wrong)}`,
+        ).toEqual(expect.any(String));
+      }
+    }
+  });
+
+  it.each(ENDPOINTS)('%s: missing fields', async (path, valid) => {
+    const body = valid();
+    for (const field of Object.keys(body)) {
+      const rest = { ...body };
+      delete rest[field];
+      const res = await post(path, rest);
+      expect(res.status, `${path} without ${field}`).toBeLessThan(500);
+    }
+  });
+
+  it.each(ENDPOINTS)('%s: very long strings in every text field', async (path, valid) => {
+    const body = valid();
+    for (const [field, value] of Object.entries(body)) {
+      if (typeof value !== 'string') continue;
+      const res = await post(path, { ...body, [field]: 'a'.repeat(50_000) });
+      expectClean4xx(res);
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it.each(ENDPOINTS)('%s: script and SQL fragments in every text field', async (path, valid) => {
+    const body = valid();
+    for (const [field, value] of Object.entries(body)) {
+      if (typeof value !== 'string') continue;
+      for (const hostile of HOSTILE) {
+        const res = await post(path, { ...body, [field]: hostile });
+        expect(
+          res.status,
+          `${path} ${field}=${JSON.stringify(hostile)}: ${JSON.stringify(res.body)}`,
+        ).toBeLessThan(500);
+        expect(res.text).not.toContain('<script>');
+        expect(res.text).not.toContain('<img');
+      }
+    }
+  });
+});
+
+describe('hostile text that is allowed is stored verbatim and answered escaped', () => {
+  it('keeps a script-like name as text', async () => {
+    const n = uniqueName('xss');
+    const name = '<script>alert("x")</script> \'; DROP TABLE "User"; --';
+    const res = await request(h.app)
+      .post('/api/user/register')
+      .send({
+        name,
+        user_name: n,
+        email: `${n}@example.test`,
+        password: "pa'ss<word>--",
+        emailstatus: false,
+      });
+    expect(res.status).toBe(201);
+    expect(res.body.user.name).toBe(name);
+    expect(res.text).not.toContain('<script>');
+    expect(res.text).toContain('\\u003cscript\\u003e');
+    const stored = await h.db.user.findUniqueOrThrow({ where: { userName: n } });
+    expect(stored.name).toBe(name);
+    expect(await h.db.user.count()).toBeGreaterThan(1); // the table is still there
+    const login = await request(h.app)
+      .post('/api/user/login')
+      .send({ email: `${n}@example.test`, password: "pa'ss<word>--" });
+    expect(login.status).toBe(200);
+  });
+
+  it('refuses control characters (NUL) in a name with a field error', async () => {
+    const n = uniqueName('nul');
+    const res = await request(h.app)
+      .post('/api/user/register')
+      .send({
+        name: 'a\u0000b',
+        user_name: n,
+        email: `${n}@example.test`,
+        password: 'password1',
+        emailstatus: false,
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ name: MSG.invalidCharacters });
+  });
+
+  it('answers a too-long name with its limit', async () => {
+    const n = uniqueName('long');
+    const res = await request(h.app)
+      .post('/api/user/register')
+      .send({
+        name: 'x'.repeat(LIMITS.name + 1),
+        user_name: n,
+        email: `${n}@example.test`,
+        password: 'password1',
+        emailstatus: false,
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ name: MSG.tooLong(LIMITS.name) });
+  });
+});
+
+describe('paths and parameters', () => {
+  it('answers JSON 404 for unknown /api paths and methods', async () => {
+    for (const res of [
+      await request(h.app).get('/api/nope'),
+      await request(h.app).delete('/api/user/login'),
+      await request(h.app).get(`/api/t/${tenantPrefix}/nope`).set('Authorization', `Bearer ${token}`),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: MSG.notFound });
+    }
+  });
+
+  it('takes hostile tenant path segments as a 404', async () => {
+    for (const segment of ['%3Cscript%3E', "'%20OR%201=1", 'x'.repeat(300), '%00', '..']) {
+      const res = await request(h.app)
+        .get(`/api/t/${segment}/user/info`)
+        .set('Authorization', `Bearer ${token}`);
+      expect([400, 404]).toContain(res.status);
+      expect(res.text).not.toContain('<script>');
+    }
+  });
+
+  it('takes hostile query strings as a 400', async () => {
+    const res = await request(h.app).get('/api/auth/google?type[]=login&type=signup');
+    expect([400, 404]).toContain(res.status);
+  });
+});

@@ -1,0 +1,95 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+import { MSG, type ApiErrorBody } from '@helix/shared';
+import { AppError, reasonFor } from '@helix/server';
+
+const body = (
+  statusCode: number,
+  message: string,
+  errors?: Record<string, string>,
+  error?: string,
+): ApiErrorBody => ({
+  statusCode,
+  error: error ?? reasonFor(statusCode),
+  message,
+  ...(errors && Object.keys(errors).length > 0 ? { errors } : {}),
+});
+
+/** Field errors keyed by the field's path (first message per field); unknown fields get their own. */
+export function fieldErrors(error: ZodError): { message: string; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  let message: string | undefined;
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) errors[[...issue.path, key].join('.')] ??= MSG.unknownField;
+      message ??= MSG.unknownField;
+      continue;
+    }
+    const key = issue.path.map(String).join('.');
+    if (key) errors[key] ??= issue.message;
+    message ??= key ? issue.message : MSG.validationFailed;
+  }
+  return { message: message ?? MSG.validationFailed, errors };
+}
+
+interface HttpishError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+}
+
+/** Errors of express.json (body-parser): malformed JSON, too large, bad charset or encoding. */
+function bodyParserError(err: unknown): ApiErrorBody | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const e = err as HttpishError;
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return body(400, MSG.invalidJson);
+    case 'entity.too.large':
+      return body(413, MSG.bodyTooLarge);
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return body(415, MSG.invalidJson);
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+    case 'stream.not.readable':
+      return body(400, MSG.defaultError);
+    default: {
+      const status = e.status ?? e.statusCode;
+      if (e.expose && typeof status === 'number' && status >= 400 && status < 500)
+        return body(status, MSG.defaultError);
+      return null;
+    }
+  }
+}
+
+/**
+ * The one place errors become answers: `{ statusCode, error, message, errors? }`. Anything unexpected
+ * is logged and answers 500 with the default message, never internals.
+ */
+export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  let answer: ApiErrorBody;
+  if (err instanceof AppError) {
+    answer = body(err.status, err.message, err.errors, err.error);
+  } else if (err instanceof ZodError) {
+    const { message, errors } = fieldErrors(err);
+    answer = body(400, message, errors);
+  } else {
+    answer = bodyParserError(err) ?? body(500, MSG.defaultError);
+  }
+  if (answer.statusCode >= 500) {
+    req.log?.error({ err }, 'unhandled error');
+  }
+  res.status(answer.statusCode).json(answer);
+};
+
+/** Unknown /api paths answer JSON, never the web app. */
+export const apiNotFound: RequestHandler = () => {
+  throw AppError.notFound();
+};

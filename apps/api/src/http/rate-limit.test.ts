@@ -1,0 +1,43 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@helix/shared';
+import { createHarness, type Harness } from '../../test/harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const tooMany = { statusCode: 429, error: 'Too Many Requests', message: MSG.tooManyRequests };
+
+describe('rate limits', () => {
+  it.each([
+    ['/api/user/login', { email: 'a@example.test', password: 'x' }],
+    ['/api/user/register', {}],
+    ['/api/user/join', {}],
+    ['/api/user/send_password_reset_token', { email: 'nobody@example.test' }],
+    ['/api/user/reset_password', { token: 'x', password: 'long enough' }],
+  ])('answers 429 on %s after RATE_LIMIT_MAX attempts', async (path, body) => {
+    for (let i = 0; i < 3; i += 1) {
+      const res = await request(h.app).post(path).send(body);
+      expect(res.status).not.toBe(429);
+    }
+    const res = await request(h.app).post(path).send(body);
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual(tooMany);
+    expect(res.headers['retry-after']).toBeDefined();
+  });
+
+  it('counts in Redis, so another API process sees the same count', async () => {
+    const other = h.appWith({});
+    const res = await request(other).post('/api/user/login').send({ email: 'a@example.test', password: 'x' });
+    expect(res.status).toBe(429);
+  });
+
+  it('does not limit other routes', async () => {
+    expect((await request(h.app).get('/api/guest/subscription/list')).status).toBe(200);
+  });
+});

@@ -1,0 +1,52 @@
+import type { RequestHandler } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { Config } from '@helix/server';
+
+const origin = (url: string | undefined): string[] => {
+  if (!url) return [];
+  try {
+    return [new URL(url).origin];
+  } catch {
+    return [];
+  }
+};
+
+/** Public viewer pages that other sites may put in an iframe. */
+const EMBEDDABLE = /^\/(embed|share)\//;
+
+/**
+ * Security headers for everything we serve (helmet). The content security policy is written for the
+ * built web app: its own scripts, Stripe's payment element, the viewer frame on VIEWER_URL. The
+ * /embed/* and /share/* pages may be framed by any site; everything else only by us.
+ */
+export function securityHeaders(config: Config): RequestHandler {
+  const directives = {
+    defaultSrc: ["'self'"],
+    baseUri: ["'self'"],
+    objectSrc: ["'none'"],
+    scriptSrc: ["'self'", 'https://js.stripe.com'],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...origin(config.VIEWER_URL)],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'", 'https://api.stripe.com', 'https://*.stripe.com', ...origin(config.VIEWER_URL)],
+    frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com', ...origin(config.VIEWER_URL)],
+    workerSrc: ["'self'", 'blob:'],
+    manifestSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'self'"],
+    // Not in development: it would turn the http://localhost viewer frame into https.
+    upgradeInsecureRequests: config.NODE_ENV === 'production' ? [] : null,
+  };
+  const options = (embeddable: boolean): HelmetOptions => ({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { ...directives, frameAncestors: embeddable ? ['*'] : ["'self'"] },
+    },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    strictTransportSecurity: config.NODE_ENV === 'production',
+    frameguard: embeddable ? false : { action: 'sameorigin' },
+  });
+  const strict = helmet(options(false));
+  const embeddable = helmet(options(true));
+  return (req, res, next) => (EMBEDDABLE.test(req.path) ? embeddable : strict)(req, res, next);
+}

@@ -1,0 +1,57 @@
+import { createServer } from 'node:http';
+import { config as loadConfig, ConfigError, createLogger } from '@helix/server';
+import { createDb } from '@helix/server/db';
+import { createRedis } from '@helix/server/redis';
+import { JobQueue } from '@helix/server/queue/job-queue';
+import { createApp } from './app.ts';
+
+/** Force the exit when connections do not drain in time. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, 'api');
+  const db = createDb(config.DATABASE_URL);
+  const redis = createRedis(config.REDIS_URL);
+  const queueConnection = createRedis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new JobQueue(queueConnection, config.REDIS_PREFIX);
+  redis.on('error', (err) => logger.warn({ err }, 'redis error'));
+  queueConnection.on('error', (err) => logger.warn({ err }, 'redis (queue) error'));
+
+  const app = createApp({ config, db, redis, queue, logger });
+  const server = createServer(app);
+  server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'api listening'));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await queue.close().catch((err: unknown) => logger.warn({ err }, 'queue close failed'));
+    queueConnection.disconnect();
+    await redis.quit().catch(() => redis.disconnect());
+    await db.$disconnect();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

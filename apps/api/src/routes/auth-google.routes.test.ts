@@ -1,0 +1,162 @@
+import { OAuth2Server } from 'oauth2-mock-server';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@helix/shared';
+import { AuthResponse } from '@helix/shared/schemas/session';
+import { createHarness, type Harness } from '../../test/harness.ts';
+import { createTenant, createUser, seedRoles, uniqueName } from '../../test/factories.ts';
+
+let h: Harness;
+let google: OAuth2Server;
+let userinfo: Record<string, unknown> = {};
+
+beforeAll(async () => {
+  google = new OAuth2Server();
+  await google.issuer.keys.generate('RS256');
+  await google.start(0, '127.0.0.1');
+  google.service.on('beforeUserinfo', (response: { body: unknown }) => {
+    response.body = userinfo;
+  });
+  const issuer = google.issuer.url!;
+  h = await createHarness({
+    GOOGLE_CLIENT_ID: 'helix-test-client',
+    GOOGLE_CLIENT_SECRET: 'helix-test-secret',
+    GOOGLE_AUTHORIZATION_URL: `${issuer}/authorize`,
+    GOOGLE_TOKEN_URL: `${issuer}/token`,
+    GOOGLE_USERINFO_URL: `${issuer}/userinfo`,
+  });
+  await seedRoles(h.db);
+});
+
+afterAll(async () => {
+  await h?.close();
+  await google?.stop();
+});
+
+/**
+ * The browser's round trip, redirect by redirect: our start URL, the provider's authorize page (which
+ * answers at once), our callback, and finally the web app's /auth/google page.
+ */
+async function roundTrip(type: 'login' | 'signup', extra = '') {
+  const start = await request(h.app).get(`/api/auth/google?type=${type}${extra}`);
+  expect(start.status).toBe(302);
+  const authorize = new URL(start.headers.location!);
+  expect(authorize.origin + authorize.pathname).toBe(`${google.issuer.url}/authorize`);
+  expect(authorize.searchParams.get('client_id')).toBe('helix-test-client');
+  expect(authorize.searchParams.get('redirect_uri')).toBe('http://portal.test/api/auth/google/callback');
+  expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+  const atProvider = await fetch(authorize, { redirect: 'manual' });
+  expect(atProvider.status).toBe(302);
+  const callback = new URL(atProvider.headers.get('location')!);
+  expect(callback.pathname).toBe('/api/auth/google/callback');
+
+  const back = await request(h.app).get(callback.pathname + callback.search);
+  expect(back.status).toBe(302);
+  return { landing: new URL(back.headers.location!), callbackPath: callback.pathname + callback.search };
+}
+
+const validate = (type: 'login' | 'signup', code: string) =>
+  request(h.app)
+    .post(type === 'login' ? '/api/user/validate-login' : '/api/user/validate')
+    .send({ type, code });
+
+describe('Google sign-in', () => {
+  it('signs up an unknown person (is-register) with a username from the e-mail', async () => {
+    const local = uniqueName('ada.lovelace');
+    userinfo = {
+      sub: `g-${local}`,
+      name: 'Ada Lovelace',
+      email: `${local}@gmail.test`,
+      email_verified: true,
+    };
+    const { landing } = await roundTrip('signup');
+    expect(landing.origin + landing.pathname).toBe('http://portal.test/auth/google');
+    expect(landing.searchParams.get('type')).toBe('signup');
+    const code = landing.searchParams.get('code')!;
+
+    const res = await validate('signup', code);
+    expect(res.status).toBe(200);
+    const answer = AuthResponse.parse(res.body);
+    expect(answer.authType).toBe('is-register');
+    expect(answer.user.userName).toMatch(/^adalovelace[0-9]*$/);
+    expect(answer.user).toMatchObject({ name: 'Ada Lovelace', email: `${local}@gmail.test`, isOwner: true });
+    const user = await h.db.user.findUniqueOrThrow({ where: { id: answer.user.id } });
+    expect(user.googleId).toBe(`g-${local}`);
+    expect(user.passwordHash).toBeNull();
+
+    // The code is single use.
+    const again = await validate('signup', code);
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe(MSG.somethingWentWrong);
+
+    // Next time the same Google account logs in.
+    const second = await roundTrip('login');
+    const login = await validate('login', second.landing.searchParams.get('code')!);
+    expect(login.body.authType).toBe('is-loggedin');
+    expect(login.body.user.id).toBe(answer.user.id);
+  });
+
+  it('logs in an existing account by its verified address and links it (is-loggedin), keeping the redirect', async () => {
+    const tenant = await createTenant(h.db);
+    const user = await createUser(h.db, { tenant });
+    userinfo = { sub: `g-${user.userName}`, name: 'Someone', email: user.email, email_verified: true };
+    const { landing } = await roundTrip('login', '&redirect=/user/home');
+    expect(landing.searchParams.get('redirect')).toBe('/user/home');
+    const res = await validate('login', landing.searchParams.get('code')!);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      authType: 'is-loggedin',
+      tenant: tenant.domainPrefix,
+      user: { id: user.id },
+    });
+    expect((await h.db.user.findUniqueOrThrow({ where: { id: user.id } })).googleId).toBe(
+      `g-${user.userName}`,
+    );
+  });
+
+  it('does not link an account to an unverified address', async () => {
+    const tenant = await createTenant(h.db);
+    const user = await createUser(h.db, { tenant });
+    userinfo = { sub: 'g-attacker', name: 'Mallory', email: user.email, email_verified: false };
+    const { landing } = await roundTrip('login');
+    const res = await validate('login', landing.searchParams.get('code')!);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(MSG.somethingWentWrong);
+  });
+
+  it('sends the browser back with error=1 on a forged or replayed state, or a provider error', async () => {
+    userinfo = { sub: 'g-x', name: 'X', email: 'x@gmail.test', email_verified: true };
+    const { callbackPath, landing } = await roundTrip('signup');
+    expect(landing.searchParams.get('code')).toBeTruthy();
+    const replay = await request(h.app).get(callbackPath);
+    expect(replay.status).toBe(302);
+    expect(new URL(replay.headers.location!).searchParams.get('error')).toBe('1');
+
+    const forged = await request(h.app).get(
+      '/api/auth/google/callback?code=abc&state=forgedforgedforgedforgedforged',
+    );
+    expect(new URL(forged.headers.location!).searchParams.get('error')).toBe('1');
+
+    const denied = await request(h.app).get('/api/auth/google/callback?error=access_denied');
+    expect(new URL(denied.headers.location!).searchParams.get('error')).toBe('1');
+  });
+
+  it('refuses a bad code and a bad type', async () => {
+    expect((await validate('login', 'made-up')).body).toMatchObject({
+      statusCode: 400,
+      message: MSG.somethingWentWrong,
+    });
+    const badType = await request(h.app).get('/api/auth/google?type=admin');
+    expect(badType.status).toBe(400);
+    const offsite = await request(h.app).get('/api/auth/google?type=login&redirect=//evil.test');
+    expect(offsite.status).toBe(400);
+  });
+
+  it('is a clear 404 when Google is not configured', async () => {
+    const app = h.appWith({ GOOGLE_CLIENT_ID: '' });
+    const res = await request(app).get('/api/auth/google?type=login');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe(MSG.googleDisabled);
+  });
+});

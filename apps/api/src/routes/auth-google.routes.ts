@@ -1,0 +1,143 @@
+import { Router, type Request } from 'express';
+import { Passport } from 'passport';
+import { Strategy as GoogleStrategy, type Profile } from 'passport-google-oauth20';
+import { GoogleStartQuery, MSG } from '@helix/shared';
+import { AppError } from '@helix/server';
+import type { ServerDeps } from '@helix/server/deps';
+import { redisKey } from '@helix/server/redis';
+import { randomToken } from '@helix/server/tokens';
+import { GoogleProfile, storeGoogleProfile } from '@helix/server/accounts/google.command';
+import { inputOf, validate } from '../http/validate.ts';
+
+/** The OAuth state lives 10 minutes: long enough to pick an account at Google. */
+const STATE_TTL_SECONDS = 600;
+const NONCE = /^[A-Za-z0-9_-]{20,100}$/;
+
+interface StartState {
+  type: 'login' | 'signup';
+  redirect?: string;
+}
+
+type StoreCallback = (err: Error | null, state?: string) => void;
+type VerifyCallback = (err: Error | null, ok: boolean, state?: StartState | { message: string }) => void;
+
+/**
+ * passport-oauth2 state store in Redis: the state sent to Google is a random nonce (CSRF protection)
+ * naming what we keep about the round trip (login or signup, where to return). Single use.
+ */
+function redisStateStore(deps: Pick<ServerDeps, 'redis' | 'config'>) {
+  const key = (nonce: string) => redisKey(deps.config.REDIS_PREFIX, 'oauth', 'state', nonce);
+  return {
+    // The arity (4) tells passport-oauth2 to hand over the `state` option of authenticate().
+    store(_req: Request, state: StartState | undefined, _meta: unknown, callback: StoreCallback) {
+      const nonce = randomToken();
+      deps.redis.set(key(nonce), JSON.stringify(state ?? { type: 'login' }), 'EX', STATE_TTL_SECONDS).then(
+        () => callback(null, nonce),
+        (err: Error) => callback(err),
+      );
+    },
+    verify(_req: Request, nonce: unknown, callback: VerifyCallback) {
+      if (typeof nonce !== 'string' || !NONCE.test(nonce)) {
+        callback(null, false, { message: 'invalid state' });
+        return;
+      }
+      deps.redis.getdel(key(nonce)).then(
+        (raw) =>
+          raw
+            ? callback(null, true, JSON.parse(raw) as StartState)
+            : callback(null, false, { message: 'invalid state' }),
+        (err: Error) => callback(err, false),
+      );
+    },
+  };
+}
+
+function toGoogleProfile(profile: Profile) {
+  const email = profile.emails?.[0];
+  return GoogleProfile.safeParse({
+    googleId: profile.id,
+    email: email?.value,
+    emailVerified:
+      (email as { verified?: boolean | string } | undefined)?.verified === true ||
+      (email as { verified?: boolean | string } | undefined)?.verified === 'true',
+    name: (profile.displayName ?? '').slice(0, 100),
+    picture: profile.photos?.[0]?.value ?? null,
+  });
+}
+
+/**
+ * Google sign-in, first half: GET /auth/google?type=login|signup sends the browser to the provider;
+ * the provider returns to /auth/google/callback, which keeps the profile behind a one-time code and
+ * sends the browser to the web app's /auth/google?code=..&type=.. (or ?error=1). Provider addresses
+ * come from configuration, so tests run against a local mock. Without GOOGLE_CLIENT_ID: 404.
+ */
+export function googleRoutes(deps: ServerDeps): Router {
+  const { config } = deps;
+  const router = Router();
+  if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) {
+    router.get(['/auth/google', '/auth/google/callback'], () => {
+      throw AppError.notFound(MSG.googleDisabled);
+    });
+    return router;
+  }
+
+  const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
+  const passport = new Passport();
+  passport.use(
+    new GoogleStrategy(
+      {
+        clientID: config.GOOGLE_CLIENT_ID,
+        clientSecret: config.GOOGLE_CLIENT_SECRET,
+        callbackURL: `${publicUrl}/api/auth/google/callback`,
+        authorizationURL: config.GOOGLE_AUTHORIZATION_URL,
+        tokenURL: config.GOOGLE_TOKEN_URL,
+        userProfileURL: config.GOOGLE_USERINFO_URL,
+        scope: ['profile', 'email'],
+        store: redisStateStore(deps) as never,
+      },
+      (_accessToken, _refreshToken, profile, done) => {
+        done(null, profile);
+      },
+    ),
+  );
+
+  const back = (params: Record<string, string | undefined>) => {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) query.set(k, v);
+    return `${publicUrl}/auth/google?${query.toString()}`;
+  };
+
+  router.get('/auth/google', validate(GoogleStartQuery, 'query'), (req, res, next) => {
+    const { type, redirect } = inputOf(req, GoogleStartQuery);
+    const state: StartState = redirect ? { type, redirect } : { type };
+    passport.authenticate('google', { session: false, state } as never)(req, res, next);
+  });
+
+  router.get('/auth/google/callback', (req, res, next) => {
+    passport.authenticate(
+      'google',
+      { session: false },
+      (err: unknown, profile: Profile | false, info: { state?: StartState } | undefined) => {
+        const state = info?.state;
+        const type = state?.type === 'signup' ? 'signup' : 'login';
+        if (err || !profile) {
+          if (err) req.log?.warn({ err }, 'google sign-in failed');
+          res.redirect(302, back({ error: '1', type }));
+          return;
+        }
+        const parsed = toGoogleProfile(profile);
+        if (!parsed.success) {
+          req.log?.warn('google profile without a usable e-mail address');
+          res.redirect(302, back({ error: '1', type }));
+          return;
+        }
+        storeGoogleProfile(deps, parsed.data).then(
+          (code) => res.redirect(302, back({ code, type, redirect: state?.redirect })),
+          next,
+        );
+      },
+    )(req, res, next);
+  });
+
+  return router;
+}

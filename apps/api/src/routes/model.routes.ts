@@ -1,0 +1,103 @@
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { MSG } from '@helix/shared';
+import { EmbedCreate, EmbedDetailRequest, ModelIdRequest, ModelListQuery, ModelUpdate } from '@helix/shared/schemas/model';
+import { AppError } from '@helix/server';
+import type { ServerDeps } from '@helix/server/deps';
+import { deleteModel } from '@helix/server/models/delete-model.command';
+import { embedDetail } from '@helix/server/models/embed-detail.query';
+import { createEmbed } from '@helix/server/models/embed.command';
+import { listModels } from '@helix/server/models/list-models.query';
+import { isPlatformAdmin } from '@helix/server/models/model.policy';
+import { saveModel } from '@helix/server/models/save-model.command';
+import { viewerUrl } from '@helix/server/models/viewer-model.query';
+import { listCustomerTenants } from '@helix/server/tenants/list-tenants.query';
+import { actorOf, can } from '../http/auth.ts';
+import { rateLimiter } from '../http/rate-limit.ts';
+import { upload, uploadedFiles } from '../http/upload.ts';
+import { inputOf, NoQuery, validate } from '../http/validate.ts';
+import { errorHandler } from '../http/error-handler.ts';
+
+const MB = 1024 * 1024;
+
+/** Catalogue changes are for platform admins holding Model.add or Model.update: refused before the upload is read. */
+const catalogueAdmin: RequestHandler = (req, _res, next) => {
+  const actor = actorOf(req);
+  if (!isPlatformAdmin(actor) || !(actor.permissions.includes('Model.add') || actor.permissions.includes('Model.update'))) {
+    throw AppError.forbidden();
+  }
+  next();
+};
+
+/** Models, share and embed, statistics: tenant calls (/api/t/:tenant, after auth and the tenant check). */
+export function modelTenantRoutes(deps: ServerDeps): Router {
+  const router = Router({ mergeParams: true });
+  const modelUpload = upload({
+    files: [
+      {
+        name: 'file',
+        maxBytes: deps.config.MODEL_UPLOAD_MAX_MB * MB,
+        tooLarge: MSG.modelFileTooLarge(deps.config.MODEL_UPLOAD_MAX_MB),
+        tooLargeStatus: 413,
+      },
+      { name: 'thumbnail', maxBytes: MB, tooLarge: MSG.fileOver1mb, tooLargeStatus: 400 },
+    ],
+    maxFieldBytes: 1_500_000,
+    maxFields: 12,
+  });
+
+  router.get('/model/all', can('Model.listing.view'), validate(ModelListQuery, 'query'), async (req, res) => {
+    res.json(await listModels(deps, actorOf(req), inputOf(req, ModelListQuery)));
+  });
+
+  router.post('/model/update', catalogueAdmin, modelUpload, validate(ModelUpdate), async (req, res) => {
+    const files = uploadedFiles(req);
+    const { model, created } = await saveModel(deps, actorOf(req), inputOf(req, ModelUpdate), {
+      file: files.file,
+      thumbnail: files.thumbnail,
+    });
+    res.status(created ? 201 : 200).json(model);
+  });
+
+  router.post('/model/delete', can('Model.delete'), validate(ModelIdRequest), async (req, res) => {
+    res.json(await deleteModel(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
+  });
+
+  router.post('/model/embed', can('Model.embed'), validate(EmbedCreate), async (req, res) => {
+    res.json(await createEmbed(deps, actorOf(req), inputOf(req, EmbedCreate)));
+  });
+
+  router.post('/model/viewer-url', can('Model.view'), validate(ModelIdRequest), async (req, res) => {
+    res.json(await viewerUrl(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
+  });
+
+  router.get('/tenant/getAllTenants', validate(NoQuery, 'query'), async (req, res) => {
+    res.json(await listCustomerTenants(deps.db, actorOf(req)));
+  });
+
+  return router;
+}
+
+/** The embed page's failures carry `success: false` beside the standard error shape. */
+const embedErrors: ErrorRequestHandler = (err, req, res, next) => {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => json({ success: false, ...(body as object) });
+  errorHandler(err, req, res, next);
+};
+
+/** The public share and embed pages' call (base, no login), rate-limited per client address. */
+export function embedRoutes(deps: ServerDeps): Router {
+  const router = Router();
+  const limit = rateLimiter({
+    redis: deps.redis,
+    prefix: deps.config.REDIS_PREFIX,
+    logger: deps.logger,
+    name: 'embed-detail',
+    limit: deps.config.EMBED_RATE_LIMIT_MAX,
+    windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
+  });
+  router.post('/model/embed/detail', limit, validate(EmbedDetailRequest), async (req, res) => {
+    res.json(await embedDetail(deps, inputOf(req, EmbedDetailRequest).token));
+  });
+  router.use('/model/embed/detail', embedErrors);
+  return router;
+}

@@ -1,0 +1,24 @@
+import { Router } from 'express';
+import { CustomBrandingRequest } from '@helix/shared/schemas/tenant';
+import type { ServerDeps } from '@helix/server/deps';
+import { findBranding, tenantBranding } from '@helix/server/tenants/branding.query';
+import { actorOf } from '../http/auth.ts';
+import { inputOf, NoQuery, validate } from '../http/validate.ts';
+
+/** White-label pages look up their branding before anyone logs in (base call, no auth). */
+export function tenantRoutes(deps: ServerDeps): Router {
+  const router = Router();
+  router.post('/tenant/custom-branding-detail', validate(CustomBrandingRequest), async (req, res) => {
+    res.json(await findBranding(deps.db, inputOf(req, CustomBrandingRequest)));
+  });
+  return router;
+}
+
+/** The caller's own tenant branding. */
+export function tenantScopedRoutes(deps: ServerDeps): Router {
+  const router = Router({ mergeParams: true });
+  router.get('/tenant/get', validate(NoQuery, 'query'), async (req, res) => {
+    res.json(await tenantBranding(deps.db, actorOf(req).tenant.id));
+  });
+  return router;
+}

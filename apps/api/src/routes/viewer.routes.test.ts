@@ -1,0 +1,373 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBED_FLAGS, MSG } from '@helix/shared';
+import { createPlan } from '../../test/factories.ts';
+import {
+  bearer,
+  createModel,
+  createModelHarness,
+  customer,
+  glb,
+  member,
+  platformAdmin,
+  type Caller,
+  type ModelHarness,
+} from '../../test/models.ts';
+import { signViewerTicket } from '@helix/server/models/signing';
+
+let h: ModelHarness;
+let admin: Caller;
+
+beforeAll(async () => {
+  h = await createModelHarness();
+  admin = await platformAdmin(h);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const VIEWER = 'http://viewer.test';
+
+const post = (caller: Caller, path: string, body: object) =>
+  request(h.app).post(`${caller.base}${path}`).set(bearer(caller.token)).send(body);
+
+async function embedToken(caller: Caller, modelId: number, settings: string[] = ['info', 'zoom_controls']) {
+  const res = await post(caller, '/model/embed', { id: modelId, settings });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.token as string;
+}
+
+const detail = (token: unknown) => request(h.app).post('/api/model/embed/detail').send({ token });
+
+const load = (query: Record<string, string>, origin = VIEWER) =>
+  request(h.app).get('/api/viewer/model').query(query).set('Origin', origin);
+
+/** The viewer's query parameters from a viewer URL the API answered. */
+const paramsOf = (url: string) => Object.fromEntries(new URL(url).searchParams.entries());
+
+async function recorded(filter: { modelId?: number; tenantId?: number } = {}) {
+  await h.flush();
+  const sum = await h.db.modelViewDaily.aggregate({ where: filter, _sum: { count: true } });
+  return sum._sum.count ?? 0;
+}
+
+describe('POST /api/model/embed/detail', () => {
+  it('answers the camel-cased detail with the embedding viewer URL', async () => {
+    const a = await customer(h);
+    await h.db.branding.update({ where: { tenantId: a.tenant.id }, data: { primaryColor: '#112233' } });
+    const model = await createModel(h, { name: 'Neuron' });
+    const token = await embedToken(a, model.id, ['info', 'labels_ui']);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const res = await detail(token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      error: null,
+      user: { name: a.user.name },
+      modelId: model.id,
+      settings: ['info', 'labels_ui'],
+      branding: { primaryColor: '#112233', textColor: '#ffffff', backgroundColor: '#ffffff', tenant: a.tenant.domainPrefix },
+    });
+    const url = new URL(res.body.url);
+    expect(url.origin).toBe(VIEWER);
+    expect(paramsOf(res.body.url)).toEqual({
+      model: model.urlModelName,
+      subscription: token,
+      currentmode: 'embedding',
+      version: '1',
+    });
+  });
+
+  it('answers 404 { success: false } for malformed, unknown and revoked tokens', async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await embedToken(a, model.id);
+    await h.db.embedToken.update({ where: { token }, data: { revokedAt: new Date() } });
+    for (const bad of [token, 'x', 'A'.repeat(43), `${token.slice(0, 42)}!`, '../../etc/passwd', "' OR 1=1 --"]) {
+      const res = await detail(bad);
+      expect(res.status, bad).toBe(404);
+      expect(res.body).toEqual({ success: false, statusCode: 404, error: 'Not Found', message: MSG.embedLinkInvalid });
+    }
+    for (const body of [{}, { token: 5 }, { token: null }, { token: ['a'] }, { token: 'x'.repeat(300) }, { token: 'x', extra: 1 }]) {
+      const res = await request(h.app).post('/api/model/embed/detail').send(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ success: false, statusCode: 400 });
+    }
+  });
+
+  it('answers 404 once the model is deleted or no longer visible to the tenant, or the plan is not active', async () => {
+    const a = await customer(h);
+    const deleted = await createModel(h);
+    const restricted = await createModel(h, { isPublic: false, restrictedTenants: [a.tenant.id] });
+    const plain = await createModel(h);
+    const t1 = await embedToken(a, deleted.id);
+    const t2 = await embedToken(a, restricted.id);
+    const t3 = await embedToken(a, plain.id);
+    expect((await detail(t2)).status).toBe(200);
+
+    await h.db.model.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
+    await h.db.modelTenantAccess.deleteMany({ where: { modelId: restricted.id } });
+    expect((await detail(t1)).status).toBe(404);
+    expect((await detail(t2)).status).toBe(404);
+    expect((await detail(t3)).status).toBe(200);
+
+    for (const change of [
+      { status: 'deactivated' as const },
+      { status: 'past_due' as const, activePayment: false },
+      { status: 'active' as const, activePayment: false },
+      { status: 'none' as const },
+    ]) {
+      await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: change });
+      const res = await detail(t3);
+      expect(res.status, JSON.stringify(change)).toBe(404);
+      expect(res.body.success).toBe(false);
+    }
+    const day = 86_400_000;
+    await h.db.tenantSubscription.update({
+      where: { tenantId: a.tenant.id },
+      data: { status: 'trialing', trialEnd: new Date(Date.now() - day) },
+    });
+    expect((await detail(t3)).status).toBe(404);
+    await h.db.tenantSubscription.update({
+      where: { tenantId: a.tenant.id },
+      data: { status: 'canceled', activePayment: true, cancelAt: new Date(Date.now() + day) },
+    });
+    expect((await detail(t3)).status).toBe(200);
+    await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: { cancelAt: new Date(Date.now() - day) } });
+    expect((await detail(t3)).status).toBe(404);
+    await h.db.tenantSubscription.update({
+      where: { tenantId: a.tenant.id },
+      data: { status: 'trialing', trialEnd: new Date(Date.now() + day) },
+    });
+    expect((await detail(t3)).status).toBe(200);
+  });
+});
+
+describe('GET /api/viewer/model', () => {
+  it('standard mode: the viewer-url ticket loads the model once, with CORS for the viewer origin only', async () => {
+    const a = await customer(h);
+    await h.db.branding.update({
+      where: { tenantId: a.tenant.id },
+      data: { backgroundColor: '#000000', modelBgLogo: 'images/background-abc123456.webp' },
+    });
+    const model = await createModel(h, { name: 'Cell' });
+    const urlRes = await post(a, '/model/viewer-url', { id: model.id });
+    expect(urlRes.status).toBe(200);
+    const params = paramsOf(urlRes.body.url);
+    expect(urlRes.body.url.startsWith(`${VIEWER}/?`)).toBe(true);
+    expect(params).toMatchObject({ model: model.urlModelName, currentmode: 'standard', version: '1' });
+
+    const res = await load(params);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(VIEWER);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toEqual({
+      name: 'Cell',
+      glbUrl: expect.stringMatching(new RegExp(`^http://portal.test/api/files/models/${model.id}\\?v=1&exp=\\d+&sig=`)),
+      settings: EMBED_FLAGS.filter((f) => f !== 'center_model'),
+      branding: {
+        backgroundColor: '#000000',
+        primaryColor: '#5f51fb',
+        modelBgLogo: 'http://portal.test/api/files/images/background-abc123456.webp',
+        modelLoadingLogo: null,
+      },
+    });
+    const other = await load(params, 'http://evil.test');
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(await recorded({ modelId: model.id })).toBe(2);
+    const row = await h.db.modelViewDaily.findFirstOrThrow({ where: { modelId: model.id } });
+    expect(row).toMatchObject({ tenantId: a.tenant.id, viewerKey: `u:${a.user.id}`, userId: a.user.id, source: 'portal' });
+
+    // The signed file URL serves the .glb to the viewer origin.
+    const glbUrl = new URL(res.body.glbUrl);
+    const file = await request(h.app).get(`${glbUrl.pathname}${glbUrl.search}`).set('Origin', VIEWER)
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(file.status).toBe(200);
+    expect(file.headers['content-type']).toBe('model/gltf-binary');
+    expect(file.headers['access-control-allow-origin']).toBe(VIEWER);
+    expect(Buffer.compare(file.body as Buffer, glb())).toBe(0);
+    const forged = glbUrl.search.replace(/sig=[^&]+/, `sig=${'A'.repeat(43)}`);
+    expect((await request(h.app).get(`${glbUrl.pathname}${forged}`)).status).toBe(403);
+    expect((await request(h.app).get(glbUrl.pathname)).status).toBe(403);
+    const expired = glbUrl.search.replace(/exp=\d+/, 'exp=1000');
+    expect((await request(h.app).get(`${glbUrl.pathname}${expired}`)).status).toBe(403);
+  });
+
+  it('refuses bad tickets (403), other models (404) and tenants without an active plan (403)', async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const other = await createModel(h);
+    const params = paramsOf((await post(a, '/model/viewer-url', { id: model.id })).body.url);
+    const tampered = `${params.subscription!.slice(0, -2)}AA`;
+    const forged = signViewerTicket('another-secret-that-is-long-enough-32', {
+      tenantId: a.tenant.id,
+      userId: a.user.id,
+      modelId: model.id,
+    });
+    const expired = signViewerTicket(h.config.SIGNING_SECRET, { tenantId: a.tenant.id, userId: a.user.id, modelId: model.id }, -1);
+    for (const subscription of [tampered, forged, expired, 'nonsense', 'v1.x.y']) {
+      const res = await load({ ...params, subscription });
+      expect(res.status, subscription).toBe(403);
+      expect(res.body).toEqual({ statusCode: 403, error: 'Forbidden', message: MSG.viewerLinkInvalid });
+    }
+    // A ticket is for one model.
+    expect((await load({ ...params, model: other.urlModelName })).status).toBe(404);
+    // A model restricted away from the tenant after the ticket was made.
+    await h.db.model.update({ where: { id: model.id }, data: { isPublic: false } });
+    expect((await load(params)).status).toBe(404);
+    await h.db.model.update({ where: { id: model.id }, data: { isPublic: true } });
+    await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: { status: 'deactivated' } });
+    const noPlan = await load(params);
+    expect(noPlan.status).toBe(403);
+    expect(noPlan.body.message).toBe(MSG.planNotActive);
+    expect(await recorded({ modelId: model.id })).toBe(0);
+  });
+
+  it('embedding mode: the embed token counts for its tenant, with its settings', async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await embedToken(a, model.id, ['info']);
+    const params = paramsOf((await detail(token)).body.url);
+    const res = await load(params);
+    expect(res.status).toBe(200);
+    expect(res.body.settings).toEqual(['info']);
+    expect(await recorded({ modelId: model.id })).toBe(1);
+    const embed = await h.db.embedToken.findUniqueOrThrow({ where: { token } });
+    expect(await h.db.modelViewDaily.findFirstOrThrow({ where: { modelId: model.id } })).toMatchObject({
+      tenantId: a.tenant.id,
+      viewerKey: `e:${embed.id}`,
+      embedTokenId: embed.id,
+      userId: a.user.id, // attributed to the link's maker
+      source: 'embed',
+    });
+    expect((await load({ ...params, model: 'some-other-model' })).status).toBe(404);
+    expect((await load({ ...params, subscription: 'B'.repeat(43) })).status).toBe(403);
+    await h.db.embedToken.update({ where: { token }, data: { revokedAt: new Date() } });
+    expect((await load(params)).status).toBe(403);
+  });
+
+  it('refuses bad queries with 400 and never answers 500', async () => {
+    for (const query of [
+      {},
+      { model: 'x' },
+      { model: 'x', subscription: 'y', currentmode: 'other' },
+      { model: 'x', subscription: 'y', currentmode: 'standard', extra: '1' },
+      { model: 'x'.repeat(300), subscription: 'y', currentmode: 'standard' },
+    ]) {
+      const res = await load(query as Record<string, string>);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.statusCode).toBe(400);
+    }
+    const arrays = await request(h.app).get('/api/viewer/model?model=a&model=b&subscription=x&currentmode=standard');
+    expect(arrays.status).toBe(400);
+    for (const name of ['nope.png', '..%2F..%2Fetc%2Fpasswd', 'thumbnail-x.svg', 'thumbnail-abc.webp']) {
+      expect((await request(h.app).get(`/api/files/images/${name}`)).status, name).toBe(404);
+    }
+    expect((await request(h.app).get('/api/files/models/abc?exp=1&sig=x')).status).toBe(400);
+  });
+});
+
+describe('views and limits', () => {
+  async function limitedTenant(viewLimit: number, validation: boolean, additionalViews = 0) {
+    const plan = await createPlan(h.db, { modelEmbed: true, viewLimit, additionalViewsPrice: 500 });
+    const a = await customer(h, { plan });
+    await h.db.branding.update({ where: { tenantId: a.tenant.id }, data: { additionalViewsValidation: validation } });
+    if (additionalViews) {
+      await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: { additionalViews } });
+    }
+    const model = await createModel(h);
+    const token = await embedToken(a, model.id);
+    return { a, model, params: paramsOf((await detail(token)).body.url) };
+  }
+
+  it('with additionalViewsValidation on, loads past viewLimit + additional views get 429', async () => {
+    const { a, model, params } = await limitedTenant(3, true, 1);
+    for (let i = 0; i < 4; i += 1) expect((await load(params)).status).toBe(200);
+    const refused = await load(params);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: MSG.viewLimitReached });
+    expect(await recorded({ modelId: model.id })).toBe(4);
+    const list = await request(h.app).get(`${a.base}/model/all`).set(bearer(a.token));
+    expect(list.body.views).toMatchObject({
+      viewCount: 4,
+      viewLimit: 3,
+      additionalViews: 1,
+      additionalViewsUsed: 1,
+      additionalViewsPrice: 500,
+      additionalViewsValidation: true,
+    });
+  });
+
+  it('with it off, loads past the limit are served and reported as additional views used (no lag)', async () => {
+    const { a, model, params } = await limitedTenant(3, false);
+    for (let i = 0; i < 5; i += 1) expect((await load(params)).status).toBe(200);
+    // Not flushed yet: the answer adds the counts buffered in Redis.
+    const list = await request(h.app).get(`${a.base}/model/all`).set(bearer(a.token));
+    expect(list.body.views).toMatchObject({ viewCount: 5, viewLimit: 3, additionalViewsUsed: 2 });
+    expect(list.body.models.find((m: { id: number }) => m.id === model.id).viewCount).toBe(5);
+    expect(await recorded({ modelId: model.id })).toBe(5);
+    const after = await request(h.app).get(`${a.base}/model/all`).set(bearer(a.token));
+    expect(after.body.views.viewCount).toBe(5);
+  });
+
+  it('starts the period count from PostgreSQL when Redis has none', async () => {
+    const { a, model, params } = await limitedTenant(3, true);
+    await h.db.modelViewDaily.create({
+      data: { modelId: model.id, tenantId: a.tenant.id, day: new Date(new Date().toISOString().slice(0, 10)), viewerKey: 'u:999999', source: 'portal', count: 2 },
+    });
+    expect((await load(params)).status).toBe(200);
+    expect((await load(params)).status).toBe(429);
+  });
+
+  it('200 concurrent loads are 200 views after the flush', async () => {
+    const { model, params } = await limitedTenant(0, true);
+    const results = await Promise.all(Array.from({ length: 200 }, () => load(params)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(200);
+    expect(await recorded({ modelId: model.id })).toBe(200);
+  });
+
+  it('200 concurrent loads against a limit of 150: exactly 150 served and recorded', async () => {
+    const { model, params } = await limitedTenant(150, true);
+    const results = await Promise.all(Array.from({ length: 200 }, () => load(params)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(150);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(50);
+    expect(await recorded({ modelId: model.id })).toBe(150);
+  });
+
+  it('statistics: platform admins get top tenants and views per day; users get their models', async () => {
+    const a = await customer(h, { name: 'Alpha Tenant' });
+    const b = await customer(h, { name: 'Beta Tenant' });
+    const model = await createModel(h, { name: 'Stats model' });
+    const pa = paramsOf((await post(a, '/model/viewer-url', { id: model.id })).body.url);
+    const pb = paramsOf((await detail(await embedToken(b, model.id))).body.url);
+    for (let i = 0; i < 3; i += 1) await load(pa);
+    await load(pb);
+    const list = await request(h.app).get(`${admin.base}/model/all?search=Stats%20model`).set(bearer(admin.token));
+    const stats = list.body.models[0];
+    expect(stats.viewCount).toBe(4);
+    expect(stats.topTenants).toEqual([
+      { tenant_id: a.tenant.id, tenant_name: 'Alpha Tenant', tenant_views: 3 },
+      { tenant_id: b.tenant.id, tenant_name: 'Beta Tenant', tenant_views: 1 },
+    ]);
+    expect(stats.viewsByDay).toHaveLength(30);
+    expect(stats.viewsByDay[29]).toEqual({ day: new Date().toISOString().slice(0, 10), views: 4 });
+    const users = list.body.users as { id: number; models: { medicalModelId: number; viewCount: number }[] }[];
+    expect(users.find((u) => u.id === a.user.id)?.models).toEqual([
+      { medicalModelId: model.id, modelName: 'Stats model', viewCount: 3 },
+    ]);
+    expect(users.find((u) => u.id === b.user.id)?.models).toEqual([
+      { medicalModelId: model.id, modelName: 'Stats model', viewCount: 1 },
+    ]);
+    // A tenant sees its own views only.
+    const mine = await request(h.app).get(`${b.base}/model/all`).set(bearer(b.token));
+    expect(mine.body.models.find((m: { id: number }) => m.id === model.id).viewCount).toBe(1);
+    expect(mine.body.models[0].topTenants).toBeUndefined();
+    const other = await member(h, b.tenant, ['User']);
+    expect((await request(h.app).get(`${b.base}/model/all`).set(bearer(other.token))).body.users).toEqual([]);
+  });
+});

@@ -1,0 +1,119 @@
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { Router, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import { MSG } from '@helix/shared';
+import { ViewerModelQuery } from '@helix/shared/schemas/model';
+import { AppError, type Config } from '@helix/server';
+import type { ServerDeps } from '@helix/server/deps';
+import { verifyModelFile } from '@helix/server/models/signing';
+import { loadViewerModel } from '@helix/server/models/viewer-model.query';
+import { imageKeyOf } from '@helix/server/presenters/image-url';
+import { storageOf } from '@helix/server/storage/create-storage';
+import { rateLimiter } from '../http/rate-limit.ts';
+import { inputOf, validate } from '../http/validate.ts';
+
+/** The viewer host (another origin) may read these answers: CORS for VIEWER_URL's origin only. */
+function viewerCors(config: Config): RequestHandler {
+  const allowed = new URL(config.VIEWER_URL).origin;
+  return (req, res, next) => {
+    res.vary('Origin');
+    if (req.get('origin') === allowed) {
+      res.set('Access-Control-Allow-Origin', allowed);
+      res.set('Access-Control-Allow-Methods', 'GET, OPTIONS');
+      res.set('Access-Control-Max-Age', '600');
+    }
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
+const FileParams = z.strictObject({ id: z.string().regex(/^\d{1,10}$/).transform(Number) });
+const FileQuery = z.strictObject({
+  exp: z.string().regex(/^\d{1,12}$/).transform(Number),
+  sig: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  v: z.string().regex(/^\d{1,10}$/).optional(),
+});
+const ImageParams = z.strictObject({ key: z.string().max(200) });
+
+/** Streams a stored object; a client that goes away mid-way just ends the response. */
+async function send(body: Readable, res: Response): Promise<void> {
+  try {
+    await pipeline(body, res);
+  } catch {
+    body.destroy();
+    if (!res.writableEnded) res.destroy();
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', png: 'image/png' };
+
+/**
+ * Base calls of the viewer host: the model lookup that counts a view, the signed .glb download, and the
+ * public images (thumbnails, branding).
+ */
+export function viewerRoutes(deps: ServerDeps): Router {
+  const router = Router();
+  const cors = viewerCors(deps.config);
+  const limit = rateLimiter({
+    redis: deps.redis,
+    prefix: deps.config.REDIS_PREFIX,
+    logger: deps.logger,
+    name: 'viewer-model',
+    limit: deps.config.EMBED_RATE_LIMIT_MAX,
+    windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
+  });
+
+  router.options(['/viewer/model', '/files/models/:id'], cors);
+
+  router.get('/viewer/model', cors, limit, validate(ViewerModelQuery, 'query'), async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery)));
+  });
+
+  router.get(
+    '/files/models/:id',
+    cors,
+    validate(FileParams, 'params'),
+    async (req, res) => {
+      const query = FileQuery.safeParse(req.query);
+      const { id } = inputOf(req, FileParams);
+      if (!query.success || !verifyModelFile(deps.config.SIGNING_SECRET, id, query.data.exp, query.data.sig)) {
+        throw AppError.forbidden(MSG.fileLinkInvalid);
+      }
+      const model = await deps.db.model.findFirst({ where: { id, deletedAt: null }, select: { fileKey: true } });
+      const object = model?.fileKey ? await storageOf(deps).get(model.fileKey) : null;
+      if (!object) throw AppError.notFound();
+      res.set({
+        'Content-Type': 'model/gltf-binary',
+        'Cache-Control': 'private, max-age=600',
+        'Content-Disposition': 'inline',
+        ...(object.size !== null ? { 'Content-Length': String(object.size) } : {}),
+      });
+      await send(object.body, res);
+    },
+  );
+
+  router.get('/files/images/:key', validate(ImageParams, 'params'), async (req, res) => {
+    const name = inputOf(req, ImageParams).key;
+    const key = imageKeyOf(name);
+    const object = key ? await storageOf(deps).get(key) : null;
+    if (!object) throw AppError.notFound();
+    res.set({
+      'Content-Type': CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
+      'X-Content-Type-Options': 'nosniff',
+      // Public, re-encoded images: the viewer host may use them as WebGL textures (needs CORS).
+      'Access-Control-Allow-Origin': '*',
+      // Keys are never reused for other bytes: a new upload gets a new key.
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      ...(object.size !== null ? { 'Content-Length': String(object.size) } : {}),
+    });
+    await send(object.body, res);
+  });
+
+  return router;
+}

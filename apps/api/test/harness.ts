@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { Express } from 'express';
+import { createLogger, parseConfig, type Config } from '@helix/server';
+import { createDb, type Db } from '@helix/server/db';
+import { createRedis, type Redis } from '@helix/server/redis';
+import { JobQueue } from '@helix/server/queue/job-queue';
+import type { ServerDeps } from '@helix/server/deps';
+import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { createApp } from '../src/app.ts';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Every log line the app wrote, for tests that check what never gets logged. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
+    this.lines.push(chunk.toString('utf8'));
+    done();
+  }
+  get text() {
+    return this.lines.join('');
+  }
+}
+
+export interface Harness {
+  app: Express;
+  deps: ServerDeps;
+  db: Db;
+  redis: Redis;
+  config: Config;
+  logs: LogCapture;
+  /** Builds another app on the same database and Redis with other settings. */
+  appWith(env: Record<string, string>): Express;
+  close(): Promise<void>;
+}
+
+/**
+ * A real app over an isolated, migrated PostgreSQL database and a Redis key prefix of its own.
+ * Rate limits are high unless a test lowers them.
+ */
+export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const database = await createTestDatabase('helix_api');
+  const prefix = `helixtest-${randomBytes(4).toString('hex')}`;
+  const baseEnv = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    PUBLIC_URL: 'http://portal.test',
+    RATE_LIMIT_MAX: '1000',
+    ...env,
+  };
+  const config = parseConfig(baseEnv);
+  const logs = new LogCapture();
+  const logger = createLogger(config.LOG_LEVEL, 'api-test', logs);
+  const db = createDb(database.url);
+  const redis = createRedis(REDIS_URL);
+  const queueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new JobQueue(queueConnection, prefix);
+  const deps: ServerDeps = { config, db, redis, queue, logger };
+  return {
+    app: createApp(deps),
+    deps,
+    db,
+    redis,
+    config,
+    logs,
+    appWith: (more) => createApp({ ...deps, config: parseConfig({ ...baseEnv, ...more }) }),
+    async close() {
+      await queue.close();
+      queueConnection.disconnect();
+      await deleteKeys(redis, `${prefix}:*`);
+      await redis.quit();
+      await db.$disconnect();
+      await dropDatabase(database.name);
+    },
+  };
+}
+
+export async function deleteKeys(redis: Redis, pattern: string) {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+}

@@ -1,0 +1,48 @@
+import { config as loadConfig, ConfigError, createLogger } from '@helix/server';
+import { createRedis } from '@helix/server/redis';
+import { createMailTransport } from '@helix/server/mail/transport';
+import { buildHandlers } from './handlers/index.ts';
+import { startWorker } from './registry.ts';
+import { createViewsRuntime } from './views-runtime.ts';
+
+const SHUTDOWN_TIMEOUT_MS = 30_000;
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, 'worker');
+  // Workers block on Redis: BullMQ needs maxRetriesPerRequest null on their connection.
+  const connection = createRedis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  connection.on('error', (err) => logger.warn({ err }, 'redis error'));
+  const transport = createMailTransport(config.SMTP_URL);
+  const views = createViewsRuntime(config, logger, connection);
+  const worker = startWorker({
+    connection,
+    prefix: config.REDIS_PREFIX,
+    handlers: buildHandlers({ transport, mailFrom: config.MAIL_FROM, models: views.deps }),
+    logger,
+  });
+  await views.start();
+  logger.info('worker started');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    await worker.close(); // waits for running jobs
+    await views.stop(); // the last view counts go to PostgreSQL
+    transport.close();
+    await connection.quit().catch(() => connection.disconnect());
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { SendEmailPayload } from '@helix/shared';
+import { renderMail } from './templates.ts';
+
+/** SMTP_URL, e.g. smtp://127.0.0.1:1025 or smtps://user:pass@host:465 (nodemailer URL options allowed). */
+export function createMailTransport(smtpUrl: string): Transporter {
+  return nodemailer.createTransport(smtpUrl);
+}
+
+export async function sendTemplateMail(transport: Transporter, from: string, payload: SendEmailPayload) {
+  const mail = renderMail(payload.template, payload.vars);
+  return transport.sendMail({
+    from,
+    to: payload.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+  });
+}

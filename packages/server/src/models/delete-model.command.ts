@@ -1,0 +1,22 @@
+import { MSG } from '@helix/shared';
+import type { ServerDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { assertCatalogueAdmin, visibleTo } from './model.policy.ts';
+
+/**
+ * POST /model/delete: a soft delete (deletedAt). The model's URL name is freed for a new model: it gets
+ * a suffix ('--deleted-<id>') that no live name can have (live names never hold '--'). Its views,
+ * files and links stay; the links stop working because the model is deleted.
+ */
+export async function deleteModel(deps: ServerDeps, actor: Actor, id: number): Promise<{ message: string }> {
+  assertCatalogueAdmin(actor, 'Model.delete');
+  const model = await deps.db.model.findFirst({ where: { id, ...visibleTo(actor) }, select: { id: true, urlModelName: true } });
+  if (!model) throw AppError.notFound();
+  const updated = await deps.db.model.updateMany({
+    where: { id: model.id, deletedAt: null },
+    data: { deletedAt: new Date(), urlModelName: `${model.urlModelName}--deleted-${model.id}`.slice(0, 200) },
+  });
+  if (updated.count === 0) throw AppError.notFound();
+  return { message: MSG.modelDeleted };
+}

@@ -1,0 +1,184 @@
+import type { BrandingView } from '@helix/shared/schemas/tenant';
+import type { Db, SubscriptionStatus } from '../db.ts';
+import { DEFAULT_BRANDING } from '../presenters/branding.presenter.ts';
+import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
+
+/** Embed tokens are 32 random bytes in base64url: anything else is not worth a database query. */
+export const EMBED_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** An embed token with what the public embed path needs of its model, tenant, plan and maker. */
+export interface EmbedRecord {
+  id: number;
+  token: string;
+  settings: string[];
+  creatorName: string;
+  model: {
+    id: number;
+    name: string;
+    urlModelName: string;
+    version: number;
+    fileKey: string | null;
+    backgroundColor: string | null;
+  };
+  tenant: TenantPlanContext & {
+    domainPrefix: string;
+    name: string;
+    customBrandName: string | null;
+    customDomainName: string | null;
+    branding: (BrandingFields & { additionalViewsValidation: boolean }) | null;
+  };
+}
+
+type BrandingFields = Pick<
+  BrandingView,
+  'primaryColor' | 'textColor' | 'backgroundColor' | 'brandLogo' | 'modelBgLogo' | 'modelLoadingLogo'
+>;
+
+export type EmbedAccess =
+  | { ok: true; embed: EmbedRecord }
+  /** token: malformed, unknown or revoked; model: deleted or not visible to the tenant any more; plan: not active. */
+  | { ok: false; reason: 'token' | 'model' | 'plan' };
+
+interface Row {
+  id: number;
+  token: string;
+  settings: string[];
+  revokedAt: Date | null;
+  creatorName: string;
+  modelId: number;
+  modelName: string;
+  urlModelName: string;
+  version: number;
+  fileKey: string | null;
+  modelBackground: string | null;
+  modelDeleted: boolean;
+  isPublic: boolean;
+  listed: boolean;
+  tenantId: number;
+  domainPrefix: string;
+  tenantName: string;
+  isPlatform: boolean;
+  customBrandName: string | null;
+  customDomainName: string | null;
+  subscriptionId: number | null;
+  status: SubscriptionStatus | null;
+  activePayment: boolean | null;
+  trialEnd: Date | null;
+  cancelAt: Date | null;
+  currentPeriodStart: Date | null;
+  currentPeriodEnd: Date | null;
+  additionalViews: number | null;
+  planId: number | null;
+  viewLimit: number | null;
+  unlimitedViews: boolean | null;
+  additionalViewsPrice: number | null;
+  brandingId: number | null;
+  primaryColor: string | null;
+  textColor: string | null;
+  backgroundColor: string | null;
+  brandLogo: string | null;
+  modelBgLogo: string | null;
+  modelLoadingLogo: string | null;
+  additionalViewsValidation: boolean | null;
+}
+
+/**
+ * The public embed path runs on every page load of every site that embeds a model, so the token, its
+ * model (and whether the tenant is listed on it), tenant, subscription, plan, branding and maker come
+ * back in ONE query rather than one per relation.
+ */
+async function findEmbed(db: Db, token: string): Promise<Row | null> {
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT et."id", et."token", et."settings", et."revokedAt", u."name" AS "creatorName",
+           m."id" AS "modelId", m."name" AS "modelName", m."urlModelName", m."version", m."fileKey",
+           m."backgroundColor" AS "modelBackground", (m."deletedAt" IS NOT NULL) AS "modelDeleted", m."isPublic",
+           EXISTS (SELECT 1 FROM "ModelTenantAccess" a WHERE a."modelId" = m."id" AND a."tenantId" = t."id") AS "listed",
+           t."id" AS "tenantId", t."domainPrefix", t."name" AS "tenantName", t."isPlatform",
+           t."customBrandName", t."customDomainName",
+           s."id" AS "subscriptionId", s."status"::text AS "status", s."activePayment", s."trialEnd", s."cancelAt",
+           s."currentPeriodStart", s."currentPeriodEnd", s."additionalViews",
+           p."id" AS "planId", p."viewLimit", p."unlimitedViews", p."additionalViewsPrice",
+           b."id" AS "brandingId", b."primaryColor", b."textColor", b."backgroundColor", b."brandLogo",
+           b."modelBgLogo", b."modelLoadingLogo", b."additionalViewsValidation"
+    FROM "EmbedToken" et
+    JOIN "Model" m ON m."id" = et."modelId"
+    JOIN "Tenant" t ON t."id" = et."tenantId"
+    JOIN "User" u ON u."id" = et."createdById"
+    LEFT JOIN "TenantSubscription" s ON s."tenantId" = t."id"
+    LEFT JOIN "Plan" p ON p."id" = s."planId"
+    LEFT JOIN "Branding" b ON b."tenantId" = t."id"
+    WHERE et."token" = ${token}`;
+  return rows[0] ?? null;
+}
+
+function recordOf(row: Row): EmbedRecord {
+  return {
+    id: row.id,
+    token: row.token,
+    settings: row.settings,
+    creatorName: row.creatorName,
+    model: {
+      id: row.modelId,
+      name: row.modelName,
+      urlModelName: row.urlModelName,
+      version: row.version,
+      fileKey: row.fileKey,
+      backgroundColor: row.modelBackground,
+    },
+    tenant: {
+      id: row.tenantId,
+      isPlatform: row.isPlatform,
+      domainPrefix: row.domainPrefix,
+      name: row.tenantName,
+      customBrandName: row.customBrandName,
+      customDomainName: row.customDomainName,
+      subscription:
+        row.subscriptionId === null
+          ? null
+          : {
+              status: row.status ?? 'none',
+              activePayment: row.activePayment ?? false,
+              trialEnd: row.trialEnd,
+              cancelAt: row.cancelAt,
+              currentPeriodStart: row.currentPeriodStart,
+              currentPeriodEnd: row.currentPeriodEnd,
+              additionalViews: row.additionalViews ?? 0,
+              plan:
+                row.planId === null
+                  ? null
+                  : {
+                      viewLimit: row.viewLimit ?? 0,
+                      unlimitedViews: row.unlimitedViews ?? false,
+                      additionalViewsPrice: row.additionalViewsPrice ?? 0,
+                    },
+            },
+      branding:
+        row.brandingId === null
+          ? null
+          : {
+              primaryColor: row.primaryColor ?? DEFAULT_BRANDING.primaryColor,
+              textColor: row.textColor ?? DEFAULT_BRANDING.textColor,
+              backgroundColor: row.backgroundColor ?? DEFAULT_BRANDING.backgroundColor,
+              brandLogo: row.brandLogo,
+              modelBgLogo: row.modelBgLogo,
+              modelLoadingLogo: row.modelLoadingLogo,
+              additionalViewsValidation: row.additionalViewsValidation ?? false,
+            },
+    },
+  };
+}
+
+/**
+ * Whether an embed (or share) token may show its model now: the token exists and is not revoked, the
+ * model is not deleted and still visible to the token's tenant, and the tenant has an active plan.
+ */
+export async function embedAccess(db: Db, token: string, now = new Date()): Promise<EmbedAccess> {
+  if (!EMBED_TOKEN_SHAPE.test(token)) return { ok: false, reason: 'token' };
+  const row = await findEmbed(db, token);
+  if (!row || row.revokedAt) return { ok: false, reason: 'token' };
+  if (row.modelDeleted) return { ok: false, reason: 'model' };
+  if (!row.isPublic && !row.isPlatform && !row.listed) return { ok: false, reason: 'model' };
+  const embed = recordOf(row);
+  if (!hasActivePlan(embed.tenant, now)) return { ok: false, reason: 'plan' };
+  return { ok: true, embed };
+}

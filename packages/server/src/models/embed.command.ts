@@ -1,0 +1,38 @@
+import { MSG, type EmbedFlag } from '@helix/shared';
+import type { ServerDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { randomToken } from '../tokens.ts';
+import { hasActivePlan } from '../views/allowance.ts';
+import { isPlatformAdmin, visibleTo } from './model.policy.ts';
+
+/**
+ * POST /model/embed: a share/embed link for a model the caller may see, with the chosen viewer
+ * features. Non-admins also need their plan's modelEmbed feature (in force). The token is unguessable
+ * (32 random bytes) and names the tenant whose views and plan it uses.
+ */
+export async function createEmbed(
+  deps: ServerDeps,
+  actor: Actor,
+  input: { id: number; settings: EmbedFlag[] },
+): Promise<{ token: string }> {
+  if (!isPlatformAdmin(actor)) {
+    const tenant = { ...actor.tenant, branding: null };
+    if (!actor.tenant.subscription?.plan?.modelEmbed || !hasActivePlan(tenant)) {
+      throw AppError.forbidden(MSG.embedNotInPlan);
+    }
+  }
+  const model = await deps.db.model.findFirst({ where: { id: input.id, ...visibleTo(actor) }, select: { id: true } });
+  if (!model) throw AppError.notFound();
+  const token = randomToken();
+  await deps.db.embedToken.create({
+    data: {
+      token,
+      modelId: model.id,
+      tenantId: actor.tenant.id,
+      createdById: actor.user.id,
+      settings: input.settings,
+    },
+  });
+  return { token };
+}

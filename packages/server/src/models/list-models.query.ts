@@ -1,0 +1,108 @@
+import type { ModelListQuery, ModelListResponse, ModelSort, ViewsSummary } from '@helix/shared/schemas/model';
+import type { z } from 'zod';
+import type { ServerDeps } from '../deps.ts';
+import type { Prisma } from '../db.ts';
+import { presentModel, type ModelRecord } from '../presenters/model.presenter.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { additionalViewsUsed, billingPeriod, viewAllowance } from '../views/allowance.ts';
+import { pendingViews, periodViewCount, type ViewDeps } from '../views/record-view.ts';
+import { isPlatformAdmin, visibleTo } from './model.policy.ts';
+import { modelViewCounts, topTenantsByModel, userStats, viewsByDayByModel } from './model-stats.query.ts';
+
+type ListInput = z.output<typeof ModelListQuery>;
+
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** Name sorts ignore case (the grid shows names as people read them); ties keep the id order. */
+function sortModels<T extends { id: number; name: string; createdAt: Date }>(models: T[], sort: ModelSort): T[] {
+  const [field, direction] = sort.split('-') as ['name' | 'createdAt', 'Asc' | 'Desc'];
+  const sign = direction === 'Asc' ? 1 : -1;
+  return [...models].sort((a, b) => {
+    const order =
+      field === 'name' ? byName.compare(a.name, b.name) : a.createdAt.getTime() - b.createdAt.getTime();
+    return sign * order || sign * (a.id - b.id);
+  });
+}
+
+export const viewDepsOf = (deps: ServerDeps): ViewDeps => ({
+  db: deps.db,
+  redis: deps.redis,
+  prefix: deps.config.REDIS_PREFIX,
+});
+
+/** The tenant's view allowance and use in the current billing period (non-admins). */
+export async function viewsSummary(deps: ServerDeps, actor: Actor, now = new Date()): Promise<ViewsSummary> {
+  const tenant = await deps.db.tenant.findUniqueOrThrow({
+    where: { id: actor.tenant.id },
+    include: { subscription: { include: { plan: true } }, branding: true },
+  });
+  const period = billingPeriod(tenant.subscription, now);
+  const allowance = viewAllowance(tenant);
+  const viewCount = await periodViewCount(viewDepsOf(deps), tenant.id, period);
+  return {
+    viewCount,
+    viewLimit: allowance.viewLimit,
+    additionalViews: allowance.additionalViews,
+    additionalViewsUsed: additionalViewsUsed(viewCount, allowance.viewLimit),
+    additionalViewsPrice: allowance.additionalViewsPrice,
+    additionalViewsValidation: Boolean(tenant.branding?.additionalViewsValidation),
+    periodStart: period.start.toISOString(),
+    periodEnd: period.end.toISOString(),
+  };
+}
+
+/**
+ * GET /model/all: the models the caller may see (search, sort) with view counts (a platform admin: all
+ * tenants', with top tenants and views per day; others: their tenant's), the period's view summary
+ * (non-admins) and per-user statistics (with User.listing.view).
+ */
+export async function listModels(deps: ServerDeps, actor: Actor, input: ListInput): Promise<ModelListResponse> {
+  const admin = isPlatformAdmin(actor);
+  const where: Prisma.ModelWhereInput = {
+    ...visibleTo(actor),
+    ...(input.search ? { name: { contains: input.search, mode: 'insensitive' } } : {}),
+  };
+  const found: ModelRecord[] = await deps.db.model.findMany({
+    where,
+    include: { restrictedTenants: { select: { tenantId: true } } },
+  });
+  const models = sortModels(found, input.sort);
+  const ids = models.map((m) => m.id);
+  const viewDeps = viewDepsOf(deps);
+  const pending = await pendingViews(viewDeps);
+
+  const [counts, top, byDay] = await Promise.all([
+    modelViewCounts(viewDeps, pending, ids, admin ? null : actor.tenant.id),
+    admin ? topTenantsByModel(viewDeps, pending, ids) : null,
+    admin ? viewsByDayByModel(viewDeps, pending, ids) : null,
+  ]);
+
+  let users: ModelListResponse['users'] = [];
+  if (actor.permissions.includes('User.listing.view')) {
+    // Statistics cover the whole visible catalogue, whatever the search.
+    const catalogue = input.search
+      ? await deps.db.model.findMany({ where: visibleTo(actor), select: { id: true, name: true } })
+      : models;
+    users = await userStats(
+      viewDeps,
+      pending,
+      admin ? null : actor.tenant.id,
+      new Map(catalogue.map((m) => [m.id, m.name])),
+    );
+  }
+
+  return {
+    models: models.map((model) =>
+      presentModel(model, {
+        admin,
+        stats: {
+          viewCount: counts.get(model.id) ?? 0,
+          topTenants: top?.get(model.id) ?? [],
+          viewsByDay: byDay?.get(model.id) ?? [],
+        },
+      }),
+    ),
+    views: admin ? null : await viewsSummary(deps, actor),
+    users,
+  };
+}

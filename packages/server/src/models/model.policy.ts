@@ -1,0 +1,34 @@
+import type { Prisma } from '../db.ts';
+import { AppError } from '../errors.ts';
+import type { Permission } from '@helix/shared';
+import type { Actor } from '../sessions/session.service.ts';
+
+/** Platform admins (isAdmin, the `services` tenant) run the catalogue and see every model. */
+export const isPlatformAdmin = (actor: Actor): boolean => actor.user.isAdmin;
+
+/**
+ * The models a tenant may see: public ones and the non-public ones that list it. Deleted models are
+ * never visible. `platform` (a platform admin or the platform tenant itself) sees every model.
+ */
+export function visibleToTenant(tenantId: number, platform = false): Prisma.ModelWhereInput {
+  if (platform) return { deletedAt: null };
+  return {
+    deletedAt: null,
+    OR: [{ isPublic: true }, { restrictedTenants: { some: { tenantId } } }],
+  };
+}
+
+/**
+ * The only way a model query is scoped (ARCHITECTURE 3.4): `{ where: { id, ...visibleTo(actor) } }`.
+ * A model the actor may not see and a missing one are the same 404.
+ */
+export function visibleTo(actor: Actor): Prisma.ModelWhereInput {
+  return visibleToTenant(actor.tenant.id, isPlatformAdmin(actor) || actor.tenant.isPlatform);
+}
+
+/** Catalogue changes need the permission and platform-admin status (administration-content 6). */
+export function assertCatalogueAdmin(actor: Actor, ...permissions: Permission[]): void {
+  if (!isPlatformAdmin(actor) || !permissions.every((p) => actor.permissions.includes(p))) {
+    throw AppError.forbidden();
+  }
+}

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { MSG } from '@helix/shared';
+import type { ModelUpdateInput } from '@helix/shared/schemas/model';
+import type { ServerDeps } from '../deps.ts';
+import { Prisma } from '../db.ts';
+import { AppError } from '../errors.ts';
+import { presentModel, type ModelRecord } from '../presenters/model.presenter.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { storageOf } from '../storage/create-storage.ts';
+import { glbProblems } from './glb.ts';
+import { checkImage, decodeDataUrl } from './image-check.ts';
+import { viewDepsOf } from './list-models.query.ts';
+import { modelViewCounts } from './model-stats.query.ts';
+import { assertCatalogueAdmin, visibleTo } from './model.policy.ts';
+import { pendingViews } from '../views/record-view.ts';
+import type { ModelView } from '@helix/shared/schemas/model';
+
+/** An uploaded file part (multer memory storage). */
+export interface UploadedFile {
+  buffer: Buffer;
+  size: number;
+  originalname?: string;
+}
+
+export interface ModelFiles {
+  file?: UploadedFile;
+  thumbnail?: UploadedFile;
+}
+
+const include = { restrictedTenants: { select: { tenantId: true } } } as const;
+
+const fieldError = (field: string, message: string, status = 400) =>
+  new AppError('FIELD_INVALID', { status, message, errors: { [field]: message } });
+
+const urlNameTaken = () => AppError.conflict(MSG.modelUrlNameTaken, { urlModelName: MSG.modelUrlNameTaken });
+
+/** What the thumbnail part of the form asks for. */
+type ThumbnailChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'new'; bytes: Buffer };
+
+function thumbnailChange(input: ModelUpdateInput, files: ModelFiles): ThumbnailChange {
+  if (files.thumbnail) return { kind: 'new', bytes: files.thumbnail.buffer };
+  const value = input.thumbnail;
+  if (value === undefined || value === null || value === 'null') return { kind: 'keep' };
+  if (value === '') return { kind: 'remove' };
+  if (/^data:/i.test(value.trim())) {
+    const bytes = decodeDataUrl(value);
+    if (!bytes) throw fieldError('thumbnail', MSG.imageTypeNotAllowed);
+    return { kind: 'new', bytes };
+  }
+  // The form may send back the URL it was given for the current thumbnail.
+  if (/^(https?:\/\/[^\s]+)?\/api\/files\/images\/[\w.%-]+$/.test(value)) return { kind: 'keep' };
+  throw fieldError('thumbnail', MSG.imageTypeNotAllowed);
+}
+
+/**
+ * POST /model/update: id 0 adds a model, any other id updates it (catalogue admins only). The .glb is
+ * checked structurally here, the thumbnail by content in the worker; both are stored before the
+ * database write and removed again if it fails. Every save increments the version.
+ */
+export async function saveModel(
+  deps: ServerDeps,
+  actor: Actor,
+  input: ModelUpdateInput,
+  files: ModelFiles,
+): Promise<{ model: ModelView; created: boolean }> {
+  const { db } = deps;
+  const adding = input.id === 0;
+  assertCatalogueAdmin(actor, adding ? 'Model.add' : 'Model.update');
+
+  const existing = adding
+    ? null
+    : await db.model.findFirst({ where: { id: input.id, ...visibleTo(actor) }, include });
+  if (!adding && !existing) throw AppError.notFound();
+  if (existing && input.version !== undefined && input.version !== existing.version) {
+    throw AppError.conflict(MSG.modelVersionConflict, { version: MSG.modelVersionConflict });
+  }
+
+  const clash = await db.model.findFirst({
+    where: { urlModelName: input.urlModelName, deletedAt: null, ...(existing ? { NOT: { id: existing.id } } : {}) },
+    select: { id: true },
+  });
+  if (clash) throw urlNameTaken();
+
+  if (input.restrictedTenants.length > 0) {
+    const known = await db.tenant.count({ where: { id: { in: input.restrictedTenants }, isPlatform: false } });
+    if (known !== input.restrictedTenants.length) throw fieldError('restrictedTenants', MSG.unknownTenants);
+  }
+
+  if (adding && !files.file) throw fieldError('file', MSG.modelFileRequired);
+  if (files.file && glbProblems(files.file.buffer).length > 0) throw fieldError('file', MSG.modelFileInvalid);
+
+  const thumbnail = thumbnailChange(input, files);
+  const storage = storageOf(deps);
+  const written: string[] = [];
+  try {
+    let thumbnailKey = existing?.thumbnail ?? null;
+    if (thumbnail.kind === 'new') {
+      thumbnailKey = await checkImage(deps, thumbnail.bytes, 'thumbnail', 'thumbnail');
+      written.push(thumbnailKey);
+    } else if (thumbnail.kind === 'remove') {
+      thumbnailKey = null;
+    }
+    let fileKey = existing?.fileKey ?? null;
+    if (files.file) {
+      fileKey = `models/${randomUUID()}.glb`;
+      await storage.put(fileKey, files.file.buffer, 'model/gltf-binary');
+      written.push(fileKey);
+    }
+
+    const data = {
+      name: input.name,
+      urlModelName: input.urlModelName,
+      isPublic: input.isPublic,
+      fileKey,
+      thumbnail: thumbnailKey,
+      ...(input.backgroundColor !== undefined ? { backgroundColor: input.backgroundColor || null } : {}),
+    };
+    const saved: ModelRecord = await db.$transaction(async (tx) => {
+      if (!existing) {
+        return tx.model.create({
+          data: { ...data, restrictedTenants: { create: input.restrictedTenants.map((tenantId) => ({ tenantId })) } },
+          include,
+        });
+      }
+      // Optimistic: the row must still be at the version this save read.
+      const updated = await tx.model.updateMany({
+        where: { id: existing.id, version: existing.version, deletedAt: null },
+        data: { ...data, version: { increment: 1 } },
+      });
+      if (updated.count === 0) throw AppError.conflict(MSG.modelVersionConflict, { version: MSG.modelVersionConflict });
+      await tx.modelTenantAccess.deleteMany({ where: { modelId: existing.id } });
+      await tx.modelTenantAccess.createMany({
+        data: input.restrictedTenants.map((tenantId) => ({ modelId: existing.id, tenantId })),
+      });
+      return tx.model.findUniqueOrThrow({ where: { id: existing.id }, include });
+    });
+
+    // The files this save replaced are not referenced any more.
+    for (const old of [existing?.fileKey, existing?.thumbnail]) {
+      if (old && old !== saved.fileKey && old !== saved.thumbnail) {
+        await storage.delete(old).catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old model file not deleted'));
+      }
+    }
+
+    const viewDeps = viewDepsOf(deps);
+    const counts = await modelViewCounts(viewDeps, await pendingViews(viewDeps), [saved.id], null);
+    return {
+      model: presentModel(saved, { admin: true, stats: { viewCount: counts.get(saved.id) ?? 0 } }),
+      created: adding,
+    };
+  } catch (error) {
+    for (const key of written) await storage.delete(key).catch(() => undefined);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw urlNameTaken();
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+import { EMBED_FLAGS, MSG, type EmbedFlag } from '@helix/shared';
+import type { ViewerModel, ViewerModelQuery } from '@helix/shared/schemas/model';
+import type { z } from 'zod';
+import type { ServerDeps } from '../deps.ts';
+import type { Branding, Model } from '../db.ts';
+import { AppError } from '../errors.ts';
+import { DEFAULT_BRANDING } from '../presenters/branding.presenter.ts';
+import { imageUrl } from '../presenters/image-url.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
+import { recordView, type ViewLoad } from '../views/record-view.ts';
+import { embedAccess } from './embed-access.ts';
+import { viewDepsOf } from './list-models.query.ts';
+import { visibleTo, visibleToTenant } from './model.policy.ts';
+import { signViewerTicket, verifyViewerTicket } from './signing.ts';
+import { apiOrigin, signedModelFileUrl, viewerPageUrl } from './viewer-urls.ts';
+
+/** The portal's viewer modal: a fixed feature set, with center_model off (administration-content 9). */
+export const STANDARD_VIEWER_FLAGS: EmbedFlag[] = EMBED_FLAGS.filter((f) => f !== 'center_model');
+
+/** POST /model/viewer-url: the viewer host URL for the portal's modal, with a 10-minute ticket. */
+export async function viewerUrl(deps: ServerDeps, actor: Actor, id: number): Promise<{ url: string }> {
+  const model = await deps.db.model.findFirst({ where: { id, ...visibleTo(actor) } });
+  if (!model) throw AppError.notFound();
+  const ticket = signViewerTicket(deps.config.SIGNING_SECRET, {
+    tenantId: actor.tenant.id,
+    userId: actor.user.id,
+    modelId: model.id,
+  });
+  return { url: viewerPageUrl(deps.config, model, ticket, 'standard') };
+}
+
+const tenantInclude = { subscription: { include: { plan: true } }, branding: true } as const;
+
+interface Resolved {
+  model: Pick<Model, 'id' | 'name' | 'version' | 'fileKey' | 'backgroundColor'>;
+  tenant: TenantPlanContext & {
+    branding: (Pick<Branding, 'backgroundColor' | 'primaryColor' | 'modelBgLogo' | 'modelLoadingLogo'> & { additionalViewsValidation: boolean }) | null;
+  };
+  settings: EmbedFlag[];
+  load: ViewLoad;
+}
+
+async function resolveStandard(deps: ServerDeps, query: z.output<typeof ViewerModelQuery>): Promise<Resolved> {
+  const ticket = verifyViewerTicket(deps.config.SIGNING_SECRET, query.subscription);
+  if (!ticket) throw AppError.forbidden(MSG.viewerLinkInvalid);
+  const tenant = await deps.db.tenant.findUnique({ where: { id: ticket.tenantId }, include: tenantInclude });
+  if (!tenant) throw AppError.forbidden(MSG.viewerLinkInvalid);
+  const model = await deps.db.model.findFirst({
+    where: { id: ticket.modelId, urlModelName: query.model, ...visibleToTenant(tenant.id, tenant.isPlatform) },
+  });
+  if (!model) throw AppError.notFound();
+  return {
+    model,
+    tenant,
+    settings: STANDARD_VIEWER_FLAGS,
+    load: { modelId: model.id, viewerKey: `u:${ticket.userId}`, source: 'portal' },
+  };
+}
+
+async function resolveEmbedding(deps: ServerDeps, query: z.output<typeof ViewerModelQuery>): Promise<Resolved> {
+  const access = await embedAccess(deps.db, query.subscription);
+  if (!access.ok) {
+    if (access.reason === 'model') throw AppError.notFound();
+    throw AppError.forbidden(access.reason === 'plan' ? MSG.planNotActive : MSG.embedLinkInvalid);
+  }
+  const { embed } = access;
+  if (embed.model.urlModelName !== query.model) throw AppError.notFound();
+  return {
+    model: embed.model,
+    tenant: embed.tenant,
+    settings: embed.settings as EmbedFlag[],
+    load: { modelId: embed.model.id, viewerKey: `e:${embed.id}`, source: 'embed' },
+  };
+}
+
+/**
+ * GET /api/viewer/model: the viewer host calls it on every load. Checks the credential (a viewer ticket
+ * in standard mode, an embed token in embedding mode), the model's visibility and the tenant's plan,
+ * counts ONE view (429 over the limit) and answers what the viewer shows.
+ */
+export async function loadViewerModel(
+  deps: ServerDeps,
+  query: z.output<typeof ViewerModelQuery>,
+): Promise<ViewerModel> {
+  const resolved =
+    query.currentmode === 'standard' ? await resolveStandard(deps, query) : await resolveEmbedding(deps, query);
+  const { model, tenant } = resolved;
+  if (!model.fileKey) throw AppError.notFound();
+  if (!hasActivePlan(tenant)) throw AppError.forbidden(MSG.planNotActive);
+  await recordView(viewDepsOf(deps), tenant, resolved.load);
+  const origin = apiOrigin(deps.config);
+  return {
+    name: model.name,
+    glbUrl: signedModelFileUrl(deps.config, model),
+    settings: resolved.settings,
+    branding: {
+      backgroundColor: model.backgroundColor ?? tenant.branding?.backgroundColor ?? DEFAULT_BRANDING.backgroundColor,
+      primaryColor: tenant.branding?.primaryColor ?? DEFAULT_BRANDING.primaryColor,
+      modelBgLogo: imageUrl(tenant.branding?.modelBgLogo, origin),
+      modelLoadingLogo: imageUrl(tenant.branding?.modelLoadingLogo, origin),
+    },
+  };
+}

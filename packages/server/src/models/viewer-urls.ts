@@ -1,0 +1,30 @@
+import type { Config } from '../config.ts';
+import { signModelFile } from './signing.ts';
+
+/** The viewer host's page for a model: `${VIEWER_URL}/?model=..&subscription=..&currentmode=..&version=..`. */
+export function viewerPageUrl(
+  config: Pick<Config, 'VIEWER_URL'>,
+  model: { urlModelName: string; version: number },
+  subscription: string,
+  mode: 'standard' | 'embedding',
+): string {
+  const params = new URLSearchParams({
+    model: model.urlModelName,
+    subscription,
+    currentmode: mode,
+    version: String(model.version),
+  });
+  return `${config.VIEWER_URL.replace(/\/+$/, '')}/?${params.toString()}`;
+}
+
+/** The API's public origin (the viewer host is another origin, so its URLs are absolute). */
+export const apiOrigin = (config: Pick<Config, 'PUBLIC_URL'>): string => new URL(config.PUBLIC_URL).origin;
+
+/** A signed, short-lived URL of the model's .glb. */
+export function signedModelFileUrl(
+  config: Pick<Config, 'PUBLIC_URL' | 'SIGNING_SECRET'>,
+  model: { id: number; version: number },
+): string {
+  const { exp, sig } = signModelFile(config.SIGNING_SECRET, model.id);
+  return `${apiOrigin(config)}/api/files/models/${model.id}?v=${model.version}&exp=${exp}&sig=${sig}`;
+}

@@ -1,0 +1,33 @@
+import type { ModelView, TopTenant } from '@helix/shared/schemas/model';
+import type { Model } from '../db.ts';
+import { imageUrl } from './image-url.ts';
+
+export type ModelRecord = Model & { restrictedTenants: { tenantId: number }[] };
+
+export interface ModelStats {
+  viewCount: number;
+  /** Platform admins only. */
+  topTenants?: TopTenant[];
+  viewsByDay?: { day: string; views: number }[];
+}
+
+/** The only shape in which a model leaves the API (MODELS-API.md). */
+export function presentModel(model: ModelRecord, options: { admin: boolean; stats: ModelStats }): ModelView {
+  return {
+    id: model.id,
+    name: model.name,
+    urlModelName: model.urlModelName,
+    url: `/api/files/models/${model.id}?v=${model.version}`,
+    thumbnail: imageUrl(model.thumbnail),
+    backgroundColor: model.backgroundColor,
+    viewCount: options.stats.viewCount,
+    createdAt: model.createdAt.toISOString(),
+    updatedAt: model.updatedAt.toISOString(),
+    isPublic: model.isPublic,
+    restrictedTenants: options.admin ? model.restrictedTenants.map((t) => t.tenantId).sort((a, b) => a - b) : [],
+    version: model.version,
+    ...(options.admin
+      ? { topTenants: options.stats.topTenants ?? [], viewsByDay: options.stats.viewsByDay ?? [] }
+      : {}),
+  };
+}

@@ -1,0 +1,55 @@
+import { BUILT_IN_ROLES } from '@helix/shared';
+import type { SessionUser, SessionSubscription } from '@helix/shared/schemas/session';
+import type { SessionUserRecord, SubscriptionRecord } from '../accounts/session-user.include.ts';
+import { effectivePermissions } from '../auth/permissions.ts';
+
+const unix = (date: Date | null): number | null => (date ? Math.floor(date.getTime() / 1000) : null);
+
+export function presentSubscription(subscription: SubscriptionRecord | null): SessionSubscription | null {
+  if (!subscription) return null;
+  return {
+    status: subscription.status,
+    activePayment: subscription.activePayment,
+    isTrialPassed: subscription.isTrialPassed,
+    trialEnd: unix(subscription.trialEnd),
+    cancelAt: unix(subscription.cancelAt),
+    planId: subscription.planId,
+    name: subscription.plan?.name ?? null,
+  };
+}
+
+/** paymentPlan: the name of the tenant's plan, null when it has none or it was deactivated. */
+export function paymentPlanOf(subscription: SubscriptionRecord | null): string | null {
+  if (!subscription?.plan) return null;
+  if (subscription.status === 'none' || subscription.status === 'deactivated') return null;
+  return subscription.plan.name;
+}
+
+/** The session user (apps/api/API.md): the only shape in which a user record leaves the API at login. */
+export function presentSessionUser(user: SessionUserRecord, now = new Date()): SessionUser {
+  const roles = user.roles.map(({ role }) => ({ id: role.id, name: role.name })).sort((a, b) => a.id - b.id);
+  // roleId: the built-in Admin role when held, else the first role.
+  const primary = roles.find((r) => r.name === BUILT_IN_ROLES.admin) ?? roles[0];
+  const subscription = user.tenant.subscription;
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    userName: user.userName,
+    isAdmin: user.isAdmin,
+    isOwner: user.isOwner,
+    profilePicture: user.profilePicture,
+    parentId: user.parentId,
+    type: user.isAdmin ? 'admin' : user.isOwner ? 'owner' : 'user',
+    roleId: primary?.id ?? null,
+    roles,
+    permissions: effectivePermissions(user, now),
+    tenant: user.tenant.domainPrefix,
+    tenantId: user.tenantId,
+    stripeId: user.tenant.stripeCustomerId,
+    referenceId: subscription?.stripeSubscriptionId ?? null,
+    customBrandName: user.tenant.customBrandName,
+    paymentPlan: paymentPlanOf(subscription),
+    subscription: presentSubscription(subscription),
+  };
+}

@@ -1,0 +1,76 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { assertStorageKey, type Storage, type StoredObject } from './storage.ts';
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+
+/**
+ * Files under one folder. Keys are checked (no '..', no absolute paths) and the resolved path must stay
+ * inside the folder, so a key can never reach another file. Writes go to a temporary file first and are
+ * renamed into place, so a reader never sees half a file.
+ */
+export class LocalStorage implements Storage {
+  readonly kind = 'local' as const;
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** The absolute path of a key, refusing anything that would leave the root. */
+  pathOf(key: string): string {
+    assertStorageKey(key);
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(this.root + path.sep)) throw new Error('Storage key escapes the storage folder');
+    return full;
+  }
+
+  async put(key: string, bytes: Uint8Array, _contentType: string): Promise<void> {
+    const full = this.pathOf(key);
+    await mkdir(path.dirname(full), { recursive: true });
+    const temp = `${full}.${randomBytes(6).toString('hex')}.part`;
+    try {
+      await writeFile(temp, bytes);
+      await rename(temp, full);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<StoredObject | null> {
+    const full = this.pathOf(key);
+    try {
+      const info = await stat(full);
+      if (!info.isFile()) return null;
+      return { body: createReadStream(full), size: info.size };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async getBytes(key: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (error) {
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'EISDIR') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(key))).isFile();
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import type { Plan, TenantSubscription } from '../db.ts';
+
+/** What the view rules read of a plan (a Plan row has it all). */
+export type PlanLimits = Pick<Plan, 'viewLimit' | 'unlimitedViews' | 'additionalViewsPrice'>;
+
+/** What the view and plan rules read of a subscription (a TenantSubscription row with its plan has it all). */
+export type SubscriptionWithPlan = Pick<
+  TenantSubscription,
+  | 'status'
+  | 'activePayment'
+  | 'trialEnd'
+  | 'cancelAt'
+  | 'currentPeriodStart'
+  | 'currentPeriodEnd'
+  | 'additionalViews'
+> & { plan: PlanLimits | null };
+
+export interface TenantPlanContext {
+  id: number;
+  isPlatform: boolean;
+  subscription: SubscriptionWithPlan | null;
+  branding: { additionalViewsValidation: boolean } | null;
+}
+
+/**
+ * A tenant may show models while its plan is on trial, or paid (activePayment) and in force (active, or
+ * cancelled but before its end date). The platform tenant needs no plan.
+ */
+export function hasActivePlan(tenant: TenantPlanContext, now = new Date()): boolean {
+  if (tenant.isPlatform) return true;
+  const sub = tenant.subscription;
+  if (!sub?.plan) return false;
+  if (sub.status === 'trialing') return !sub.trialEnd || sub.trialEnd > now;
+  if (!sub.activePayment) return false;
+  if (sub.status === 'active') return true;
+  return sub.status === 'canceled' && sub.cancelAt !== null && sub.cancelAt > now;
+}
+
+export interface BillingPeriod {
+  start: Date;
+  end: Date;
+  /** Days (YYYY-MM-DD, UTC) counted in the period: firstDay <= day < endDay. */
+  firstDay: string;
+  endDay: string;
+}
+
+export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
+
+/**
+ * The tenant's current billing period: the subscription's (synchronised from Stripe) when it holds
+ * now, else the calendar month (UTC). Views are counted per day, so the day a Stripe period changes
+ * belongs to the new period.
+ */
+export function billingPeriod(sub: Pick<TenantSubscription, 'currentPeriodStart' | 'currentPeriodEnd'> | null, now = new Date()): BillingPeriod {
+  let start: Date;
+  let end: Date;
+  if (sub?.currentPeriodStart && sub.currentPeriodEnd && sub.currentPeriodStart <= now && now < sub.currentPeriodEnd) {
+    start = sub.currentPeriodStart;
+    end = sub.currentPeriodEnd;
+  } else {
+    start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  }
+  return { start, end, firstDay: dayOf(start), endDay: dayOf(end) };
+}
+
+export interface ViewAllowance {
+  /** The plan's views per period; 0 = unlimited. */
+  viewLimit: number;
+  /** Purchased additional views in the current period. */
+  additionalViews: number;
+  /** viewLimit + additionalViews, or 0 when unlimited (no plan limit, the unlimitedViews flag, the platform). */
+  limit: number;
+  /** Refuse loads past `limit` (the tenant's additionalViewsValidation). */
+  refuseOverLimit: boolean;
+  additionalViewsPrice: number;
+}
+
+export function viewAllowance(tenant: TenantPlanContext): ViewAllowance {
+  const plan = tenant.subscription?.plan ?? null;
+  const unlimited = tenant.isPlatform || !plan || plan.viewLimit <= 0 || plan.unlimitedViews;
+  const viewLimit = unlimited ? 0 : plan.viewLimit;
+  const additionalViews = Math.max(0, tenant.subscription?.additionalViews ?? 0);
+  return {
+    viewLimit,
+    additionalViews,
+    limit: unlimited ? 0 : viewLimit + additionalViews,
+    refuseOverLimit: !unlimited && Boolean(tenant.branding?.additionalViewsValidation),
+    additionalViewsPrice: plan?.additionalViewsPrice ?? 0,
+  };
+}
+
+/** administration-content 9: view count minus viewLimit when at or above it (viewLimit > 0), else 0. */
+export const additionalViewsUsed = (viewCount: number, viewLimit: number): number =>
+  viewLimit > 0 && viewCount >= viewLimit ? viewCount - viewLimit : 0;

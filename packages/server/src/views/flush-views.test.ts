@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../db.ts';
+import { createRedis, type Redis } from '../redis.ts';
+import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { applyBatch, claimPending, flushViews } from './flush-views.ts';
+import { recordView, type ViewDeps } from './record-view.ts';
+import { viewKeys } from './view-store.ts';
+import type { TenantPlanContext } from './allowance.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+let database: { name: string; url: string };
+let db: Db;
+let redis: Redis;
+let deps: ViewDeps;
+const prefix = `helixtest-${randomBytes(4).toString('hex')}`;
+
+beforeAll(async () => {
+  database = await createTestDatabase('helix_views');
+  db = createDb(database.url);
+  redis = createRedis(REDIS_URL);
+  deps = { db, redis, prefix };
+});
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+  await db.$disconnect();
+  await dropDatabase(database.name);
+});
+
+let n = 0;
+async function setup(): Promise<{ tenant: TenantPlanContext; modelId: number; userId: number }> {
+  n += 1;
+  const tenant = await db.tenant.create({
+    data: { domainPrefix: `views${n}${randomBytes(2).toString('hex')}`, name: 'Views', isPlatform: true },
+  });
+  const user = await db.user.create({
+    data: { tenantId: tenant.id, name: 'U', userName: `u${n}${randomBytes(3).toString('hex')}`, email: `u${n}${randomBytes(3).toString('hex')}@example.test` },
+  });
+  const model = await db.model.create({ data: { name: 'M', urlModelName: `m-${n}-${randomBytes(3).toString('hex')}` } });
+  return { tenant: { id: tenant.id, isPlatform: true, subscription: null, branding: null }, modelId: model.id, userId: user.id };
+}
+
+const stored = async (modelId: number) =>
+  (await db.modelViewDaily.aggregate({ where: { modelId }, _sum: { count: true } }))._sum.count ?? 0;
+
+describe('view counting and flushing', () => {
+  it('200 concurrent loads, flushed by concurrent flushes while loading, are exactly 200 views', async () => {
+    const { tenant, modelId, userId } = await setup();
+    const loads = Array.from({ length: 200 }, (_, i) =>
+      recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: i % 2 ? 'portal' : 'embed' }),
+    );
+    const flushes = Array.from({ length: 5 }, () => flushViews(deps));
+    await Promise.all([...loads, ...flushes]);
+    await flushViews(deps);
+    expect(await stored(modelId)).toBe(200);
+    expect(await redis.exists(viewKeys(prefix).pending)).toBe(0);
+    expect(await redis.scard(viewKeys(prefix).batches)).toBe(0);
+  });
+
+  it('a crash after the commit and before the Redis delete does not count twice', async () => {
+    const { tenant, modelId, userId } = await setup();
+    for (let i = 0; i < 7; i += 1) await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    const id = await claimPending(deps);
+    expect(id).not.toBeNull();
+    // The "crashed" flush: committed, but the batch is still in Redis.
+    await applyBatch(deps, id!, { deleteAfterCommit: false });
+    expect(await redis.exists(viewKeys(prefix).flushing(id!))).toBe(1);
+    expect(await stored(modelId)).toBe(7);
+    // The next run (a restarted worker) finds it, sees it applied, and only deletes it.
+    const result = await flushViews(deps, { recover: true });
+    expect(result.skipped).toBe(1);
+    expect(await stored(modelId)).toBe(7);
+    expect(await redis.exists(viewKeys(prefix).flushing(id!))).toBe(0);
+  });
+
+  it('a crash between RENAME and the commit applies the batch once on the next run', async () => {
+    const { tenant, modelId, userId } = await setup();
+    for (let i = 0; i < 4; i += 1) await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    const id = await claimPending(deps);
+    // Also lost from the batches set (as if written by an older worker): SCAN finds it.
+    await redis.srem(viewKeys(prefix).batches, id!);
+    await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    expect(await stored(modelId)).toBe(0);
+    await flushViews(deps, { recover: true });
+    expect(await stored(modelId)).toBe(5);
+    await flushViews(deps, { recover: true });
+    expect(await stored(modelId)).toBe(5);
+  });
+
+  it('two flushes of the same batch at once apply it once', async () => {
+    const { tenant, modelId, userId } = await setup();
+    for (let i = 0; i < 3; i += 1) await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    const id = await claimPending(deps);
+    const results = await Promise.all([applyBatch(deps, id!), applyBatch(deps, id!), applyBatch(deps, id!)]);
+    expect(results.filter((r) => !r.skipped)).toHaveLength(1);
+    expect(await stored(modelId)).toBe(3);
+  });
+
+  it('drops the counts of a model removed meanwhile instead of failing the batch', async () => {
+    const a = await setup();
+    const b = await setup();
+    await recordView(deps, a.tenant, { modelId: a.modelId, viewerKey: `u:${a.userId}`, source: 'portal' });
+    await recordView(deps, b.tenant, { modelId: b.modelId, viewerKey: `u:${b.userId}`, source: 'portal' });
+    await recordView(deps, b.tenant, { modelId: b.modelId, viewerKey: 'e:987654', source: 'embed' });
+    await db.model.delete({ where: { id: a.modelId } });
+    await redis.hincrby(viewKeys(prefix).pending, 'garbage|field', 3);
+    await flushViews(deps);
+    expect(await stored(b.modelId)).toBe(2);
+    expect(await redis.exists(viewKeys(prefix).pending)).toBe(0);
+  });
+});

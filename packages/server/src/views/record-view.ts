@@ -1,0 +1,100 @@
+import type { Redis } from 'ioredis';
+import { MSG } from '@helix/shared';
+import type { Db } from '../db.ts';
+import { AppError } from '../errors.ts';
+import {
+  billingPeriod,
+  dayOf,
+  viewAllowance,
+  type BillingPeriod,
+  type TenantPlanContext,
+  type ViewAllowance,
+} from './allowance.ts';
+import { appliedBatches } from './flush-views.ts';
+import { unflushedViews, viewCommands, viewField, viewKeys, type ViewSourceName } from './view-store.ts';
+
+export interface ViewDeps {
+  db: Db;
+  redis: Redis;
+  prefix: string;
+}
+
+/** The unflushed Redis counts, minus batches already applied (for reads that must not lag). */
+export const pendingViews = (deps: ViewDeps) =>
+  unflushedViews(deps.redis, deps.prefix, (ids) => appliedBatches(deps.db, ids));
+
+/** The tenant's views in a billing period: PostgreSQL plus what Redis has not flushed yet. */
+export async function periodViewCount(deps: ViewDeps, tenantId: number, period: BillingPeriod): Promise<number> {
+  const [stored, pending] = await Promise.all([
+    deps.db.modelViewDaily.aggregate({
+      where: { tenantId, day: { gte: new Date(period.firstDay), lt: new Date(period.endDay) } },
+      _sum: { count: true },
+    }),
+    pendingViews(deps),
+  ]);
+  const unflushed = pending
+    .filter((e) => e.tenantId === tenantId && e.day >= period.firstDay && e.day < period.endDay)
+    .reduce((sum, e) => sum + e.count, 0);
+  return (stored._sum.count ?? 0) + unflushed;
+}
+
+export interface ViewLoad {
+  modelId: number;
+  /** 'u:<userId>' (portal) or 'e:<embedTokenId>' (share and embed pages). */
+  viewerKey: string;
+  source: ViewSourceName;
+}
+
+export interface RecordedView extends ViewAllowance {
+  /** The tenant's views in the period, this one included. */
+  count: number;
+  period: BillingPeriod;
+}
+
+/** Within a process, concurrent first loads of a period share one initialisation. */
+const initialising = new Map<string, Promise<void>>();
+async function initialiseCounter(counter: string, run: () => Promise<void>): Promise<void> {
+  let pending = initialising.get(counter);
+  if (!pending) {
+    pending = run().finally(() => initialising.delete(counter));
+    initialising.set(counter, pending);
+  }
+  await pending;
+}
+
+/** Counter TTL: the period's end plus a margin, so a counter never outlives its use by much. */
+const COUNTER_MARGIN_SECONDS = 35 * 24 * 3600;
+
+/**
+ * One load of a model in the viewer: checks the tenant's view limit and counts the view, atomically in
+ * Redis (see view-store.ts); the flush-views job moves the count to PostgreSQL. Over the limit with
+ * additionalViewsValidation on: 429 'View limit reached' and nothing is counted.
+ */
+export async function recordView(
+  deps: ViewDeps,
+  tenant: TenantPlanContext,
+  load: ViewLoad,
+  now = new Date(),
+): Promise<RecordedView> {
+  const period = billingPeriod(tenant.subscription, now);
+  const allowance = viewAllowance(tenant);
+  const keys = viewKeys(deps.prefix);
+  const counter = keys.period(tenant.id, period.start);
+  const field = viewField({ ...load, tenantId: tenant.id, day: dayOf(now) });
+  const redis = viewCommands(deps.redis);
+  const count = () =>
+    redis.helixCountView(counter, keys.pending, allowance.limit, allowance.refuseOverLimit ? '1' : '0', field);
+
+  let [state, total] = await count();
+  if (state === -1) {
+    await initialiseCounter(counter, async () => {
+      const initial = await periodViewCount(deps, tenant.id, period);
+      const ttl = Math.max(60, Math.ceil((period.end.getTime() - now.getTime()) / 1000)) + COUNTER_MARGIN_SECONDS;
+      await deps.redis.set(counter, initial, 'EX', ttl, 'NX'); // across processes, the first one wins
+    });
+    [state, total] = await count();
+  }
+  if (state === -1) throw new Error('The view counter could not be initialised');
+  if (state === 0) throw AppError.tooManyRequests(MSG.viewLimitReached);
+  return { ...allowance, count: total, period };
+}

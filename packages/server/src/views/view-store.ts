@@ -1,0 +1,127 @@
+import type { Redis } from 'ioredis';
+import { redisKey } from '../redis.ts';
+
+/**
+ * The Redis side of view counting. Every key is under REDIS_PREFIX:
+ *
+ * - `views:pending` (hash): loads not yet in PostgreSQL, field `<modelId>|<tenantId>|<YYYY-MM-DD>|<viewerKey>|<source>`;
+ * - `views:flushing:<uuid>` (hash): a batch taken by a flush (the pending hash renamed atomically);
+ * - `views:batches` (set): the uuids of the flushing batches not yet deleted;
+ * - `views:period:<tenantId>:<periodStart>` (counter): the tenant's loads in its billing period, for the
+ *   view limit (initialised from PostgreSQL plus the unflushed counts when missing).
+ */
+export const viewKeys = (prefix: string) => ({
+  pending: redisKey(prefix, 'views', 'pending'),
+  batches: redisKey(prefix, 'views', 'batches'),
+  flushing: (id: string) => redisKey(prefix, 'views', 'flushing', id),
+  flushingPattern: redisKey(prefix, 'views', 'flushing', '*'),
+  period: (tenantId: number, start: Date) =>
+    redisKey(prefix, 'views', 'period', String(tenantId), String(Math.floor(start.getTime() / 1000))),
+});
+
+export const VIEW_SOURCES = ['portal', 'share', 'embed'] as const;
+export type ViewSourceName = (typeof VIEW_SOURCES)[number];
+
+export interface ViewEntry {
+  modelId: number;
+  tenantId: number;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** 'u:<userId>' or 'e:<embedTokenId>'. */
+  viewerKey: string;
+  source: ViewSourceName;
+  count: number;
+}
+
+export const viewField = (e: Omit<ViewEntry, 'count'>): string =>
+  `${e.modelId}|${e.tenantId}|${e.day}|${e.viewerKey}|${e.source}`;
+
+const FIELD = /^(\d{1,10})\|(\d{1,10})\|(\d{4}-\d{2}-\d{2})\|([ue]:\d{1,10})\|(portal|share|embed)$/;
+
+/** A pending field and its count, or null when it is not one of ours. */
+export function parseViewField(field: string, count: string | number): ViewEntry | null {
+  const match = FIELD.exec(field);
+  const n = Number(count);
+  if (!match || !Number.isSafeInteger(n) || n <= 0) return null;
+  return {
+    modelId: Number(match[1]),
+    tenantId: Number(match[2]),
+    day: match[3]!,
+    viewerKey: match[4]!,
+    source: match[5] as ViewSourceName,
+    count: n,
+  };
+}
+
+export const parseViewHash = (hash: Record<string, string>): ViewEntry[] =>
+  Object.entries(hash).flatMap(([field, count]) => parseViewField(field, count) ?? []);
+
+/**
+ * Count one load, atomically: INCR the tenant's period counter; when a limit is set, refusing is on and
+ * the counter passed the limit, DECR it back and refuse; else HINCRBY the pending field.
+ * Answers [-1, 0] when the counter does not exist yet (the caller initialises it and calls again),
+ * [0, count] when refused, [1, count] when counted.
+ */
+const COUNT_VIEW = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, 0} end
+local c = redis.call('INCR', KEYS[1])
+local limit = tonumber(ARGV[1])
+if limit > 0 and ARGV[2] == '1' and c > limit then
+  redis.call('DECR', KEYS[1])
+  return {0, c - 1}
+end
+redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+return {1, c}
+`;
+
+/** Take the pending hash as a batch: RENAME it to the batch's key and remember the batch, atomically. */
+const CLAIM_PENDING = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('RENAME', KEYS[1], KEYS[2])
+redis.call('SADD', KEYS[3], ARGV[1])
+return 1
+`;
+
+interface ViewCommands {
+  helixCountView(
+    counter: string,
+    pending: string,
+    limit: number,
+    refuse: '0' | '1',
+    field: string,
+  ): Promise<[number, number]>;
+  helixClaimPending(pending: string, flushing: string, batches: string, id: string): Promise<number>;
+}
+
+const defined = new WeakSet<Redis>();
+
+/** The client with the two scripts defined (EVALSHA, loaded on first use). */
+export function viewCommands(redis: Redis): Redis & ViewCommands {
+  if (!defined.has(redis)) {
+    redis.defineCommand('helixCountView', { numberOfKeys: 2, lua: COUNT_VIEW });
+    redis.defineCommand('helixClaimPending', { numberOfKeys: 3, lua: CLAIM_PENDING });
+    defined.add(redis);
+  }
+  return redis as Redis & ViewCommands;
+}
+
+/**
+ * Counts in Redis that are not in PostgreSQL yet: the pending hash and the batches whose flush has not
+ * committed (`applied` says which batch ids already are in PostgreSQL).
+ */
+export async function unflushedViews(
+  redis: Redis,
+  prefix: string,
+  applied: (ids: string[]) => Promise<Set<string>>,
+): Promise<ViewEntry[]> {
+  const keys = viewKeys(prefix);
+  const [pending, batchIds] = await Promise.all([redis.hgetall(keys.pending), redis.smembers(keys.batches)]);
+  const entries = parseViewHash(pending);
+  if (batchIds.length === 0) return entries;
+  const done = await applied(batchIds);
+  for (const id of batchIds) {
+    if (done.has(id)) continue;
+    entries.push(...parseViewHash(await redis.hgetall(keys.flushing(id))));
+  }
+  return entries;
+}

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { EMBED_FLAGS, VIEWER_MODES, type EmbedFlag } from '../embed.ts';
+import { MSG } from '../messages.ts';
+import { CONTROL_CHARACTERS, optionalText } from './account.ts';
+
+/**
+ * Request schemas of the models area (administration-content 4, 5, 7). The API validates with them and
+ * the web forms take their rules and messages from them. The model form travels as multipart/form-data
+ * (every value a string), so booleans, ids and the tenant list also accept their string forms.
+ */
+
+/** Hyphen-separated lowercase words: 'heart-anatomy', 'cell2'. */
+export const URL_MODEL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const MODEL_LIMITS = {
+  name: 100,
+  urlModelName: 100,
+  search: 100,
+  restrictedTenants: 1000,
+  /** A thumbnail sent as a data URL (a file of at most 1 MB is ~1.4 MB of base64). */
+  thumbnailDataUrl: 1_500_000,
+  token: 200,
+} as const;
+
+export const MODEL_SORTS = ['name-Asc', 'name-Desc', 'createdAt-Asc', 'createdAt-Desc'] as const;
+export type ModelSort = (typeof MODEL_SORTS)[number];
+export const DEFAULT_MODEL_SORT: ModelSort = 'createdAt-Asc';
+
+const MAX_ID = 2_147_483_647;
+
+const requiredText = (message: string, max: number) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message })
+    .max(max, { error: MSG.tooLong(max) })
+    .refine((value) => !CONTROL_CHARACTERS.test(value), { error: MSG.invalidCharacters });
+
+/** A database id: a number or its decimal string (multipart). */
+const id = (min: 0 | 1) =>
+  z.union([
+    z.number().int().min(min).max(MAX_ID),
+    z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .transform(Number)
+      .pipe(z.number().int().min(min).max(MAX_ID)),
+  ]);
+
+/** A boolean, or 'true'/'false'/'1'/'0' (multipart). */
+const boolish = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+]);
+
+const parseJsonList = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  if (trimmed === '') return [];
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return value; // reported by the array schema
+  }
+};
+
+/** Tenant ids: an array, or its JSON text (multipart). Duplicates are dropped. */
+const tenantIds = z.preprocess(
+  parseJsonList,
+  z
+    .array(id(1))
+    .max(MODEL_LIMITS.restrictedTenants)
+    .transform((ids) => [...new Set(ids)]),
+);
+
+export const MODEL_COLOUR_PATTERN = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * POST /model/update (multipart/form-data, or JSON without files). id 0 adds, any other id updates.
+ * `thumbnail` as a string: a data URL (a new image), 'null' or absent (keep the current one), '' (remove
+ * it); as a file part it is a new image. `file` (the .glb) is a file part, required when adding.
+ * `version`, when given, is the version the edit was based on: a newer stored version answers 409.
+ */
+export const ModelUpdate = z.strictObject({
+  id: id(0).default(0),
+  name: requiredText(MSG.modelNameRequired, MODEL_LIMITS.name),
+  urlModelName: requiredText(MSG.modelUrlNameRequired, MODEL_LIMITS.urlModelName).regex(
+    URL_MODEL_NAME_PATTERN,
+    { error: MSG.modelUrlNameRule },
+  ),
+  isPublic: boolish.default(true),
+  restrictedTenants: tenantIds.default([]),
+  thumbnail: z.string().max(MODEL_LIMITS.thumbnailDataUrl, { error: MSG.fileOver1mb }).nullable().optional(),
+  backgroundColor: z
+    .union([z.literal(''), z.string().regex(MODEL_COLOUR_PATTERN, { error: MSG.modelColourInvalid })])
+    .nullable()
+    .optional(),
+  version: id(1).optional(),
+});
+export type ModelUpdate = z.input<typeof ModelUpdate>;
+export type ModelUpdateInput = z.output<typeof ModelUpdate>;
+
+/** GET /model/all?search=&sort= */
+export const ModelListQuery = z.strictObject({
+  search: optionalText(MODEL_LIMITS.search),
+  sort: z.enum(MODEL_SORTS).default(DEFAULT_MODEL_SORT),
+});
+export type ModelListQuery = z.input<typeof ModelListQuery>;
+
+/** POST /model/delete, POST /model/viewer-url */
+export const ModelIdRequest = z.strictObject({ id: id(1) });
+export type ModelIdRequest = z.input<typeof ModelIdRequest>;
+
+/** POST /model/embed: the enabled viewer features (at most the 15 flags, each once). */
+export const EmbedCreate = z.strictObject({
+  id: id(1),
+  settings: z
+    .array(z.enum(EMBED_FLAGS))
+    .max(EMBED_FLAGS.length)
+    .refine((flags) => new Set(flags).size === flags.length, { error: 'Each feature may be listed once.' }),
+});
+export type EmbedCreate = z.input<typeof EmbedCreate>;
+
+/** POST /api/model/embed/detail (base, no login). */
+export const EmbedDetailRequest = z.strictObject({
+  token: z.string().max(MODEL_LIMITS.token),
+});
+export type EmbedDetailRequest = z.input<typeof EmbedDetailRequest>;
+
+/** GET /api/viewer/model: what the viewer host sends on every load. */
+export const ViewerModelQuery = z.strictObject({
+  model: z.string().min(1).max(MODEL_LIMITS.urlModelName),
+  subscription: z.string().min(1).max(1000),
+  currentmode: z.enum(VIEWER_MODES),
+  version: z.string().max(20).optional(),
+});
+export type ViewerModelQuery = z.input<typeof ViewerModelQuery>;
+
+// ---- answers ---------------------------------------------------------------------------------------
+
+export interface TopTenant {
+  tenant_id: number;
+  tenant_name: string;
+  tenant_views: number;
+}
+
+export interface ModelView {
+  id: number;
+  name: string;
+  urlModelName: string;
+  /** /api/files/models/<id>?v=<version>: the file itself needs a signed URL (the viewer gets one). */
+  url: string;
+  thumbnail: string | null;
+  backgroundColor: string | null;
+  viewCount: number;
+  createdAt: string;
+  updatedAt: string;
+  isPublic: boolean;
+  /** Admins only; [] for others. */
+  restrictedTenants: number[];
+  version: number;
+  /** Platform admins only (statistics). */
+  topTenants?: TopTenant[];
+  viewsByDay?: { day: string; views: number }[];
+}
+
+export interface ViewsSummary {
+  viewCount: number;
+  /** 0 = unlimited. */
+  viewLimit: number;
+  additionalViews: number;
+  additionalViewsUsed: number;
+  /** Cents per 1,000 views. */
+  additionalViewsPrice: number;
+  additionalViewsValidation: boolean;
+  /** The billing period the counts are for (ISO dates). */
+  periodStart: string;
+  periodEnd: string;
+}
+
+export interface UserModelStats {
+  medicalModelId: number;
+  modelName: string;
+  viewCount: number;
+}
+
+export interface UserStats {
+  id: number;
+  name: string;
+  email: string;
+  models: UserModelStats[];
+}
+
+export interface ModelListResponse {
+  models: ModelView[];
+  /** Non-admins only (null for platform admins). */
+  views: ViewsSummary | null;
+  /** With User.listing.view; [] without. */
+  users: UserStats[];
+}
+
+export interface TenantOption {
+  id: number;
+  name: string;
+  domainPrefix: string;
+}
+
+export interface ViewerBranding {
+  backgroundColor: string;
+  primaryColor: string;
+  /** Absolute URLs of the tenant's background and loading images, or null. */
+  modelBgLogo: string | null;
+  modelLoadingLogo: string | null;
+}
+
+/** GET /api/viewer/model */
+export interface ViewerModel {
+  name: string;
+  glbUrl: string;
+  settings: EmbedFlag[];
+  branding: ViewerBranding;
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { AUTH_TYPES } from './account.ts';
+
+/**
+ * What the API answers about the signed-in user (apps/api/API.md, `SessionUser`). The web keeps it in
+ * its session cookie and may check a stored copy with `SessionUser.safeParse` (a corrupt one logs out).
+ */
+export const SessionSubscription = z.object({
+  status: z.enum(['none', 'trialing', 'active', 'canceled', 'deactivated', 'past_due', 'incomplete']),
+  activePayment: z.boolean(),
+  isTrialPassed: z.boolean(),
+  /** Unix seconds. */
+  trialEnd: z.number().int().nullable(),
+  /** Unix seconds: a cancelled plan is valid until then. */
+  cancelAt: z.number().int().nullable(),
+  planId: z.number().int().nullable(),
+  /** The plan's name; null when the tenant has no plan. */
+  name: z.string().nullable(),
+});
+export type SessionSubscription = z.infer<typeof SessionSubscription>;
+
+export const SessionUser = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  isAdmin: z.boolean(),
+  isOwner: z.boolean(),
+  profilePicture: z.string().nullable(),
+  parentId: z.number().int().nullable(),
+  type: z.enum(['admin', 'owner', 'user']),
+  roleId: z.number().int().nullable(),
+  roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  permissions: z.array(z.string()),
+  /** The tenant's domainPrefix: the `:tenant` of tenant calls. */
+  tenant: z.string(),
+  tenantId: z.number().int(),
+  stripeId: z.string().nullable(),
+  referenceId: z.string().nullable(),
+  customBrandName: z.string().nullable(),
+  paymentPlan: z.string().nullable(),
+  subscription: SessionSubscription.nullable(),
+});
+export type SessionUser = z.infer<typeof SessionUser>;
+
+/** Login, register, join and Google validation answer this. */
+export const AuthResponse = z.object({
+  authType: z.enum(AUTH_TYPES),
+  apiToken: z.string(),
+  tenant: z.string(),
+  user: SessionUser,
+  rememberMe: z.boolean(),
+  message: z.string().optional(),
+});
+export type AuthResponse = z.infer<typeof AuthResponse>;

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { MSG } from '../messages.ts';
+import { optionalText } from './account.ts';
+
+/** The `:tenant` of `/api/t/:tenant` (a domainPrefix). */
+export const TenantParams = z.strictObject({
+  tenant: z.string().min(1).max(63),
+});
+
+/** POST /tenant/custom-branding-detail: find a tenant's branding by its custom domain or brand name. */
+export const CustomBrandingRequest = z
+  .strictObject({
+    domain: optionalText(253),
+    brandName: optionalText(100),
+  })
+  .refine((v) => Boolean(v.domain || v.brandName), {
+    error: MSG.brandingLookupRequired,
+    path: ['brandName'],
+  });
+export type CustomBrandingRequest = z.input<typeof CustomBrandingRequest>;
+
+/** A tenant's branding as the API presents it. */
+export const BrandingView = z.object({
+  tenant: z.string(),
+  name: z.string(),
+  customBrandName: z.string().nullable(),
+  customDomainName: z.string().nullable(),
+  primaryColor: z.string(),
+  textColor: z.string(),
+  backgroundColor: z.string(),
+  brandLogo: z.string().nullable(),
+  modelBgLogo: z.string().nullable(),
+  modelLoadingLogo: z.string().nullable(),
+});
+export type BrandingView = z.infer<typeof BrandingView>;
