@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newPage } from './support/browser.ts';
-import { expectPath, logOut } from './support/accounts.ts';
+import { MSG } from '@helix/shared';
+import { expectPath } from './support/accounts.ts';
 
 describe('Google sign-in against oauth2-mock-server', () => {
   let browser: Browser;
@@ -20,7 +21,9 @@ describe('Google sign-in against oauth2-mock-server', () => {
     await expectPath(page, /^\/choose-subscription/);
     const user = JSON.parse(decodeURIComponent((await context.cookies()).find((c) => c.name === 'user')!.value));
     expect(user.email).toBe('ada.google@example.com');
-    await logOut(page);
+    // The sign-up flow's own way out: clears cookies and local storage and goes to login.
+    await page.getByRole('link', { name: MSG.alreadyHaveAccount }).click();
+    await expectPath(page, /^\/login/);
 
     await page.getByRole('button', { name: 'Continue with Google' }).click();
     // Known account: logged in, and the guard sends an unsubscribed owner to choose a plan.

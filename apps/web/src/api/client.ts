@@ -63,21 +63,34 @@ async function request<T>({ url, withToken }: Target, options: RequestOptions = 
 
   const data = await readBody(response);
   if (response.ok) return data as T;
+  throw failed(response.status, response.statusText, data, Boolean(token), options);
+}
 
-  const failure = ApiError.fromResponse(response.status, response.statusText, data);
-  const action = classifyFailure(response.status, failure.error, Boolean(token));
+/** The server's failure as an ApiError, after the toast, popup or logout it calls for. */
+function failed(
+  status: number,
+  statusText: string,
+  data: unknown,
+  sentToken: boolean,
+  options: RequestOptions,
+): ApiError {
+  const failure = ApiError.fromResponse(status, statusText, data);
+  const action = classifyFailure(status, failure.error, sentToken);
   if (action === 'toast') {
     if (options.toast !== false) clientEffects().toastError(failure.message || MSG.defaultError);
   } else if (options.sessionEffects !== false) {
     if (action === 'multiple-login') clientEffects().multipleLogin();
     else clientEffects().logout();
   }
-  throw failure;
+  return failure;
 }
 
 async function readBody(response: Response): Promise<unknown> {
   if (response.status === 204) return undefined;
-  const text = await response.text().catch(() => '');
+  return parseJson(await response.text().catch(() => ''));
+}
+
+function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -86,14 +99,63 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+export interface FormRequestOptions extends Omit<RequestOptions, 'method' | 'body'> {
+  /** Upload progress from 0 to 1 (only when the browser knows the total size). */
+  onProgress?: (fraction: number) => void;
+}
+
+/** Uploads can be large model files on slow connections; the JSON timeout would cut them off. */
+export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * A multipart POST (model upload). XMLHttpRequest rather than fetch because only it reports upload
+ * progress; failures go through the same toast, popup and logout handling as every other call.
+ */
+function postForm<T>(
+  { url, withToken }: Target,
+  form: FormData,
+  options: FormRequestOptions = {},
+): Promise<T> {
+  const { signal, onProgress, timeoutMs = UPLOAD_TIMEOUT_MS } = options;
+  const token = withToken ? readApiToken() : undefined;
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) return reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.setRequestHeader('Accept', 'application/json');
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.timeout = timeoutMs;
+    const networkFailure = (timedOut: boolean) => {
+      const failure = ApiError.network(timedOut);
+      if (options.toast !== false) clientEffects().toastError(failure.message);
+      reject(failure);
+    };
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      const data = xhr.status === 204 ? undefined : parseJson(xhr.responseText);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
+      else reject(failed(xhr.status, xhr.statusText, data, Boolean(token), options));
+    };
+    xhr.onerror = () => networkFailure(false);
+    xhr.ontimeout = () => networkFailure(true);
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
 type Caller = {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  postForm<T>(path: string, form: FormData, options?: FormRequestOptions): Promise<T>;
 };
 
 const caller = (target: (path: string) => Target): Caller => ({
   get: (path, options) => request(target(path), { ...options, method: 'GET' }),
   post: (path, body, options) => request(target(path), { ...options, method: 'POST', body: body ?? {} }),
+  postForm: (path, form, options) => postForm(target(path), form, options),
 });
 
 /** Base calls: `/api/...`, no session needed (login, sign-up, password reset, guest plans, logs). */

@@ -7,10 +7,14 @@ import { RouteErrorPage } from '../pages/error/route-error.page';
 import { ForgotPasswordPage } from '../pages/forgot-password/forgot-password.page';
 import { GoogleReturnPage } from '../pages/google-return/google-return.page';
 import { AuthPage } from '../pages/login/auth.page';
+import { ModelsPage } from '../pages/models/models.page';
 import { NotFoundPage } from '../pages/not-found/not-found.page';
 import { PlansPage } from '../pages/plans/plans.page';
 import { ResetPasswordPage } from '../pages/set-password/reset-password.page';
 import { SetPasswordPage } from '../pages/set-password/set-password.page';
+import { EmbedPage } from '../pages/share/embed.page';
+import { SharePage } from '../pages/share/share.page';
+import { StatsPage } from '../pages/stats/stats.page';
 import { UnauthorizedPage } from '../pages/unauthorized/unauthorized.page';
 import { RouteGuard } from './route-guard';
 
@@ -58,8 +62,8 @@ export const routes: RouteObject[] = [
       },
 
       // Public pages.
-      placeholder('/embed/:token', 'Embedded model'),
-      placeholder('/share/:token', 'Shared model'),
+      { path: '/embed/:token', element: <EmbedPage /> },
+      { path: '/share/:token', element: <SharePage /> },
       { path: '/unauthorized', element: <UnauthorizedPage /> },
       { path: '/auth/google', element: <GoogleReturnPage /> },
 
@@ -77,9 +81,9 @@ export const routes: RouteObject[] = [
           placeholder('/users', 'Users'),
           placeholder('/users/add-user', 'Add User'),
           placeholder('/users/user-detail/:id', 'User Detail'),
-          placeholder('/models', 'Models'),
-          placeholder('/user/home', 'Models'),
-          placeholder('/stats', 'Statistics'),
+          { path: '/models', element: <ModelsPage /> },
+          { path: '/user/home', element: <ModelsPage /> },
+          { path: '/stats', element: <StatsPage /> },
           placeholder('/roles', 'Roles'),
           placeholder('/permissions', 'Permissions'),
           placeholder('/news-letter', 'Newsletter Subscribers'),

@@ -1,0 +1,40 @@
+import { hasActivePayment, hasPermission, type SessionUser } from '../session/session-user';
+
+export interface ModelAbilities {
+  /** The grid itself (Model.listing.view). */
+  list: boolean;
+  /** Opening a model in the viewer (Model.view). */
+  view: boolean;
+  /** Add Model: Model.add and admin status. */
+  add: boolean;
+  /** Edit and delete: the permission, and admin status because the API only lets admins change the catalogue. */
+  edit: boolean;
+  remove: boolean;
+  /** Share and embed (Model.embed; the plan's modelEmbed flag is already folded into the permissions). */
+  embed: boolean;
+  /** Views counters and additional-view information: non-admins only. */
+  seeViews: boolean;
+  /** Additional-view price and extras: non-admins with Subscription.listing.view. */
+  seeAdditionalViews: boolean;
+  /** Add Views: active subscription, lacking Model.unlimited_views, holding Subscription.listing.view. */
+  addViews: boolean;
+}
+
+/** What the models screen offers this user (administration-content 6). The server enforces it all. */
+export function modelAbilities(user: SessionUser | null): ModelAbilities {
+  const admin = Boolean(user?.isAdmin);
+  const can = (p: Parameters<typeof hasPermission>[1]) => hasPermission(user, p);
+  const subscriptionView = can('Subscription.listing.view');
+  return {
+    list: can('Model.listing.view'),
+    view: can('Model.view'),
+    add: admin && can('Model.add'),
+    edit: admin && can('Model.update'),
+    remove: admin && can('Model.delete'),
+    embed: can('Model.embed'),
+    seeViews: Boolean(user) && !admin,
+    seeAdditionalViews: Boolean(user) && !admin && subscriptionView,
+    addViews:
+      Boolean(user) && !admin && hasActivePayment(user) && !can('Model.unlimited_views') && subscriptionView,
+  };
+}

@@ -1,0 +1,90 @@
+import type { EmbedFlag } from '@helix/shared';
+import type {
+  ModelSort,
+  ModelView,
+  TenantOption,
+  UserStats,
+  ViewsSummary,
+} from '@helix/shared/schemas/model';
+import { baseApi, tenantApi, type FormRequestOptions, type RequestOptions } from '../api/client';
+
+/** A model as the API presents it (MODELS-API.md `presentModel`). */
+export type Model = ModelView;
+/** The caller's view allowance for the current billing period (non-admins). */
+export type ModelViews = ViewsSummary;
+export type Tenant = TenantOption;
+export type { UserStats };
+
+export interface ModelListing {
+  models: Model[];
+  views: ModelViews | null;
+  users: UserStats[];
+}
+
+/** POST /api/model/embed/detail, success case. */
+export interface EmbedDetail {
+  success: boolean;
+  message?: string;
+  user?: { name?: string | null } | null;
+  branding?: {
+    customBrandName?: string | null;
+    name?: string | null;
+    brandLogo?: string | null;
+    primaryColor?: string | null;
+    textColor?: string | null;
+  } | null;
+  modelId: number;
+  /** Not in the contract yet; used when the API sends it. */
+  modelName?: string | null;
+  settings?: EmbedFlag[] | string | null;
+  url: string;
+}
+
+const asArray = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+
+/** The answer of GET /model/all, tolerant of missing parts (an admin gets no `views`). */
+export function toListing(answer: unknown): ModelListing {
+  const body = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
+  const views = body.views;
+  return {
+    models: asArray<Model>(body.models),
+    views: typeof views === 'object' && views !== null ? (views as ModelViews) : null,
+    users: asArray<UserStats>(body.users),
+  };
+}
+
+/** The grid and the statistics page show their own 'Failed to …' message, so the server toast is off. */
+export async function fetchModels(
+  query: { search?: string; sort?: ModelSort },
+  signal?: AbortSignal,
+): Promise<ModelListing> {
+  const params = new URLSearchParams();
+  if (query.search) params.set('search', query.search);
+  if (query.sort) params.set('sort', query.sort);
+  const qs = params.toString();
+  const answer = await tenantApi.get<unknown>(`/model/all${qs ? `?${qs}` : ''}`, { signal, toast: false });
+  return toListing(answer);
+}
+
+/** Add (id 0) or update; multipart because of the thumbnail and the .glb. */
+export const saveModel = (form: FormData, options?: FormRequestOptions) =>
+  tenantApi.postForm<Model>('/model/update', form, options);
+
+export const deleteModel = (id: number) => tenantApi.post<{ message?: string }>('/model/delete', { id });
+
+export const createEmbedToken = (id: number, settings: readonly EmbedFlag[]) =>
+  tenantApi.post<{ token: string }>('/model/embed', { id, settings });
+
+export const fetchViewerUrl = (id: number, signal?: AbortSignal) =>
+  tenantApi.post<{ url: string }>('/model/viewer-url', { id }, { signal });
+
+export const fetchTenants = (options?: RequestOptions) =>
+  tenantApi.get<Tenant[]>('/tenant/getAllTenants', options).then((list) => asArray<Tenant>(list));
+
+/** Public share and embed pages: no session, no toast, no popup; the page decides what to show. */
+export const fetchEmbedDetail = (token: string, signal?: AbortSignal) =>
+  baseApi.post<EmbedDetail>(
+    '/model/embed/detail',
+    { token },
+    { signal, toast: false, sessionEffects: false },
+  );

@@ -1,0 +1,75 @@
+import {
+  CodeOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  ExperimentOutlined,
+  ShareAltOutlined,
+} from '@ant-design/icons';
+import { Button, Card, Tooltip } from 'antd';
+import type { ModelAbilities } from '../../models/model-permissions';
+import type { Model } from '../../models/models.api';
+
+export type CardAction = 'open' | 'edit' | 'delete' | 'share' | 'embed';
+
+interface ModelCardProps {
+  model: Model;
+  abilities: ModelAbilities;
+  onAction(action: CardAction, model: Model): void;
+}
+
+const ACTIONS = [
+  { action: 'edit', label: 'Edit', icon: <EditOutlined />, allowed: (a: ModelAbilities) => a.edit },
+  { action: 'delete', label: 'Delete', icon: <DeleteOutlined />, allowed: (a: ModelAbilities) => a.remove },
+  { action: 'share', label: 'Share', icon: <ShareAltOutlined />, allowed: (a: ModelAbilities) => a.embed },
+  { action: 'embed', label: 'Embed', icon: <CodeOutlined />, allowed: (a: ModelAbilities) => a.embed },
+] as const;
+
+/**
+ * One model: thumbnail, name, views (non-admins) and the actions the user holds. The whole card is one
+ * button ("Open <name>") for the viewer; the action buttons sit above it.
+ */
+export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
+  const actions = ACTIONS.filter((a) => a.allowed(abilities)).map(({ action, label, icon }) => (
+    <Tooltip key={action} title={label}>
+      <Button
+        type="text"
+        icon={icon}
+        aria-label={`${label} ${model.name}`}
+        danger={action === 'delete'}
+        onClick={() => onAction(action, model)}
+      />
+    </Tooltip>
+  ));
+
+  return (
+    <Card
+      className="model-card"
+      hoverable={abilities.view}
+      cover={
+        <div className="model-card-thumb">
+          {model.thumbnail ? (
+            <img src={model.thumbnail} alt="" loading="lazy" />
+          ) : (
+            <ExperimentOutlined aria-hidden />
+          )}
+        </div>
+      }
+      actions={actions.length ? actions : undefined}
+    >
+      {abilities.view && (
+        <button
+          type="button"
+          className="model-card-open"
+          aria-label={`Open ${model.name}`}
+          onClick={() => onAction('open', model)}
+        />
+      )}
+      <h3 className="model-card-name" title={model.name}>
+        {model.name}
+      </h3>
+      {abilities.seeViews && (
+        <p className="model-card-views">Views: {Math.max(0, model.viewCount || 0).toLocaleString('en-US')}</p>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+import { Card, Empty, Skeleton } from 'antd';
+import { MSG } from '@helix/shared';
+import type { ModelAbilities } from '../../models/model-permissions';
+import type { Model } from '../../models/models.api';
+import { ModelCard, type CardAction } from './model-card';
+
+interface ModelGridProps {
+  models: Model[];
+  loading: boolean;
+  /** A newer answer is on its way (the cards shown may be the cache or an older search). */
+  refreshing: boolean;
+  searching: boolean;
+  abilities: ModelAbilities;
+  onAction(action: CardAction, model: Model): void;
+}
+
+const SKELETON_CARDS = 8;
+
+export function ModelGrid({ models, loading, refreshing, searching, abilities, onAction }: ModelGridProps) {
+  if (loading) {
+    return (
+      <ul className="model-grid" aria-busy="true" aria-label="Loading models">
+        {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+          <li key={i}>
+            <Card className="model-card-skeleton" cover={<Skeleton.Image active />}>
+              <Skeleton active title paragraph={{ rows: 1 }} />
+            </Card>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (models.length === 0) {
+    return <Empty description={searching ? MSG.noModelsMatch : MSG.noModels} data-testid="models-empty" />;
+  }
+  return (
+    <ul className="model-grid" aria-label="Models" aria-busy={refreshing}>
+      {models.map((model) => (
+        <li key={model.id} aria-label={model.name}>
+          <ModelCard model={model} abilities={abilities} onAction={onAction} />
+        </li>
+      ))}
+    </ul>
+  );
+}

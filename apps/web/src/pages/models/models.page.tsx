@@ -1,0 +1,119 @@
+import { Alert, Button, Result } from 'antd';
+import { useState } from 'react';
+import { MSG } from '@helix/shared';
+import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
+import { modelAbilities } from '../../models/model-permissions';
+import type { Model } from '../../models/models.api';
+import { useModelListing } from '../../models/use-model-listing';
+import { useSessionUser } from '../../session/use-session';
+import { PageTitle } from '../../ui/page-title';
+import { BuyViewsModal } from './buy-views.modal';
+import { DeleteModelModal } from './delete-model.modal';
+import type { CardAction } from './model-card';
+import { ModelFormModal } from './model-form.modal';
+import { ModelGrid } from './model-grid';
+import { ModelsToolbar } from './models-toolbar';
+import { ShareEmbedModal } from './share-embed.modal';
+import { ViewerModal } from './viewer.modal';
+import './models.css';
+
+type Dialog =
+  | { kind: 'add' }
+  | { kind: 'buy-views' }
+  | { kind: 'open' | 'edit' | 'delete' | 'share' | 'embed'; model: Model }
+  | null;
+
+/** /models (platform admin) and /user/home (subscribers' users): the model grid and its dialogs. */
+export function ModelsPage() {
+  const user = useSessionUser();
+  const abilities = modelAbilities(user);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<ModelSort>(DEFAULT_MODEL_SORT);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const listing = useModelListing(search, sort, abilities.list);
+  const close = () => setDialog(null);
+
+  if (!abilities.list) {
+    return (
+      <section className="page">
+        <PageTitle title="Models" />
+        <Result
+          status="403"
+          title={<h1 className="status-title">Models</h1>}
+          subTitle={MSG.unauthorizedPage}
+        />
+      </section>
+    );
+  }
+
+  const onAction = (action: CardAction, model: Model) => setDialog({ kind: action, model });
+  const nothingToShow =
+    listing.failed && !listing.loading && listing.models.length === 0 && !listing.fromCache;
+
+  return (
+    <section className="page models-page">
+      <PageTitle title="Models" />
+      <ModelsToolbar
+        abilities={abilities}
+        search={search}
+        sort={sort}
+        views={listing.views}
+        onSearch={setSearch}
+        onSort={setSort}
+        onAdd={() => setDialog({ kind: 'add' })}
+        onAddViews={() => setDialog({ kind: 'buy-views' })}
+      />
+      {listing.failed && listing.fromCache && (
+        <Alert className="models-notice" type="info" showIcon title={MSG.modelsFromCache} />
+      )}
+      {nothingToShow ? (
+        <Alert
+          className="models-notice"
+          type="error"
+          showIcon
+          title={MSG.failedLoadModels}
+          action={
+            <Button size="small" onClick={listing.reload}>
+              Retry
+            </Button>
+          }
+        />
+      ) : (
+        <ModelGrid
+          models={listing.models}
+          loading={listing.loading}
+          refreshing={listing.refreshing}
+          searching={search.trim() !== ''}
+          abilities={abilities}
+          onAction={onAction}
+        />
+      )}
+
+      {dialog?.kind === 'open' && <ViewerModal model={dialog.model} onClose={close} />}
+      {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
+        <ModelFormModal
+          model={dialog.kind === 'edit' ? dialog.model : null}
+          onClose={close}
+          onSaved={(saved) => {
+            close();
+            listing.saved(saved);
+          }}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <DeleteModelModal
+          model={dialog.model}
+          onClose={close}
+          onDeleted={(id) => {
+            close();
+            listing.removed(id);
+          }}
+        />
+      )}
+      {(dialog?.kind === 'share' || dialog?.kind === 'embed') && (
+        <ShareEmbedModal kind={dialog.kind} model={dialog.model} onClose={close} />
+      )}
+      {dialog?.kind === 'buy-views' && <BuyViewsModal views={listing.views} onClose={close} />}
+    </section>
+  );
+}

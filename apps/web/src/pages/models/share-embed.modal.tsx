@@ -1,0 +1,87 @@
+import { CopyOutlined } from '@ant-design/icons';
+import { Button, Checkbox, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { EMBED_FLAGS, MSG, type EmbedFlag } from '@helix/shared';
+import { copyText } from '../../models/copy-text';
+import { applyChecklistChange, DEFAULT_EMBED_SETTINGS } from '../../models/embed-settings';
+import { createEmbedToken, type Model } from '../../models/models.api';
+import { embedSnippet, linkFor, type LinkKind } from '../../models/share-links';
+import { toastError, toastSuccess } from '../../ui/notify';
+
+const FLAG_OPTIONS = EMBED_FLAGS.map((flag) => ({ label: flag, value: flag }));
+
+async function copy(text: string): Promise<void> {
+  if (await copyText(text)) toastSuccess(MSG.copied);
+  else toastError(MSG.clipboardFailed);
+}
+
+/**
+ * Share or Embed: the feature checklist (all on; background and background_color exclusive), Create
+ * Link (POST /model/embed), and the link (plus the iframe code for Embed) with copy buttons.
+ */
+export function ShareEmbedModal({ kind, model, onClose }: { kind: LinkKind; model: Model; onClose(): void }) {
+  const [settings, setSettings] = useState<EmbedFlag[]>([...DEFAULT_EMBED_SETTINGS]);
+  const [link, setLink] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const verb = kind === 'share' ? 'Share' : 'Embed';
+
+  const createLink = async () => {
+    setBusy(true);
+    try {
+      const { token } = await createEmbedToken(model.id, settings);
+      setLink(linkFor(kind, token, window.location.origin));
+    } catch {
+      // The client has shown the server's message.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const snippet = link ? embedSnippet(link, `${model.name} viewer`) : '';
+
+  return (
+    <Modal open title={`${verb} ${model.name}`} footer={null} onCancel={onClose} width={560} destroyOnHidden>
+      <fieldset className="embed-features">
+        <legend>Features</legend>
+        <Checkbox.Group<EmbedFlag>
+          options={FLAG_OPTIONS}
+          value={settings}
+          onChange={(next) => {
+            setSettings((previous) => applyChecklistChange(previous, next));
+            // A link carries the features it was made with; a changed list needs a new link.
+            setLink(null);
+          }}
+        />
+      </fieldset>
+      <Button type="primary" loading={busy} onClick={() => void createLink()}>
+        Create Link
+      </Button>
+      {link && (
+        <div className="share-result">
+          <div className="share-result-row">
+            <Input readOnly value={link} aria-label={`${verb} link`} onFocus={(e) => e.target.select()} />
+            <Button icon={<CopyOutlined />} onClick={() => void copy(link)}>
+              Copy link
+            </Button>
+          </div>
+          {kind === 'embed' && (
+            <>
+              <Input.TextArea
+                readOnly
+                value={snippet}
+                aria-label="Embed code"
+                autoSize={{ minRows: 3, maxRows: 6 }}
+                onFocus={(e) => e.target.select()}
+              />
+              <div>
+                <Button icon={<CopyOutlined />} onClick={() => void copy(snippet)}>
+                  Copy code
+                </Button>
+              </div>
+            </>
+          )}
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,100 @@
+import { Empty, Spin, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { MSG } from '@helix/shared';
+import { ApiError } from '../../api/api-error';
+import { logError } from '../../logging/error-logger';
+import { fetchModels, fetchTenants, type ModelListing, type Tenant } from '../../models/models.api';
+import { hasPermission } from '../../session/session-user';
+import { useSessionUser } from '../../session/use-session';
+import { toastError } from '../../ui/notify';
+import { PageTitle } from '../../ui/page-title';
+import { ModelStatsCard } from './model-stats-card';
+import { UserStatsCard } from './user-stats-card';
+import './stats.css';
+
+type Load = { status: 'loading' } | { status: 'ready'; listing: ModelListing } | { status: 'failed' };
+
+/**
+ * /stats: per-model cards (Model.listing.view) and per-user cards (User.listing.view) from /model/all,
+ * tenant names from /tenant/getAllTenants. Only the tenants call has a message ('Failed to get
+ * Tenants'); other failures are logged (administration-content 8).
+ */
+export function StatsPage() {
+  const user = useSessionUser();
+  const showModels = hasPermission(user, 'Model.listing.view');
+  const showUsers = hasPermission(user, 'User.listing.view');
+  const loadTenants = Boolean(user?.isAdmin);
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [tenants, setTenants] = useState<Tenant[]>([]);
+
+  useEffect(() => {
+    if (!showModels && !showUsers) return;
+    const controller = new AbortController();
+    fetchModels({}, controller.signal)
+      .then((listing) => setLoad({ status: 'ready', listing }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (!(error instanceof ApiError && error.statusCode === 401))
+          logError('Statistics: /model/all failed', error);
+        setLoad({ status: 'failed' });
+      });
+    return () => controller.abort();
+  }, [showModels, showUsers]);
+
+  useEffect(() => {
+    if (!loadTenants) return;
+    const controller = new AbortController();
+    fetchTenants({ signal: controller.signal, toast: false })
+      .then(setTenants)
+      .catch(() => {
+        if (!controller.signal.aborted) toastError(MSG.failedGetTenants);
+      });
+    return () => controller.abort();
+  }, [loadTenants]);
+
+  const listing = load.status === 'ready' ? load.listing : null;
+  const models = showModels ? (listing?.models ?? []) : [];
+  const users = showUsers ? (listing?.users ?? []) : [];
+  const nothingAllowed = !showModels && !showUsers;
+
+  return (
+    <section className="page stats-page">
+      <PageTitle title="Statistics" />
+      <Typography.Title level={1} className="page-title">
+        Statistics
+      </Typography.Title>
+      {load.status === 'loading' && (showModels || showUsers) && (
+        <div className="stats-loading">
+          <Spin size="large" aria-label="Loading statistics" />
+        </div>
+      )}
+      {(nothingAllowed || (load.status !== 'loading' && models.length === 0 && users.length === 0)) && (
+        <Empty description={MSG.noStatistics} />
+      )}
+      {models.length > 0 && (
+        <section className="stats-section" aria-labelledby="stats-models-title">
+          <h2 id="stats-models-title" className="stats-section-title">
+            Models
+          </h2>
+          <div className="stats-grid">
+            {models.map((model) => (
+              <ModelStatsCard key={model.id} model={model} tenants={tenants} />
+            ))}
+          </div>
+        </section>
+      )}
+      {users.length > 0 && (
+        <section className="stats-section" aria-labelledby="stats-users-title">
+          <h2 id="stats-users-title" className="stats-section-title">
+            Users
+          </h2>
+          <div className="stats-grid">
+            {users.map((u) => (
+              <UserStatsCard key={u.id} user={u} />
+            ))}
+          </div>
+        </section>
+      )}
+    </section>
+  );
+}
