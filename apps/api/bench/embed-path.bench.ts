@@ -79,7 +79,9 @@ async function serve(setup: Setup) {
     res.json({ success: true, echo: typeof req.body?.token === 'string' });
   });
   const listen = (server: Server) =>
-    new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+    new Promise<number>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+    );
   const ready: Ready = { api: await listen(createServer(app)), bare: await listen(createServer(bare)) };
   process.send?.(ready);
 }
@@ -165,15 +167,31 @@ async function main() {
       },
     });
     const user = await db.user.create({
-      data: { tenantId: tenant.id, name: 'Bench owner', userName: 'bench', email: 'bench@example.test', isOwner: true },
+      data: {
+        tenantId: tenant.id,
+        name: 'Bench owner',
+        userName: 'bench',
+        email: 'bench@example.test',
+        isOwner: true,
+      },
     });
     const storage = new LocalStorage(storageDir);
     await storage.put('models/bench.glb', Buffer.from('glTF'), 'model/gltf-binary');
-    const model = await db.model.create({ data: { name: 'Bench model', urlModelName: 'bench-model', fileKey: 'models/bench.glb' } });
+    const model = await db.model.create({
+      data: { name: 'Bench model', urlModelName: 'bench-model', fileKey: 'models/bench.glb' },
+    });
     const token = randomToken();
-    await db.embedToken.create({ data: { token, modelId: model.id, tenantId: tenant.id, createdById: user.id, settings: ['info'] } });
+    await db.embedToken.create({
+      data: { token, modelId: model.id, tenantId: tenant.id, createdById: user.id, settings: ['info'] },
+    });
 
-    const setup: Setup = { databaseUrl: database.url, prefix, storageDir, token, urlModelName: model.urlModelName };
+    const setup: Setup = {
+      databaseUrl: database.url,
+      prefix,
+      storageDir,
+      token,
+      urlModelName: model.urlModelName,
+    };
     child = fork(fileURLToPath(import.meta.url), ['--serve', JSON.stringify(setup)], { stdio: 'inherit' });
     const ports = await new Promise<Ready>((resolve, reject) => {
       child!.once('message', (m) => resolve(m as Ready));
@@ -183,29 +201,64 @@ async function main() {
     const bareUrl = `http://127.0.0.1:${ports.bare}/bare`;
     const body = JSON.stringify({ token });
     const json = { 'Content-Type': 'application/json' };
-    const viewerQuery = new URLSearchParams({ model: model.urlModelName, subscription: token, currentmode: 'embedding', version: '1' });
+    const viewerQuery = new URLSearchParams({
+      model: model.urlModelName,
+      subscription: token,
+      currentmode: 'embedding',
+      version: '1',
+    });
 
     // Warm up both (connections, prepared statements, script cache).
     for (let i = 0; i < 20; i += 1) {
       await (await fetch(bareUrl, { method: 'POST', headers: json, body })).arrayBuffer();
-      await (await fetch(`${api}/api/model/embed/detail`, { method: 'POST', headers: json, body })).arrayBuffer();
+      await (
+        await fetch(`${api}/api/model/embed/detail`, { method: 'POST', headers: json, body })
+      ).arrayBuffer();
     }
     const warmupLoads = 0;
 
-    console.log(`Helix embed path benchmark: ${CONCURRENCY} concurrent connections, ${SECONDS} s each, Node ${process.version}`);
-    const bare: Stats = { label: 'bare Express POST /bare', requests: 0, errors: 0, latencies: [], seconds: 0 };
+    console.log(
+      `Helix embed path benchmark: ${CONCURRENCY} concurrent connections, ${SECONDS} s each, Node ${process.version}`,
+    );
+    const bare: Stats = {
+      label: 'bare Express POST /bare',
+      requests: 0,
+      errors: 0,
+      latencies: [],
+      seconds: 0,
+    };
     bare.seconds = await run(SECONDS, async () => {
       await timed(bare, () => fetch(bareUrl, { method: 'POST', headers: json, body }));
     });
 
-    const detail: Stats = { label: '  POST /api/model/embed/detail', requests: 0, errors: 0, latencies: [], seconds: 0 };
-    const viewer: Stats = { label: '  GET /api/viewer/model (1 view)', requests: 0, errors: 0, latencies: [], seconds: 0 };
-    const both: Stats = { label: 'embed path (detail + viewer load)', requests: 0, errors: 0, latencies: [], seconds: 0 };
+    const detail: Stats = {
+      label: '  POST /api/model/embed/detail',
+      requests: 0,
+      errors: 0,
+      latencies: [],
+      seconds: 0,
+    };
+    const viewer: Stats = {
+      label: '  GET /api/viewer/model (1 view)',
+      requests: 0,
+      errors: 0,
+      latencies: [],
+      seconds: 0,
+    };
+    const both: Stats = {
+      label: 'embed path (detail + viewer load)',
+      requests: 0,
+      errors: 0,
+      latencies: [],
+      seconds: 0,
+    };
     let loadsServed = 0;
     let loadsSent = 0;
     const seconds = await run(SECONDS, async () => {
       const t = performance.now();
-      const d = await timed(detail, () => fetch(`${api}/api/model/embed/detail`, { method: 'POST', headers: json, body }));
+      const d = await timed(detail, () =>
+        fetch(`${api}/api/model/embed/detail`, { method: 'POST', headers: json, body }),
+      );
       loadsSent += 1;
       const v = await timed(viewer, () =>
         fetch(`${api}/api/viewer/model?${viewerQuery.toString()}`, { headers: { Origin: VIEWER_ORIGIN } }),
@@ -233,7 +286,9 @@ async function main() {
     child.kill('SIGTERM');
     child = undefined;
     const flushed = await flushViews({ db, redis, prefix }, { recover: true });
-    const recorded = (await db.modelViewDaily.aggregate({ where: { modelId: model.id }, _sum: { count: true } }))._sum.count ?? 0;
+    const recorded =
+      (await db.modelViewDaily.aggregate({ where: { modelId: model.id }, _sum: { count: true } }))._sum
+        .count ?? 0;
     const expected = loadsServed + warmupLoads;
     const ok = recorded === expected && viewer.errors === 0;
     console.log(

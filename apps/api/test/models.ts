@@ -82,9 +82,15 @@ export async function platformAdmin(h: Harness): Promise<Caller> {
 /** A customer tenant on `plan` (default: a plan with embedding and 1,000 views), with its owner. */
 export async function customer(
   h: Harness,
-  opts: { plan?: Plan | null; status?: 'active' | 'trialing' | 'none' | 'deactivated' | 'past_due'; roles?: string[]; name?: string } = {},
+  opts: {
+    plan?: Plan | null;
+    status?: 'active' | 'trialing' | 'none' | 'deactivated' | 'past_due';
+    roles?: string[];
+    name?: string;
+  } = {},
 ): Promise<Caller & { plan: Plan | null }> {
-  const plan = opts.plan === undefined ? await createPlan(h.db, { modelEmbed: true, viewLimit: 1000 }) : opts.plan;
+  const plan =
+    opts.plan === undefined ? await createPlan(h.db, { modelEmbed: true, viewLimit: 1000 }) : opts.plan;
   const tenant = await createTenant(h.db, {
     plan: plan ?? undefined,
     status: opts.status,
@@ -120,12 +126,20 @@ export function glb(json: object = { asset: { version: '2.0', generator: 'helix-
 }
 
 export const png = (width = 64, height = 48, colour = '#5f51fb') =>
-  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
 
 /** A model row straight in the database, with a .glb in storage. */
 export async function createModel(
   h: ModelHarness,
-  data: { name?: string; urlModelName?: string; isPublic?: boolean; restrictedTenants?: number[]; createdAt?: Date } = {},
+  data: {
+    name?: string;
+    urlModelName?: string;
+    isPublic?: boolean;
+    restrictedTenants?: number[];
+    createdAt?: Date;
+  } = {},
 ) {
   const urlModelName = data.urlModelName ?? uniqueName('model-');
   const fileKey = `models/${urlModelName}.glb`;

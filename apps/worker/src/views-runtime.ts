@@ -25,7 +25,13 @@ export function createViewsRuntime(config: Config, logger: Logger, queueConnecti
   const db = createDb(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => logger.warn({ err }, 'redis (views) error'));
-  const deps: ModelJobDeps = { db, redis, storage: createStorage(config), prefix: config.REDIS_PREFIX, logger };
+  const deps: ModelJobDeps = {
+    db,
+    redis,
+    storage: createStorage(config),
+    prefix: config.REDIS_PREFIX,
+    logger,
+  };
   const flush = (reason: string) =>
     flushViews(deps, { recover: true })
       .then((result) => logger.info({ reason, ...result }, 'views flushed'))

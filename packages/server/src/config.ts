@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
+/** The development default of SIGNING_SECRET (never valid in production). */
+export const DEV_SIGNING_SECRET = 'helix-development-signing-secret-change-me';
+
 /**
  * Configuration, parsed once at start-up. A missing or malformed variable stops the process with a
  * message naming it. `.env.example` lists every variable.
  */
-/** The development default of SIGNING_SECRET (never valid in production). */
-export const DEV_SIGNING_SECRET = 'helix-development-signing-secret-change-me';
-
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const ConfigSchema = z.object({
@@ -64,14 +64,6 @@ export const ConfigSchema = z.object({
   /** Rate limit of the public embed path (embed detail and viewer loads), per client IP and window. */
   EMBED_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(1_200),
   EMBED_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
-}).superRefine((value, ctx) => {
-  if (value.NODE_ENV === 'production' && value.SIGNING_SECRET === DEV_SIGNING_SECRET) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['SIGNING_SECRET'],
-      message: 'must be set to a secret of your own in production',
-    });
-  }
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -83,6 +75,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (result.data.NODE_ENV === 'production' && result.data.SIGNING_SECRET === DEV_SIGNING_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET: set a secret of your own in production');
   }
   return result.data;
 }

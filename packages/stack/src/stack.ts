@@ -148,6 +148,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
       ...options.env,
     };
+    if (options.seed !== false) {
+      log(`demo models: ${await seedCatalogue(postgres.url, env, dataDir)}`);
+    }
 
     let reportExit: (exit: ChildExit) => void = () => {};
     const exited = new Promise<ChildExit>((resolve) => (reportExit = resolve));
@@ -300,4 +303,23 @@ async function runBuild(quiet: boolean, signal?: AbortSignal): Promise<void> {
   const exit = await child.exited;
   signal?.removeEventListener('abort', onAbort);
   if (exit.code !== 0) throw new Error(`the build failed: ${describeExit(exit, child.output())}`);
+}
+
+/**
+ * The demo biology models (packages/demo-content) in the catalogue, stored where the API will read
+ * them: the storage the processes' environment configures (the local folder or S3).
+ */
+async function seedCatalogue(databaseUrl: string, env: Record<string, string>, dataDir: string): Promise<string> {
+  const { parseConfig } = await import('@helix/server/config');
+  const { createDb } = await import('@helix/server/db');
+  const { createStorage } = await import('@helix/server/storage/create-storage');
+  const { seedDemoModels } = await import('@helix/server/models/seed-demo-models');
+  const db = createDb(databaseUrl);
+  try {
+    const storage = createStorage(parseConfig(env));
+    const { created, existing } = await seedDemoModels(db, storage, path.join(dataDir, 'demo-models'));
+    return created.length ? `added ${created.join(', ')}` : `${existing.length} already in the catalogue`;
+  } finally {
+    await db.$disconnect();
+  }
 }

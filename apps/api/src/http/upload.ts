@@ -28,7 +28,11 @@ export interface UploadOptions {
 class LimitedMemoryStorage implements StorageEngine {
   constructor(private readonly limits: Map<string, number>) {}
 
-  _handleFile(_req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void) {
+  _handleFile(
+    _req: Request,
+    file: Express.Multer.File,
+    cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void,
+  ) {
     const max = this.limits.get(file.fieldname) ?? 0;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -74,16 +78,17 @@ function uploadError(error: unknown, options: UploadOptions): AppError {
           errors: { [field]: spec?.tooLarge ?? MSG.bodyTooLarge },
         });
       case 'LIMIT_FIELD_VALUE':
-        return AppError.badRequest(
-          field === 'thumbnail' ? MSG.fileOver1mb : MSG.uploadFieldTooLarge,
-          { [field]: field === 'thumbnail' ? MSG.fileOver1mb : MSG.uploadFieldTooLarge },
-        );
+        return AppError.badRequest(field === 'thumbnail' ? MSG.fileOver1mb : MSG.uploadFieldTooLarge, {
+          [field]: field === 'thumbnail' ? MSG.fileOver1mb : MSG.uploadFieldTooLarge,
+        });
       case 'LIMIT_FILE_COUNT':
         return AppError.badRequest(MSG.uploadTooManyFiles, { [field]: MSG.uploadTooManyFiles });
       case 'LIMIT_UNEXPECTED_FILE':
         return spec
           ? AppError.badRequest(MSG.uploadTooManyFiles, { [field]: MSG.uploadTooManyFiles })
-          : AppError.badRequest(MSG.uploadUnexpectedFile, { [field.slice(0, 100)]: MSG.uploadUnexpectedFile });
+          : AppError.badRequest(MSG.uploadUnexpectedFile, {
+              [field.slice(0, 100)]: MSG.uploadUnexpectedFile,
+            });
       case 'LIMIT_PART_COUNT':
       case 'LIMIT_FIELD_COUNT':
         return new AppError('UPLOAD_TOO_MANY_FIELDS', { status: 413, message: MSG.uploadTooManyFields });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
+import { createPlan } from '../../test/factories.ts';
 import {
   bearer,
   createModel,
@@ -25,7 +26,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const get = (caller: Caller, path: string) => request(h.app).get(`${caller.base}${path}`).set(bearer(caller.token));
+const get = (caller: Caller, path: string) =>
+  request(h.app).get(`${caller.base}${path}`).set(bearer(caller.token));
 const post = (caller: Caller, path: string, body: object) =>
   request(h.app).post(`${caller.base}${path}`).set(bearer(caller.token)).send(body);
 
@@ -49,7 +51,11 @@ describe('visibility', () => {
     const a = await customer(h);
     const b = await customer(h);
     const pub = await createModel(h, { name: 'Public heart' });
-    const forA = await createModel(h, { name: 'Only for A', isPublic: false, restrictedTenants: [a.tenant.id] });
+    const forA = await createModel(h, {
+      name: 'Only for A',
+      isPublic: false,
+      restrictedTenants: [a.tenant.id],
+    });
     const hidden = await createModel(h, { name: 'Nobody', isPublic: false });
 
     const listA = await get(a, '/model/all');
@@ -91,7 +97,10 @@ describe('visibility', () => {
     const b = await customer(h);
     const res = await request(h.app).get(`${b.base}/model/all`).set(bearer(a.token));
     expect(res.status).toBe(404);
-    const res2 = await request(h.app).post(`${b.base}/model/embed`).set(bearer(a.token)).send({ id: 1, settings: [] });
+    const res2 = await request(h.app)
+      .post(`${b.base}/model/embed`)
+      .set(bearer(a.token))
+      .send({ id: 1, settings: [] });
     expect(res2.status).toBe(404);
   });
 });
@@ -105,9 +114,21 @@ describe('search and sort', () => {
     await createModel(h, { name: `${tag} gamma`, createdAt: new Date(t0 + 2000) });
     const list = async (query: string) => names(await get(admin, `/model/all?search=${tag}${query}`));
     expect(await list('')).toEqual([`${tag} beta`, `${tag.toUpperCase()} Alpha`, `${tag} gamma`]);
-    expect(await list('&sort=name-Asc')).toEqual([`${tag.toUpperCase()} Alpha`, `${tag} beta`, `${tag} gamma`]);
-    expect(await list('&sort=name-Desc')).toEqual([`${tag} gamma`, `${tag} beta`, `${tag.toUpperCase()} Alpha`]);
-    expect(await list('&sort=createdAt-Desc')).toEqual([`${tag} gamma`, `${tag.toUpperCase()} Alpha`, `${tag} beta`]);
+    expect(await list('&sort=name-Asc')).toEqual([
+      `${tag.toUpperCase()} Alpha`,
+      `${tag} beta`,
+      `${tag} gamma`,
+    ]);
+    expect(await list('&sort=name-Desc')).toEqual([
+      `${tag} gamma`,
+      `${tag} beta`,
+      `${tag.toUpperCase()} Alpha`,
+    ]);
+    expect(await list('&sort=createdAt-Desc')).toEqual([
+      `${tag} gamma`,
+      `${tag.toUpperCase()} Alpha`,
+      `${tag} beta`,
+    ]);
     expect(names(await get(admin, `/model/all?search=${tag.toUpperCase()}%20ALPHA`))).toEqual([
       `${tag.toUpperCase()} Alpha`,
     ]);
@@ -131,7 +152,9 @@ describe('permissions', () => {
     expect((await post(nobody, '/model/viewer-url', { id: model.id })).status).toBe(403);
     expect((await post(nobody, '/model/embed', { id: model.id, settings: [] })).status).toBe(403);
     expect((await post(nobody, '/model/delete', { id: model.id })).status).toBe(403);
-    expect((await saveForm(nobody, { id: 0, name: 'x', urlModelName: 'x' }, { file: glb() })).status).toBe(403);
+    expect((await saveForm(nobody, { id: 0, name: 'x', urlModelName: 'x' }, { file: glb() })).status).toBe(
+      403,
+    );
     expect((await get(nobody, '/tenant/getAllTenants')).status).toBe(403);
   });
 
@@ -159,7 +182,6 @@ describe('permissions', () => {
   });
 
   it('refuses embedding when the plan has no modelEmbed (403)', async () => {
-    const { createPlan } = await import('../../test/factories.ts');
     const plan = await createPlan(h.db, { modelEmbed: false, viewLimit: 100 });
     const a = await customer(h, { plan });
     const model = await createModel(h);
@@ -203,7 +225,11 @@ describe('add, update and delete (platform admin)', () => {
 
   it('updates (200): fields, restricted tenants, thumbnail as a data URL; the version goes up', async () => {
     const a = await customer(h);
-    const created = await saveForm(admin, { id: 0, name: 'Lung', urlModelName: 'lung-model' }, { file: glb() });
+    const created = await saveForm(
+      admin,
+      { id: 0, name: 'Lung', urlModelName: 'lung-model' },
+      { file: glb() },
+    );
     expect(created.status).toBe(201);
     const dataUrl = `data:image/png;base64,${(await png(300, 300)).toString('base64')}`;
     const res = await saveForm(admin, {
@@ -225,11 +251,26 @@ describe('add, update and delete (platform admin)', () => {
       thumbnail: expect.stringMatching(/\.webp$/),
     });
     // 'null' keeps the thumbnail, '' removes it; a stale version is a conflict.
-    const keep = await saveForm(admin, { id: created.body.id, name: 'Lungs', urlModelName: 'lungs-model', thumbnail: 'null' });
+    const keep = await saveForm(admin, {
+      id: created.body.id,
+      name: 'Lungs',
+      urlModelName: 'lungs-model',
+      thumbnail: 'null',
+    });
     expect(keep.body.thumbnail).toBe(res.body.thumbnail);
-    const stale = await saveForm(admin, { id: created.body.id, name: 'X', urlModelName: 'lungs-model', version: 1 });
+    const stale = await saveForm(admin, {
+      id: created.body.id,
+      name: 'X',
+      urlModelName: 'lungs-model',
+      version: 1,
+    });
     expect(stale.status).toBe(409);
-    const removed = await saveForm(admin, { id: created.body.id, name: 'Lungs', urlModelName: 'lungs-model', thumbnail: '' });
+    const removed = await saveForm(admin, {
+      id: created.body.id,
+      name: 'Lungs',
+      urlModelName: 'lungs-model',
+      thumbnail: '',
+    });
     expect(removed.body.thumbnail).toBeNull();
     // The tenant sees it now; another does not.
     expect(names(await get(a, '/model/all'))).toContain('Lungs');
@@ -252,7 +293,10 @@ describe('add, update and delete (platform admin)', () => {
   it('validates the form with the spec messages', async () => {
     const missing = await saveForm(admin, { id: 0 }, { file: glb() });
     expect(missing.status).toBe(400);
-    expect(missing.body.errors).toMatchObject({ name: MSG.modelNameRequired, urlModelName: MSG.modelUrlNameRequired });
+    expect(missing.body.errors).toMatchObject({
+      name: MSG.modelNameRequired,
+      urlModelName: MSG.modelUrlNameRequired,
+    });
     for (const bad of ['Heart', 'heart model', 'heart--model', '-heart', 'heart-', 'heart_model', 'héart']) {
       const res = await saveForm(admin, { id: 0, name: 'H', urlModelName: bad }, { file: glb() });
       expect(res.status, bad).toBe(400);
@@ -274,7 +318,11 @@ describe('add, update and delete (platform admin)', () => {
       { file: glb() },
     );
     expect(platformTenant.body.errors).toEqual({ restrictedTenants: MSG.unknownTenants });
-    const extra = await saveForm(admin, { id: 0, name: 'H', urlModelName: 'extra', isAdmin: 'true' }, { file: glb() });
+    const extra = await saveForm(
+      admin,
+      { id: 0, name: 'H', urlModelName: 'extra', isAdmin: 'true' },
+      { file: glb() },
+    );
     expect(extra.status).toBe(400);
     expect(extra.body.errors).toEqual({ isAdmin: MSG.unknownField });
   });
@@ -298,7 +346,10 @@ describe('add, update and delete (platform admin)', () => {
     for (const [i, file] of notGltf.entries()) {
       const res = await saveForm(admin, { id: 0, name: 'Bad', urlModelName: `bad-glb-${i}` }, { file });
       expect(res.status, String(i)).toBe(400);
-      expect(res.body).toMatchObject({ message: MSG.modelFileInvalid, errors: { file: MSG.modelFileInvalid } });
+      expect(res.body).toMatchObject({
+        message: MSG.modelFileInvalid,
+        errors: { file: MSG.modelFileInvalid },
+      });
     }
     expect(await h.db.model.count({ where: { name: 'Bad' } })).toBe(0);
   });
@@ -322,7 +373,11 @@ describe('add, update and delete (platform admin)', () => {
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ message: MSG.modelDeleted });
     expect((await post(admin, '/model/delete', { id: first.body.id })).status).toBe(404);
-    const again = await saveForm(admin, { id: 0, name: 'Kidney new', urlModelName: 'kidney' }, { file: glb() });
+    const again = await saveForm(
+      admin,
+      { id: 0, name: 'Kidney new', urlModelName: 'kidney' },
+      { file: glb() },
+    );
     expect(again.status).toBe(201);
     const deleted = await h.db.model.findUniqueOrThrow({ where: { id: first.body.id } });
     expect(deleted.deletedAt).not.toBeNull();
@@ -330,7 +385,9 @@ describe('add, update and delete (platform admin)', () => {
 
   it('two concurrent adds with one urlModelName: one 201, one 409', async () => {
     const results = await Promise.all(
-      [1, 2].map((i) => saveForm(admin, { id: 0, name: `Race ${i}`, urlModelName: 'race-model' }, { file: glb() })),
+      [1, 2].map((i) =>
+        saveForm(admin, { id: 0, name: `Race ${i}`, urlModelName: 'race-model' }, { file: glb() }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
   });
@@ -345,14 +402,20 @@ describe('uploads', () => {
   const form = (i: string) => ({ id: 0, name: 'Upload', urlModelName: `upload-${i}` });
 
   it('checks thumbnails by content: a text file named .png is refused', async () => {
-    const res = await saveForm(admin, form('text'), { file: glb(), thumbnail: Buffer.from('not an image at all'), thumbnailName: 'x.png' });
+    const res = await saveForm(admin, form('text'), {
+      file: glb(),
+      thumbnail: Buffer.from('not an image at all'),
+      thumbnailName: 'x.png',
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual({ thumbnail: MSG.imageTypeNotAllowed });
   });
 
   it('refuses a GIF (not an allowed type) and an image over 1000 x 1000', async () => {
     const sharp = (await import('sharp')).default;
-    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+      .gif()
+      .toBuffer();
     const res = await saveForm(admin, form('gif'), { file: glb(), thumbnail: gif, thumbnailName: 'x.jpg' });
     expect(res.body.errors).toEqual({ thumbnail: MSG.imageTypeNotAllowed });
     const big = await saveForm(admin, form('big'), { file: glb(), thumbnail: await png(1001, 10) });
@@ -364,8 +427,16 @@ describe('uploads', () => {
     const huge = Buffer.alloc(1024 * 1024 + 1, 1);
     const res = await saveForm(admin, form('huge'), { file: glb(), thumbnail: huge });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ statusCode: 400, message: MSG.fileOver1mb, errors: { thumbnail: MSG.fileOver1mb } });
-    const asDataUrl = await saveForm(admin, { ...form('huge2'), thumbnail: `data:image/png;base64,${huge.toString('base64')}` }, { file: glb() });
+    expect(res.body).toMatchObject({
+      statusCode: 400,
+      message: MSG.fileOver1mb,
+      errors: { thumbnail: MSG.fileOver1mb },
+    });
+    const asDataUrl = await saveForm(
+      admin,
+      { ...form('huge2'), thumbnail: `data:image/png;base64,${huge.toString('base64')}` },
+      { file: glb() },
+    );
     expect(asDataUrl.status).toBe(400);
     expect(asDataUrl.body.errors).toEqual({ thumbnail: MSG.fileOver1mb });
   });
@@ -374,7 +445,11 @@ describe('uploads', () => {
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="150"><script>alert(1)</script><rect width="200" height="150" fill="#5f51fb"/></svg>',
     );
-    const res = await saveForm(admin, form('svg'), { file: glb(), thumbnail: svg, thumbnailName: 'logo.svg' });
+    const res = await saveForm(admin, form('svg'), {
+      file: glb(),
+      thumbnail: svg,
+      thumbnailName: 'logo.svg',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const image = await request(h.app).get(res.body.thumbnail);
     expect(image.headers['content-type']).toBe('image/webp');
@@ -425,7 +500,11 @@ describe('tenants and statistics', () => {
     const a = await customer(h, { name: 'Acme Labs' });
     const res = await get(admin, '/tenant/getAllTenants');
     expect(res.status).toBe(200);
-    expect(res.body).toContainEqual({ id: a.tenant.id, name: 'Acme Labs', domainPrefix: a.tenant.domainPrefix });
+    expect(res.body).toContainEqual({
+      id: a.tenant.id,
+      name: 'Acme Labs',
+      domainPrefix: a.tenant.domainPrefix,
+    });
     expect(res.body.find((t: { id: number }) => t.id === admin.tenant.id)).toBeUndefined();
     expect((await get(admin, '/tenant/getAllTenants?x=1')).status).toBe(400);
   });
@@ -450,10 +529,27 @@ describe('tenants and statistics', () => {
 });
 
 describe('bad input never gives a 500', () => {
-  const HOSTILE: unknown[] = [null, true, 'x', -1, 1.5, '1; DROP TABLE "Model"', [], {}, { $ne: null }, 2 ** 40, '<script>'];
+  const HOSTILE: unknown[] = [
+    null,
+    true,
+    'x',
+    -1,
+    1.5,
+    '1; DROP TABLE "Model"',
+    [],
+    {},
+    { $ne: null },
+    2 ** 40,
+    '<script>',
+  ];
   it.each(['/model/delete', '/model/viewer-url', '/model/embed'])('%s', async (path) => {
     for (const id of HOSTILE) {
-      for (const body of [{ id }, { id, settings: id }, { id: 1, settings: ['info', 'info'] }, { id: 1, settings: ['nope'] }]) {
+      for (const body of [
+        { id },
+        { id, settings: id },
+        { id: 1, settings: ['info', 'info'] },
+        { id: 1, settings: ['nope'] },
+      ]) {
         const res = await post(admin, path, body);
         expect(res.status, `${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);

@@ -1,6 +1,12 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { MSG } from '@helix/shared';
-import { EmbedCreate, EmbedDetailRequest, ModelIdRequest, ModelListQuery, ModelUpdate } from '@helix/shared/schemas/model';
+import {
+  EmbedCreate,
+  EmbedDetailRequest,
+  ModelIdRequest,
+  ModelListQuery,
+  ModelUpdate,
+} from '@helix/shared/schemas/model';
 import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { deleteModel } from '@helix/server/models/delete-model.command';
@@ -22,7 +28,10 @@ const MB = 1024 * 1024;
 /** Catalogue changes are for platform admins holding Model.add or Model.update: refused before the upload is read. */
 const catalogueAdmin: RequestHandler = (req, _res, next) => {
   const actor = actorOf(req);
-  if (!isPlatformAdmin(actor) || !(actor.permissions.includes('Model.add') || actor.permissions.includes('Model.update'))) {
+  if (
+    !isPlatformAdmin(actor) ||
+    !(actor.permissions.includes('Model.add') || actor.permissions.includes('Model.update'))
+  ) {
     throw AppError.forbidden();
   }
   next();

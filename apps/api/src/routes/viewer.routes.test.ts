@@ -66,7 +66,12 @@ describe('POST /api/model/embed/detail', () => {
       user: { name: a.user.name },
       modelId: model.id,
       settings: ['info', 'labels_ui'],
-      branding: { primaryColor: '#112233', textColor: '#ffffff', backgroundColor: '#ffffff', tenant: a.tenant.domainPrefix },
+      branding: {
+        primaryColor: '#112233',
+        textColor: '#ffffff',
+        backgroundColor: '#ffffff',
+        tenant: a.tenant.domainPrefix,
+      },
     });
     const url = new URL(res.body.url);
     expect(url.origin).toBe(VIEWER);
@@ -83,12 +88,31 @@ describe('POST /api/model/embed/detail', () => {
     const model = await createModel(h);
     const token = await embedToken(a, model.id);
     await h.db.embedToken.update({ where: { token }, data: { revokedAt: new Date() } });
-    for (const bad of [token, 'x', 'A'.repeat(43), `${token.slice(0, 42)}!`, '../../etc/passwd', "' OR 1=1 --"]) {
+    for (const bad of [
+      token,
+      'x',
+      'A'.repeat(43),
+      `${token.slice(0, 42)}!`,
+      '../../etc/passwd',
+      "' OR 1=1 --",
+    ]) {
       const res = await detail(bad);
       expect(res.status, bad).toBe(404);
-      expect(res.body).toEqual({ success: false, statusCode: 404, error: 'Not Found', message: MSG.embedLinkInvalid });
+      expect(res.body).toEqual({
+        success: false,
+        statusCode: 404,
+        error: 'Not Found',
+        message: MSG.embedLinkInvalid,
+      });
     }
-    for (const body of [{}, { token: 5 }, { token: null }, { token: ['a'] }, { token: 'x'.repeat(300) }, { token: 'x', extra: 1 }]) {
+    for (const body of [
+      {},
+      { token: 5 },
+      { token: null },
+      { token: ['a'] },
+      { token: 'x'.repeat(300) },
+      { token: 'x', extra: 1 },
+    ]) {
       const res = await request(h.app).post('/api/model/embed/detail').send(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ success: false, statusCode: 400 });
@@ -133,7 +157,10 @@ describe('POST /api/model/embed/detail', () => {
       data: { status: 'canceled', activePayment: true, cancelAt: new Date(Date.now() + day) },
     });
     expect((await detail(t3)).status).toBe(200);
-    await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: { cancelAt: new Date(Date.now() - day) } });
+    await h.db.tenantSubscription.update({
+      where: { tenantId: a.tenant.id },
+      data: { cancelAt: new Date(Date.now() - day) },
+    });
     expect((await detail(t3)).status).toBe(404);
     await h.db.tenantSubscription.update({
       where: { tenantId: a.tenant.id },
@@ -163,7 +190,9 @@ describe('GET /api/viewer/model', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({
       name: 'Cell',
-      glbUrl: expect.stringMatching(new RegExp(`^http://portal.test/api/files/models/${model.id}\\?v=1&exp=\\d+&sig=`)),
+      glbUrl: expect.stringMatching(
+        new RegExp(`^http://portal.test/api/files/models/${model.id}\\?v=1&exp=\\d+&sig=`),
+      ),
       settings: EMBED_FLAGS.filter((f) => f !== 'center_model'),
       branding: {
         backgroundColor: '#000000',
@@ -176,11 +205,18 @@ describe('GET /api/viewer/model', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     expect(await recorded({ modelId: model.id })).toBe(2);
     const row = await h.db.modelViewDaily.findFirstOrThrow({ where: { modelId: model.id } });
-    expect(row).toMatchObject({ tenantId: a.tenant.id, viewerKey: `u:${a.user.id}`, userId: a.user.id, source: 'portal' });
+    expect(row).toMatchObject({
+      tenantId: a.tenant.id,
+      viewerKey: `u:${a.user.id}`,
+      userId: a.user.id,
+      source: 'portal',
+    });
 
     // The signed file URL serves the .glb to the viewer origin.
     const glbUrl = new URL(res.body.glbUrl);
-    const file = await request(h.app).get(`${glbUrl.pathname}${glbUrl.search}`).set('Origin', VIEWER)
+    const file = await request(h.app)
+      .get(`${glbUrl.pathname}${glbUrl.search}`)
+      .set('Origin', VIEWER)
       .buffer(true)
       .parse((response, done) => {
         const chunks: Buffer[] = [];
@@ -209,7 +245,11 @@ describe('GET /api/viewer/model', () => {
       userId: a.user.id,
       modelId: model.id,
     });
-    const expired = signViewerTicket(h.config.SIGNING_SECRET, { tenantId: a.tenant.id, userId: a.user.id, modelId: model.id }, -1);
+    const expired = signViewerTicket(
+      h.config.SIGNING_SECRET,
+      { tenantId: a.tenant.id, userId: a.user.id, modelId: model.id },
+      -1,
+    );
     for (const subscription of [tampered, forged, expired, 'nonsense', 'v1.x.y']) {
       const res = await load({ ...params, subscription });
       expect(res.status, subscription).toBe(403);
@@ -221,7 +261,10 @@ describe('GET /api/viewer/model', () => {
     await h.db.model.update({ where: { id: model.id }, data: { isPublic: false } });
     expect((await load(params)).status).toBe(404);
     await h.db.model.update({ where: { id: model.id }, data: { isPublic: true } });
-    await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: { status: 'deactivated' } });
+    await h.db.tenantSubscription.update({
+      where: { tenantId: a.tenant.id },
+      data: { status: 'deactivated' },
+    });
     const noPlan = await load(params);
     expect(noPlan.status).toBe(403);
     expect(noPlan.body.message).toBe(MSG.planNotActive);
@@ -263,7 +306,9 @@ describe('GET /api/viewer/model', () => {
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.statusCode).toBe(400);
     }
-    const arrays = await request(h.app).get('/api/viewer/model?model=a&model=b&subscription=x&currentmode=standard');
+    const arrays = await request(h.app).get(
+      '/api/viewer/model?model=a&model=b&subscription=x&currentmode=standard',
+    );
     expect(arrays.status).toBe(400);
     for (const name of ['nope.png', '..%2F..%2Fetc%2Fpasswd', 'thumbnail-x.svg', 'thumbnail-abc.webp']) {
       expect((await request(h.app).get(`/api/files/images/${name}`)).status, name).toBe(404);
@@ -276,7 +321,10 @@ describe('views and limits', () => {
   async function limitedTenant(viewLimit: number, validation: boolean, additionalViews = 0) {
     const plan = await createPlan(h.db, { modelEmbed: true, viewLimit, additionalViewsPrice: 500 });
     const a = await customer(h, { plan });
-    await h.db.branding.update({ where: { tenantId: a.tenant.id }, data: { additionalViewsValidation: validation } });
+    await h.db.branding.update({
+      where: { tenantId: a.tenant.id },
+      data: { additionalViewsValidation: validation },
+    });
     if (additionalViews) {
       await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: { additionalViews } });
     }
@@ -290,7 +338,11 @@ describe('views and limits', () => {
     for (let i = 0; i < 4; i += 1) expect((await load(params)).status).toBe(200);
     const refused = await load(params);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: MSG.viewLimitReached });
+    expect(refused.body).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: MSG.viewLimitReached,
+    });
     expect(await recorded({ modelId: model.id })).toBe(4);
     const list = await request(h.app).get(`${a.base}/model/all`).set(bearer(a.token));
     expect(list.body.views).toMatchObject({
@@ -318,7 +370,14 @@ describe('views and limits', () => {
   it('starts the period count from PostgreSQL when Redis has none', async () => {
     const { a, model, params } = await limitedTenant(3, true);
     await h.db.modelViewDaily.create({
-      data: { modelId: model.id, tenantId: a.tenant.id, day: new Date(new Date().toISOString().slice(0, 10)), viewerKey: 'u:999999', source: 'portal', count: 2 },
+      data: {
+        modelId: model.id,
+        tenantId: a.tenant.id,
+        day: new Date(new Date().toISOString().slice(0, 10)),
+        viewerKey: 'u:999999',
+        source: 'portal',
+        count: 2,
+      },
     });
     expect((await load(params)).status).toBe(200);
     expect((await load(params)).status).toBe(429);
@@ -347,7 +406,9 @@ describe('views and limits', () => {
     const pb = paramsOf((await detail(await embedToken(b, model.id))).body.url);
     for (let i = 0; i < 3; i += 1) await load(pa);
     await load(pb);
-    const list = await request(h.app).get(`${admin.base}/model/all?search=Stats%20model`).set(bearer(admin.token));
+    const list = await request(h.app)
+      .get(`${admin.base}/model/all?search=Stats%20model`)
+      .set(bearer(admin.token));
     const stats = list.body.models[0];
     expect(stats.viewCount).toBe(4);
     expect(stats.topTenants).toEqual([
@@ -356,7 +417,10 @@ describe('views and limits', () => {
     ]);
     expect(stats.viewsByDay).toHaveLength(30);
     expect(stats.viewsByDay[29]).toEqual({ day: new Date().toISOString().slice(0, 10), views: 4 });
-    const users = list.body.users as { id: number; models: { medicalModelId: number; viewCount: number }[] }[];
+    const users = list.body.users as {
+      id: number;
+      models: { medicalModelId: number; viewCount: number }[];
+    }[];
     expect(users.find((u) => u.id === a.user.id)?.models).toEqual([
       { medicalModelId: model.id, modelName: 'Stats model', viewCount: 3 },
     ]);

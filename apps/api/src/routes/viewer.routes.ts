@@ -31,11 +31,22 @@ function viewerCors(config: Config): RequestHandler {
   };
 }
 
-const FileParams = z.strictObject({ id: z.string().regex(/^\d{1,10}$/).transform(Number) });
+const FileParams = z.strictObject({
+  id: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number),
+});
 const FileQuery = z.strictObject({
-  exp: z.string().regex(/^\d{1,12}$/).transform(Number),
+  exp: z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .transform(Number),
   sig: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
-  v: z.string().regex(/^\d{1,10}$/).optional(),
+  v: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .optional(),
 });
 const ImageParams = z.strictObject({ key: z.string().max(200) });
 
@@ -74,28 +85,26 @@ export function viewerRoutes(deps: ServerDeps): Router {
     res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery)));
   });
 
-  router.get(
-    '/files/models/:id',
-    cors,
-    validate(FileParams, 'params'),
-    async (req, res) => {
-      const query = FileQuery.safeParse(req.query);
-      const { id } = inputOf(req, FileParams);
-      if (!query.success || !verifyModelFile(deps.config.SIGNING_SECRET, id, query.data.exp, query.data.sig)) {
-        throw AppError.forbidden(MSG.fileLinkInvalid);
-      }
-      const model = await deps.db.model.findFirst({ where: { id, deletedAt: null }, select: { fileKey: true } });
-      const object = model?.fileKey ? await storageOf(deps).get(model.fileKey) : null;
-      if (!object) throw AppError.notFound();
-      res.set({
-        'Content-Type': 'model/gltf-binary',
-        'Cache-Control': 'private, max-age=600',
-        'Content-Disposition': 'inline',
-        ...(object.size !== null ? { 'Content-Length': String(object.size) } : {}),
-      });
-      await send(object.body, res);
-    },
-  );
+  router.get('/files/models/:id', cors, validate(FileParams, 'params'), async (req, res) => {
+    const query = FileQuery.safeParse(req.query);
+    const { id } = inputOf(req, FileParams);
+    if (!query.success || !verifyModelFile(deps.config.SIGNING_SECRET, id, query.data.exp, query.data.sig)) {
+      throw AppError.forbidden(MSG.fileLinkInvalid);
+    }
+    const model = await deps.db.model.findFirst({
+      where: { id, deletedAt: null },
+      select: { fileKey: true },
+    });
+    const object = model?.fileKey ? await storageOf(deps).get(model.fileKey) : null;
+    if (!object) throw AppError.notFound();
+    res.set({
+      'Content-Type': 'model/gltf-binary',
+      'Cache-Control': 'private, max-age=600',
+      'Content-Disposition': 'inline',
+      ...(object.size !== null ? { 'Content-Length': String(object.size) } : {}),
+    });
+    await send(object.body, res);
+  });
 
   router.get('/files/images/:key', validate(ImageParams, 'params'), async (req, res) => {
     const name = inputOf(req, ImageParams).key;

@@ -6,14 +6,18 @@ import { checkImage } from '../images/check-image.ts';
 import type { JobHandler } from '../registry.ts';
 
 /** `tmp/<id>` becomes `images/<purpose>-<id>.webp`: a retry of the same job writes the same key. */
-export const outputKeyOf = (tmpKey: string, purpose: string) => `images/${purpose}-${tmpKey.slice('tmp/'.length)}.webp`;
+export const outputKeyOf = (tmpKey: string, purpose: string) =>
+  `images/${purpose}-${tmpKey.slice('tmp/'.length)}.webp`;
 
 /**
  * validate-image: reads the upload, checks and re-encodes it (images/check-image.ts), writes the result,
  * deletes the upload and answers ValidateImageResult (the API waits for it). A refused image is an
  * answer, not a failure; only storage trouble throws (and is retried).
  */
-export function validateImageHandler(deps: { storage: Storage; logger?: Logger }): JobHandler<'validate-image'> {
+export function validateImageHandler(deps: {
+  storage: Storage;
+  logger?: Logger;
+}): JobHandler<'validate-image'> {
   return async ({ key, purpose }): Promise<ValidateImageResult> => {
     const output = outputKeyOf(key, purpose);
     const bytes = await deps.storage.getBytes(key);
@@ -22,7 +26,13 @@ export function validateImageHandler(deps: { storage: Storage; logger?: Logger }
       const done = await deps.storage.getBytes(output);
       if (!done) return { ok: false, message: 'The upload was not found.' };
       const meta = await sharp(done).metadata();
-      return { ok: true, key: output, contentType: 'image/webp', width: meta.width ?? 0, height: meta.height ?? 0 };
+      return {
+        ok: true,
+        key: output,
+        contentType: 'image/webp',
+        width: meta.width ?? 0,
+        height: meta.height ?? 0,
+      };
     }
     const result = await checkImage(bytes, purpose);
     if (result.ok) await deps.storage.put(output, result.bytes, result.contentType);

@@ -5,7 +5,9 @@ import { MSG } from '@helix/shared';
 import { checkImage } from './check-image.ts';
 
 const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' = 'png') =>
-  sharp({ create: { width, height, channels: 3, background: '#5f51fb' } }).toFormat(format).toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#5f51fb' } })
+    .toFormat(format)
+    .toBuffer();
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -43,18 +45,35 @@ describe('checkImage', () => {
   });
 
   it('refuses by content, whatever the name: text, GIF, TIFF', async () => {
-    for (const bytes of [Buffer.from('hello, I am a .png'), await image(10, 10, 'gif'), await image(10, 10, 'tiff'), Buffer.alloc(0)]) {
+    for (const bytes of [
+      Buffer.from('hello, I am a .png'),
+      await image(10, 10, 'gif'),
+      await image(10, 10, 'tiff'),
+      Buffer.alloc(0),
+    ]) {
       expect(await checkImage(bytes, 'thumbnail')).toEqual({ ok: false, message: MSG.imageTypeNotAllowed });
     }
   });
 
   it('applies the spec limits per purpose', async () => {
-    expect(await checkImage(await image(1001, 500), 'logo')).toEqual({ ok: false, message: MSG.dimensionsOver1000 });
+    expect(await checkImage(await image(1001, 500), 'logo')).toEqual({
+      ok: false,
+      message: MSG.dimensionsOver1000,
+    });
     expect(await checkImage(await image(1000, 1000), 'loading')).toMatchObject({ ok: true });
-    expect(await checkImage(Buffer.alloc(1024 * 1024 + 1), 'logo')).toEqual({ ok: false, message: MSG.fileOver1mb });
+    expect(await checkImage(Buffer.alloc(1024 * 1024 + 1), 'logo')).toEqual({
+      ok: false,
+      message: MSG.fileOver1mb,
+    });
     expect(await checkImage(await image(2000, 1500), 'background')).toMatchObject({ ok: true });
-    expect(await checkImage(await image(4001, 10), 'background')).toEqual({ ok: false, message: MSG.dimensionsOver4000 });
-    expect(await checkImage(Buffer.alloc(5 * 1024 * 1024 + 1), 'background')).toEqual({ ok: false, message: MSG.fileOver5mb });
+    expect(await checkImage(await image(4001, 10), 'background')).toEqual({
+      ok: false,
+      message: MSG.dimensionsOver4000,
+    });
+    expect(await checkImage(Buffer.alloc(5 * 1024 * 1024 + 1), 'background')).toEqual({
+      ok: false,
+      message: MSG.fileOver5mb,
+    });
   });
 
   it('refuses a tiny PNG that declares 50000 x 50000 pixels without decoding it', async () => {
@@ -86,7 +105,9 @@ describe('checkImage', () => {
       '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&b;</text></svg>',
     );
     expect(await checkImage(entities, 'logo')).toEqual({ ok: false, message: MSG.imageTypeNotAllowed });
-    const huge = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="10" height="10"/></svg>');
+    const huge = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="10" height="10"/></svg>',
+    );
     expect(await checkImage(huge, 'logo')).toEqual({ ok: false, message: MSG.dimensionsOver1000 });
   });
 });

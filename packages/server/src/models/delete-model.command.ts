@@ -11,7 +11,10 @@ import { assertCatalogueAdmin, visibleTo } from './model.policy.ts';
  */
 export async function deleteModel(deps: ServerDeps, actor: Actor, id: number): Promise<{ message: string }> {
   assertCatalogueAdmin(actor, 'Model.delete');
-  const model = await deps.db.model.findFirst({ where: { id, ...visibleTo(actor) }, select: { id: true, urlModelName: true } });
+  const model = await deps.db.model.findFirst({
+    where: { id, ...visibleTo(actor) },
+    select: { id: true, urlModelName: true },
+  });
   if (!model) throw AppError.notFound();
   const updated = await deps.db.model.updateMany({
     where: { id: model.id, deletedAt: null },

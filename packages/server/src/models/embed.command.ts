@@ -22,7 +22,10 @@ export async function createEmbed(
       throw AppError.forbidden(MSG.embedNotInPlan);
     }
   }
-  const model = await deps.db.model.findFirst({ where: { id: input.id, ...visibleTo(actor) }, select: { id: true } });
+  const model = await deps.db.model.findFirst({
+    where: { id: input.id, ...visibleTo(actor) },
+    select: { id: true },
+  });
   if (!model) throw AppError.notFound();
   const token = randomToken();
   await deps.db.embedToken.create({

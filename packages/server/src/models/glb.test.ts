@@ -31,10 +31,26 @@ describe('glbProblems', () => {
       Buffer.alloc(0),
       Buffer.from('glTF'),
       Buffer.from('PK\u0003\u0004 a zip file pretending to be a model'),
-      (() => { const b = Buffer.from(good); b.writeUInt32LE(1, 4); return b; })(),
-      (() => { const b = Buffer.from(good); b.writeUInt32LE(b.length - 1, 8); return b; })(),
-      (() => { const b = Buffer.from(good); b.writeUInt32LE(4000, 12); return b; })(),
-      (() => { const b = Buffer.from(good); b.writeUInt32LE(0x004e4942, 16); return b; })(),
+      (() => {
+        const b = Buffer.from(good);
+        b.writeUInt32LE(1, 4);
+        return b;
+      })(),
+      (() => {
+        const b = Buffer.from(good);
+        b.writeUInt32LE(b.length - 1, 8);
+        return b;
+      })(),
+      (() => {
+        const b = Buffer.from(good);
+        b.writeUInt32LE(4000, 12);
+        return b;
+      })(),
+      (() => {
+        const b = Buffer.from(good);
+        b.writeUInt32LE(0x004e4942, 16);
+        return b;
+      })(),
       glb('{"asset":{"version":"1.0"}}'),
       glb('[1,2,3]'),
       glb('null'),

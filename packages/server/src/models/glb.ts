@@ -14,7 +14,8 @@ export function glbProblems(bytes: Uint8Array): string[] {
   const version = view.getUint32(4, true);
   if (version !== 2) return [`container version ${version}, expected 2`];
   const length = view.getUint32(8, true);
-  if (length !== bytes.byteLength) return [`declared length ${length} differs from ${bytes.byteLength} bytes`];
+  if (length !== bytes.byteLength)
+    return [`declared length ${length} differs from ${bytes.byteLength} bytes`];
 
   let offset = 12;
   let index = 0;

@@ -30,8 +30,10 @@ export async function checkImage(
   field: string,
 ): Promise<string> {
   const rule = IMAGE_RULES[purpose];
-  if (bytes.byteLength > rule.maxBytes) throw AppError.badRequest(rule.sizeMessage, { [field]: rule.sizeMessage });
-  if (bytes.byteLength === 0) throw AppError.badRequest(MSG.imageTypeNotAllowed, { [field]: MSG.imageTypeNotAllowed });
+  if (bytes.byteLength > rule.maxBytes)
+    throw AppError.badRequest(rule.sizeMessage, { [field]: rule.sizeMessage });
+  if (bytes.byteLength === 0)
+    throw AppError.badRequest(MSG.imageTypeNotAllowed, { [field]: MSG.imageTypeNotAllowed });
 
   const storage = storageOf(deps);
   const id = randomBytes(16).toString('base64url');

@@ -14,7 +14,10 @@ type ListInput = z.output<typeof ModelListQuery>;
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** Name sorts ignore case (the grid shows names as people read them); ties keep the id order. */
-function sortModels<T extends { id: number; name: string; createdAt: Date }>(models: T[], sort: ModelSort): T[] {
+function sortModels<T extends { id: number; name: string; createdAt: Date }>(
+  models: T[],
+  sort: ModelSort,
+): T[] {
   const [field, direction] = sort.split('-') as ['name' | 'createdAt', 'Asc' | 'Desc'];
   const sign = direction === 'Asc' ? 1 : -1;
   return [...models].sort((a, b) => {
@@ -56,7 +59,11 @@ export async function viewsSummary(deps: ServerDeps, actor: Actor, now = new Dat
  * tenants', with top tenants and views per day; others: their tenant's), the period's view summary
  * (non-admins) and per-user statistics (with User.listing.view).
  */
-export async function listModels(deps: ServerDeps, actor: Actor, input: ListInput): Promise<ModelListResponse> {
+export async function listModels(
+  deps: ServerDeps,
+  actor: Actor,
+  input: ListInput,
+): Promise<ModelListResponse> {
   const admin = isPlatformAdmin(actor);
   const where: Prisma.ModelWhereInput = {
     ...visibleTo(actor),

@@ -27,7 +27,8 @@ export async function modelViewCounts(
   for (const row of rows) add(counts, row.modelId, row._sum.count ?? 0);
   const wanted = new Set(modelIds);
   for (const e of pending) {
-    if (wanted.has(e.modelId) && (tenantId === null || e.tenantId === tenantId)) add(counts, e.modelId, e.count);
+    if (wanted.has(e.modelId) && (tenantId === null || e.tenantId === tenantId))
+      add(counts, e.modelId, e.count);
   }
   return counts;
 }
@@ -69,7 +70,11 @@ export async function topTenantsByModel(
         .filter(([tenantId]) => nameOf.has(tenantId))
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
         .slice(0, limit)
-        .map(([tenantId, views]) => ({ tenant_id: tenantId, tenant_name: nameOf.get(tenantId)!, tenant_views: views })),
+        .map(([tenantId, views]) => ({
+          tenant_id: tenantId,
+          tenant_name: nameOf.get(tenantId)!,
+          tenant_views: views,
+        })),
     );
   }
   return answer;
@@ -84,7 +89,9 @@ export async function viewsByDayByModel(
   now = new Date(),
 ): Promise<Map<number, { day: string; views: number }[]>> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const dayList = Array.from({ length: days }, (_, i) => dayOf(new Date(today - (days - 1 - i) * 86_400_000)));
+  const dayList = Array.from({ length: days }, (_, i) =>
+    dayOf(new Date(today - (days - 1 - i) * 86_400_000)),
+  );
   const first = dayList[0]!;
   const counts = new Map<string, number>();
   if (modelIds.length > 0) {
@@ -127,9 +134,16 @@ export async function userStats(
     });
     for (const row of rows) add(counts, `${row.userId}|${row.modelId}`, row._sum.count ?? 0);
 
-    const embedIds = [...new Set(pending.filter((e) => e.viewerKey.startsWith('e:')).map((e) => Number(e.viewerKey.slice(2))))];
+    const embedIds = [
+      ...new Set(
+        pending.filter((e) => e.viewerKey.startsWith('e:')).map((e) => Number(e.viewerKey.slice(2))),
+      ),
+    ];
     const creators = embedIds.length
-      ? await deps.db.embedToken.findMany({ where: { id: { in: embedIds } }, select: { id: true, createdById: true } })
+      ? await deps.db.embedToken.findMany({
+          where: { id: { in: embedIds } },
+          select: { id: true, createdById: true },
+        })
       : [];
     const creatorOf = new Map(creators.map((t) => [t.id, t.createdById]));
     for (const e of pending) {
@@ -143,7 +157,11 @@ export async function userStats(
     name: user.name,
     email: user.email,
     models: [...models.entries()]
-      .map(([modelId, modelName]) => ({ medicalModelId: modelId, modelName, viewCount: counts.get(`${user.id}|${modelId}`) ?? 0 }))
+      .map(([modelId, modelName]) => ({
+        medicalModelId: modelId,
+        modelName,
+        viewCount: counts.get(`${user.id}|${modelId}`) ?? 0,
+      }))
       .filter((m) => m.viewCount > 0)
       .sort((a, b) => b.viewCount - a.viewCount || a.medicalModelId - b.medicalModelId),
   }));

@@ -76,13 +76,19 @@ export async function saveModel(
   }
 
   const clash = await db.model.findFirst({
-    where: { urlModelName: input.urlModelName, deletedAt: null, ...(existing ? { NOT: { id: existing.id } } : {}) },
+    where: {
+      urlModelName: input.urlModelName,
+      deletedAt: null,
+      ...(existing ? { NOT: { id: existing.id } } : {}),
+    },
     select: { id: true },
   });
   if (clash) throw urlNameTaken();
 
   if (input.restrictedTenants.length > 0) {
-    const known = await db.tenant.count({ where: { id: { in: input.restrictedTenants }, isPlatform: false } });
+    const known = await db.tenant.count({
+      where: { id: { in: input.restrictedTenants }, isPlatform: false },
+    });
     if (known !== input.restrictedTenants.length) throw fieldError('restrictedTenants', MSG.unknownTenants);
   }
 
@@ -118,7 +124,10 @@ export async function saveModel(
     const saved: ModelRecord = await db.$transaction(async (tx) => {
       if (!existing) {
         return tx.model.create({
-          data: { ...data, restrictedTenants: { create: input.restrictedTenants.map((tenantId) => ({ tenantId })) } },
+          data: {
+            ...data,
+            restrictedTenants: { create: input.restrictedTenants.map((tenantId) => ({ tenantId })) },
+          },
           include,
         });
       }
@@ -127,7 +136,8 @@ export async function saveModel(
         where: { id: existing.id, version: existing.version, deletedAt: null },
         data: { ...data, version: { increment: 1 } },
       });
-      if (updated.count === 0) throw AppError.conflict(MSG.modelVersionConflict, { version: MSG.modelVersionConflict });
+      if (updated.count === 0)
+        throw AppError.conflict(MSG.modelVersionConflict, { version: MSG.modelVersionConflict });
       await tx.modelTenantAccess.deleteMany({ where: { modelId: existing.id } });
       await tx.modelTenantAccess.createMany({
         data: input.restrictedTenants.map((tenantId) => ({ modelId: existing.id, tenantId })),
@@ -138,7 +148,9 @@ export async function saveModel(
     // The files this save replaced are not referenced any more.
     for (const old of [existing?.fileKey, existing?.thumbnail]) {
       if (old && old !== saved.fileKey && old !== saved.thumbnail) {
-        await storage.delete(old).catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old model file not deleted'));
+        await storage
+          .delete(old)
+          .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old model file not deleted'));
       }
     }
 

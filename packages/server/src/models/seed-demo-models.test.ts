@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,16 +35,30 @@ const fakeBuild: BuildDemoModels = async (outDir) => {
 describe('seedDemoModels', () => {
   it('creates the models once, keeps portal edits, fills in missing files', async () => {
     const build = path.join(dir, 'fake');
-    await (await import('node:fs/promises')).mkdir(build, { recursive: true });
-    expect(await seedDemoModels(db, storage, build, fakeBuild)).toEqual({ created: ['demo-a'], existing: [] });
+    await mkdir(build, { recursive: true });
+    expect(await seedDemoModels(db, storage, build, fakeBuild)).toEqual({
+      created: ['demo-a'],
+      existing: [],
+    });
     const row = await db.model.findUniqueOrThrow({ where: { urlModelName: 'demo-a' } });
-    expect(row).toMatchObject({ name: 'Demo A', isPublic: true, fileKey: 'models/demo-demo-a.glb', thumbnail: 'images/thumbnail-demo-demo-a.png' });
+    expect(row).toMatchObject({
+      name: 'Demo A',
+      isPublic: true,
+      fileKey: 'models/demo-demo-a.glb',
+      thumbnail: 'images/thumbnail-demo-demo-a.png',
+    });
     expect((await storage.getBytes(row.fileKey!))?.toString()).toBe('glb-a');
 
     await db.model.update({ where: { id: row.id }, data: { name: 'Renamed by an admin', isPublic: false } });
-    expect(await seedDemoModels(db, storage, build, fakeBuild)).toEqual({ created: [], existing: ['demo-a'] });
+    expect(await seedDemoModels(db, storage, build, fakeBuild)).toEqual({
+      created: [],
+      existing: ['demo-a'],
+    });
     expect(await db.model.count({ where: { urlModelName: 'demo-a' } })).toBe(1);
-    expect(await db.model.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ name: 'Renamed by an admin', isPublic: false });
+    expect(await db.model.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      name: 'Renamed by an admin',
+      isPublic: false,
+    });
   });
 
   it('builds the real demo models (packages/demo-content) into valid glTF binaries', async () => {

@@ -9,11 +9,16 @@ describe('viewer tickets', () => {
     expect(verifyViewerTicket(SECRET, ticket)).toMatchObject({ tenantId: 1, userId: 2, modelId: 3 });
     expect(verifyViewerTicket('y'.repeat(40), ticket)).toBeNull();
     const [v, payload, sig] = ticket.split('.');
-    const other = Buffer.from(JSON.stringify({ tenantId: 9, userId: 2, modelId: 3, exp: 9e9 })).toString('base64url');
+    const other = Buffer.from(JSON.stringify({ tenantId: 9, userId: 2, modelId: 3, exp: 9e9 })).toString(
+      'base64url',
+    );
     expect(verifyViewerTicket(SECRET, `${v}.${other}.${sig}`)).toBeNull();
     expect(verifyViewerTicket(SECRET, `${v}.${payload}.${sig!.slice(0, -1)}A`)).toBeNull();
-    expect(verifyViewerTicket(SECRET, signViewerTicket(SECRET, { tenantId: 1, userId: 2, modelId: 3 }, -5))).toBeNull();
-    for (const junk of ['', 'v1..', 'v1.e30.' + 'A'.repeat(43), 'a'.repeat(900)]) expect(verifyViewerTicket(SECRET, junk)).toBeNull();
+    expect(
+      verifyViewerTicket(SECRET, signViewerTicket(SECRET, { tenantId: 1, userId: 2, modelId: 3 }, -5)),
+    ).toBeNull();
+    for (const junk of ['', 'v1..', 'v1.e30.' + 'A'.repeat(43), 'a'.repeat(900)])
+      expect(verifyViewerTicket(SECRET, junk)).toBeNull();
   });
 });
 

@@ -35,19 +35,30 @@ const tenantInclude = { subscription: { include: { plan: true } }, branding: tru
 interface Resolved {
   model: Pick<Model, 'id' | 'name' | 'version' | 'fileKey' | 'backgroundColor'>;
   tenant: TenantPlanContext & {
-    branding: (Pick<Branding, 'backgroundColor' | 'primaryColor' | 'modelBgLogo' | 'modelLoadingLogo'> & { additionalViewsValidation: boolean }) | null;
+    branding:
+      | (Pick<Branding, 'backgroundColor' | 'primaryColor' | 'modelBgLogo' | 'modelLoadingLogo'> & {
+          additionalViewsValidation: boolean;
+        })
+      | null;
   };
   settings: EmbedFlag[];
   load: ViewLoad;
 }
 
-async function resolveStandard(deps: ServerDeps, query: z.output<typeof ViewerModelQuery>): Promise<Resolved> {
+async function resolveStandard(
+  deps: ServerDeps,
+  query: z.output<typeof ViewerModelQuery>,
+): Promise<Resolved> {
   const ticket = verifyViewerTicket(deps.config.SIGNING_SECRET, query.subscription);
   if (!ticket) throw AppError.forbidden(MSG.viewerLinkInvalid);
   const tenant = await deps.db.tenant.findUnique({ where: { id: ticket.tenantId }, include: tenantInclude });
   if (!tenant) throw AppError.forbidden(MSG.viewerLinkInvalid);
   const model = await deps.db.model.findFirst({
-    where: { id: ticket.modelId, urlModelName: query.model, ...visibleToTenant(tenant.id, tenant.isPlatform) },
+    where: {
+      id: ticket.modelId,
+      urlModelName: query.model,
+      ...visibleToTenant(tenant.id, tenant.isPlatform),
+    },
   });
   if (!model) throw AppError.notFound();
   return {
@@ -58,7 +69,10 @@ async function resolveStandard(deps: ServerDeps, query: z.output<typeof ViewerMo
   };
 }
 
-async function resolveEmbedding(deps: ServerDeps, query: z.output<typeof ViewerModelQuery>): Promise<Resolved> {
+async function resolveEmbedding(
+  deps: ServerDeps,
+  query: z.output<typeof ViewerModelQuery>,
+): Promise<Resolved> {
   const access = await embedAccess(deps.db, query.subscription);
   if (!access.ok) {
     if (access.reason === 'model') throw AppError.notFound();
@@ -84,7 +98,9 @@ export async function loadViewerModel(
   query: z.output<typeof ViewerModelQuery>,
 ): Promise<ViewerModel> {
   const resolved =
-    query.currentmode === 'standard' ? await resolveStandard(deps, query) : await resolveEmbedding(deps, query);
+    query.currentmode === 'standard'
+      ? await resolveStandard(deps, query)
+      : await resolveEmbedding(deps, query);
   const { model, tenant } = resolved;
   if (!model.fileKey) throw AppError.notFound();
   if (!hasActivePlan(tenant)) throw AppError.forbidden(MSG.planNotActive);
@@ -95,7 +111,8 @@ export async function loadViewerModel(
     glbUrl: signedModelFileUrl(deps.config, model),
     settings: resolved.settings,
     branding: {
-      backgroundColor: model.backgroundColor ?? tenant.branding?.backgroundColor ?? DEFAULT_BRANDING.backgroundColor,
+      backgroundColor:
+        model.backgroundColor ?? tenant.branding?.backgroundColor ?? DEFAULT_BRANDING.backgroundColor,
       primaryColor: tenant.branding?.primaryColor ?? DEFAULT_BRANDING.primaryColor,
       modelBgLogo: imageUrl(tenant.branding?.modelBgLogo, origin),
       modelLoadingLogo: imageUrl(tenant.branding?.modelLoadingLogo, origin),

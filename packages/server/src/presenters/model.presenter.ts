@@ -24,7 +24,9 @@ export function presentModel(model: ModelRecord, options: { admin: boolean; stat
     createdAt: model.createdAt.toISOString(),
     updatedAt: model.updatedAt.toISOString(),
     isPublic: model.isPublic,
-    restrictedTenants: options.admin ? model.restrictedTenants.map((t) => t.tenantId).sort((a, b) => a - b) : [],
+    restrictedTenants: options.admin
+      ? model.restrictedTenants.map((t) => t.tenantId).sort((a, b) => a - b)
+      : [],
     version: model.version,
     ...(options.admin
       ? { topTenants: options.stats.topTenants ?? [], viewsByDay: options.stats.viewsByDay ?? [] }

@@ -44,7 +44,10 @@ export class JobQueue {
     const data = job.payload.parse(payload);
     this.events ??= (async () => {
       // QueueEvents blocks on its connection: its own duplicate, closed with it.
-      const events = new QueueEvents(QUEUE_NAME, { connection: this.connection.duplicate(), prefix: this.prefix });
+      const events = new QueueEvents(QUEUE_NAME, {
+        connection: this.connection.duplicate(),
+        prefix: this.prefix,
+      });
       await events.waitUntilReady();
       return events;
     })();

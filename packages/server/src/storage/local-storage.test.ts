@@ -33,7 +33,20 @@ describe('LocalStorage', () => {
   });
 
   it('refuses keys that could leave the folder', async () => {
-    for (const key of ['../secret.txt', 'a/../../secret.txt', '/etc/passwd', 'a//b', '', '.', '..', 'a\\..\\b', '%2e%2e/x', 'a/./b', 'x'.repeat(400), 'a\u0000b']) {
+    for (const key of [
+      '../secret.txt',
+      'a/../../secret.txt',
+      '/etc/passwd',
+      'a//b',
+      '',
+      '.',
+      '..',
+      'a\\..\\b',
+      '%2e%2e/x',
+      'a/./b',
+      'x'.repeat(400),
+      'a\u0000b',
+    ]) {
       await expect(storage.put(key, Buffer.from('x'), 'text/plain'), key).rejects.toThrow();
       await expect(storage.getBytes(key), key).rejects.toThrow();
     }

@@ -11,7 +11,12 @@ function fakeClient() {
   const objects = new Map<string, { body: Buffer; type?: string }>();
   const sent: string[] = [];
   const send = async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
-    const { Bucket, Key, Body, ContentType } = command.input as { Bucket: string; Key: string; Body?: Buffer; ContentType?: string };
+    const { Bucket, Key, Body, ContentType } = command.input as {
+      Bucket: string;
+      Key: string;
+      Body?: Buffer;
+      ContentType?: string;
+    };
     sent.push(`${command.constructor.name} ${Bucket}/${Key}`);
     const found = objects.get(Key);
     switch (command.constructor.name) {

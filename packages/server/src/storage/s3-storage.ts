@@ -54,7 +54,10 @@ export class S3Storage implements Storage {
     try {
       const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!answer.Body) return null;
-      const body = answer.Body instanceof Readable ? answer.Body : Readable.from(answer.Body as AsyncIterable<Uint8Array>);
+      const body =
+        answer.Body instanceof Readable
+          ? answer.Body
+          : Readable.from(answer.Body as AsyncIterable<Uint8Array>);
       return { body, size: answer.ContentLength ?? null };
     } catch (error) {
       if (isNotFound(error)) return null;

@@ -51,10 +51,18 @@ export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
  * now, else the calendar month (UTC). Views are counted per day, so the day a Stripe period changes
  * belongs to the new period.
  */
-export function billingPeriod(sub: Pick<TenantSubscription, 'currentPeriodStart' | 'currentPeriodEnd'> | null, now = new Date()): BillingPeriod {
+export function billingPeriod(
+  sub: Pick<TenantSubscription, 'currentPeriodStart' | 'currentPeriodEnd'> | null,
+  now = new Date(),
+): BillingPeriod {
   let start: Date;
   let end: Date;
-  if (sub?.currentPeriodStart && sub.currentPeriodEnd && sub.currentPeriodStart <= now && now < sub.currentPeriodEnd) {
+  if (
+    sub?.currentPeriodStart &&
+    sub.currentPeriodEnd &&
+    sub.currentPeriodStart <= now &&
+    now < sub.currentPeriodEnd
+  ) {
     start = sub.currentPeriodStart;
     end = sub.currentPeriodEnd;
   } else {

@@ -36,10 +36,21 @@ async function setup(): Promise<{ tenant: TenantPlanContext; modelId: number; us
     data: { domainPrefix: `views${n}${randomBytes(2).toString('hex')}`, name: 'Views', isPlatform: true },
   });
   const user = await db.user.create({
-    data: { tenantId: tenant.id, name: 'U', userName: `u${n}${randomBytes(3).toString('hex')}`, email: `u${n}${randomBytes(3).toString('hex')}@example.test` },
+    data: {
+      tenantId: tenant.id,
+      name: 'U',
+      userName: `u${n}${randomBytes(3).toString('hex')}`,
+      email: `u${n}${randomBytes(3).toString('hex')}@example.test`,
+    },
   });
-  const model = await db.model.create({ data: { name: 'M', urlModelName: `m-${n}-${randomBytes(3).toString('hex')}` } });
-  return { tenant: { id: tenant.id, isPlatform: true, subscription: null, branding: null }, modelId: model.id, userId: user.id };
+  const model = await db.model.create({
+    data: { name: 'M', urlModelName: `m-${n}-${randomBytes(3).toString('hex')}` },
+  });
+  return {
+    tenant: { id: tenant.id, isPlatform: true, subscription: null, branding: null },
+    modelId: model.id,
+    userId: user.id,
+  };
 }
 
 const stored = async (modelId: number) =>
@@ -61,7 +72,8 @@ describe('view counting and flushing', () => {
 
   it('a crash after the commit and before the Redis delete does not count twice', async () => {
     const { tenant, modelId, userId } = await setup();
-    for (let i = 0; i < 7; i += 1) await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    for (let i = 0; i < 7; i += 1)
+      await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
     const id = await claimPending(deps);
     expect(id).not.toBeNull();
     // The "crashed" flush: committed, but the batch is still in Redis.
@@ -77,7 +89,8 @@ describe('view counting and flushing', () => {
 
   it('a crash between RENAME and the commit applies the batch once on the next run', async () => {
     const { tenant, modelId, userId } = await setup();
-    for (let i = 0; i < 4; i += 1) await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    for (let i = 0; i < 4; i += 1)
+      await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
     const id = await claimPending(deps);
     // Also lost from the batches set (as if written by an older worker): SCAN finds it.
     await redis.srem(viewKeys(prefix).batches, id!);
@@ -91,7 +104,8 @@ describe('view counting and flushing', () => {
 
   it('two flushes of the same batch at once apply it once', async () => {
     const { tenant, modelId, userId } = await setup();
-    for (let i = 0; i < 3; i += 1) await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    for (let i = 0; i < 3; i += 1)
+      await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
     const id = await claimPending(deps);
     const results = await Promise.all([applyBatch(deps, id!), applyBatch(deps, id!), applyBatch(deps, id!)]);
     expect(results.filter((r) => !r.skipped)).toHaveLength(1);

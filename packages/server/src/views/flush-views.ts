@@ -34,7 +34,16 @@ export async function appliedBatches(db: Db, ids: string[]): Promise<Set<string>
 function rowsOf(entries: ViewEntry[]) {
   const rows = new Map<
     string,
-    { modelId: number; tenantId: number; day: string; viewerKey: string; source: string; userId: number | null; embedTokenId: number | null; count: number }
+    {
+      modelId: number;
+      tenantId: number;
+      day: string;
+      viewerKey: string;
+      source: string;
+      userId: number | null;
+      embedTokenId: number | null;
+      count: number;
+    }
   >();
   for (const e of entries) {
     const key = `${e.modelId}|${e.tenantId}|${e.day}|${e.viewerKey}`;
@@ -86,7 +95,8 @@ export async function applyBatch(
   const views = rows.reduce((sum, r) => sum + r.count, 0);
 
   const applied = await deps.db.$transaction(async (tx) => {
-    const inserted = await tx.$executeRaw`INSERT INTO "ViewFlush" ("id") VALUES (${id}) ON CONFLICT ("id") DO NOTHING`;
+    const inserted =
+      await tx.$executeRaw`INSERT INTO "ViewFlush" ("id") VALUES (${id}) ON CONFLICT ("id") DO NOTHING`;
     if (inserted === 0) return false;
     if (rows.length === 0) return true;
     // Embed views are attributed to the user who made the link (per-user statistics).
@@ -116,7 +126,12 @@ export async function applyBatch(
 export async function claimPending(deps: Pick<FlushDeps, 'redis' | 'prefix'>): Promise<string | null> {
   const keys = viewKeys(deps.prefix);
   const id = randomUUID();
-  const claimed = await viewCommands(deps.redis).helixClaimPending(keys.pending, keys.flushing(id), keys.batches, id);
+  const claimed = await viewCommands(deps.redis).helixClaimPending(
+    keys.pending,
+    keys.flushing(id),
+    keys.batches,
+    id,
+  );
   return claimed === 1 ? id : null;
 }
 

@@ -24,7 +24,11 @@ export const pendingViews = (deps: ViewDeps) =>
   unflushedViews(deps.redis, deps.prefix, (ids) => appliedBatches(deps.db, ids));
 
 /** The tenant's views in a billing period: PostgreSQL plus what Redis has not flushed yet. */
-export async function periodViewCount(deps: ViewDeps, tenantId: number, period: BillingPeriod): Promise<number> {
+export async function periodViewCount(
+  deps: ViewDeps,
+  tenantId: number,
+  period: BillingPeriod,
+): Promise<number> {
   const [stored, pending] = await Promise.all([
     deps.db.modelViewDaily.aggregate({
       where: { tenantId, day: { gte: new Date(period.firstDay), lt: new Date(period.endDay) } },
@@ -83,13 +87,20 @@ export async function recordView(
   const field = viewField({ ...load, tenantId: tenant.id, day: dayOf(now) });
   const redis = viewCommands(deps.redis);
   const count = () =>
-    redis.helixCountView(counter, keys.pending, allowance.limit, allowance.refuseOverLimit ? '1' : '0', field);
+    redis.helixCountView(
+      counter,
+      keys.pending,
+      allowance.limit,
+      allowance.refuseOverLimit ? '1' : '0',
+      field,
+    );
 
   let [state, total] = await count();
   if (state === -1) {
     await initialiseCounter(counter, async () => {
       const initial = await periodViewCount(deps, tenant.id, period);
-      const ttl = Math.max(60, Math.ceil((period.end.getTime() - now.getTime()) / 1000)) + COUNTER_MARGIN_SECONDS;
+      const ttl =
+        Math.max(60, Math.ceil((period.end.getTime() - now.getTime()) / 1000)) + COUNTER_MARGIN_SECONDS;
       await deps.redis.set(counter, initial, 'EX', ttl, 'NX'); // across processes, the first one wins
     });
     [state, total] = await count();
