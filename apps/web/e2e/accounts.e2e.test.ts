@@ -50,7 +50,8 @@ describe('accounts in the browser', () => {
     const { context, page } = await newPage(browser);
     const person = { ...newPerson(), userName: 'olivia' };
     await signUp(page, person);
-    await page.getByText(MSG.usernameTaken).waitFor();
+    // On the field itself (the same message also appears as a toast).
+    await page.locator('.ant-form-item-explain-error', { hasText: MSG.usernameTaken }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/signup');
     await context.close();
   });

@@ -40,7 +40,7 @@ describe('forgot password in the browser', () => {
     await page.getByLabel('New password').fill('a-brand-new-password');
     await page.getByLabel('Confirm password').fill('a-brand-new-pass');
     await page.getByRole('button', { name: 'Set Password' }).click();
-    await page.getByText(MSG.passwordMismatch).waitFor();
+    await page.locator('.ant-form-item-explain-error', { hasText: MSG.passwordMismatch }).waitFor();
     await page.getByLabel('Confirm password').fill('a-brand-new-password');
     await page.getByRole('button', { name: 'Set Password' }).click();
     await expectPath(page, /^\/login/);

@@ -57,7 +57,7 @@ export class S3Storage implements Storage {
       const body =
         answer.Body instanceof Readable
           ? answer.Body
-          : Readable.from(answer.Body as AsyncIterable<Uint8Array>);
+          : Readable.from(answer.Body as unknown as AsyncIterable<Uint8Array>);
       return { body, size: answer.ContentLength ?? null };
     } catch (error) {
       if (isNotFound(error)) return null;
