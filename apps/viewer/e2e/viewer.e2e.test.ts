@@ -15,9 +15,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDemoModels } from '@helix/demo-content/build-demo-models';
 import { EMBED_FLAGS, type EmbedFlag } from '@helix/shared/embed';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '@helix/stack/chromium';
 import { createViewerServer, staticHandler } from '../src/serve.ts';
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -144,20 +145,7 @@ beforeAll(async () => {
   viewerServer = createViewerServer({ distDir, apiUrl: modelOrigin });
   viewerOrigin = await listen(viewerServer);
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-    ],
-  });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {

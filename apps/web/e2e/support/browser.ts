@@ -1,21 +1,9 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '@helix/stack/chromium';
 import { inject } from 'vitest';
 
-/** Debian's Chromium driven by playwright-core (never a downloaded browser). */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
-
-export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** Debian's Chromium (never a downloaded browser); see packages/stack/src/chromium.ts. */
+export const launchBrowser = (): Promise<Browser> => launchChromium();
 
 export const appUrl = (path = '/'): string => new URL(path, inject('apiUrl')).toString();
 
