@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { createLogger, parseConfig } from '@helix/server';
 import { createDb } from '@helix/server/db';
-import { createRedis } from '@helix/server/redis';
+import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { LocalStorage } from '@helix/server/storage/local-storage';
 import { flushViews } from '@helix/server/views/flush-views';
@@ -63,7 +63,7 @@ async function serve(setup: Setup) {
     EMBED_RATE_LIMIT_MAX: '100000000',
   });
   const db = createDb(config.DATABASE_URL);
-  const redis = createRedis(REDIS_URL);
+  const redis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS); // as main.ts
   const queueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
   const app = createApp({
     config,

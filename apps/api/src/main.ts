@@ -1,18 +1,16 @@
 import { createServer } from 'node:http';
 import { config as loadConfig, ConfigError, createLogger } from '@helix/server';
 import { createDb } from '@helix/server/db';
-import { createRedis } from '@helix/server/redis';
+import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { createApp } from './app.ts';
-
-/** Force the exit when connections do not drain in time. */
-const SHUTDOWN_TIMEOUT_MS = 10_000;
+import { shutdownTimeoutMs } from './shutdown.ts';
 
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'api');
   const db = createDb(config.DATABASE_URL);
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config.REDIS_URL, COMMAND_CLIENT_OPTIONS);
   const queueConnection = createRedis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new JobQueue(queueConnection, config.REDIS_PREFIX);
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
@@ -27,10 +25,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // Force the exit when connections do not drain in time.
     const force = setTimeout(() => {
       logger.error('shutdown timed out');
       process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS);
+    }, shutdownTimeoutMs(config));
     force.unref();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

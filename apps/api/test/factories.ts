@@ -38,6 +38,23 @@ export async function seedRoles(db: Db) {
   };
 }
 
+/**
+ * The permission list of a customer plan in tests (as the seeded plans list them, less the features
+ * their flags turn on): a non-admin has only what their plan includes.
+ */
+export const CUSTOMER_PLAN_PERMISSIONS: Permission[] = [
+  'Model.listing.view',
+  'Model.view',
+  'Profile.view',
+  'Profile.update',
+  'Subscription.listing.view',
+  'User.invite',
+  'User.listing.view',
+  'User.detail.view',
+  'User.update',
+  'User.delete',
+];
+
 let planId = 100;
 export async function createPlan(db: Db, data: Partial<Plan> & { permissions?: Permission[] } = {}) {
   const { permissions = [], ...rest } = data;

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import { createLogger, parseConfig, type Config } from '@helix/server';
 import { createDb, type Db } from '@helix/server/db';
-import { createRedis, type Redis } from '@helix/server/redis';
+import { COMMAND_CLIENT_OPTIONS, createRedis, type Redis } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import type { ServerDeps } from '@helix/server/deps';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
@@ -37,7 +37,7 @@ export interface Harness {
 
 /**
  * A real app over an isolated, migrated PostgreSQL database and a Redis key prefix of its own.
- * Rate limits are high unless a test lowers them.
+ * Rate limits are high unless a test lowers them; the embed access cache is off unless a test turns it on.
  */
 export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
   const database = await createTestDatabase('helix_api');
@@ -50,13 +50,16 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     REDIS_PREFIX: prefix,
     PUBLIC_URL: 'http://portal.test',
     RATE_LIMIT_MAX: '1000',
+    // Tests change the database directly and expect the next call to see it; the embed access cache
+    // has tests of its own (viewer.routes.test.ts, with it on).
+    EMBED_ACCESS_CACHE_MS: '0',
     ...env,
   };
   const config = parseConfig(baseEnv);
   const logs = new LogCapture();
   const logger = createLogger(config.LOG_LEVEL, 'api-test', logs);
   const db = createDb(database.url);
-  const redis = createRedis(REDIS_URL);
+  const redis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS);
   const queueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new JobQueue(queueConnection, prefix);
   const deps: ServerDeps = { config, db, redis, queue, logger };

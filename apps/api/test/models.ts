@@ -12,7 +12,14 @@ import { flushViews } from '@helix/server/views/flush-views';
 import { buildHandlers } from '@helix/worker/handlers/index';
 import { startWorker } from '@helix/worker/registry';
 import { createHarness, REDIS_URL, type Harness } from './harness.ts';
-import { createPlan, createTenant, createUser, seedRoles, uniqueName } from './factories.ts';
+import {
+  CUSTOMER_PLAN_PERMISSIONS,
+  createPlan,
+  createTenant,
+  createUser,
+  seedRoles,
+  uniqueName,
+} from './factories.ts';
 
 /**
  * The API harness plus what the models area needs: object storage in a temporary folder, the worker's
@@ -90,7 +97,9 @@ export async function customer(
   } = {},
 ): Promise<Caller & { plan: Plan | null }> {
   const plan =
-    opts.plan === undefined ? await createPlan(h.db, { modelEmbed: true, viewLimit: 1000 }) : opts.plan;
+    opts.plan === undefined
+      ? await createPlan(h.db, { modelEmbed: true, viewLimit: 1000, permissions: CUSTOMER_PLAN_PERMISSIONS })
+      : opts.plan;
   const tenant = await createTenant(h.db, {
     plan: plan ?? undefined,
     status: opts.status,

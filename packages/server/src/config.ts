@@ -64,11 +64,26 @@ export const ConfigSchema = z.object({
   /** Rate limit of the public embed path (embed detail and viewer loads), per client IP and window. */
   EMBED_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(1_200),
   EMBED_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
+   * Rate limit of the public branding lookup (POST /tenant/custom-branding-detail, before login), per
+   * client IP and window: enough for a class behind one address, not for listing every tenant's brand.
+   */
+  BRANDING_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(120),
+  BRANDING_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
+   * How long an API process reuses what it read about an embed token (token, model, tenant, plan,
+   * branding), in ms: a revoked token, a deleted or restricted model or a lapsed plan stops working
+   * within this time. At most 10 s; 0 reads the database on every call.
+   */
+  EMBED_ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(3_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
 
 export class ConfigError extends Error {}
+
+/** The only environments where the public development SIGNING_SECRET is accepted. */
+const DEV_SECRET_ENVIRONMENTS: readonly Config['NODE_ENV'][] = ['development', 'test'];
 
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = ConfigSchema.safeParse(env);
@@ -76,7 +91,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  if (result.data.NODE_ENV === 'production' && result.data.SIGNING_SECRET === DEV_SIGNING_SECRET) {
+  if (
+    !DEV_SECRET_ENVIRONMENTS.includes(result.data.NODE_ENV) &&
+    result.data.SIGNING_SECRET === DEV_SIGNING_SECRET
+  ) {
     throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET: set a secret of your own in production');
   }
   return result.data;

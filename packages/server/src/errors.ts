@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { MSG } from '@helix/shared';
 
 /**
@@ -61,4 +62,5 @@ export const reasonFor = (status: number): string =>
     415: 'Unsupported Media Type',
     422: 'Unprocessable Entity',
     429: 'Too Many Requests',
-  })[status] ?? 'Internal Server Error';
+  })[status] ??
+  (status >= 400 && status < 500 ? (STATUS_CODES[status] ?? 'Bad Request') : 'Internal Server Error');

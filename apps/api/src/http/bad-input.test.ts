@@ -266,6 +266,49 @@ describe('paths and parameters', () => {
     }
   });
 
+  it('answers a malformed percent-encoding in the path with a 4xx, never a 500', async () => {
+    for (const path of [
+      '/api/files/images/%E0%A4%A',
+      '/api/files/images/%',
+      '/api/files/models/%zz',
+      `/api/t/%E0/user/info`,
+      `/api/t/${tenantPrefix}/%E0%A4%A`,
+      '/api/t/%/model/all',
+    ]) {
+      const res = await request(h.app).get(path).set('Authorization', `Bearer ${token}`);
+      expectClean4xx(res);
+      expect(res.body, path).toEqual({
+        statusCode: res.status,
+        error: expect.any(String),
+        message: expect.any(String),
+      });
+      expect(res.text).not.toMatch(/URIError|Failed to decode|at /);
+    }
+    const res = await request(h.app).get('/api/files/images/%E0%A4%A');
+    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: MSG.defaultError });
+  });
+
+  it('refuses NUL and other control characters in query parameters with a 400', async () => {
+    for (const query of [
+      'model=%00&subscription=x&currentmode=embedding',
+      'model=a%00b&subscription=x&currentmode=standard',
+      'model=heart%0Aanatomy&subscription=x&currentmode=embedding',
+      'model=Heart&subscription=x&currentmode=embedding',
+      'model=heart-anatomy&subscription=x%00&currentmode=embedding',
+      'model=heart-anatomy&subscription=v1.a%00.b&currentmode=standard',
+      'model=heart-anatomy&subscription=x&currentmode=embedding&version=1%00',
+      `model=${'a'.repeat(101)}&subscription=x&currentmode=embedding`,
+    ]) {
+      const res = await request(h.app).get(`/api/viewer/model?${query}`);
+      expect(res.status, query).toBe(400);
+      expectClean4xx(res);
+    }
+    expect((await request(h.app).post('/api/model/embed/detail').send({ token: 'a\u0000b' })).status).toBe(
+      400,
+    );
+    expect(h.logs.text).not.toContain('22021');
+  });
+
   it('takes hostile query strings as a 400', async () => {
     const res = await request(h.app).get('/api/auth/google?type[]=login&type=signup');
     expect([400, 404]).toContain(res.status);

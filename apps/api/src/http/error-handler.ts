@@ -56,13 +56,24 @@ function bodyParserError(err: unknown): ApiErrorBody | null {
     case 'stream.encoding.set':
     case 'stream.not.readable':
       return body(400, MSG.defaultError);
-    default: {
-      const status = e.status ?? e.statusCode;
-      if (e.expose && typeof status === 'number' && status >= 400 && status < 500)
-        return body(status, MSG.defaultError);
+    default:
       return null;
-    }
   }
+}
+
+/**
+ * Other errors that carry a 4xx status (http-errors style, with or without `expose`), e.g. the
+ * router's URIError for a malformed percent-encoding in the path, which says `status: 400` but not
+ * `expose`. A URIError without a status is a 400 too. Never a 500: the client sent something wrong.
+ */
+function clientError(err: unknown): ApiErrorBody | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const e = err as HttpishError;
+  const status = e.status ?? e.statusCode;
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500)
+    return body(status, status === 404 ? MSG.notFound : MSG.defaultError);
+  if (err instanceof URIError) return body(400, MSG.defaultError);
+  return null;
 }
 
 /**
@@ -81,7 +92,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     const { message, errors } = fieldErrors(err);
     answer = body(400, message, errors);
   } else {
-    answer = bodyParserError(err) ?? body(500, MSG.defaultError);
+    answer = bodyParserError(err) ?? clientError(err) ?? body(500, MSG.defaultError);
   }
   if (answer.statusCode >= 500) {
     req.log?.error({ err }, 'unhandled error');

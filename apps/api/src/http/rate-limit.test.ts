@@ -5,7 +5,12 @@ import { createHarness, type Harness } from '../../test/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
+  h = await createHarness({
+    RATE_LIMIT_MAX: '3',
+    RATE_LIMIT_WINDOW_SECONDS: '60',
+    BRANDING_RATE_LIMIT_MAX: '3',
+    BRANDING_RATE_LIMIT_WINDOW_SECONDS: '60',
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -20,7 +25,10 @@ describe('rate limits', () => {
     ['/api/user/join', {}],
     ['/api/user/send_password_reset_token', { email: 'nobody@example.test' }],
     ['/api/user/reset_password', { token: 'x', password: 'long enough' }],
-  ])('answers 429 on %s after RATE_LIMIT_MAX attempts', async (path, body) => {
+    ['/api/user/validate-login', { type: 'login', code: 'x' }],
+    // The public branding lookup has limits of its own (BRANDING_RATE_LIMIT_*).
+    ['/api/tenant/custom-branding-detail', { brandName: 'Acme' }],
+  ])('answers 429 on %s after the limit', async (path, body) => {
     for (let i = 0; i < 3; i += 1) {
       const res = await request(h.app).post(path).send(body);
       expect(res.status).not.toBe(429);

@@ -3,6 +3,7 @@ import { rateLimit, type IncrementResponse } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
+import type { ServerDeps } from '@helix/server/deps';
 import { AppError } from '@helix/server';
 import { redisKey } from '@helix/server/redis';
 
@@ -56,5 +57,26 @@ export function rateLimiter(options: LimiterOptions): RequestHandler {
         options.redis.call(command, ...args) as Promise<RedisReply>,
     }),
     handler: (_req, _res, next) => next(AppError.tooManyRequests()),
+  });
+}
+
+/**
+ * A route's limiter from the app's dependencies: `name` is its own counter; the limit and window
+ * default to RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_SECONDS (the login-style limits).
+ */
+export function routeLimiter(
+  deps: Pick<ServerDeps, 'redis' | 'config' | 'logger'>,
+  name: string,
+  limits: { limit: number; windowSeconds: number } = {
+    limit: deps.config.RATE_LIMIT_MAX,
+    windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
+  },
+): RequestHandler {
+  return rateLimiter({
+    redis: deps.redis,
+    prefix: deps.config.REDIS_PREFIX,
+    logger: deps.logger,
+    name,
+    ...limits,
   });
 }

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
-import type { Logger } from 'pino';
+import type { Request, RequestHandler } from 'express';
+import type { Level, Logger } from 'pino';
 
 /**
  * Query parameters that carry secrets (OAuth code and state, tokens, the viewer's ticket or embed token
@@ -20,37 +18,85 @@ export function scrubUrl(url: string): string {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
+/** Not logged at all: the load balancer's health checks. */
+const UNLOGGED = /^\/api\/health(?:[/?]|$)/;
+
 /**
- * One structured line per request. Bodies and headers are not logged at all (only method, URL with
- * secrets scrubbed, status, time and the user agent), so passwords and tokens cannot end up there.
+ * The public embed path (the embed detail call, the viewer's model load, the signed .glb and the
+ * public images): one line per page load of every site embedding a model would be most of the log,
+ * so their successful answers are logged at debug; their 4xx (warn) and 5xx (error) stay.
+ */
+const QUIET = /^\/api\/(?:model\/embed\/detail|viewer\/model|files\/(?:models|images)\/)/;
+
+interface RequestLine {
+  id: string;
+  method: string;
+  url: string;
+  userAgent: string | undefined;
+  remoteAddress: string | undefined;
+}
+
+const lineOf = (req: Request, id: string): RequestLine => ({
+  id,
+  method: req.method,
+  url: scrubUrl(req.originalUrl),
+  userAgent: req.headers['user-agent'],
+  remoteAddress: req.socket.remoteAddress,
+});
+
+function levelOf(url: string, statusCode: number): Level {
+  if (statusCode >= 500) return 'error';
+  if (statusCode >= 400) return 'warn';
+  return QUIET.test(url) ? 'debug' : 'info';
+}
+
+/**
+ * One structured line per request, when the response is finished (or the connection closed first):
+ * `{ req: { id, method, url, userAgent, remoteAddress }, res: { statusCode }, responseTime }`, 'request
+ * completed' ('request errored' with an `err` for a 5xx). Bodies and headers are not logged at all, and
+ * secrets in the query are scrubbed, so passwords and tokens cannot end up there. `req.log` is a logger
+ * carrying the same `req` fields, made on first use (most requests never log anything else), and
+ * nothing is serialised for a line whose level is off: logging costs the hot path next to nothing.
  */
 export function requestLogger(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/api/health') },
-    customLogLevel: (_req, res, err) =>
-      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-    serializers: {
-      req: (req: {
-        id: string;
-        method: string;
-        url: string;
-        headers: Record<string, string | undefined>;
-        remoteAddress?: string;
-      }) => ({
-        id: req.id,
-        method: req.method,
-        url: scrubUrl(req.url),
-        userAgent: req.headers['user-agent'],
-        remoteAddress: req.remoteAddress,
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  }) as unknown as RequestHandler;
+  return (req, res, next) => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    req.id = id;
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      enumerable: false,
+      get: () => (child ??= logger.child({ req: lineOf(req, id) })),
+    });
+    if (UNLOGGED.test(req.originalUrl)) {
+      next();
+      return;
+    }
+    const started = Date.now();
+    let logged = false;
+    const done = () => {
+      if (logged) return;
+      logged = true;
+      const level = levelOf(req.originalUrl, res.statusCode);
+      if (!logger.isLevelEnabled(level)) return;
+      const line = {
+        req: lineOf(req, id),
+        res: { statusCode: res.statusCode },
+        responseTime: Date.now() - started,
+      };
+      if (res.statusCode >= 500) {
+        logger[level](
+          { ...line, err: new Error(`failed with status code ${res.statusCode}`) },
+          'request errored',
+        );
+      } else {
+        logger[level](line, 'request completed');
+      }
+    };
+    res.once('finish', done);
+    res.once('close', done);
+    next();
+  };
 }

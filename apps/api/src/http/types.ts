@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Actor } from '@helix/server/sessions/session.service';
 
 declare global {
@@ -8,6 +9,10 @@ declare global {
       actor?: Actor;
       /** Set by validate(): the parsed body, query or params. */
       input?: unknown;
+      /** Set by requestLogger(): the request id (also the X-Request-Id answer header). */
+      id?: string;
+      /** Set by requestLogger(): a logger whose lines carry the request's id, method and URL. */
+      log?: Logger;
     }
   }
 }

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
+import { isLoopback } from '../routes/dev-mail.routes.ts';
 import { createHarness, type Harness } from '../../test/harness.ts';
 
 let h: Harness;
@@ -95,6 +96,28 @@ describe('dev mail page', () => {
     expect(res.text).not.toContain('<script>');
     expect((await request(app).get('/dev/mail/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
     expect((await request(app).get('/dev/mail/missing.eml')).status).toBe(404);
+  });
+
+  it('answers only requests from this machine', async () => {
+    expect(isLoopback('127.0.0.1')).toBe(true);
+    expect(isLoopback('::1')).toBe(true);
+    expect(isLoopback('::ffff:127.0.0.1')).toBe(true);
+    for (const address of ['203.0.113.7', '::ffff:203.0.113.7', '10.0.0.1', '127.0.0.1.evil', undefined])
+      expect(isLoopback(address), String(address)).toBe(false);
+
+    // The same app behind a connection from another machine (the socket's address, not a header).
+    const remote = express();
+    remote.use((req, _res, next) => {
+      Object.defineProperty(req.socket, 'remoteAddress', { value: '203.0.113.7', configurable: true });
+      next();
+    });
+    remote.use(app);
+    for (const p of ['/dev/mail', '/dev/mail/new.eml']) {
+      const res = await request(remote).get(p).set('X-Forwarded-For', '127.0.0.1');
+      expect(res.status, p).toBe(404);
+      expect(res.text).not.toContain('Helix');
+    }
+    expect((await request(app).get('/dev/mail')).status).toBe(200);
   });
 
   it('is off in production', async () => {

@@ -33,13 +33,29 @@ afterAll(async () => {
   await google?.stop();
 });
 
+/** The sign-in cookie a response sets (name=value), and its attributes. */
+function signInCookie(res: request.Response) {
+  const header = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith('helix_oauth='));
+  return header === undefined ? undefined : { pair: header.split(';')[0]!, header };
+}
+
 /**
- * The browser's round trip, redirect by redirect: our start URL, the provider's authorize page (which
- * answers at once), our callback, and finally the web app's /auth/google page.
+ * The browser's round trip, redirect by redirect: our start URL (which sets the browser's sign-in
+ * cookie), the provider's authorize page (which answers at once), our callback (with the cookie), and
+ * finally the web app's /auth/google page. `cookie` is what the browser sends on the callback; by
+ * default the one the start set.
  */
-async function roundTrip(type: 'login' | 'signup', extra = '') {
-  const start = await request(h.app).get(`/api/auth/google?type=${type}${extra}`);
+async function roundTrip(type: 'login' | 'signup', options: { cookie?: string | null } = {}) {
+  const start = await request(h.app).get(`/api/auth/google?type=${type}`);
   expect(start.status).toBe(302);
+  const set = signInCookie(start);
+  expect(set?.header).toMatch(/^helix_oauth=[A-Za-z0-9_-]{43}; /);
+  expect(set?.header).toMatch(/; Path=\/api(;|$)/);
+  expect(set?.header).toMatch(/; HttpOnly(;|$)/);
+  expect(set?.header).toMatch(/; SameSite=Lax(;|$)/);
+  const cookie = options.cookie === undefined ? set!.pair : options.cookie;
   const authorize = new URL(start.headers.location!);
   expect(authorize.origin + authorize.pathname).toBe(`${google.issuer.url}/authorize`);
   expect(authorize.searchParams.get('client_id')).toBe('helix-test-client');
@@ -51,15 +67,24 @@ async function roundTrip(type: 'login' | 'signup', extra = '') {
   const callback = new URL(atProvider.headers.get('location')!);
   expect(callback.pathname).toBe('/api/auth/google/callback');
 
-  const back = await request(h.app).get(callback.pathname + callback.search);
+  const call = request(h.app).get(callback.pathname + callback.search);
+  const back = await (cookie === null ? call : call.set('Cookie', cookie));
   expect(back.status).toBe(302);
-  return { landing: new URL(back.headers.location!), callbackPath: callback.pathname + callback.search };
+  return {
+    landing: new URL(back.headers.location!),
+    callbackPath: callback.pathname + callback.search,
+    cookie: set!.pair,
+    back,
+  };
 }
 
-const validate = (type: 'login' | 'signup', code: string) =>
-  request(h.app)
+/** The web's /auth/google page redeeming the code (a same-origin fetch: the cookie goes along). */
+const validate = (type: 'login' | 'signup', code: string, cookie: string | null) => {
+  const call = request(h.app)
     .post(type === 'login' ? '/api/user/validate-login' : '/api/user/validate')
     .send({ type, code });
+  return cookie === null ? call : call.set('Cookie', cookie);
+};
 
 describe('Google sign-in', () => {
   it('signs up an unknown person (is-register) with a username from the e-mail', async () => {
@@ -70,13 +95,15 @@ describe('Google sign-in', () => {
       email: `${local}@gmail.test`,
       email_verified: true,
     };
-    const { landing } = await roundTrip('signup');
+    const { landing, cookie } = await roundTrip('signup');
     expect(landing.origin + landing.pathname).toBe('http://portal.test/auth/google');
     expect(landing.searchParams.get('type')).toBe('signup');
     const code = landing.searchParams.get('code')!;
 
-    const res = await validate('signup', code);
+    const res = await validate('signup', code, cookie);
     expect(res.status).toBe(200);
+    // The cookie is used up.
+    expect(signInCookie(res)?.header).toMatch(/^helix_oauth=; .*Expires=Thu, 01 Jan 1970/);
     const answer = AuthResponse.parse(res.body);
     expect(answer.authType).toBe('is-register');
     expect(answer.user.userName).toMatch(/^adalovelace[0-9]*$/);
@@ -86,24 +113,24 @@ describe('Google sign-in', () => {
     expect(user.passwordHash).toBeNull();
 
     // The code is single use.
-    const again = await validate('signup', code);
+    const again = await validate('signup', code, cookie);
     expect(again.status).toBe(400);
     expect(again.body.message).toBe(MSG.somethingWentWrong);
 
     // Next time the same Google account logs in.
     const second = await roundTrip('login');
-    const login = await validate('login', second.landing.searchParams.get('code')!);
+    const login = await validate('login', second.landing.searchParams.get('code')!, second.cookie);
     expect(login.body.authType).toBe('is-loggedin');
     expect(login.body.user.id).toBe(answer.user.id);
   });
 
-  it('logs in an existing account by its verified address and links it (is-loggedin), keeping the redirect', async () => {
+  it('logs in an existing account by its verified address and links it (is-loggedin)', async () => {
     const tenant = await createTenant(h.db);
     const user = await createUser(h.db, { tenant });
     userinfo = { sub: `g-${user.userName}`, name: 'Someone', email: user.email, email_verified: true };
-    const { landing } = await roundTrip('login', '&redirect=/user/home');
-    expect(landing.searchParams.get('redirect')).toBe('/user/home');
-    const res = await validate('login', landing.searchParams.get('code')!);
+    const { landing, cookie } = await roundTrip('login');
+    expect([...landing.searchParams.keys()].sort()).toEqual(['code', 'type']);
+    const res = await validate('login', landing.searchParams.get('code')!, cookie);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       authType: 'is-loggedin',
@@ -115,21 +142,61 @@ describe('Google sign-in', () => {
     );
   });
 
+  it('refuses a code redeemed in another browser (login CSRF), and uses it up', async () => {
+    const tenant = await createTenant(h.db);
+    const attacker = await createUser(h.db, { tenant });
+    userinfo = {
+      sub: `g-${attacker.userName}`,
+      name: 'Mallory',
+      email: attacker.email,
+      email_verified: true,
+    };
+    // The victim's browser: no sign-in cookie, one of its own from an earlier start, or a made-up one.
+    const victimsOwn = signInCookie(await request(h.app).get('/api/auth/google?type=login'))!.pair;
+    const oneCharOff = (pair: string) => pair.slice(0, -1) + (pair.endsWith('A') ? 'B' : 'A');
+    const victims = (attackers: string) => [null, victimsOwn, 'helix_oauth=forged', oneCharOff(attackers)];
+    for (let i = 0; i < 4; i += 1) {
+      // The attacker signs in in their own browser and stops at the landing page, keeping the code,
+      // then gets the victim's browser to open /auth/google?code=.. (which redeems it).
+      const planted = await roundTrip('login');
+      const code = planted.landing.searchParams.get('code')!;
+      const cookie = victims(planted.cookie)[i]!;
+      const res = await validate('login', code, cookie);
+      expect(res.status, String(cookie)).toBe(400);
+      expect(res.body.message).toBe(MSG.somethingWentWrong);
+      expect(res.body.apiToken).toBeUndefined();
+      // Used up by the refused attempt: not even the right browser can redeem it now.
+      expect((await validate('login', code, planted.cookie)).status).toBe(400);
+    }
+    expect(await h.db.session.count({ where: { userId: attacker.id } })).toBe(0);
+  });
+
+  it("refuses the provider's answer in a browser that did not start sign-in", async () => {
+    userinfo = { sub: 'g-y', name: 'Y', email: 'y@gmail.test', email_verified: true };
+    const other = signInCookie(await request(h.app).get('/api/auth/google?type=signup'))!.pair;
+    for (const cookie of [null, other]) {
+      const { landing, back } = await roundTrip('signup', { cookie });
+      expect(landing.searchParams.get('error'), String(cookie)).toBe('1');
+      expect(landing.searchParams.get('code')).toBeNull();
+      expect(signInCookie(back)?.header).toMatch(/^helix_oauth=; /);
+    }
+  });
+
   it('does not link an account to an unverified address', async () => {
     const tenant = await createTenant(h.db);
     const user = await createUser(h.db, { tenant });
     userinfo = { sub: 'g-attacker', name: 'Mallory', email: user.email, email_verified: false };
-    const { landing } = await roundTrip('login');
-    const res = await validate('login', landing.searchParams.get('code')!);
+    const { landing, cookie } = await roundTrip('login');
+    const res = await validate('login', landing.searchParams.get('code')!, cookie);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(MSG.somethingWentWrong);
   });
 
   it('sends the browser back with error=1 on a forged or replayed state, or a provider error', async () => {
     userinfo = { sub: 'g-x', name: 'X', email: 'x@gmail.test', email_verified: true };
-    const { callbackPath, landing } = await roundTrip('signup');
+    const { callbackPath, landing, cookie } = await roundTrip('signup');
     expect(landing.searchParams.get('code')).toBeTruthy();
-    const replay = await request(h.app).get(callbackPath);
+    const replay = await request(h.app).get(callbackPath).set('Cookie', cookie);
     expect(replay.status).toBe(302);
     expect(new URL(replay.headers.location!).searchParams.get('error')).toBe('1');
 
@@ -143,14 +210,19 @@ describe('Google sign-in', () => {
   });
 
   it('refuses a bad code and a bad type', async () => {
-    expect((await validate('login', 'made-up')).body).toMatchObject({
+    const { pair } = signInCookie(await request(h.app).get('/api/auth/google?type=login'))!;
+    expect((await validate('login', 'made-up', pair)).body).toMatchObject({
       statusCode: 400,
       message: MSG.somethingWentWrong,
     });
     const badType = await request(h.app).get('/api/auth/google?type=admin');
     expect(badType.status).toBe(400);
-    const offsite = await request(h.app).get('/api/auth/google?type=login&redirect=//evil.test');
-    expect(offsite.status).toBe(400);
+    // No return address is taken (the web keeps its own): not even a path of this site.
+    for (const redirect of ['//evil.test', '/user/home']) {
+      const res = await request(h.app).get(`/api/auth/google?type=login&redirect=${redirect}`);
+      expect(res.status, redirect).toBe(400);
+      expect(signInCookie(res)).toBeUndefined();
+    }
   });
 
   it('is a clear 404 when Google is not configured', async () => {

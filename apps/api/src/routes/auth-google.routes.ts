@@ -6,46 +6,75 @@ import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { redisKey } from '@helix/server/redis';
 import { randomToken } from '@helix/server/tokens';
-import { GoogleProfile, storeGoogleProfile } from '@helix/server/accounts/google.command';
+import {
+  browserBinding,
+  GoogleProfile,
+  sameBrowser,
+  storeGoogleProfile,
+} from '@helix/server/accounts/google.command';
+import { OAUTH_STATE_TTL_SECONDS, oauthCookie } from '../http/oauth-cookie.ts';
 import { inputOf, validate } from '../http/validate.ts';
 
-/** The OAuth state lives 10 minutes: long enough to pick an account at Google. */
-const STATE_TTL_SECONDS = 600;
 const NONCE = /^[A-Za-z0-9_-]{20,100}$/;
 
 interface StartState {
   type: 'login' | 'signup';
-  redirect?: string;
+  /** browserBinding of the cookie set when this sign-in started. */
+  browser: string;
 }
 
 type StoreCallback = (err: Error | null, state?: string) => void;
 type VerifyCallback = (err: Error | null, ok: boolean, state?: StartState | { message: string }) => void;
 
+const isStartState = (value: unknown): value is StartState =>
+  typeof value === 'object' &&
+  value !== null &&
+  ((value as StartState).type === 'login' || (value as StartState).type === 'signup') &&
+  typeof (value as StartState).browser === 'string';
+
+function parseState(raw: string | null): StartState | null {
+  if (!raw) return null;
+  try {
+    const state: unknown = JSON.parse(raw);
+    return isStartState(state) ? state : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * passport-oauth2 state store in Redis: the state sent to Google is a random nonce (CSRF protection)
- * naming what we keep about the round trip (login or signup, where to return). Single use.
+ * passport-oauth2 state store in Redis: the state sent to Google is a random nonce naming what we keep
+ * about the round trip (login or signup, and which browser started it). Single use; the callback is
+ * accepted only from the browser whose cookie matches.
  */
 function redisStateStore(deps: Pick<ServerDeps, 'redis' | 'config'>) {
   const key = (nonce: string) => redisKey(deps.config.REDIS_PREFIX, 'oauth', 'state', nonce);
+  const cookie = oauthCookie(deps.config);
+  const invalid = { message: 'invalid state' };
   return {
     // The arity (4) tells passport-oauth2 to hand over the `state` option of authenticate().
     store(_req: Request, state: StartState | undefined, _meta: unknown, callback: StoreCallback) {
+      if (!isStartState(state)) {
+        callback(new Error('google sign-in started without a browser binding'));
+        return;
+      }
       const nonce = randomToken();
-      deps.redis.set(key(nonce), JSON.stringify(state ?? { type: 'login' }), 'EX', STATE_TTL_SECONDS).then(
+      deps.redis.set(key(nonce), JSON.stringify(state), 'EX', OAUTH_STATE_TTL_SECONDS).then(
         () => callback(null, nonce),
         (err: Error) => callback(err),
       );
     },
-    verify(_req: Request, nonce: unknown, callback: VerifyCallback) {
+    verify(req: Request, nonce: unknown, callback: VerifyCallback) {
       if (typeof nonce !== 'string' || !NONCE.test(nonce)) {
-        callback(null, false, { message: 'invalid state' });
+        callback(null, false, invalid);
         return;
       }
       deps.redis.getdel(key(nonce)).then(
-        (raw) =>
-          raw
-            ? callback(null, true, JSON.parse(raw) as StartState)
-            : callback(null, false, { message: 'invalid state' }),
+        (raw) => {
+          const state = parseState(raw);
+          if (state && sameBrowser(state.browser, cookie.read(req))) callback(null, true, state);
+          else callback(null, false, invalid);
+        },
         (err: Error) => callback(err, false),
       );
     },
@@ -66,9 +95,10 @@ function toGoogleProfile(profile: Profile) {
 }
 
 /**
- * Google sign-in, first half: GET /auth/google?type=login|signup sends the browser to the provider;
- * the provider returns to /auth/google/callback, which keeps the profile behind a one-time code and
- * sends the browser to the web app's /auth/google?code=..&type=.. (or ?error=1). Provider addresses
+ * Google sign-in, first half: GET /auth/google?type=login|signup sets the browser's sign-in cookie and
+ * sends the browser to the provider; the provider returns to /auth/google/callback, which (from that
+ * browser only) keeps the profile behind a one-time code bound to the same cookie and sends the browser
+ * to the web app's /auth/google?code=..&type=.. (or ?error=1). Provider addresses
  * come from configuration, so tests run against a local mock. Without GOOGLE_CLIENT_ID: 404.
  */
 export function googleRoutes(deps: ServerDeps): Router {
@@ -107,9 +137,11 @@ export function googleRoutes(deps: ServerDeps): Router {
     return `${publicUrl}/auth/google?${query.toString()}`;
   };
 
+  const cookie = oauthCookie(config);
+
   router.get('/auth/google', validate(GoogleStartQuery, 'query'), (req, res, next) => {
-    const { type, redirect } = inputOf(req, GoogleStartQuery);
-    const state: StartState = redirect ? { type, redirect } : { type };
+    const { type } = inputOf(req, GoogleStartQuery);
+    const state: StartState = { type, browser: browserBinding(cookie.issue(res)) };
     passport.authenticate('google', { session: false, state } as never)(req, res, next);
   });
 
@@ -120,19 +152,24 @@ export function googleRoutes(deps: ServerDeps): Router {
       (err: unknown, profile: Profile | false, info: { state?: StartState } | undefined) => {
         const state = info?.state;
         const type = state?.type === 'signup' ? 'signup' : 'login';
-        if (err || !profile) {
-          if (err) req.log?.warn({ err }, 'google sign-in failed');
+        const fail = () => {
+          cookie.clear(res);
           res.redirect(302, back({ error: '1', type }));
+        };
+        if (err || !profile || !state) {
+          if (err) req.log?.warn({ err }, 'google sign-in failed');
+          fail();
           return;
         }
         const parsed = toGoogleProfile(profile);
         if (!parsed.success) {
           req.log?.warn('google profile without a usable e-mail address');
-          res.redirect(302, back({ error: '1', type }));
+          fail();
           return;
         }
-        storeGoogleProfile(deps, parsed.data).then(
-          (code) => res.redirect(302, back({ code, type, redirect: state?.redirect })),
+        // The cookie stays: the web app's /auth/google page redeems the code with it.
+        storeGoogleProfile(deps, parsed.data, state.browser).then(
+          (code) => res.redirect(302, back({ code, type })),
           next,
         );
       },

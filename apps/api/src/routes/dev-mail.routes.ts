@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Router } from 'express';
 import PostalMime from 'postal-mime';
+import { AppError } from '@helix/server';
 import { escapeHtml } from '@helix/server/mail/templates';
 
 const FILE = /^[A-Za-z0-9._-]{1,200}\.eml$/;
@@ -26,13 +27,26 @@ export function linkify(text: string): string {
 const addresses = (list: { address?: string; name?: string }[] | undefined) =>
   (list ?? []).map((a) => a.address ?? a.name ?? '').join(', ');
 
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** Whether a socket address is this machine (IPv4, IPv6, or IPv4 mapped into IPv6). */
+export const isLoopback = (address: string | undefined): boolean =>
+  address !== undefined && LOOPBACK.has(address);
+
 /**
  * Development only (DEV_MAIL_DIR set, NODE_ENV not production): the e-mails the local SMTP catcher
- * saved as .eml files, newest first, so a person running `npm start` can open a reset link.
+ * saved as .eml files, newest first, so a person running `npm start` can open a reset link. Only for
+ * requests from this machine (the connection's own address, never a header): a development server
+ * reachable from the network must not hand out other people's reset links.
  */
 export function devMailRoutes(dir: string): Router {
   const root = path.resolve(dir);
   const router = Router();
+
+  router.use((req, _res, next) => {
+    if (!isLoopback(req.socket.remoteAddress)) throw AppError.notFound();
+    next();
+  });
 
   router.get('/', async (_req, res) => {
     let names: string[] = [];

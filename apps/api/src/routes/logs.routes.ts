@@ -1,20 +1,13 @@
 import { Router } from 'express';
 import { ClientLogRequest } from '@helix/shared';
 import type { ServerDeps } from '@helix/server/deps';
-import { rateLimiter } from '../http/rate-limit.ts';
+import { routeLimiter } from '../http/rate-limit.ts';
 import { inputOf, validate } from '../http/validate.ts';
 
 /** The web's global error logger (base call, no session needed: errors happen before login too). */
 export function logsRoutes(deps: ServerDeps): Router {
   const router = Router();
-  const limit = rateLimiter({
-    redis: deps.redis,
-    prefix: deps.config.REDIS_PREFIX,
-    logger: deps.logger,
-    name: 'client-logs',
-    limit: 60,
-    windowSeconds: 60,
-  });
+  const limit = routeLimiter(deps, 'client-logs', { limit: 60, windowSeconds: 60 });
   const clientLogger = deps.logger.child({ source: 'web-client' });
   router.post('/logs', limit, validate(ClientLogRequest), (req, res) => {
     const { message, error, level } = inputOf(req, ClientLogRequest);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
-import { createPlan } from '../../test/factories.ts';
+import { CUSTOMER_PLAN_PERMISSIONS, createPlan } from '../../test/factories.ts';
 import {
   bearer,
   createModel,
@@ -182,7 +182,11 @@ describe('permissions', () => {
   });
 
   it('refuses embedding when the plan has no modelEmbed (403)', async () => {
-    const plan = await createPlan(h.db, { modelEmbed: false, viewLimit: 100 });
+    const plan = await createPlan(h.db, {
+      modelEmbed: false,
+      viewLimit: 100,
+      permissions: CUSTOMER_PLAN_PERMISSIONS,
+    });
     const a = await customer(h, { plan });
     const model = await createModel(h);
     const res = await post(a, '/model/embed', { id: model.id, settings: [] });

@@ -6,6 +6,7 @@ import { sha256 } from '@helix/server/tokens';
 import { createHarness, type Harness } from '../../test/harness.ts';
 import {
   createInvite,
+  CUSTOMER_PLAN_PERMISSIONS,
   createPlan,
   createTenant,
   createUser,
@@ -62,9 +63,8 @@ describe('POST /api/user/register', () => {
     });
     expect(answer.user.subscription).toMatchObject({ status: 'none', activePayment: false });
     expect(answer.user.roles.map((r) => r.name)).toEqual(['Admin']);
-    // Without a plan the plan features are gone, the rest of Admin stays.
-    expect(answer.user.permissions).toContain('User.invite');
-    expect(answer.user.permissions).not.toContain('Brand.update');
+    // Without a plan in force only the base permissions stay (profile, subscription page).
+    expect(answer.user.permissions).toEqual(['Profile.update', 'Profile.view', 'Subscription.listing.view']);
     expect(JSON.stringify(res.body)).not.toMatch(/passwordHash|tokenHash|\$argon2/);
 
     const user = await h.db.user.findUniqueOrThrow({
@@ -306,7 +306,7 @@ describe('GET /api/t/:tenant/user/info', () => {
       name: 'Starter',
       screenRecord: true,
       customBranding: true,
-      permissions: ['Customersupport'],
+      permissions: ['Customersupport', 'Model.listing.view', 'Model.view', 'Profile.view'],
     });
     const tenant = await createTenant(h.db, { plan, status: 'active' });
     const owner = await createUser(h.db, { tenant });
@@ -321,28 +321,43 @@ describe('GET /api/t/:tenant/user/info', () => {
       planId: plan.id,
       name: 'Starter',
     });
-    expect(user.permissions).toEqual(
-      PERMISSIONS.filter(
-        (p) => !['Model.embed', 'Background.transparent', 'Model.unlimited_views'].includes(p),
-      ),
-    );
+    // The owner's Admin role holds everything; the plan's list and flags decide what counts.
+    expect(user.permissions).toEqual([
+      'Brand.update',
+      'Model.listing.view',
+      'Model.view',
+      'Profile.view',
+      'Screen.record',
+      'Customersupport',
+    ]);
 
     // A plan change shows on the next refresh.
     await h.db.tenantSubscription.update({ where: { tenantId: tenant.id }, data: { status: 'deactivated' } });
     const after = SessionUser.parse((await info(tenant.domainPrefix, token)).body);
     expect(after.paymentPlan).toBeNull();
-    expect(after.permissions).not.toContain('Screen.record');
+    expect(after.permissions).toEqual(['Profile.update', 'Profile.view', 'Subscription.listing.view']);
   });
 
   it('gives an ordinary user the User role permissions and a platform admin all of theirs', async () => {
-    const tenant = await createTenant(h.db);
+    const plan = await createPlan(h.db, { permissions: CUSTOMER_PLAN_PERMISSIONS });
+    const tenant = await createTenant(h.db, { plan, status: 'active' });
     const member = await createUser(h.db, { tenant, roles: ['User'], isOwner: false });
     const token = (await login(member.email)).body.apiToken as string;
     const user = SessionUser.parse((await info(tenant.domainPrefix, token)).body);
     expect(user.type).toBe('user');
+    // Model.embed follows the plan's modelEmbed flag, off here.
     expect(user.permissions).toEqual(
       PERMISSIONS.filter((p) => USER_ROLE_PERMISSIONS.includes(p) && p !== 'Model.embed'),
     );
+
+    // Without a plan in force: the profile only.
+    const unpaid = await createTenant(h.db);
+    const other = await createUser(h.db, { tenant: unpaid, roles: ['User'], isOwner: false });
+    const otherToken = (await login(other.email)).body.apiToken as string;
+    expect(SessionUser.parse((await info(unpaid.domainPrefix, otherToken)).body).permissions).toEqual([
+      'Profile.update',
+      'Profile.view',
+    ]);
 
     const platform = await createTenant(h.db, { domainPrefix: 'services', isPlatform: true });
     const admin = await createUser(h.db, { tenant: platform, isAdmin: true, isOwner: false });

@@ -19,23 +19,17 @@ import { validateGoogle } from '@helix/server/accounts/google.command';
 import { validateUser } from '@helix/server/accounts/validate-user.query';
 import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
 import { actorOf, auth } from '../http/auth.ts';
-import { rateLimiter } from '../http/rate-limit.ts';
+import { oauthCookie } from '../http/oauth-cookie.ts';
+import { routeLimiter } from '../http/rate-limit.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
 const meta = (req: Request) => ({ userAgent: req.get('user-agent') ?? null });
 
 /** Accounts, base calls (no session): login, sign-up, join, password reset, Google validation. */
 export function userRoutes(deps: ServerDeps): Router {
-  const { db, config } = deps;
-  const limit = (name: string) =>
-    rateLimiter({
-      redis: deps.redis,
-      prefix: config.REDIS_PREFIX,
-      logger: deps.logger,
-      name,
-      limit: config.RATE_LIMIT_MAX,
-      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-    });
+  const { db } = deps;
+  const limit = (name: string) => routeLimiter(deps, name);
+  const oauth = oauthCookie(deps.config);
   const router = Router();
 
   router.post('/user/login', limit('login'), validate(LoginRequest), async (req, res) => {
@@ -77,14 +71,19 @@ export function userRoutes(deps: ServerDeps): Router {
     },
   );
 
-  // Google sign-in, second half: the web's /auth/google page trades the one-time code for a session.
+  // Google sign-in, second half: the web's /auth/google page trades the one-time code for a session,
+  // from the browser that started sign-in (its cookie, sent by the same-origin fetch). The cookie is
+  // used up either way.
   const google = limit('google-validate');
   router.post(
     ['/user/validate', '/user/validate-login'],
     google,
     validate(GoogleValidateRequest),
     async (req, res) => {
-      res.json(await validateGoogle(deps, inputOf(req, GoogleValidateRequest), meta(req)));
+      const browserSecret = oauth.read(req);
+      oauth.clear(res);
+      const { code } = inputOf(req, GoogleValidateRequest);
+      res.json(await validateGoogle(deps, { code, browserSecret }, meta(req)));
     },
   );
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EMBED_FLAGS, MSG } from '@helix/shared';
-import { createPlan } from '../../test/factories.ts';
+import { CUSTOMER_PLAN_PERMISSIONS, createPlan } from '../../test/factories.ts';
 import {
   bearer,
   createModel,
@@ -319,7 +319,12 @@ describe('GET /api/viewer/model', () => {
 
 describe('views and limits', () => {
   async function limitedTenant(viewLimit: number, validation: boolean, additionalViews = 0) {
-    const plan = await createPlan(h.db, { modelEmbed: true, viewLimit, additionalViewsPrice: 500 });
+    const plan = await createPlan(h.db, {
+      modelEmbed: true,
+      viewLimit,
+      additionalViewsPrice: 500,
+      permissions: CUSTOMER_PLAN_PERMISSIONS,
+    });
     const a = await customer(h, { plan });
     await h.db.branding.update({
       where: { tenantId: a.tenant.id },
@@ -433,5 +438,72 @@ describe('views and limits', () => {
     expect(mine.body.models[0].topTenants).toBeUndefined();
     const other = await member(h, b.tenant, ['User']);
     expect((await request(h.app).get(`${b.base}/model/all`).set(bearer(other.token))).body.users).toEqual([]);
+  });
+});
+
+describe('the embed access cache (EMBED_ACCESS_CACHE_MS)', () => {
+  const TTL = 1_000;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('serves a token from memory for at most the configured time, then sees revocation, deletion and plan changes', async () => {
+    const cached = h.appWith({ EMBED_ACCESS_CACHE_MS: String(TTL) });
+    const cachedDetail = (token: string) => request(cached).post('/api/model/embed/detail').send({ token });
+    const cachedLoad = (query: Record<string, string>) =>
+      request(cached).get('/api/viewer/model').query(query).set('Origin', VIEWER);
+
+    const a = await customer(h);
+    const b = await customer(h);
+    const revoked = await createModel(h);
+    const deleted = await createModel(h);
+    const lapsed = await createModel(h);
+    const t1 = await embedToken(a, revoked.id);
+    const t2 = await embedToken(a, deleted.id);
+    const t3 = await embedToken(b, lapsed.id);
+    const loadedAt = Date.now();
+    const params = await Promise.all(
+      [t1, t2, t3].map(async (t) => paramsOf((await cachedDetail(t)).body.url)),
+    );
+
+    const changedAt = Date.now();
+    await h.db.embedToken.update({ where: { token: t1 }, data: { revokedAt: new Date() } });
+    await h.db.model.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
+    await h.db.tenantSubscription.update({
+      where: { tenantId: b.tenant.id },
+      data: { status: 'deactivated' },
+    });
+
+    // Within the time: still answered from memory (the uncached app sees the change at once).
+    if (Date.now() - loadedAt < TTL / 2) {
+      for (const t of [t1, t2, t3]) expect((await cachedDetail(t)).status).toBe(200);
+      expect((await cachedLoad(params[0]!)).status).toBe(200);
+    }
+    for (const t of [t1, t2, t3]) expect((await detail(t)).status).toBe(404);
+
+    await sleep(TTL + 50 - (Date.now() - changedAt));
+    for (const t of [t1, t2, t3]) expect((await cachedDetail(t)).status).toBe(404);
+    expect((await cachedLoad(params[0]!)).status).toBe(403);
+    expect((await cachedLoad(params[1]!)).status).toBe(404);
+    expect((await cachedLoad(params[2]!)).body.message).toBe(MSG.planNotActive);
+  });
+
+  it('still counts exactly one view per load, and one query serves concurrent loads of a token', async () => {
+    const cached = h.appWith({ EMBED_ACCESS_CACHE_MS: String(TTL) });
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await embedToken(a, model.id);
+    const params = paramsOf((await detail(token)).body.url);
+    const queryRaw = vi.spyOn(h.db, '$queryRaw');
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          request(cached).get('/api/viewer/model').query(params).set('Origin', VIEWER),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
+      expect(queryRaw).toHaveBeenCalledTimes(1);
+    } finally {
+      queryRaw.mockRestore();
+    }
+    expect(await recorded({ modelId: model.id })).toBe(30);
   });
 });

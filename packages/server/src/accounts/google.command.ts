@@ -5,7 +5,7 @@ import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { redisKey } from '../redis.ts';
 import { createSessionTx } from '../sessions/session.service.ts';
-import { randomToken } from '../tokens.ts';
+import { randomToken, sameSecret, sha256 } from '../tokens.ts';
 import { authResponse } from './auth-response.ts';
 import { createCustomerTenant, freeUserName } from './customer-tenant.ts';
 import { uniqueViolation, violates } from '../prisma-errors.ts';
@@ -23,13 +23,35 @@ export type GoogleProfile = z.infer<typeof GoogleProfile>;
 /** The one-time code lives 60 seconds: the browser uses it at once. */
 export const GOOGLE_CODE_TTL_SECONDS = 60;
 
+/**
+ * The browser that started sign-in holds a random secret in an HttpOnly cookie; the OAuth state and
+ * the one-time code both keep its sha256, so neither can be finished or redeemed in another browser
+ * (login CSRF: an attacker's code planted in a victim's browser would sign the victim in as the
+ * attacker).
+ */
+export const browserBinding = (browserSecret: string): string => sha256(browserSecret);
+
+/** Whether the browser secret a request carries is the one a state or code was bound to. */
+export const sameBrowser = (binding: string, browserSecret: string | undefined): boolean =>
+  typeof browserSecret === 'string' &&
+  browserSecret !== '' &&
+  sameSecret(binding, browserBinding(browserSecret));
+
+const StoredCode = z.object({ profile: GoogleProfile, browser: z.string().min(1) });
+
 const codeKey = (prefix: string, code: string) => redisKey(prefix, 'oauth', 'code', code);
 
-export async function storeGoogleProfile(deps: Pick<ServerDeps, 'redis' | 'config'>, profile: GoogleProfile) {
+/** Keeps the profile behind a new one-time code, bound to the browser (its `browserBinding`). */
+export async function storeGoogleProfile(
+  deps: Pick<ServerDeps, 'redis' | 'config'>,
+  profile: GoogleProfile,
+  browser: string,
+) {
   const code = randomToken();
+  const stored: z.infer<typeof StoredCode> = { profile: GoogleProfile.parse(profile), browser };
   await deps.redis.set(
     codeKey(deps.config.REDIS_PREFIX, code),
-    JSON.stringify(GoogleProfile.parse(profile)),
+    JSON.stringify(stored),
     'EX',
     GOOGLE_CODE_TTL_SECONDS,
   );
@@ -38,29 +60,40 @@ export async function storeGoogleProfile(deps: Pick<ServerDeps, 'redis' | 'confi
 
 const failed = () => AppError.badRequest(MSG.somethingWentWrong);
 
-/** Takes the profile behind a code; a second use finds nothing (GETDEL). */
+/**
+ * Takes the profile behind a code; a second use finds nothing (GETDEL). A code presented by another
+ * browser is used up and refused.
+ */
 async function takeGoogleProfile(
   deps: Pick<ServerDeps, 'redis' | 'config'>,
   code: string,
+  browserSecret: string | undefined,
 ): Promise<GoogleProfile> {
   const raw = await deps.redis.getdel(codeKey(deps.config.REDIS_PREFIX, code));
   if (!raw) throw failed();
-  const parsed = GoogleProfile.safeParse(JSON.parse(raw));
-  if (!parsed.success) throw failed();
-  return parsed.data;
+  let stored: unknown;
+  try {
+    stored = JSON.parse(raw);
+  } catch {
+    throw failed();
+  }
+  const parsed = StoredCode.safeParse(stored);
+  if (!parsed.success || !sameBrowser(parsed.data.browser, browserSecret)) throw failed();
+  return parsed.data.profile;
 }
 
 /**
  * After the Google round trip (POST /user/validate and /user/validate-login, same rule for both): a
  * known account (by Google id, else by a verified e-mail address, which then gets linked) is logged
- * in ('is-loggedin'); an unknown person gets a customer tenant like a sign-up ('is-register').
+ * in ('is-loggedin'); an unknown person gets a customer tenant like a sign-up ('is-register'). Only the
+ * browser that started sign-in (`browserSecret`, its cookie) can redeem the code.
  */
 export async function validateGoogle(
   deps: Pick<ServerDeps, 'db' | 'redis' | 'config'>,
-  input: { code: string },
+  input: { code: string; browserSecret: string | undefined },
   meta: { userAgent?: string | null } = {},
 ): Promise<AuthResponse> {
-  const profile = await takeGoogleProfile(deps, input.code);
+  const profile = await takeGoogleProfile(deps, input.code, input.browserSecret);
   const email = profile.email.toLowerCase();
   const { db } = deps;
 

@@ -2,8 +2,8 @@ import { PERMISSIONS, isPermission, type Permission } from '@helix/shared';
 import type { SessionUserRecord, SubscriptionRecord } from '../accounts/session-user.include.ts';
 
 /**
- * The permissions a plan decides: each follows one of the plan's feature flags (accounts 3). A plan
- * may also list any of them in its permission list.
+ * The permissions a plan's feature flags turn on (accounts 3). A plan may also list any of them in
+ * its permission list.
  */
 export const PLAN_FEATURE_PERMISSIONS = {
   screenRecord: 'Screen.record',
@@ -35,14 +35,28 @@ export function planIsInForce(
   }
 }
 
-/** The gated permissions the tenant's plan grants: its feature flags plus its permission list. */
+/**
+ * What a non-admin keeps without a plan in force (not subscribed, deactivated, payment failed, a
+ * cancelled plan past its end date): their own profile and the subscription page, so they can
+ * subscribe again.
+ */
+export const BASE_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>([
+  'Profile.view',
+  'Profile.update',
+  'Subscription.listing.view',
+]);
+
+/**
+ * What the tenant's plan includes: its permission list, plus the permission each of its feature flags
+ * turns on. Without a plan in force: only BASE_PERMISSIONS.
+ */
 export function planGrants(
   subscription: SubscriptionRecord | null | undefined,
   now = new Date(),
 ): Set<Permission> {
-  const granted = new Set<Permission>();
-  if (!subscription?.plan || !planIsInForce(subscription, now)) return granted;
+  if (!subscription?.plan || !planIsInForce(subscription, now)) return new Set(BASE_PERMISSIONS);
   const plan = subscription.plan;
+  const granted = new Set<Permission>();
   for (const [flag, permission] of Object.entries(PLAN_FEATURE_PERMISSIONS)) {
     if (plan[flag as keyof typeof PLAN_FEATURE_PERMISSIONS]) granted.add(permission);
   }
@@ -56,9 +70,8 @@ export function planGrants(
  * Effective permissions:
  * - everyone starts from the union of their roles' permissions (unknown names are dropped);
  * - a platform admin (isAdmin) keeps all of them;
- * - anyone else keeps the permissions no plan decides, and a plan-decided one (PLAN_GATED_PERMISSIONS)
- *   only when the tenant's plan in force grants it. Without a plan in force (not subscribed,
- *   deactivated, payment failed) the plan features are gone but the account still works.
+ * - anyone else keeps only those their tenant's plan in force includes (planGrants: the plan's
+ *   permission list and its feature flags), or, without a plan in force, only BASE_PERMISSIONS.
  * The answer is in vocabulary order.
  */
 export function effectivePermissions(user: SessionUserRecord, now = new Date()): Permission[] {
@@ -68,11 +81,6 @@ export function effectivePermissions(user: SessionUserRecord, now = new Date()):
       if (isPermission(permission.name)) fromRoles.add(permission.name);
     }
   }
-  if (!user.isAdmin) {
-    const granted = planGrants(user.tenant.subscription, now);
-    for (const permission of PLAN_GATED_PERMISSIONS) {
-      if (!granted.has(permission)) fromRoles.delete(permission);
-    }
-  }
-  return PERMISSIONS.filter((p) => fromRoles.has(p));
+  const allowed = user.isAdmin ? fromRoles : planGrants(user.tenant.subscription, now);
+  return PERMISSIONS.filter((p) => fromRoles.has(p) && allowed.has(p));
 }

@@ -1,5 +1,8 @@
 import type { BrandingView } from '@helix/shared/schemas/tenant';
+import { TtlCache } from '../cache/ttl-cache.ts';
+import type { Config } from '../config.ts';
 import type { Db, SubscriptionStatus } from '../db.ts';
+import type { ServerDeps } from '../deps.ts';
 import { DEFAULT_BRANDING } from '../presenters/branding.presenter.ts';
 import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
 
@@ -168,17 +171,69 @@ function recordOf(row: Row): EmbedRecord {
   };
 }
 
+/** What the database says about a token, checked again on every call (the plan against the clock). */
+interface Found {
+  revoked: boolean;
+  modelDeleted: boolean;
+  /** The model is public, listed for the tenant, or the tenant is the platform. */
+  visible: boolean;
+  embed: EmbedRecord;
+}
+
+/** Frozen all the way down: a cached record is shared by every call that reads it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !(value instanceof Date) && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+const foundOf = (row: Row): Found =>
+  deepFreeze({
+    revoked: row.revokedAt !== null,
+    modelDeleted: row.modelDeleted,
+    visible: row.isPublic || row.isPlatform || row.listed,
+    embed: recordOf(row),
+  });
+
+/** Tokens a process remembers at once (a few kB each). */
+const CACHED_TOKENS = 5_000;
+const caches = new WeakMap<Config, TtlCache<string, Found | null>>();
+
+/**
+ * The process's cache of token lookups (one per configuration object), shared by the embed detail
+ * call and the viewer load: a page load and its viewer, and every other load of a popular link within
+ * EMBED_ACCESS_CACHE_MS, cost one query. Unknown tokens are remembered too (they cannot become valid:
+ * tokens are random), so a stream of them costs no more queries than the rate limit lets through.
+ */
+function cacheOf(config: Config): TtlCache<string, Found | null> {
+  let cache = caches.get(config);
+  if (!cache) {
+    cache = new TtlCache({ ttlMs: config.EMBED_ACCESS_CACHE_MS, maxEntries: CACHED_TOKENS });
+    caches.set(config, cache);
+  }
+  return cache;
+}
+
 /**
  * Whether an embed (or share) token may show its model now: the token exists and is not revoked, the
  * model is not deleted and still visible to the token's tenant, and the tenant has an active plan.
+ * What the database says may be up to EMBED_ACCESS_CACHE_MS old (see cacheOf); the plan's dates are
+ * checked against `now` on every call. The record is shared between calls (and frozen).
  */
-export async function embedAccess(db: Db, token: string, now = new Date()): Promise<EmbedAccess> {
+export async function embedAccess(
+  deps: Pick<ServerDeps, 'db' | 'config'>,
+  token: string,
+  now = new Date(),
+): Promise<EmbedAccess> {
   if (!EMBED_TOKEN_SHAPE.test(token)) return { ok: false, reason: 'token' };
-  const row = await findEmbed(db, token);
-  if (!row || row.revokedAt) return { ok: false, reason: 'token' };
-  if (row.modelDeleted) return { ok: false, reason: 'model' };
-  if (!row.isPublic && !row.isPlatform && !row.listed) return { ok: false, reason: 'model' };
-  const embed = recordOf(row);
-  if (!hasActivePlan(embed.tenant, now)) return { ok: false, reason: 'plan' };
-  return { ok: true, embed };
+  const found = await cacheOf(deps.config).getOrLoad(token, async () => {
+    const row = await findEmbed(deps.db, token);
+    return row ? foundOf(row) : null;
+  });
+  if (!found || found.revoked) return { ok: false, reason: 'token' };
+  if (found.modelDeleted || !found.visible) return { ok: false, reason: 'model' };
+  if (!hasActivePlan(found.embed.tenant, now)) return { ok: false, reason: 'plan' };
+  return { ok: true, embed: found.embed };
 }

@@ -24,7 +24,7 @@ export interface EmbedDetail {
  * tenant without an active plan) is the same 404.
  */
 export async function embedDetail(deps: ServerDeps, token: string): Promise<EmbedDetail> {
-  const access = await embedAccess(deps.db, token);
+  const access = await embedAccess(deps, token);
   if (!access.ok) throw AppError.notFound(MSG.embedLinkInvalid);
   const { embed } = access;
   const { tenant } = embed;

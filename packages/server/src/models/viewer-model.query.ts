@@ -73,7 +73,7 @@ async function resolveEmbedding(
   deps: ServerDeps,
   query: z.output<typeof ViewerModelQuery>,
 ): Promise<Resolved> {
-  const access = await embedAccess(deps.db, query.subscription);
+  const access = await embedAccess(deps, query.subscription);
   if (!access.ok) {
     if (access.reason === 'model') throw AppError.notFound();
     throw AppError.forbidden(access.reason === 'plan' ? MSG.planNotActive : MSG.embedLinkInvalid);

@@ -1,16 +1,32 @@
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type z } from 'zod';
-import { type JOBS, QUEUE_NAME } from '@helix/shared';
+import { type JOBS, type JobName, QUEUE_NAME } from '@helix/shared';
 
 export type JobDefinition = (typeof JOBS)[keyof typeof JOBS];
 
-/** Every job retries with exponential backoff (1 s, 2 s, 4 s, ...), five attempts in all. */
+/**
+ * Unless JOB_OPTIONS says otherwise, a job retries with exponential backoff (1 s, 2 s, 4 s, ...), five
+ * attempts in all.
+ */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: { count: 1000 },
   removeOnFail: { count: 5000 },
+};
+
+/**
+ * Per-job options over the defaults. send-email outlasts an SMTP outage of a few hours (10 attempts,
+ * 30 s doubling: about 4 h 15 min in all) instead of giving up within seconds, and its failures stay
+ * for a month so a lost reset or invitation e-mail can be found and retried.
+ */
+export const JOB_OPTIONS: Partial<Record<JobName, JobsOptions>> = {
+  'send-email': {
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 30_000 },
+    removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
+  },
 };
 
 /**
@@ -62,7 +78,7 @@ export class JobQueue {
     jobId: string,
   ): Promise<void> {
     const data = job.payload.parse(payload);
-    await this.queue.add(job.name, data, { jobId });
+    await this.queue.add(job.name, data, { ...JOB_OPTIONS[job.name], jobId });
   }
 
   async close(): Promise<void> {

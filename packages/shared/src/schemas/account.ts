@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
+import { optionalText, requiredText } from './text.ts';
 
 /**
  * Request schemas of the accounts area. The API validates with them and the web forms take their
@@ -7,30 +8,6 @@ import { MSG } from '../messages.ts';
  */
 export const USERNAME_PATTERN = /^[a-z]+[0-9]*$/;
 export const LIMITS = { name: 100, userName: 40, email: 254, password: 200, token: 200 } as const;
-
-/**
- * Control characters (NUL above all: PostgreSQL refuses it in text) never belong in a one-line field,
- * so they are a clear 400 instead of a database error.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
-const requiredText = (message: string, max: number) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, { error: message })
-    .max(max, { error: MSG.tooLong(max) })
-    .refine((value) => !CONTROL_CHARACTERS.test(value), { error: MSG.invalidCharacters });
-
-/** An optional one-line text (no control characters). */
-export const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, { error: MSG.tooLong(max) })
-    .refine((value) => !CONTROL_CHARACTERS.test(value), { error: MSG.invalidCharacters })
-    .optional();
 
 export const email = (requiredMessage: string) =>
   requiredText(requiredMessage, LIMITS.email)
@@ -123,14 +100,12 @@ export const ValidateUserRequest = z.strictObject({
 export type ValidateUserRequest = z.input<typeof ValidateUserRequest>;
 export type ValidateUserResponse = { email?: 'available' | 'taken'; user_name?: 'available' | 'taken' };
 
-/** GET /auth/google: where the round trip starts. `redirect` is a path of the web app to return to. */
+/**
+ * GET /auth/google: where the round trip starts. Nothing else is taken: the web app keeps the page to
+ * return to itself (local storage), so no return address travels through the provider.
+ */
 export const GoogleStartQuery = z.strictObject({
   type: z.enum(['login', 'signup']).default('login'),
-  redirect: z
-    .string()
-    .max(500)
-    .regex(/^\/(?![/\\])[\x21-\x7e]*$/, { error: 'Must be a path of this site' })
-    .optional(),
 });
 
 /** POST /user/logout has no fields. */

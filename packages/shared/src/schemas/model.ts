@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMBED_FLAGS, VIEWER_MODES, type EmbedFlag } from '../embed.ts';
 import { MSG } from '../messages.ts';
-import { CONTROL_CHARACTERS, optionalText } from './account.ts';
+import { opaqueText, optionalText, requiredText } from './text.ts';
 
 /**
  * Request schemas of the models area (administration-content 4, 5, 7). The API validates with them and
@@ -27,14 +27,6 @@ export type ModelSort = (typeof MODEL_SORTS)[number];
 export const DEFAULT_MODEL_SORT: ModelSort = 'createdAt-Asc';
 
 const MAX_ID = 2_147_483_647;
-
-const requiredText = (message: string, max: number) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, { error: message })
-    .max(max, { error: MSG.tooLong(max) })
-    .refine((value) => !CONTROL_CHARACTERS.test(value), { error: MSG.invalidCharacters });
 
 /** A database id: a number or its decimal string (multipart). */
 const id = (min: 0 | 1) =>
@@ -123,16 +115,24 @@ export type EmbedCreate = z.input<typeof EmbedCreate>;
 
 /** POST /api/model/embed/detail (base, no login). */
 export const EmbedDetailRequest = z.strictObject({
-  token: z.string().max(MODEL_LIMITS.token),
+  token: opaqueText(MODEL_LIMITS.token),
 });
 export type EmbedDetailRequest = z.input<typeof EmbedDetailRequest>;
 
-/** GET /api/viewer/model: what the viewer host sends on every load. */
+/**
+ * GET /api/viewer/model: what the viewer host sends on every load. `model` is a urlModelName, so
+ * anything else (control characters above all) is a 400 before it reaches a query.
+ */
 export const ViewerModelQuery = z.strictObject({
-  model: z.string().min(1).max(MODEL_LIMITS.urlModelName),
-  subscription: z.string().min(1).max(1000),
+  model: z
+    .string()
+    .min(1)
+    .max(MODEL_LIMITS.urlModelName, { error: MSG.tooLong(MODEL_LIMITS.urlModelName) })
+    .regex(URL_MODEL_NAME_PATTERN, { error: MSG.modelUrlNameRule }),
+  /** An embed token or a viewer ticket. */
+  subscription: opaqueText(1000).pipe(z.string().min(1)),
   currentmode: z.enum(VIEWER_MODES),
-  version: z.string().max(20).optional(),
+  version: opaqueText(20).optional(),
 });
 export type ViewerModelQuery = z.input<typeof ViewerModelQuery>;
 

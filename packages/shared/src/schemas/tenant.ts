@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
-import { optionalText } from './account.ts';
+import { opaqueText, optionalText } from './text.ts';
 
 /** The `:tenant` of `/api/t/:tenant` (a domainPrefix). */
 export const TenantParams = z.strictObject({
-  tenant: z.string().min(1).max(63),
+  tenant: opaqueText(63).pipe(z.string().min(1)),
 });
 
 /** POST /tenant/custom-branding-detail: find a tenant's branding by its custom domain or brand name. */
