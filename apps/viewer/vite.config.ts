@@ -1,20 +1,21 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Connect, type Plugin } from 'vite';
-import { apiUrlFromEnv } from './src/api-config.ts';
+import { allowSrcFromEnv, apiUrlFromEnv } from './src/api-config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * `vite` / `vite preview`: answer GET /config.json { apiUrl } like src/serve.ts does, so the page finds
- * the API (API_URL, else PUBLIC_URL, else http://localhost:3000). Nothing is baked into the build.
+ * `vite` / `vite preview`: answer GET /config.json { apiUrl, allowSrc } like src/serve.ts does, so the
+ * page finds the API (API_URL, else PUBLIC_URL, else http://localhost:3000) and knows whether `src` is
+ * honoured (VIEWER_ALLOW_SRC; the dev server allows it anyway). Nothing is baked into the build.
  */
 function runtimeConfig(): Plugin {
   const middleware: Connect.NextHandleFunction = (req, res, next) => {
     if (req.url?.split('?')[0] !== '/config.json') return next();
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
-    res.end(JSON.stringify({ apiUrl: apiUrlFromEnv(process.env) }));
+    res.end(JSON.stringify({ apiUrl: apiUrlFromEnv(process.env), allowSrc: allowSrcFromEnv(process.env) }));
   };
   return {
     name: 'helix-viewer-runtime-config',

@@ -3,6 +3,8 @@
  * the models from a second origin (CORS, like the API/storage), opens models in headless Chromium
  * (WebGL through SwiftShader) and checks pixels, the embed flags, the error overlays and framing.
  * The second origin also plays the API's GET /api/viewer/model (the catalogue lookup).
+ * The main viewer server allows the development-only `src` parameter; a second one without that
+ * option checks that production refuses it.
  *
  * dist/ is rebuilt first when it is missing or older than the viewer sources.
  */
@@ -40,12 +42,17 @@ const BG = { hex: '#203040', rgb: [0x20, 0x30, 0x40] as const };
 
 let browser: Browser;
 let viewerServer: http.Server;
+/** The same viewer without allowSrc (production): it must refuse `src`. */
+let strictServer: http.Server;
 let modelServer: http.Server;
 let viewerOrigin = '';
+let strictOrigin = '';
 let modelOrigin = '';
 let modelsDir = '';
 /** Calls of the fake GET /api/viewer/model, per subscription (one per page load, one view each). */
 const apiCalls = new Map<string, number>();
+/** Every request the model/API origin received (path and query). */
+const modelRequests: string[] = [];
 
 function newestMtime(p: string): number {
   const s = statSync(p);
@@ -80,6 +87,7 @@ beforeAll(async () => {
   const serveModels = staticHandler('/', { root: modelsDir, cors: true });
   modelServer = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    modelRequests.push(url.pathname + url.search);
     const canned: Record<string, number> = {
       '/forbidden.glb': 403,
       '/limit.glb': 429,
@@ -142,8 +150,11 @@ beforeAll(async () => {
   });
   modelOrigin = await listen(modelServer);
 
-  viewerServer = createViewerServer({ distDir, apiUrl: modelOrigin });
+  // The test loads demo files directly with ?src=, a development-only parameter.
+  viewerServer = createViewerServer({ distDir, apiUrl: modelOrigin, allowSrc: true });
   viewerOrigin = await listen(viewerServer);
+  strictServer = createViewerServer({ distDir, apiUrl: modelOrigin });
+  strictOrigin = await listen(strictServer);
 
   browser = await launchChromium();
 }, 180_000);
@@ -151,6 +162,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((r) => viewerServer?.close(r));
+  await new Promise((r) => strictServer?.close(r));
   await new Promise((r) => modelServer?.close(r));
   if (modelsDir) await rm(modelsDir, { recursive: true, force: true });
 });
@@ -387,6 +399,33 @@ describe('viewer (built, in Chromium)', () => {
       await failed.close();
     }
     await page.close();
+  }, 120_000);
+
+  it('refuses src on a server without allowSrc: Model not found, the file is never requested', async () => {
+    const src = `${modelOrigin}/animal-cell.glb?probe=strict`;
+    const query = new URLSearchParams({ src, name: 'Not Helix', bg: '#ff0000', settings: 'info' });
+    const browserRequests: string[] = [];
+    const page = await browser.newPage({ viewport: { width: 800, height: 560 } });
+    page.on('request', (r) => browserRequests.push(r.url()));
+    await page.goto(`${strictOrigin}/?${query}`);
+    await page.waitForFunction(() => document.body.dataset.viewerState !== 'loading', null, {
+      timeout: 60_000,
+      polling: 100,
+    });
+    expect(await page.evaluate(() => document.body.dataset.viewerState)).toBe('error');
+    expect(await page.evaluate(() => window.__viewer.errorKind)).toBe('not-found');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Model not found');
+    expect(await page.locator('meta[name="helix-allow-src"]').getAttribute('content')).toBe('false');
+    expect(await page.getByText('Not Helix').count()).toBe(0);
+    expect(browserRequests.filter((u) => u.includes('probe=strict'))).toEqual([]);
+    expect(modelRequests.filter((u) => u.includes('probe=strict'))).toEqual([]);
+    await page.close();
+
+    // The same URL on a server that allows src (tests, development) does load the file.
+    const allowed = await open(`${viewerOrigin}/?${query}`);
+    expect(await allowed.evaluate(() => window.__viewer.ready)).toBe(true);
+    expect(modelRequests.filter((u) => u.includes('probe=strict'))).toHaveLength(1);
+    await allowed.close();
   }, 120_000);
 
   it('can be framed by a page on another origin', async () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { apiUrlFromEnv, DEFAULT_API_URL, injectApiMeta, normaliseApiUrl, readApiUrl } from './api-config.ts';
+import {
+  allowSrcFromEnv,
+  apiUrlFromEnv,
+  DEFAULT_API_URL,
+  injectAllowSrcMeta,
+  injectApiMeta,
+  normaliseApiUrl,
+  readAllowSrc,
+  readApiUrl,
+} from './api-config.ts';
 
 const docWith = (content: string | null) =>
   ({
@@ -47,5 +56,57 @@ describe('API origin configuration', () => {
       throw new TypeError('Failed to fetch');
     });
     expect(await readApiUrl(docWith(null), offline, 'https://viewer.test/')).toBe(DEFAULT_API_URL);
+  });
+});
+
+describe('allow-src switch (VIEWER_ALLOW_SRC)', () => {
+  it('is off by default; true/1 turn it on; anything else is an error', () => {
+    expect(allowSrcFromEnv({})).toBe(false);
+    expect(allowSrcFromEnv({ VIEWER_ALLOW_SRC: '' })).toBe(false);
+    expect(allowSrcFromEnv({ VIEWER_ALLOW_SRC: 'false' })).toBe(false);
+    expect(allowSrcFromEnv({ VIEWER_ALLOW_SRC: '0' })).toBe(false);
+    expect(allowSrcFromEnv({ VIEWER_ALLOW_SRC: 'true' })).toBe(true);
+    expect(allowSrcFromEnv({ VIEWER_ALLOW_SRC: ' TRUE ' })).toBe(true);
+    expect(allowSrcFromEnv({ VIEWER_ALLOW_SRC: '1' })).toBe(true);
+    expect(() => allowSrcFromEnv({ VIEWER_ALLOW_SRC: 'yes please' })).toThrow(/VIEWER_ALLOW_SRC/);
+  });
+
+  it('fills the helix-allow-src meta', () => {
+    const html = '<head><meta name="helix-allow-src" content="" /></head>';
+    expect(injectAllowSrcMeta(html, true)).toBe(
+      '<head><meta name="helix-allow-src" content="true" /></head>',
+    );
+    expect(injectAllowSrcMeta(html, false)).toBe(
+      '<head><meta name="helix-allow-src" content="false" /></head>',
+    );
+    expect(injectAllowSrcMeta('<head></head>', false)).toBe(
+      '<head><meta name="helix-allow-src" content="false" /></head>',
+    );
+  });
+
+  it('reads the meta in the page, else allowSrc: true in ./config.json, else refuses', async () => {
+    const allowing = vi.fn<typeof globalThis.fetch>(
+      async () =>
+        new Response(JSON.stringify({ apiUrl: 'https://cfg.test', allowSrc: true }), { status: 200 }),
+    );
+    expect(await readAllowSrc(docWith('true'), allowing, 'https://viewer.test/')).toBe(true);
+    expect(await readAllowSrc(docWith('false'), allowing, 'https://viewer.test/')).toBe(false);
+    expect(allowing).not.toHaveBeenCalled();
+    expect(await readAllowSrc(docWith(''), allowing, 'https://viewer.test/?src=x.glb')).toBe(true);
+    expect(allowing.mock.calls[0]![0]).toBe('https://viewer.test/config.json');
+    const silent = vi.fn<typeof globalThis.fetch>(
+      async () => new Response(JSON.stringify({ apiUrl: 'https://cfg.test' }), { status: 200 }),
+    );
+    expect(await readAllowSrc(docWith(null), silent, 'https://viewer.test/')).toBe(false);
+    const truthy = vi.fn<typeof globalThis.fetch>(
+      async () => new Response(JSON.stringify({ allowSrc: 'true' }), { status: 200 }),
+    );
+    expect(await readAllowSrc(docWith(null), truthy, 'https://viewer.test/')).toBe(false);
+    const missing = vi.fn<typeof globalThis.fetch>(async () => new Response('nope', { status: 404 }));
+    expect(await readAllowSrc(docWith(null), missing, 'https://viewer.test/')).toBe(false);
+    const offline = vi.fn<typeof globalThis.fetch>(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    expect(await readAllowSrc(docWith(null), offline, 'https://viewer.test/')).toBe(false);
   });
 });

@@ -2,7 +2,10 @@
  * Where the Helix API lives. The viewer host is its own origin, so the page must be told the API's
  * origin at run time (no rebuild per environment): src/serve.ts writes it into index.html as
  * `<meta name="helix-api" content="https://api.example">` and also answers GET /config.json
- * `{ "apiUrl": … }`. This module is used by both the page and the server (no DOM at import time).
+ * `{ "apiUrl": … }`. Likewise whether the development-only `src` parameter is honoured
+ * (VIEWER_ALLOW_SRC, default off): `<meta name="helix-allow-src" content="true|false">` and
+ * `"allowSrc"` in /config.json. This module is used by both the page and the server (no DOM at
+ * import time).
  */
 
 /** Name of the <meta> element carrying the API origin. */
@@ -42,13 +45,60 @@ const escapeAttr = (s: string) =>
  * (or at the top).
  */
 export function injectApiMeta(html: string, apiUrl: string): string {
-  const tag = `<meta name="${API_META_NAME}" content="${escapeAttr(apiUrl)}" />`;
-  const existing = new RegExp(`<meta\\s+name=["']${API_META_NAME}["'][^>]*>`, 'i');
+  return injectMeta(html, API_META_NAME, apiUrl);
+}
+
+/** Fills (or inserts) `<meta name="${name}" content="${content}">`, as injectApiMeta does. */
+export function injectMeta(html: string, name: string, content: string): string {
+  const tag = `<meta name="${name}" content="${escapeAttr(content)}" />`;
+  const existing = new RegExp(`<meta\\s+name=["']${name}["'][^>]*>`, 'i');
   if (existing.test(html)) return html.replace(existing, () => tag);
   const head = html.search(/<\/head>/i);
   if (head >= 0) return html.slice(0, head) + tag + html.slice(head);
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   return doctype ? doctype[0] + tag + html.slice(doctype[0].length) : tag + html;
+}
+
+/** Name of the <meta> element saying whether `src` (and the other development parameters) is honoured. */
+export const ALLOW_SRC_META_NAME = 'helix-allow-src';
+
+/**
+ * VIEWER_ALLOW_SRC for the server: `true`/`1` allows `src`, unset, empty, `false`/`0` refuse it
+ * (the default: production). Anything else throws, so a typo does not silently change behaviour.
+ */
+export function allowSrcFromEnv(env: Record<string, string | undefined>): boolean {
+  const raw = (env.VIEWER_ALLOW_SRC ?? '').trim().toLowerCase();
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  throw new Error(`VIEWER_ALLOW_SRC must be true, false, 1 or 0, got "${env.VIEWER_ALLOW_SRC}"`);
+}
+
+/** Puts the allow-src switch into an HTML document (`<meta name="helix-allow-src" content="true|false">`). */
+export function injectAllowSrcMeta(html: string, allowSrc: boolean): string {
+  return injectMeta(html, ALLOW_SRC_META_NAME, String(allowSrc));
+}
+
+/**
+ * In the page: whether `src` is honoured. The <meta> the server filled in decides (`true`/`false`);
+ * when it is missing or empty (a plain static host, `vite preview`) `allowSrc: true` in ./config.json;
+ * else not allowed. (The Vite dev server allows it regardless: main.ts checks import.meta.env.DEV.)
+ */
+export async function readAllowSrc(
+  doc: Pick<Document, 'querySelector'> = document,
+  fetchFn: typeof fetch = (input, init) => fetch(input, init),
+  base: string = typeof location !== 'undefined' ? location.href : 'http://localhost/',
+): Promise<boolean> {
+  const meta = doc.querySelector<HTMLMetaElement>(`meta[name="${ALLOW_SRC_META_NAME}"]`);
+  const fromMeta = meta?.content.trim().toLowerCase();
+  if (fromMeta === 'true') return true;
+  if (fromMeta === 'false') return false;
+  try {
+    const res = await fetchFn(new URL('config.json', base).href, { cache: 'no-store', credentials: 'omit' });
+    if (res.ok) return ((await res.json()) as { allowSrc?: unknown }).allowSrc === true;
+  } catch {
+    /* no config.json: not allowed */
+  }
+  return false;
 }
 
 /**

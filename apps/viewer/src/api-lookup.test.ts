@@ -181,14 +181,24 @@ describe('createApiLookup', () => {
     expect(apiUrl).not.toHaveBeenCalled();
   });
 
-  it('is not used when the frame gives src', async () => {
+  it('is not used when the frame gives src and src is allowed (development)', async () => {
+    const fetch = mockFetch(json(200, answer()));
+    const source = await resolveModelSource(
+      parseViewerParams('?src=https://cdn.test/a.glb&model=animal-cell&subscription=tok'),
+      { base, lookup: createApiLookup({ apiUrl: API, fetch }), allowSrc: true },
+    );
+    expect(source.glbUrl).toBe('https://cdn.test/a.glb');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('is used, and src ignored, when src is not allowed (production)', async () => {
     const fetch = mockFetch(json(200, answer()));
     const source = await resolveModelSource(
       parseViewerParams('?src=https://cdn.test/a.glb&model=animal-cell&subscription=tok'),
       { base, lookup: createApiLookup({ apiUrl: API, fetch }) },
     );
-    expect(source.glbUrl).toBe('https://cdn.test/a.glb');
-    expect(fetch).not.toHaveBeenCalled();
+    expect(source.glbUrl).not.toBe('https://cdn.test/a.glb');
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it('resolves a lazy API origin and makes relative answer URLs absolute against it', async () => {

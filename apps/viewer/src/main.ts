@@ -3,7 +3,7 @@ import type { EmbedFlag } from '@helix/shared/embed';
 import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
 import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
-import { readApiUrl } from './api-config.ts';
+import { readAllowSrc, readApiUrl } from './api-config.ts';
 import { createApiLookup } from './api-lookup.ts';
 import { fetchModel, ModelLoadError } from './load-model.ts';
 import { resolveModelSource, type ModelSource } from './model-source.ts';
@@ -93,9 +93,12 @@ async function start(): Promise<void> {
 
   let source: ModelSource;
   try {
-    // `src` (tests, development) loads a file directly; otherwise `model` is resolved through the
+    // `src` (tests, development) loads a file directly, but only when the server allows it
+    // (VIEWER_ALLOW_SRC) or under the Vite dev server; otherwise `model` is resolved through the
     // API, which counts one view per call: resolveModelSource calls the lookup once per page load.
+    const allowSrc = import.meta.env.DEV || (params.src !== null && (await readAllowSrc()));
     source = await resolveModelSource(params, {
+      allowSrc,
       lookup: createApiLookup({ apiUrl: () => readApiUrl() }),
     });
   } catch (e) {

@@ -1,5 +1,5 @@
 import type { EmbedFlag, ViewerMode } from '@helix/shared/embed';
-import { parseColour, parseSettings, parseUrl, type ViewerParams } from './params.ts';
+import { parseColour, parseSettings, parseUrl, withoutDevParams, type ViewerParams } from './params.ts';
 import { ModelLoadError } from './load-model.ts';
 
 /** Tenant branding that the viewer honours (subject to the background flags). */
@@ -41,15 +41,18 @@ export function brandingFromParams(params: ViewerParams, base: string): Branding
 }
 
 /**
- * Turns the frame's query parameters into a model source. A direct `src` URL (with `settings`, `bg`,
- * `loading`; tests and development) wins; otherwise the catalogue `model` is resolved through the
+ * Turns the frame's query parameters into a model source. With `allowSrc` (tests and development
+ * only) a direct `src` URL (with `settings`, `bg`, `loading`, `name`, …) wins; without it those
+ * parameters are ignored (DEV_ONLY_PARAMS), so a `src` without a catalogue `model` is 'Model not
+ * found' and the file is never fetched. Otherwise the catalogue `model` is resolved through the
  * `lookup` (the page passes the API lookup of api-lookup.ts), which is called at most once.
  */
 export async function resolveModelSource(
-  params: ViewerParams,
-  options: { base?: string; lookup?: ModelLookup } = {},
+  raw: ViewerParams,
+  options: { base?: string; lookup?: ModelLookup; allowSrc?: boolean } = {},
 ): Promise<ModelSource> {
   const base = options.base ?? (typeof location !== 'undefined' ? location.href : 'http://localhost/');
+  const params = options.allowSrc === true ? raw : withoutDevParams(raw);
   if (params.src) {
     const glbUrl = parseUrl(params.src, base);
     if (!glbUrl) throw new ModelLoadError('invalid', 0, 'The model address is not a valid URL.');

@@ -1,6 +1,14 @@
 import { EMBED_FLAGS } from '@helix/shared/embed';
 import { describe, expect, it } from 'vitest';
-import { parseColour, parseSettings, parseUrl, parseViewerParams, STANDARD_MODE_FLAGS } from './params.ts';
+import {
+  DEV_ONLY_PARAMS,
+  parseColour,
+  parseSettings,
+  parseUrl,
+  parseViewerParams,
+  STANDARD_MODE_FLAGS,
+  withoutDevParams,
+} from './params.ts';
 
 describe('parseViewerParams', () => {
   it('reads the frame parameters', () => {
@@ -67,5 +75,42 @@ describe('parseColour / parseUrl', () => {
     expect(parseUrl('javascript:alert(1)', base)).toBeNull();
     expect(parseUrl('data:text/html,<b>x</b>', base)).toBeNull();
     expect(parseUrl('data:image/png;base64,AAAA', base)).toBe('data:image/png;base64,AAAA');
+  });
+});
+
+describe('withoutDevParams', () => {
+  it('drops src and every free-form settings/branding/title parameter, keeping the catalogue ones', () => {
+    const p = parseViewerParams(
+      '?model=m&subscription=s&currentmode=standard&version=3&src=/x.glb&settings=info&bg=red' +
+        '&bgcolor=blue&bgimage=/b.png&loading=/l.png&primary=%23fff&name=N&description=D',
+    );
+    const gated = withoutDevParams(p);
+    expect(gated).toEqual({
+      model: 'm',
+      subscription: 's',
+      currentmode: 'standard',
+      version: '3',
+      src: null,
+      settings: null,
+      bg: null,
+      bgcolor: null,
+      bgimage: null,
+      loading: null,
+      primary: null,
+      name: null,
+      description: null,
+    });
+    expect([...DEV_ONLY_PARAMS].sort()).toEqual([
+      'bg',
+      'bgcolor',
+      'bgimage',
+      'description',
+      'loading',
+      'name',
+      'primary',
+      'settings',
+      'src',
+    ]);
+    expect(p.src).toBe('/x.glb'); // the input is not modified
   });
 });

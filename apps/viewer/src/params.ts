@@ -53,6 +53,32 @@ export function parseViewerParams(search: string | URLSearchParams): ViewerParam
   };
 }
 
+/**
+ * Parameters that exist only for tests and development: a direct `src` file and the free-form
+ * settings/branding/title that go with it. A production viewer must not honour them (anyone could
+ * show any file, with any title, background or logo, on the Helix origin, bypassing the catalogue,
+ * view counting and plans), so they are dropped unless the server allows them (VIEWER_ALLOW_SRC) or
+ * the page runs under the Vite dev server.
+ */
+export const DEV_ONLY_PARAMS = [
+  'src',
+  'settings',
+  'bg',
+  'bgcolor',
+  'bgimage',
+  'loading',
+  'primary',
+  'name',
+  'description',
+] as const satisfies readonly (keyof ViewerParams)[];
+
+/** The parameters with every development-only one removed (as if absent). */
+export function withoutDevParams(params: ViewerParams): ViewerParams {
+  const out = { ...params };
+  for (const key of DEV_ONLY_PARAMS) out[key] = null;
+  return out;
+}
+
 /** The fixed feature set of the portal's viewer modal (spec: 'fixed, with centerModel false'). */
 export const STANDARD_MODE_FLAGS: readonly EmbedFlag[] = EMBED_FLAGS.filter((f) => f !== 'center_model');
 

@@ -56,7 +56,7 @@ describe('viewer server', () => {
     const config = await fetch(`${origin}/config.json`);
     expect(config.headers.get('content-type')).toMatch(/application\/json/);
     expect(config.headers.get('cache-control')).toBe('no-cache');
-    expect(await config.json()).toEqual({ apiUrl: 'https://api.helix.test' });
+    expect(await config.json()).toEqual({ apiUrl: 'https://api.helix.test', allowSrc: false });
     // Another API origin for the same file: another ETag, so no stale 304.
     const other = createViewerServer({ distDir: path.join(dir, 'dist'), apiUrl: 'http://localhost:4000' });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
@@ -67,6 +67,29 @@ describe('viewer server', () => {
       expect(await again.text()).toContain('content="http://localhost:4000"');
     } finally {
       await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('refuses the development-only src by default and says so to the page; allowSrc turns it on', async () => {
+    const html = await (await fetch(`${origin}/?src=x.glb`)).text();
+    expect(html).toContain('<meta name="helix-allow-src" content="false" />');
+    const dev = createViewerServer({
+      distDir: path.join(dir, 'dist'),
+      apiUrl: 'https://api.helix.test',
+      allowSrc: true,
+    });
+    await new Promise<void>((resolve) => dev.listen(0, '127.0.0.1', resolve));
+    try {
+      const devOrigin = `http://127.0.0.1:${(dev.address() as AddressInfo).port}`;
+      const devHtml = await (await fetch(`${devOrigin}/?src=x.glb`)).text();
+      expect(devHtml).toContain('<meta name="helix-allow-src" content="true" />');
+      expect(devHtml).toContain('<meta name="helix-api" content="https://api.helix.test" />');
+      expect(await (await fetch(`${devOrigin}/config.json`)).json()).toEqual({
+        apiUrl: 'https://api.helix.test',
+        allowSrc: true,
+      });
+    } finally {
+      await new Promise((resolve) => dev.close(resolve));
     }
   });
 

@@ -10,6 +10,10 @@
  * The page resolves catalogue models through the API, whose origin comes from API_URL (else
  * PUBLIC_URL, else http://localhost:3000) at run time: it is written into index.html as
  * `<meta name="helix-api" content="…">` and answered at GET /config.json `{ apiUrl }`.
+ *
+ * The development-only `src` parameter (a direct file URL, with free-form settings/branding/title)
+ * is refused unless VIEWER_ALLOW_SRC=true (option `allowSrc`); the switch reaches the page the same
+ * way: `<meta name="helix-allow-src" content="true|false">` and `allowSrc` in /config.json.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
@@ -18,7 +22,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { apiUrlFromEnv, injectApiMeta } from './api-config.ts';
+import { allowSrcFromEnv, apiUrlFromEnv, injectAllowSrcMeta, injectApiMeta } from './api-config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_DIST = path.resolve(here, '..', 'dist');
@@ -203,18 +207,25 @@ export interface ViewerServerOptions {
   modelsDir?: string | null;
   /** The API's origin for the page; default from API_URL / PUBLIC_URL / http://localhost:3000. */
   apiUrl?: string;
+  /**
+   * Honour the page's `src` parameter (and the free-form settings/branding/title that go with it):
+   * tests and development only. Default false: only catalogue models, resolved through the API.
+   * The CLI sets it from VIEWER_ALLOW_SRC.
+   */
+  allowSrc?: boolean;
 }
 
 export function createViewerServer(options: ViewerServerOptions = {}): http.Server {
   const apiUrl = apiUrlFromEnv(options.apiUrl !== undefined ? { API_URL: options.apiUrl } : process.env);
-  const config = JSON.stringify({ apiUrl });
+  const allowSrc = options.allowSrc === true;
+  const config = JSON.stringify({ apiUrl, allowSrc });
   const handlers = [
     ...(options.modelsDir ? [staticHandler('/models/', { root: options.modelsDir, cors: true })] : []),
     staticHandler('/', {
       root: options.distDir ?? DEFAULT_DIST,
       spa: true,
       htmlHeaders: { 'Content-Security-Policy': VIEWER_CSP },
-      transformHtml: (html) => injectApiMeta(html, apiUrl),
+      transformHtml: (html) => injectAllowSrcMeta(injectApiMeta(html, apiUrl), allowSrc),
     }),
   ];
   return http.createServer((req, res) => {
@@ -266,16 +277,18 @@ if (invokedDirectly) {
   }
   const modelsDir = process.env.VIEWER_MODELS_DIR ? path.resolve(process.env.VIEWER_MODELS_DIR) : null;
   let apiUrl: string;
+  let allowSrc: boolean;
   try {
     apiUrl = apiUrlFromEnv(process.env);
+    allowSrc = allowSrcFromEnv(process.env);
   } catch (e) {
     console.error(`[viewer] ${(e as Error).message}`);
     process.exit(1);
   }
-  const server = createViewerServer({ distDir, modelsDir, apiUrl });
+  const server = createViewerServer({ distDir, modelsDir, apiUrl, allowSrc });
   server.listen(port, process.env.VIEWER_HOST || undefined, () => {
     console.log(
-      `[viewer] serving ${distDir} on http://localhost:${port} (API: ${apiUrl})${modelsDir ? ` (models: ${modelsDir} at /models/)` : ''}`,
+      `[viewer] serving ${distDir} on http://localhost:${port} (API: ${apiUrl})${allowSrc ? ' (src allowed: development only)' : ''}${modelsDir ? ` (models: ${modelsDir} at /models/)` : ''}`,
     );
   });
   const stop = () => server.close(() => process.exit(0));
