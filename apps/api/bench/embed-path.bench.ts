@@ -25,7 +25,7 @@ import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { LocalStorage } from '@helix/server/storage/local-storage';
 import { flushViews } from '@helix/server/views/flush-views';
-import { randomToken } from '@helix/server/tokens';
+import { randomToken, sha256 } from '@helix/server/tokens';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createApp } from '../src/app.ts';
 
@@ -182,7 +182,7 @@ async function main() {
     });
     const token = randomToken();
     await db.embedToken.create({
-      data: { token, modelId: model.id, tenantId: tenant.id, createdById: user.id, settings: ['info'] },
+      data: { tokenHash: sha256(token), modelId: model.id, tenantId: tenant.id, createdById: user.id, settings: ['info'] },
     });
 
     const setup: Setup = {

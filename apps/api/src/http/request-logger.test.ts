@@ -20,6 +20,9 @@ function appWith(level: string) {
     if (req.query.fail) throw new Error('database gone');
     res.json({ ok: true });
   });
+  app.get(['/embed/:token', '/share/:token'], (_req, res) => {
+    res.send('<html></html>');
+  });
   app.post('/api/model/embed/detail', (_req, res) => {
     res.status(404).json({ success: false });
   });
@@ -96,11 +99,29 @@ describe('requestLogger', () => {
     ]);
   });
 
+  it('never logs the embed token of the /embed/ and /share/ pages or of the detail call body', async () => {
+    const { app, lines } = appWith('debug');
+    const token = 'A'.repeat(20) + '_-' + 'b'.repeat(21);
+    expect((await request(app).get(`/embed/${token}`)).status).toBe(200);
+    expect((await request(app).get(`/share/${token}?x=1`)).status).toBe(200);
+    await request(app).post('/api/model/embed/detail').send({ token });
+    const logged = lines();
+    expect(logged.map((l) => (l.req as { url: string }).url)).toEqual([
+      '/embed/[redacted]',
+      '/share/[redacted]?x=1',
+      '/api/model/embed/detail',
+    ]);
+    expect(JSON.stringify(logged)).not.toContain(token);
+  });
+
   it('scrubs every secret query parameter', () => {
     expect(scrubUrl('/x')).toBe('/x');
     expect(scrubUrl('/cb?code=a&state=b&keep=1&SIG=c&access_token=d&id_token=e&password=f&apiToken=g')).toBe(
       '/cb?code=%5Bredacted%5D&state=%5Bredacted%5D&keep=1&SIG=%5Bredacted%5D&access_token=%5Bredacted%5D' +
         '&id_token=%5Bredacted%5D&password=%5Bredacted%5D&apiToken=%5Bredacted%5D',
     );
+    expect(scrubUrl('/embed/TOKEN')).toBe('/embed/[redacted]');
+    expect(scrubUrl('/share/TOKEN/')).toBe('/share/[redacted]/');
+    expect(scrubUrl('/api/share/x')).toBe('/api/share/x');
   });
 });

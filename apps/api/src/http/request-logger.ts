@@ -8,12 +8,16 @@ import type { Level, Logger } from 'pino';
  */
 const SECRET_QUERY = /^(code|state|token|apiToken|password|access_token|id_token|subscription|sig)$/i;
 
+/** The web pages /share/{token} and /embed/{token} carry an embed token in their path. */
+const SECRET_PATH = /^(\/(?:share|embed)\/)[^/?#]+/i;
+
 export function scrubUrl(url: string): string {
   const at = url.indexOf('?');
-  if (at < 0) return url;
+  const path = (at < 0 ? url : url.slice(0, at)).replace(SECRET_PATH, '$1[redacted]');
+  if (at < 0) return path;
   const params = new URLSearchParams(url.slice(at + 1));
   for (const key of [...params.keys()]) if (SECRET_QUERY.test(key)) params.set(key, '[redacted]');
-  return `${url.slice(0, at)}?${params.toString()}`;
+  return `${path}?${params.toString()}`;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -53,8 +57,9 @@ function levelOf(url: string, statusCode: number): Level {
 /**
  * One structured line per request, when the response is finished (or the connection closed first):
  * `{ req: { id, method, url, userAgent, remoteAddress }, res: { statusCode }, responseTime }`, 'request
- * completed' ('request errored' with an `err` for a 5xx). Bodies and headers are not logged at all, and
- * secrets in the query are scrubbed, so passwords and tokens cannot end up there. `req.log` is a logger
+ * completed' ('request errored' with an `err` for a 5xx). Bodies (the embed detail call's token among
+ * them) and headers are not logged at all, and secrets in the query and the embed token in the path of
+ * /share/{token} and /embed/{token} are scrubbed, so passwords and tokens cannot end up there. `req.log` is a logger
  * carrying the same `req` fields, made on first use (most requests never log anything else), and
  * nothing is serialised for a line whose level is off: logging costs the hot path next to nothing.
  */

@@ -14,6 +14,7 @@ import {
   type ModelHarness,
 } from '../../test/models.ts';
 import { signViewerTicket } from '@helix/server/models/signing';
+import { sha256 } from '@helix/server/tokens';
 
 let h: ModelHarness;
 let admin: Caller;
@@ -83,11 +84,30 @@ describe('POST /api/model/embed/detail', () => {
     });
   });
 
+  it('stores only the sha256 of the token, which still opens the detail, the viewer and the pages', async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await embedToken(a, model.id, ['info']);
+    const rows = await h.db.$queryRaw<unknown[]>`SELECT * FROM "EmbedToken" WHERE "modelId" = ${model.id}`;
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expect(rows[0]).toMatchObject({ tokenHash: sha256(token) });
+    const res = await detail(token);
+    expect(res.status).toBe(200);
+    expect((await load(paramsOf(res.body.url))).status).toBe(200);
+    expect(await recorded({ modelId: model.id })).toBe(1);
+    await request(h.app).get(`/embed/${token}`);
+    await request(h.app).get(`/share/${token}`);
+    const lines = h.logs.lines.filter((l) => /"url":"\/(embed|share)\//.test(l));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(h.logs.text).not.toContain(token);
+  });
+
   it('answers 404 { success: false } for malformed, unknown and revoked tokens', async () => {
     const a = await customer(h);
     const model = await createModel(h);
     const token = await embedToken(a, model.id);
-    await h.db.embedToken.update({ where: { token }, data: { revokedAt: new Date() } });
+    await h.db.embedToken.update({ where: { tokenHash: sha256(token) }, data: { revokedAt: new Date() } });
     for (const bad of [
       token,
       'x',
@@ -280,7 +300,7 @@ describe('GET /api/viewer/model', () => {
     expect(res.status).toBe(200);
     expect(res.body.settings).toEqual(['info']);
     expect(await recorded({ modelId: model.id })).toBe(1);
-    const embed = await h.db.embedToken.findUniqueOrThrow({ where: { token } });
+    const embed = await h.db.embedToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) } });
     expect(await h.db.modelViewDaily.findFirstOrThrow({ where: { modelId: model.id } })).toMatchObject({
       tenantId: a.tenant.id,
       viewerKey: `e:${embed.id}`,
@@ -290,7 +310,7 @@ describe('GET /api/viewer/model', () => {
     });
     expect((await load({ ...params, model: 'some-other-model' })).status).toBe(404);
     expect((await load({ ...params, subscription: 'B'.repeat(43) })).status).toBe(403);
-    await h.db.embedToken.update({ where: { token }, data: { revokedAt: new Date() } });
+    await h.db.embedToken.update({ where: { tokenHash: sha256(token) }, data: { revokedAt: new Date() } });
     expect((await load(params)).status).toBe(403);
   });
 
@@ -465,7 +485,7 @@ describe('the embed access cache (EMBED_ACCESS_CACHE_MS)', () => {
     );
 
     const changedAt = Date.now();
-    await h.db.embedToken.update({ where: { token: t1 }, data: { revokedAt: new Date() } });
+    await h.db.embedToken.update({ where: { tokenHash: sha256(t1) }, data: { revokedAt: new Date() } });
     await h.db.model.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
     await h.db.tenantSubscription.update({
       where: { tenantId: b.tenant.id },

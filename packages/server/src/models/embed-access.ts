@@ -4,15 +4,18 @@ import type { Config } from '../config.ts';
 import type { Db, SubscriptionStatus } from '../db.ts';
 import type { ServerDeps } from '../deps.ts';
 import { DEFAULT_BRANDING } from '../presenters/branding.presenter.ts';
+import { sha256 } from '../tokens.ts';
 import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
 
 /** Embed tokens are 32 random bytes in base64url: anything else is not worth a database query. */
 export const EMBED_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-/** An embed token with what the public embed path needs of its model, tenant, plan and maker. */
+/**
+ * An embed token with what the public embed path needs of its model, tenant, plan and maker. The token
+ * itself is not part of it: only its sha256 is stored, and records are cached across requests.
+ */
 export interface EmbedRecord {
   id: number;
-  token: string;
   settings: string[];
   creatorName: string;
   model: {
@@ -44,7 +47,6 @@ export type EmbedAccess =
 
 interface Row {
   id: number;
-  token: string;
   settings: string[];
   revokedAt: Date | null;
   creatorName: string;
@@ -90,9 +92,9 @@ interface Row {
  * model (and whether the tenant is listed on it), tenant, subscription, plan, branding and maker come
  * back in ONE query rather than one per relation.
  */
-async function findEmbed(db: Db, token: string): Promise<Row | null> {
+async function findEmbed(db: Db, tokenHash: string): Promise<Row | null> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT et."id", et."token", et."settings", et."revokedAt", u."name" AS "creatorName",
+    SELECT et."id", et."settings", et."revokedAt", u."name" AS "creatorName",
            m."id" AS "modelId", m."name" AS "modelName", m."urlModelName", m."version", m."fileKey",
            m."backgroundColor" AS "modelBackground", (m."deletedAt" IS NOT NULL) AS "modelDeleted", m."isPublic",
            EXISTS (SELECT 1 FROM "ModelTenantAccess" a WHERE a."modelId" = m."id" AND a."tenantId" = t."id") AS "listed",
@@ -110,14 +112,13 @@ async function findEmbed(db: Db, token: string): Promise<Row | null> {
     LEFT JOIN "TenantSubscription" s ON s."tenantId" = t."id"
     LEFT JOIN "Plan" p ON p."id" = s."planId"
     LEFT JOIN "Branding" b ON b."tenantId" = t."id"
-    WHERE et."token" = ${token}`;
+    WHERE et."tokenHash" = ${tokenHash}`;
   return rows[0] ?? null;
 }
 
 function recordOf(row: Row): EmbedRecord {
   return {
     id: row.id,
-    token: row.token,
     settings: row.settings,
     creatorName: row.creatorName,
     model: {
@@ -202,7 +203,8 @@ const CACHED_TOKENS = 5_000;
 const caches = new WeakMap<Config, TtlCache<string, Found | null>>();
 
 /**
- * The process's cache of token lookups (one per configuration object), shared by the embed detail
+ * The process's cache of token lookups (one per configuration object), keyed by the token's sha256 so
+ * no raw token outlives its request in memory, shared by the embed detail
  * call and the viewer load: a page load and its viewer, and every other load of a popular link within
  * EMBED_ACCESS_CACHE_MS, cost one query. Unknown tokens are remembered too (they cannot become valid:
  * tokens are random), so a stream of them costs no more queries than the rate limit lets through.
@@ -228,8 +230,9 @@ export async function embedAccess(
   now = new Date(),
 ): Promise<EmbedAccess> {
   if (!EMBED_TOKEN_SHAPE.test(token)) return { ok: false, reason: 'token' };
-  const found = await cacheOf(deps.config).getOrLoad(token, async () => {
-    const row = await findEmbed(deps.db, token);
+  const tokenHash = sha256(token);
+  const found = await cacheOf(deps.config).getOrLoad(tokenHash, async () => {
+    const row = await findEmbed(deps.db, tokenHash);
     return row ? foundOf(row) : null;
   });
   if (!found || found.revoked) return { ok: false, reason: 'token' };

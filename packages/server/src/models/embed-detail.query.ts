@@ -50,6 +50,6 @@ export async function embedDetail(deps: ServerDeps, token: string): Promise<Embe
     },
     modelId: embed.model.id,
     settings: embed.settings as EmbedFlag[],
-    url: viewerPageUrl(deps.config, embed.model, embed.token, 'embedding'),
+    url: viewerPageUrl(deps.config, embed.model, token, 'embedding'),
   };
 }

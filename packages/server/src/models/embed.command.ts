@@ -2,14 +2,15 @@ import { MSG, type EmbedFlag } from '@helix/shared';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
-import { randomToken } from '../tokens.ts';
+import { randomToken, sha256 } from '../tokens.ts';
 import { hasActivePlan } from '../views/allowance.ts';
 import { isPlatformAdmin, visibleTo } from './model.policy.ts';
 
 /**
  * POST /model/embed: a share/embed link for a model the caller may see, with the chosen viewer
  * features. Non-admins also need their plan's modelEmbed feature (in force). The token is unguessable
- * (32 random bytes) and names the tenant whose views and plan it uses.
+ * (32 random bytes) and names the tenant whose views and plan it uses. It is answered once and only its
+ * sha256 is stored.
  */
 export async function createEmbed(
   deps: ServerDeps,
@@ -30,7 +31,7 @@ export async function createEmbed(
   const token = randomToken();
   await deps.db.embedToken.create({
     data: {
-      token,
+      tokenHash: sha256(token),
       modelId: model.id,
       tenantId: actor.tenant.id,
       createdById: actor.user.id,

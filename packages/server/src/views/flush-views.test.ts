@@ -4,9 +4,9 @@ import { createDb, type Db } from '../db.ts';
 import { createRedis, type Redis } from '../redis.ts';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { applyBatch, claimPending, flushViews } from './flush-views.ts';
-import { recordView, type ViewDeps } from './record-view.ts';
+import { periodViewCount, recordView, type ViewDeps } from './record-view.ts';
 import { viewKeys } from './view-store.ts';
-import type { TenantPlanContext } from './allowance.ts';
+import { billingPeriod, type TenantPlanContext } from './allowance.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 let database: { name: string; url: string };
@@ -100,6 +100,49 @@ describe('view counting and flushing', () => {
     expect(await stored(modelId)).toBe(5);
     await flushViews(deps, { recover: true });
     expect(await stored(modelId)).toBe(5);
+  });
+
+  it('the period count stays exact when the pending hash is claimed and applied between its reads', async () => {
+    const { tenant, modelId, userId } = await setup();
+    for (let i = 0; i < 5; i += 1)
+      await recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    const period = billingPeriod(null);
+    let calls = 0;
+    const count = await periodViewCount(deps, tenant.id, period, {
+      // The whole flush (RENAME of the pending hash, commit, delete) between the Redis and the DB read.
+      afterSnapshot: async () => {
+        calls += 1;
+        if (calls === 1) expect((await flushViews(deps)).views).toBeGreaterThanOrEqual(5);
+      },
+    });
+    expect(await stored(modelId)).toBe(5);
+    expect(count).toBe(5);
+    expect(calls).toBe(2); // the claim was seen, and the count read again
+  });
+
+  it('the period count stays exact when a batch seen in Redis is applied between its reads', async () => {
+    const { tenant, modelId, userId } = await setup();
+    const view = () => recordView(deps, tenant, { modelId, viewerKey: `u:${userId}`, source: 'portal' });
+    for (let i = 0; i < 3; i += 1) await view();
+    const crashed = await claimPending(deps); // applied, but left in Redis (a crash before the delete)
+    await applyBatch(deps, crashed!, { deleteAfterCommit: false });
+    for (let i = 0; i < 4; i += 1) await view();
+    const batch = await claimPending(deps);
+    for (let i = 0; i < 2; i += 1) await view(); // still pending
+    const period = billingPeriod(null);
+    expect(await periodViewCount(deps, tenant.id, period)).toBe(9);
+    let calls = 0;
+    const count = await periodViewCount(deps, tenant.id, period, {
+      afterSnapshot: async () => {
+        calls += 1;
+        await applyBatch(deps, batch!);
+      },
+    });
+    expect(count).toBe(9);
+    expect(calls).toBe(1);
+    await flushViews(deps);
+    expect(await stored(modelId)).toBe(9);
+    expect(await periodViewCount(deps, tenant.id, period)).toBe(9);
   });
 
   it('two flushes of the same batch at once apply it once', async () => {

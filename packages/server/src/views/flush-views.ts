@@ -130,6 +130,7 @@ export async function claimPending(deps: Pick<FlushDeps, 'redis' | 'prefix'>): P
     keys.pending,
     keys.flushing(id),
     keys.batches,
+    keys.claims,
     id,
   );
   return claimed === 1 ? id : null;

@@ -11,7 +11,15 @@ import {
   type ViewAllowance,
 } from './allowance.ts';
 import { appliedBatches } from './flush-views.ts';
-import { unflushedViews, viewCommands, viewField, viewKeys, type ViewSourceName } from './view-store.ts';
+import {
+  unflushedViews,
+  viewClaims,
+  viewCommands,
+  viewField,
+  viewKeys,
+  viewSnapshot,
+  type ViewSourceName,
+} from './view-store.ts';
 
 export interface ViewDeps {
   db: Db;
@@ -23,23 +31,49 @@ export interface ViewDeps {
 export const pendingViews = (deps: ViewDeps) =>
   unflushedViews(deps.redis, deps.prefix, (ids) => appliedBatches(deps.db, ids));
 
-/** The tenant's views in a billing period: PostgreSQL plus what Redis has not flushed yet. */
+/** Tries before periodViewCount gives up: each retry means a flush claimed a batch during the read. */
+const SNAPSHOT_ATTEMPTS = 10;
+
+/**
+ * The tenant's views in a billing period: PostgreSQL plus what Redis has not flushed yet, exactly,
+ * while flushes run. Redis is read as one snapshot (pending hash and every batch); PostgreSQL after it,
+ * in one REPEATABLE READ transaction (the applied ViewFlush ids and the sum agree), and a snapshot batch
+ * is added only when its id is not applied there. A batch deleted from Redis before the snapshot was
+ * committed before it, so it is in the sum. The one remaining overlap, the pending hash claimed and
+ * applied between the two reads, shows as a changed claims counter: then both are read again.
+ * `afterSnapshot` runs between the two reads (tests).
+ */
 export async function periodViewCount(
   deps: ViewDeps,
   tenantId: number,
   period: BillingPeriod,
+  hooks: { afterSnapshot?: () => Promise<void> } = {},
 ): Promise<number> {
-  const [stored, pending] = await Promise.all([
-    deps.db.modelViewDaily.aggregate({
-      where: { tenantId, day: { gte: new Date(period.firstDay), lt: new Date(period.endDay) } },
-      _sum: { count: true },
-    }),
-    pendingViews(deps),
-  ]);
-  const unflushed = pending
-    .filter((e) => e.tenantId === tenantId && e.day >= period.firstDay && e.day < period.endDay)
-    .reduce((sum, e) => sum + e.count, 0);
-  return (stored._sum.count ?? 0) + unflushed;
+  const where = { tenantId, day: { gte: new Date(period.firstDay), lt: new Date(period.endDay) } };
+  for (let attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt += 1) {
+    const snapshot = await viewSnapshot(deps.redis, deps.prefix);
+    await hooks.afterSnapshot?.();
+    const [applied, stored] = await deps.db.$transaction(
+      [
+        deps.db.viewFlush.findMany({
+          where: { id: { in: snapshot.batches.map((b) => b.id) } },
+          select: { id: true },
+        }),
+        deps.db.modelViewDaily.aggregate({ where, _sum: { count: true } }),
+      ],
+      { isolationLevel: 'RepeatableRead' },
+    );
+    if ((await viewClaims(deps.redis, deps.prefix)) !== snapshot.claims) continue;
+    const done = new Set(applied.map((r) => r.id));
+    const unflushed = [
+      ...snapshot.pending,
+      ...snapshot.batches.flatMap((b) => (done.has(b.id) ? [] : b.entries)),
+    ]
+      .filter((e) => e.tenantId === tenantId && e.day >= period.firstDay && e.day < period.endDay)
+      .reduce((sum, e) => sum + e.count, 0);
+    return (stored._sum.count ?? 0) + unflushed;
+  }
+  throw new Error('The period view count could not be read: batches kept being claimed during the read');
 }
 
 export interface ViewLoad {

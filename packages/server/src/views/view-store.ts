@@ -7,12 +7,15 @@ import { redisKey } from '../redis.ts';
  * - `views:pending` (hash): loads not yet in PostgreSQL, field `<modelId>|<tenantId>|<YYYY-MM-DD>|<viewerKey>|<source>`;
  * - `views:flushing:<uuid>` (hash): a batch taken by a flush (the pending hash renamed atomically);
  * - `views:batches` (set): the uuids of the flushing batches not yet deleted;
+ * - `views:claims` (counter): how many batches were ever claimed, so a reader can tell that the pending
+ *   hash it saw has become a batch (and may be in PostgreSQL) since;
  * - `views:period:<tenantId>:<periodStart>` (counter): the tenant's loads in its billing period, for the
  *   view limit (initialised from PostgreSQL plus the unflushed counts when missing).
  */
 export const viewKeys = (prefix: string) => ({
   pending: redisKey(prefix, 'views', 'pending'),
   batches: redisKey(prefix, 'views', 'batches'),
+  claims: redisKey(prefix, 'views', 'claims'),
   flushing: (id: string) => redisKey(prefix, 'views', 'flushing', id),
   flushingPattern: redisKey(prefix, 'views', 'flushing', '*'),
   period: (tenantId: number, start: Date) =>
@@ -74,12 +77,30 @@ redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
 return {1, c}
 `;
 
-/** Take the pending hash as a batch: RENAME it to the batch's key and remember the batch, atomically. */
+/**
+ * Take the pending hash as a batch: RENAME it to the batch's key, remember the batch and count the
+ * claim, atomically.
+ */
 const CLAIM_PENDING = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('RENAME', KEYS[1], KEYS[2])
 redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('INCR', KEYS[4])
 return 1
+`;
+
+/**
+ * Everything not yet deleted from Redis, as ONE consistent snapshot: the claims counter, the pending
+ * hash, and each batch id with its hash. The batch keys are derived from the set (ARGV[1] is the key
+ * prefix of a batch), which is fine on a single Redis, not on a cluster.
+ */
+const SNAPSHOT = `
+local out = { redis.call('GET', KEYS[3]) or '0', redis.call('HGETALL', KEYS[1]) }
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGETALL', ARGV[1] .. id)
+end
+return out
 `;
 
 interface ViewCommands {
@@ -90,38 +111,78 @@ interface ViewCommands {
     refuse: '0' | '1',
     field: string,
   ): Promise<[number, number]>;
-  helixClaimPending(pending: string, flushing: string, batches: string, id: string): Promise<number>;
+  helixClaimPending(
+    pending: string,
+    flushing: string,
+    batches: string,
+    claims: string,
+    id: string,
+  ): Promise<number>;
+  helixViewSnapshot(
+    pending: string,
+    batches: string,
+    claims: string,
+    flushingPrefix: string,
+  ): Promise<[string, string[], ...(string | string[])[]]>;
 }
 
 const defined = new WeakSet<Redis>();
 
-/** The client with the two scripts defined (EVALSHA, loaded on first use). */
+/** The client with the scripts defined (EVALSHA, loaded on first use). */
 export function viewCommands(redis: Redis): Redis & ViewCommands {
   if (!defined.has(redis)) {
     redis.defineCommand('helixCountView', { numberOfKeys: 2, lua: COUNT_VIEW });
-    redis.defineCommand('helixClaimPending', { numberOfKeys: 3, lua: CLAIM_PENDING });
+    redis.defineCommand('helixClaimPending', { numberOfKeys: 4, lua: CLAIM_PENDING });
+    redis.defineCommand('helixViewSnapshot', { numberOfKeys: 3, lua: SNAPSHOT });
     defined.add(redis);
   }
   return redis as Redis & ViewCommands;
 }
 
+const hashOf = (flat: string[]): Record<string, string> => {
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+  return hash;
+};
+
+/** The unflushed Redis state at one instant (see SNAPSHOT). */
+export interface ViewSnapshot {
+  /** The claims counter then: if it has changed since, the pending hash seen may be in PostgreSQL. */
+  claims: string;
+  pending: ViewEntry[];
+  batches: { id: string; entries: ViewEntry[] }[];
+}
+
+export async function viewSnapshot(redis: Redis, prefix: string): Promise<ViewSnapshot> {
+  const keys = viewKeys(prefix);
+  const [claims, pending, ...rest] = await viewCommands(redis).helixViewSnapshot(
+    keys.pending,
+    keys.batches,
+    keys.claims,
+    keys.flushing(''),
+  );
+  const batches: ViewSnapshot['batches'] = [];
+  for (let i = 0; i + 1 < rest.length; i += 2) {
+    batches.push({ id: rest[i] as string, entries: parseViewHash(hashOf(rest[i + 1] as string[])) });
+  }
+  return { claims: String(claims), pending: parseViewHash(hashOf(pending)), batches };
+}
+
+/** The claims counter now (compare with ViewSnapshot.claims). */
+export const viewClaims = async (redis: Redis, prefix: string): Promise<string> =>
+  (await redis.get(viewKeys(prefix).claims)) ?? '0';
+
 /**
  * Counts in Redis that are not in PostgreSQL yet: the pending hash and the batches whose flush has not
- * committed (`applied` says which batch ids already are in PostgreSQL).
+ * committed (`applied` says which batch ids already are in PostgreSQL), from one snapshot. For an
+ * exact total with PostgreSQL, see periodViewCount.
  */
 export async function unflushedViews(
   redis: Redis,
   prefix: string,
   applied: (ids: string[]) => Promise<Set<string>>,
 ): Promise<ViewEntry[]> {
-  const keys = viewKeys(prefix);
-  const [pending, batchIds] = await Promise.all([redis.hgetall(keys.pending), redis.smembers(keys.batches)]);
-  const entries = parseViewHash(pending);
-  if (batchIds.length === 0) return entries;
-  const done = await applied(batchIds);
-  for (const id of batchIds) {
-    if (done.has(id)) continue;
-    entries.push(...parseViewHash(await redis.hgetall(keys.flushing(id))));
-  }
-  return entries;
+  const snapshot = await viewSnapshot(redis, prefix);
+  const done = await applied(snapshot.batches.map((b) => b.id));
+  return [...snapshot.pending, ...snapshot.batches.flatMap((b) => (done.has(b.id) ? [] : b.entries))];
 }
