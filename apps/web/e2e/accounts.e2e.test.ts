@@ -28,7 +28,13 @@ describe('accounts in the browser', () => {
     await page.goto('/signup');
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
     const empty = await fieldErrors(page);
-    for (const message of [MSG.nameRequired, MSG.usernameRequired, MSG.emailRequired, MSG.passwordRequired, MSG.agreePrivacy]) {
+    for (const message of [
+      MSG.nameRequired,
+      MSG.usernameRequired,
+      MSG.emailRequired,
+      MSG.passwordRequired,
+      MSG.agreePrivacy,
+    ]) {
       expect(empty).toContain(message);
     }
     await page.getByLabel('Username', { exact: true }).fill('Bad_Name1x');

@@ -19,7 +19,9 @@ describe('Google sign-in against oauth2-mock-server', () => {
     await page.getByRole('button', { name: 'Continue with Google' }).click();
     // New account: no plan yet.
     await expectPath(page, /^\/choose-subscription/);
-    const user = JSON.parse(decodeURIComponent((await context.cookies()).find((c) => c.name === 'user')!.value));
+    const user = JSON.parse(
+      decodeURIComponent((await context.cookies()).find((c) => c.name === 'user')!.value),
+    );
     expect(user.email).toBe('ada.google@example.com');
     // The sign-up flow's own way out: clears cookies and local storage and goes to login.
     await page.getByRole('link', { name: MSG.alreadyHaveAccount }).click();

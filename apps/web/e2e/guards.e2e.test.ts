@@ -12,7 +12,10 @@ describe('route guards in the browser', () => {
     await browser?.close();
   });
 
-  async function as(account: { email: string; password: string }): Promise<{ context: BrowserContext; page: Page }> {
+  async function as(account: {
+    email: string;
+    password: string;
+  }): Promise<{ context: BrowserContext; page: Page }> {
     const session = await newPage(browser);
     await logIn(session.page, account.email, account.password);
     return session;
@@ -34,7 +37,12 @@ describe('route guards in the browser', () => {
     const { context, page } = await as(DEMO.admin);
     await page.goto('/');
     await expectPath(page, '/users');
-    for (const path of ['/user/home', '/user/settings/branding', '/user/settings/subscription', '/user/settings/users-list']) {
+    for (const path of [
+      '/user/home',
+      '/user/settings/branding',
+      '/user/settings/subscription',
+      '/user/settings/users-list',
+    ]) {
       await page.goto(path);
       await expectPath(page, '/unauthorized');
     }

@@ -14,9 +14,13 @@ import { coverage } from './support/pixels.ts';
 async function viewerFrame(page: Page, title: string): Promise<Frame> {
   const handle = await page.locator(`iframe[title="${title}"]`).elementHandle({ timeout: 20_000 });
   const frame = await handle!.contentFrame();
-  await frame!.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.viewerState ?? ''), null, {
-    timeout: 45_000,
-  });
+  await frame!.waitForFunction(
+    () => ['ready', 'error'].includes(document.body.dataset.viewerState ?? ''),
+    null,
+    {
+      timeout: 45_000,
+    },
+  );
   const state = await frame!.evaluate(() => ({
     state: document.body.dataset.viewerState,
     error: (window as unknown as { __viewer?: { error: string | null } }).__viewer?.error,
@@ -70,7 +74,9 @@ describe('models in the browser', () => {
     await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
     await page.getByRole('button', { name: `Open ${name}` }).waitFor();
     const thumb = page.getByRole('listitem', { name }).locator('img').first();
-    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
     await context.close();
   });
 
@@ -86,14 +92,18 @@ describe('models in the browser', () => {
     // Sorting by name, both ways.
     await page.getByRole('combobox', { name: 'Sort models' }).click();
     await page.locator('.ant-select-item-option[title="Name (Z to A)"]').click();
-    await expect.poll(async () => {
-      const names = (await page.getByRole('button', { name: /^Open / }).allInnerTexts()).length;
-      return names > 1;
-    }).toBe(true);
-    const labels = await page.getByRole('button', { name: /^Open / }).evaluateAll((els) =>
-      els.map((el) => (el.getAttribute('aria-label') ?? '').replace(/^Open /, '')),
+    await expect
+      .poll(async () => {
+        const names = (await page.getByRole('button', { name: /^Open / }).allInnerTexts()).length;
+        return names > 1;
+      })
+      .toBe(true);
+    const labels = await page
+      .getByRole('button', { name: /^Open / })
+      .evaluateAll((els) => els.map((el) => (el.getAttribute('aria-label') ?? '').replace(/^Open /, '')));
+    expect(labels).toEqual(
+      [...labels].sort((a, b) => b.localeCompare(a, undefined, { sensitivity: 'base' })),
     );
-    expect(labels).toEqual([...labels].sort((a, b) => b.localeCompare(a, undefined, { sensitivity: 'base' })));
 
     // The viewer modal renders the model: pixels, not just a canvas.
     await page.getByRole('button', { name: `Open ${name}` }).click();
@@ -142,14 +152,22 @@ describe('models in the browser', () => {
     await user.page.getByLabel('Search models').fill(id);
     const card = user.page.getByRole('listitem', { name });
     // One load in the portal and one on the embed page, both for the demo tenant.
-    await eventually(user.page, async () => (await card.innerText()).includes('Views: 2'), 'the card to show 2 views');
+    await eventually(
+      user.page,
+      async () => (await card.innerText()).includes('Views: 2'),
+      'the card to show 2 views',
+    );
     await user.context.close();
 
     const admin = await newPage(browser);
     await logIn(admin.page, DEMO.admin.email, DEMO.admin.password);
     await admin.page.goto('/stats');
     const stats = admin.page.getByRole('article', { name });
-    await eventually(admin.page, async () => (await stats.innerText()).includes('Website Views: 2'), 'the stats to show 2 views');
+    await eventually(
+      admin.page,
+      async () => (await stats.innerText()).includes('Website Views: 2'),
+      'the stats to show 2 views',
+    );
     expect(await stats.innerText()).toContain('Demo School');
     await admin.context.close();
   });

@@ -10,8 +10,15 @@ export const DEMO = {
 
 /** A fresh identity for a sign-up, unique per call. */
 export function newPerson() {
-  const id = randomBytes(3).toString('hex').replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!);
-  return { name: `Test Person ${id}`, userName: `tester${id}`, email: `tester.${id}@example.com`, password: `pw-${id}-long` };
+  const id = randomBytes(3)
+    .toString('hex')
+    .replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!);
+  return {
+    name: `Test Person ${id}`,
+    userName: `tester${id}`,
+    email: `tester.${id}@example.com`,
+    password: `pw-${id}-long`,
+  };
 }
 
 export async function logIn(page: Page, email: string, password: string, rememberMe = false): Promise<void> {

@@ -8,7 +8,10 @@ export const launchBrowser = (): Promise<Browser> => launchChromium();
 export const appUrl = (path = '/'): string => new URL(path, inject('apiUrl')).toString();
 
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: inject('apiUrl'), viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({
+    baseURL: inject('apiUrl'),
+    viewport: { width: 1280, height: 860 },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };

@@ -9,7 +9,6 @@ import { createDatabase, dropDatabase } from '../../../../packages/stack/src/tes
 import { startMailServer } from './mail-server.ts';
 import { GOOGLE_USER } from './google-user.ts';
 
-
 declare module 'vitest' {
   export interface ProvidedContext {
     apiUrl: string;

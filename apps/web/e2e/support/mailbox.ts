@@ -12,7 +12,9 @@ export interface ReceivedMail {
 
 async function readAll(dir: string): Promise<ReceivedMail[]> {
   if (!existsSync(dir)) return [];
-  const files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort();
   return Promise.all(
     files.map(async (file) => {
       const parsed = await PostalMime.parse(readFileSync(path.join(dir, file)));

@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Permission } from '@helix/shared';
-import type { SessionUser } from '../session/session-user';
+import { ACTIVE_SUBSCRIPTION, aSessionUser } from '../session/session-user.fixtures';
 import { modelAbilities } from './model-permissions';
 
-const user = (permissions: Permission[], extra: Partial<SessionUser> = {}): SessionUser => ({
-  id: 1,
-  name: 'Ada',
-  email: 'ada@example.com',
-  userName: 'ada',
-  isAdmin: false,
-  roles: [],
-  permissions,
-  tenant: 'ada',
-  subscription: null,
-  ...extra,
-});
-
-const active = {
-  status: 'active',
-  activePayment: true,
-  isTrialPassed: 0,
-  trialEnd: null,
-  cancelAt: null,
-  planId: 7,
-  name: 'Starter',
-};
+const user = aSessionUser;
+const active = ACTIVE_SUBSCRIPTION;
 
 describe('modelAbilities', () => {
   it('nobody signed in may do nothing', () => {

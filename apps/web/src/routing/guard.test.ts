@@ -1,30 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthType, Permission } from '@helix/shared';
 import type { SessionUser } from '../session/session-user';
+import { ACTIVE_SUBSCRIPTION, aSessionUser } from '../session/session-user.fixtures';
 import { decide, normalizePath, pathKind, resolveRedirect, type GuardInput } from './guard';
 
-const user = (over: Partial<SessionUser> = {}, permissions: Permission[] = []): SessionUser => ({
-  id: 1,
-  name: 'Ada',
-  email: 'ada@example.com',
-  userName: 'ada',
-  isAdmin: false,
-  roles: [{ id: 2, name: 'User' }],
-  permissions,
-  tenant: 'ada',
-  subscription: null,
-  ...over,
-});
+const user = (over: Partial<SessionUser> = {}, permissions: Permission[] = []): SessionUser =>
+  aSessionUser(permissions, { roles: [{ id: 2, name: 'User' }], ...over });
 
-const paying = {
-  status: 'active',
-  activePayment: true,
-  isTrialPassed: 0,
-  trialEnd: null,
-  cancelAt: null,
-  planId: 7,
-  name: 'Starter',
-};
+const paying = ACTIVE_SUBSCRIPTION;
 const unpaid = { ...paying, status: 'past_due', activePayment: false };
 
 const as = (

@@ -1,3 +1,4 @@
+import { ACTIVE_SUBSCRIPTION } from './session-user.fixtures';
 import { describe, expect, it } from 'vitest';
 import {
   canSeeSettings,
@@ -51,15 +52,7 @@ describe('canSeeSettings', () => {
     expect(
       canSeeSettings({
         ...user,
-        subscription: {
-          status: 'active',
-          activePayment: true,
-          isTrialPassed: 0,
-          trialEnd: null,
-          cancelAt: null,
-          planId: 7,
-          name: 'Starter',
-        },
+        subscription: ACTIVE_SUBSCRIPTION,
       }),
     ).toBe(true);
   });
