@@ -64,8 +64,12 @@ describe('models in the browser', () => {
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Add Model' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Model' });
+    // Wait for the form itself (the modal animates in) before submitting it empty.
+    await dialog.getByLabel('Name', { exact: true }).waitFor();
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.getByText(MSG.modelNameRequired).waitFor();
+    await dialog
+      .locator('.ant-form-item-explain-error', { hasText: MSG.modelNameRequired })
+      .waitFor({ timeout: 30_000 });
     await dialog.getByLabel('Name', { exact: true }).fill(name);
     await dialog.getByLabel('URL name').fill(`neuron-${id}`);
     await dialog.getByLabel('Thumbnail').setInputFiles(path.join(files, 'neuron.png'));
