@@ -1,11 +1,11 @@
-import type { ModelListQuery, ModelListResponse, ModelSort, ViewsSummary } from '@helix/shared/schemas/model';
+import type { ModelListQuery, ModelListResponse, ModelSort } from '@helix/shared/schemas/model';
 import type { z } from 'zod';
 import type { ServerDeps } from '../deps.ts';
 import type { Prisma } from '../db.ts';
 import { presentModel, type ModelRecord } from '../presenters/model.presenter.ts';
 import type { Actor } from '../sessions/session.service.ts';
-import { additionalViewsUsed, billingPeriod, viewAllowance } from '../views/allowance.ts';
-import { pendingViews, periodViewCount, type ViewDeps } from '../views/record-view.ts';
+import { pendingViews } from '../views/record-view.ts';
+import { viewDepsOf, viewsSummary } from '../views/views-summary.ts';
 import { isPlatformAdmin, visibleTo } from './model.policy.ts';
 import { modelViewCounts, topTenantsByModel, userStats, viewsByDayByModel } from './model-stats.query.ts';
 
@@ -25,33 +25,6 @@ function sortModels<T extends { id: number; name: string; createdAt: Date }>(
       field === 'name' ? byName.compare(a.name, b.name) : a.createdAt.getTime() - b.createdAt.getTime();
     return sign * order || sign * (a.id - b.id);
   });
-}
-
-export const viewDepsOf = (deps: ServerDeps): ViewDeps => ({
-  db: deps.db,
-  redis: deps.redis,
-  prefix: deps.config.REDIS_PREFIX,
-});
-
-/** The tenant's view allowance and use in the current billing period (non-admins). */
-export async function viewsSummary(deps: ServerDeps, actor: Actor, now = new Date()): Promise<ViewsSummary> {
-  const tenant = await deps.db.tenant.findUniqueOrThrow({
-    where: { id: actor.tenant.id },
-    include: { subscription: { include: { plan: true } }, branding: true },
-  });
-  const period = billingPeriod(tenant.subscription, now);
-  const allowance = viewAllowance(tenant);
-  const viewCount = await periodViewCount(viewDepsOf(deps), tenant.id, period);
-  return {
-    viewCount,
-    viewLimit: allowance.viewLimit,
-    additionalViews: allowance.additionalViews,
-    additionalViewsUsed: additionalViewsUsed(viewCount, allowance.viewLimit),
-    additionalViewsPrice: allowance.additionalViewsPrice,
-    additionalViewsValidation: Boolean(tenant.branding?.additionalViewsValidation),
-    periodStart: period.start.toISOString(),
-    periodEnd: period.end.toISOString(),
-  };
 }
 
 /**

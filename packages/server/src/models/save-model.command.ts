@@ -9,7 +9,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { storageOf } from '../storage/create-storage.ts';
 import { glbProblems } from './glb.ts';
 import { checkImage, decodeDataUrl } from './image-check.ts';
-import { viewDepsOf } from './list-models.query.ts';
+import { viewDepsOf } from '../views/views-summary.ts';
 import { modelViewCounts } from './model-stats.query.ts';
 import { assertCatalogueAdmin, visibleTo } from './model.policy.ts';
 import { pendingViews } from '../views/record-view.ts';

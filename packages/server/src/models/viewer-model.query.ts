@@ -10,7 +10,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
 import { recordView, type ViewLoad } from '../views/record-view.ts';
 import { embedAccess } from './embed-access.ts';
-import { viewDepsOf } from './list-models.query.ts';
+import { viewDepsOf } from '../views/views-summary.ts';
 import { visibleTo, visibleToTenant } from './model.policy.ts';
 import { signViewerTicket, verifyViewerTicket } from './signing.ts';
 import { apiOrigin, signedModelFileUrl, viewerPageUrl } from './viewer-urls.ts';

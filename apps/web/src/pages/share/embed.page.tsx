@@ -1,8 +1,8 @@
-import { Spin } from 'antd';
 import { useParams } from 'react-router-dom';
 import { useEmbedDetail } from '../../models/use-embed-detail';
 import { PageTitle } from '../../ui/page-title';
 import { LinkUnavailable } from './link-unavailable';
+import { ModelFrame, PublicLoading } from './model-frame';
 import './share.css';
 
 /**
@@ -15,22 +15,13 @@ export function EmbedPage() {
 
   if (state.status === 'unavailable') return <LinkUnavailable hint={false} />;
   if (state.status === 'loading') {
-    return (
-      <div className="embed-page public-loading">
-        <Spin size="large" aria-label="Loading model" />
-      </div>
-    );
+    return <PublicLoading className="embed-page" />;
   }
   const name = state.detail.modelName || '3D model';
   return (
     <div className="embed-page">
       <PageTitle title={name} />
-      <iframe
-        className="embed-frame"
-        title={`${name} viewer`}
-        src={state.frameUrl}
-        allow="fullscreen; xr-spatial-tracking; autoplay"
-      />
+      <ModelFrame name={name} src={state.frameUrl} />
     </div>
   );
 }

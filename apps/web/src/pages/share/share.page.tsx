@@ -1,10 +1,10 @@
-import { Spin } from 'antd';
 import { useParams } from 'react-router-dom';
 import type { EmbedDetail } from '../../models/models.api';
 import { safeFrameUrl } from '../../models/share-links';
 import { useEmbedDetail } from '../../models/use-embed-detail';
 import { PageTitle } from '../../ui/page-title';
 import { LinkUnavailable } from './link-unavailable';
+import { ModelFrame, PublicLoading } from './model-frame';
 import './share.css';
 
 function ShareHeader({ detail, name }: { detail: EmbedDetail; name: string }) {
@@ -30,11 +30,7 @@ export function SharePage() {
 
   if (state.status === 'unavailable') return <LinkUnavailable />;
   if (state.status === 'loading') {
-    return (
-      <div className="public-loading">
-        <Spin size="large" aria-label="Loading model" />
-      </div>
-    );
+    return <PublicLoading />;
   }
   const name = state.detail.modelName || 'Shared model';
   return (
@@ -42,12 +38,7 @@ export function SharePage() {
       <PageTitle title={name} />
       <ShareHeader detail={state.detail} name={name} />
       <main className="share-main">
-        <iframe
-          className="embed-frame"
-          title={`${name} viewer`}
-          src={state.frameUrl}
-          allow="fullscreen; xr-spatial-tracking; autoplay"
-        />
+        <ModelFrame name={name} src={state.frameUrl} />
       </main>
     </div>
   );

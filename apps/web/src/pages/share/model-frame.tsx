@@ -1,0 +1,22 @@
+import { Spin } from 'antd';
+
+/** The viewer host in a frame, as the share and embed pages show it. */
+export function ModelFrame({ name, src }: { name: string; src: string }) {
+  return (
+    <iframe
+      className="embed-frame"
+      title={`${name} viewer`}
+      src={src}
+      allow="fullscreen; xr-spatial-tracking; autoplay"
+    />
+  );
+}
+
+/** While the embed detail loads. */
+export function PublicLoading({ className = '' }: { className?: string }) {
+  return (
+    <div className={`${className} public-loading`.trim()}>
+      <Spin size="large" aria-label="Loading model" />
+    </div>
+  );
+}
