@@ -19,10 +19,10 @@ import {
   DEMO_TENANT,
   PLATFORM_TENANT,
   type DemoAccount,
-} from './seed/accounts.ts';
+} from '@helix/stack/demo-accounts';
 import { PLANS } from './seed/plans.ts';
 
-export { DEMO_ACCOUNTS, DEMO_TENANT, PLATFORM_TENANT } from './seed/accounts.ts';
+export { DEMO_ACCOUNTS, DEMO_TENANT, PLATFORM_TENANT } from '@helix/stack/demo-accounts';
 export { PLANS } from './seed/plans.ts';
 
 /** Concurrent seeds of one database (two test files, two starts) wait for each other. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Connect, type Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import { allowSrcFromEnv, apiUrlFromEnv } from './src/api-config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,7 +31,8 @@ export default defineConfig({
   root: here,
   base: './',
   publicDir: false,
-  plugins: [runtimeConfig()],
+  // .br and .gz beside each asset: the viewer server (src/serve.ts, sirv) sends them when accepted.
+  plugins: [runtimeConfig(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,

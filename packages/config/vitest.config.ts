@@ -8,7 +8,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export default defineConfig({
   root,
   test: {
-    include: ['apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx', 'packages/*/src/**/*.test.ts', 'prisma/**/*.test.ts'],
+    include: [
+      'apps/*/src/**/*.test.ts',
+      'apps/*/src/**/*.test.tsx',
+      'packages/*/src/**/*.test.ts',
+      'prisma/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/dist/**', '**/e2e/**'],
     environment: 'node',
     testTimeout: 30_000,

@@ -1,15 +1,17 @@
 /**
  * Benchmark of the public embed path: what a page embedding a model costs the API (the embed detail
  * call plus the viewer's model lookup, which counts one view), at 50 concurrent connections, beside a
- * bare Express handler measured the same way in the same run. Afterwards the buffered views are
- * flushed and the views recorded must equal the loads served (PASS/FAIL, exit code 1 on FAIL).
+ * bare Express handler measured the same way in the same run. Each page load sends a viewer id, as the
+ * share and embed pages do; one load in four repeats the previous load's viewer (a reload), which must
+ * not count again. Afterwards the buffered views are flushed and the views recorded must equal the
+ * distinct viewers among the loads served (PASS/FAIL, exit code 1 on FAIL).
  *
  *   npm run bench        (or: npx tsx apps/api/bench/embed-path.bench.ts)
  *
  * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 50), plus what the tests use
  * (TEST_ADMIN_DATABASE_URL / DATABASE_URL for the PostgreSQL server, REDIS_URL). Everything is on
  * 127.0.0.1; the servers run in a child process so the load generator does not share their event loop.
- * The embed rate limit is raised for the run (all requests come from one address).
+ * The embed rate limits are raised for the run (all requests come from one address, for one link).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -61,6 +63,7 @@ async function serve(setup: Setup) {
     VIEWER_URL: VIEWER_ORIGIN,
     SIGNING_SECRET: randomBytes(32).toString('hex'),
     EMBED_RATE_LIMIT_MAX: '100000000',
+    EMBED_TOKEN_RATE_LIMIT_MAX: '100000000',
   });
   const db = createDb(config.DATABASE_URL);
   const redis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS); // as main.ts
@@ -182,7 +185,13 @@ async function main() {
     });
     const token = randomToken();
     await db.embedToken.create({
-      data: { tokenHash: sha256(token), modelId: model.id, tenantId: tenant.id, createdById: user.id, settings: ['info'] },
+      data: {
+        tokenHash: sha256(token),
+        modelId: model.id,
+        tenantId: tenant.id,
+        createdById: user.id,
+        settings: ['info'],
+      },
     });
 
     const setup: Setup = {
@@ -254,16 +263,27 @@ async function main() {
     };
     let loadsServed = 0;
     let loadsSent = 0;
+    /** Viewers among the loads served: one view each (a reload within the window counts nothing). */
+    const viewersServed = new Set<string>();
+    let lastViewer = randomBytes(16).toString('base64url');
     const seconds = await run(SECONDS, async () => {
       const t = performance.now();
       const d = await timed(detail, () =>
         fetch(`${api}/api/model/embed/detail`, { method: 'POST', headers: json, body }),
       );
       loadsSent += 1;
+      // Every fourth load is a reload by the previous viewer.
+      const who = loadsSent % 4 === 0 ? lastViewer : randomBytes(16).toString('base64url');
+      lastViewer = who;
+      const q = new URLSearchParams(viewerQuery);
+      q.set('viewer', who);
       const v = await timed(viewer, () =>
-        fetch(`${api}/api/viewer/model?${viewerQuery.toString()}`, { headers: { Origin: VIEWER_ORIGIN } }),
+        fetch(`${api}/api/viewer/model?${q.toString()}`, { headers: { Origin: VIEWER_ORIGIN } }),
       );
-      if (v.ok) loadsServed += 1;
+      if (v.ok) {
+        loadsServed += 1;
+        viewersServed.add(who);
+      }
       both.latencies.push(performance.now() - t);
       both.requests += 1;
       if (!d.ok || !v.ok) both.errors += 1;
@@ -289,10 +309,11 @@ async function main() {
     const recorded =
       (await db.modelViewDaily.aggregate({ where: { modelId: model.id }, _sum: { count: true } }))._sum
         .count ?? 0;
-    const expected = loadsServed + warmupLoads;
+    const expected = viewersServed.size + warmupLoads;
     const ok = recorded === expected && viewer.errors === 0;
     console.log(
-      `\nViews: ${loadsSent} loads sent, ${loadsServed} served, ${recorded} recorded after the flush ` +
+      `\nViews: ${loadsSent} loads sent, ${loadsServed} served by ${viewersServed.size} distinct viewers, ` +
+        `${recorded} recorded after the flush ` +
         `(${flushed.batches} batch(es) in the final flush). ${ok ? 'PASS' : 'FAIL'}`,
     );
     failed = !ok;

@@ -7,13 +7,19 @@ import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security.ts';
 import { webApp } from './http/web-app.ts';
 import { googleRoutes } from './routes/auth-google.routes.ts';
+import { billingBaseRoutes, billingTenantRoutes, billingWebhookRoutes } from './routes/billing.routes.ts';
 import { devMailRoutes } from './routes/dev-mail.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { logsRoutes } from './routes/logs.routes.ts';
 import { embedRoutes, modelTenantRoutes } from './routes/model.routes.ts';
+import { newsletterRoutes, newsletterTenantRoutes } from './routes/newsletter.routes.ts';
+import { platformUserRoutes } from './routes/platform-users.routes.ts';
+import { roleRoutes } from './routes/roles.routes.ts';
 import { planRoutes, planTenantRoutes } from './routes/plans.routes.ts';
-import { tenantRoutes, tenantScopedRoutes } from './routes/tenant.routes.ts';
+import { brandingRoutes, brandingTenantRoutes } from './routes/branding.routes.ts';
+import { profileTenantRoutes } from './routes/profile.routes.ts';
 import { userRoutes, userTenantRoutes } from './routes/user.routes.ts';
+import { BULK_INVITE_PATH, bulkInviteBodyParser, usersRoutes } from './routes/users.routes.ts';
 import { viewerRoutes } from './routes/viewer.routes.ts';
 
 export type AppDeps = ServerDeps;
@@ -37,21 +43,34 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders(config));
 
   app.use('/api', healthRoutes(deps));
+  // The bulk invite alone takes a large body, and only from a signed-in caller of that tenant.
+  app.post(BULK_INVITE_PATH, auth(deps.db), tenantParam(), bulkInviteBodyParser);
+  // Stripe signs the raw body: the webhook reads it before the JSON parser does.
+  app.use('/api', billingWebhookRoutes(deps));
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT }));
   app.use('/api', logsRoutes(deps));
   app.use('/api', userRoutes(deps));
   app.use('/api', googleRoutes(deps));
   app.use('/api', planRoutes(deps));
-  app.use('/api', tenantRoutes(deps));
+  app.use('/api', brandingRoutes(deps));
   app.use('/api', embedRoutes(deps));
   app.use('/api', viewerRoutes(deps));
+  app.use('/api', newsletterRoutes(deps));
+  app.use('/api', billingBaseRoutes(deps));
 
   const tenantScope = express.Router({ mergeParams: true });
   tenantScope.use(auth(deps.db), tenantParam());
   tenantScope.use(userTenantRoutes(deps));
+  // Before the tenant users routes: GET /user/all answers every user for a platform admin.
+  tenantScope.use(platformUserRoutes(deps));
+  tenantScope.use(usersRoutes(deps));
+  tenantScope.use(roleRoutes(deps));
+  tenantScope.use(newsletterTenantRoutes(deps));
   tenantScope.use(planTenantRoutes(deps));
-  tenantScope.use(tenantScopedRoutes(deps));
+  tenantScope.use(brandingTenantRoutes(deps));
+  tenantScope.use(profileTenantRoutes(deps));
   tenantScope.use(modelTenantRoutes(deps));
+  tenantScope.use(billingTenantRoutes(deps));
   app.use('/api/t/:tenant', tenantScope);
 
   app.use('/api', apiNotFound);

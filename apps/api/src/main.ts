@@ -4,6 +4,9 @@ import { createDb } from '@helix/server/db';
 import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { createApp } from './app.ts';
+import { billingConfigured } from '@helix/server/billing/stripe-client';
+import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.command';
+import { ensureDemoSubscription } from '@helix/server/billing/demo-subscription.command';
 import { shutdownTimeoutMs } from './shutdown.ts';
 
 async function main() {
@@ -19,6 +22,17 @@ async function main() {
   const app = createApp({ config, db, redis, queue, logger });
   const server = createServer(app);
   server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'api listening'));
+  // Stripe products and prices of the plans, made once (by lookup key); a failure is retried on use.
+  if (billingConfigured(config)) {
+    ensureStripeCatalog({ config, db })
+      .then((result) => logger.info(result, 'stripe catalogue ready'))
+      // The seeded demo tenant's plan becomes a real (100%-off) subscription, outside production.
+      .then(() =>
+        config.NODE_ENV === 'production' ? 'none' : ensureDemoSubscription({ config, db, logger }),
+      )
+      .then((demo) => demo === 'granted' && logger.info('demo subscription created in Stripe'))
+      .catch((err: unknown) => logger.error({ err }, 'stripe catalogue not ready'));
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {

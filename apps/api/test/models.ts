@@ -19,7 +19,7 @@ import {
   createUser,
   seedRoles,
   uniqueName,
-} from './factories.ts';
+} from '@helix/server/testing/factories';
 
 /**
  * The API harness plus what the models area needs: object storage in a temporary folder, the worker's

@@ -21,7 +21,8 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '@helix/stack/chromium';
-import { createViewerServer, staticHandler } from '../src/serve.ts';
+import sirv from 'sirv';
+import { createViewerServer } from '../src/serve.ts';
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = path.join(appDir, 'dist');
@@ -84,7 +85,10 @@ beforeAll(async () => {
   await Promise.all([ensureBuilt(), buildDemoModels(modelsDir)]);
 
   // The "API/storage" origin: demo models with CORS, plus canned failures and an embedding page.
-  const serveModels = staticHandler('/', { root: modelsDir, cors: true });
+  const serveModels = sirv(modelsDir, {
+    dev: true,
+    setHeaders: (res) => res.setHeader('Access-Control-Allow-Origin', '*'),
+  });
   modelServer = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     modelRequests.push(url.pathname + url.search);
@@ -144,9 +148,7 @@ beforeAll(async () => {
       );
       return;
     }
-    void serveModels(req, res, url.pathname).then((handled) => {
-      if (!handled) res.writeHead(404).end();
-    });
+    serveModels(req, res, () => void res.writeHead(404, { 'Access-Control-Allow-Origin': '*' }).end());
   });
   modelOrigin = await listen(modelServer);
 

@@ -57,6 +57,15 @@ describe('viewerModelUrl', () => {
       `${API}/api/viewer/model?model=a+b&subscription=x%2By&currentmode=embedding`,
     );
   });
+
+  it("passes the page's viewer id on, so the API counts a viewer's reloads once", () => {
+    const params = parseViewerParams(
+      '?model=cell&subscription=tok&currentmode=embedding&viewer=AbCdEfGhIjKlMnOp',
+    );
+    expect(viewerModelUrl(API, params)).toBe(
+      `${API}/api/viewer/model?model=cell&subscription=tok&currentmode=embedding&viewer=AbCdEfGhIjKlMnOp`,
+    );
+  });
 });
 
 describe('createApiLookup', () => {

@@ -7,7 +7,7 @@ import { parseColour, parseUrl, type ViewerParams } from './params.ts';
 /**
  * The catalogue lookup through the API (apps/api/MODELS-API.md, "Base calls"):
  *
- *   GET ${apiUrl}/api/viewer/model?model=&subscription=&currentmode=&version=
+ *   GET ${apiUrl}/api/viewer/model?model=&subscription=&currentmode=&version=&viewer=
  *     200 { name, glbUrl, settings, branding }   403 / 404 / 429 { statusCode, error, message }
  *
  * The API counts ONE view per call, so the lookup makes exactly one request: no retries (a failure
@@ -29,6 +29,7 @@ export function viewerModelUrl(apiUrl: string, params: ViewerParams): string {
   if (params.subscription) q.set('subscription', params.subscription);
   q.set('currentmode', params.currentmode);
   if (params.version) q.set('version', params.version);
+  if (params.viewer) q.set('viewer', params.viewer);
   return `${apiUrl.replace(/\/+$/, '')}/api/viewer/model?${q.toString()}`;
 }
 

@@ -1,14 +1,12 @@
 import './styles.css';
 import type { EmbedFlag } from '@helix/shared/embed';
-import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
-import { GLTFLoader, type GLTF } from 'three/addons/loaders/GLTFLoader.js';
-import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+import type { GLTF } from 'three/addons/loaders/GLTFLoader.js';
 import { readAllowSrc, readApiUrl } from './api-config.ts';
 import { createApiLookup } from './api-lookup.ts';
 import { fetchModel, ModelLoadError } from './load-model.ts';
 import { resolveModelSource, type ModelSource } from './model-source.ts';
 import { parseViewerParams } from './params.ts';
-import { Viewer3D } from './scene/viewer-3d.ts';
+import type { Viewer3D } from './scene/viewer-3d.ts';
 import { h } from './ui/dom.ts';
 import { DrawLayer } from './ui/draw-layer.ts';
 import { LabelLayer } from './ui/labels.ts';
@@ -38,6 +36,11 @@ const state: ViewerTestState = {
 };
 window.__viewer = state;
 
+// three.js is most of the viewer's code: it downloads and compiles while the model is looked up and
+// its file downloaded (see start()), rather than before either can begin.
+const sceneRuntime = import('./scene/scene-runtime.ts');
+sceneRuntime.catch(() => undefined); // awaited (and reported) in start()
+
 const setViewerState = (s: 'loading' | 'ready' | 'error') => (document.body.dataset.viewerState = s);
 
 /**
@@ -61,20 +64,6 @@ function fail(app: HTMLElement, e: unknown): void {
   app.append(overlay);
   setViewerState('error');
   notifyParent({ type: 'error', kind: err.kind, status: err.status || null });
-}
-
-async function parseGltf(buffer: ArrayBuffer, url: string): Promise<GLTF> {
-  const loader = new GLTFLoader();
-  const draco = new DRACOLoader();
-  loader.setDRACOLoader(draco);
-  loader.setMeshoptDecoder(MeshoptDecoder);
-  try {
-    return await loader.parseAsync(buffer, new URL('.', url).href);
-  } catch (e) {
-    throw new ModelLoadError('invalid', 0, (e as Error)?.message ?? 'Invalid glTF');
-  } finally {
-    draco.dispose();
-  }
 }
 
 function modelTitle(source: ModelSource, gltf: GLTF): string {
@@ -116,9 +105,21 @@ async function start(): Promise<void> {
   const loading = new LoadingOverlay(source.branding.loadingImage);
   app.append(loading.el);
 
+  // The model file downloads while three.js is still arriving.
+  const download = fetchModel(source.glbUrl, (loaded, total) => loading.progress(loaded, total));
+  download.catch(() => undefined); // awaited below
+
+  let runtime: Awaited<typeof sceneRuntime>;
+  try {
+    runtime = await sceneRuntime;
+  } catch (e) {
+    fail(app, new ModelLoadError('network', 0, (e as Error)?.message));
+    return;
+  }
+
   let viewer: Viewer3D;
   try {
-    viewer = new Viewer3D(stage);
+    viewer = new runtime.Viewer3D(stage);
   } catch (e) {
     fail(app, new ModelLoadError('webgl', 0, (e as Error)?.message));
     return;
@@ -126,10 +127,10 @@ async function start(): Promise<void> {
 
   let gltf: GLTF;
   try {
-    const buffer = await fetchModel(source.glbUrl, (loaded, total) => loading.progress(loaded, total));
+    const buffer = await download;
     performance.mark('viewer:fetched');
     loading.stage('Preparing model…');
-    gltf = await parseGltf(buffer, source.glbUrl);
+    gltf = await runtime.parseGltf(buffer, source.glbUrl);
   } catch (e) {
     fail(app, e);
     return;

@@ -10,6 +10,8 @@ export interface ViewerParams {
   currentmode: ViewerMode;
   /** Model version (shown in the info panel; passed to the API lookup). */
   version: string | null;
+  /** The share/embed page's first-party viewer id, passed to the API lookup (a view counts once per viewer). */
+  viewer: string | null;
   /** Direct URL of the .glb to load (tests, development); when given the API is not asked. */
   src: string | null;
   /** Raw `settings` value: comma-separated enabled embed flags; null when absent. */
@@ -41,6 +43,7 @@ export function parseViewerParams(search: string | URLSearchParams): ViewerParam
       ? (mode as ViewerMode)
       : 'embedding',
     version: get('version') || null,
+    viewer: get('viewer') || null,
     src: get('src') || null,
     settings: get('settings'),
     bg: get('bg') || null,

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createViewerServer } from './serve.ts';
 
@@ -16,7 +16,10 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'dist', 'assets'), { recursive: true });
   await mkdir(path.join(dir, 'models'));
   await writeFile(path.join(dir, 'dist', 'index.html'), '<!doctype html><title>viewer</title>');
-  await writeFile(path.join(dir, 'dist', 'assets', 'app-abc123.js'), 'console.log(1);'.repeat(200));
+  const script = 'console.log(1);'.repeat(200);
+  await writeFile(path.join(dir, 'dist', 'assets', 'app-abc123.js'), script);
+  // What the build's compression plugin writes beside each asset.
+  await writeFile(path.join(dir, 'dist', 'assets', 'app-abc123.js.gz'), gzipSync(script));
   await writeFile(path.join(dir, 'models', 'a.glb'), Buffer.from('glTF....'));
   await writeFile(path.join(dir, 'secret.txt'), 'secret');
   server = createViewerServer({

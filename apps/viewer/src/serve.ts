@@ -16,42 +16,16 @@
  * way: `<meta name="helix-allow-src" content="true|false">` and `allowSrc` in /config.json.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import sirv from 'sirv';
 import { allowSrcFromEnv, apiUrlFromEnv, injectAllowSrcMeta, injectApiMeta } from './api-config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_DIST = path.resolve(here, '..', 'dist');
-
-export const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.gif': 'image/gif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.glb': 'model/gltf-binary',
-  '.gltf': 'model/gltf+json',
-  '.bin': 'application/octet-stream',
-  '.ktx2': 'image/ktx2',
-};
-
-const COMPRESSIBLE = /^(text\/|application\/(json|javascript|wasm)|image\/svg|model\/gltf)/;
 
 /**
  * The page loads models, textures and branding images from other origins (API, storage, CDN), so
@@ -78,19 +52,10 @@ const BASE_HEADERS: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-export interface StaticOptions {
-  root: string;
-  /** Unknown extension-less paths get index.html (single-page app). */
-  spa?: boolean;
-  /** Send Access-Control-Allow-Origin: * (model files fetched by the viewer from another origin). */
-  cors?: boolean;
-  /** Extra headers for HTML documents. */
-  htmlHeaders?: Record<string, string>;
-  /** Rewrites HTML documents before they are sent (e.g. to put run-time configuration in). */
-  transformHtml?: (html: string) => string;
-}
-
-const gzipCache = new Map<string, Buffer>();
+const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Content-Length, ETag',
+};
 
 function send(
   res: http.ServerResponse,
@@ -107,96 +72,45 @@ function send(
   res.end(body);
 }
 
-/** Serves files under `prefix` from `root`. Resolves to false when the request is not under the prefix. */
-export function staticHandler(prefix: string, options: StaticOptions) {
-  const root = path.resolve(options.root);
-  return async (req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<boolean> => {
-    if (!pathname.startsWith(prefix)) return false;
-    const corsHeaders: Record<string, string> = options.cors
-      ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Content-Length, ETag' }
-      : {};
-    if (req.method === 'OPTIONS' && options.cors) {
-      res.writeHead(204, {
-        ...BASE_HEADERS,
-        ...corsHeaders,
-        'Access-Control-Allow-Methods': 'GET, HEAD',
-        'Access-Control-Max-Age': '86400',
-      });
-      res.end();
-      return true;
+/** sirv answers a request it has a file for; otherwise it calls `next` (here: resolves false). */
+const served = (handler: ReturnType<typeof sirv>, req: http.IncomingMessage, res: http.ServerResponse) =>
+  new Promise<boolean>((resolve) => {
+    handler(req, res, () => resolve(false));
+    if (res.headersSent || res.writableEnded) resolve(true);
+    else res.once('finish', () => resolve(true)).once('close', () => resolve(true));
+  });
+
+/**
+ * index.html with the run-time configuration written in, for `/` and every app path (single-page
+ * app). Rewritten documents are held per file version; the ETag follows the bytes actually sent, so a
+ * changed configuration (same file) is never answered with a stale 304.
+ */
+function htmlHandler(file: string, transform: (html: string) => string) {
+  let cached: { version: string; body: Buffer; etag: string; mtime: Date } | null = null;
+  return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> => {
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) return false;
+    const version = `${info.size}-${info.mtimeMs}`;
+    if (cached?.version !== version) {
+      const body = Buffer.from(transform(await readFile(file, 'utf8')), 'utf8');
+      const etag = `W/"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
+      cached = { version, body, etag, mtime: info.mtime };
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
-      return true;
-    }
-    let rel = pathname.slice(prefix.length);
-    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
-    let file = path.resolve(root, '.' + path.posix.normalize('/' + rel));
-    if (file !== root && !file.startsWith(root + path.sep)) {
-      send(res, 403, 'Forbidden', corsHeaders);
-      return true;
-    }
-    let info = await stat(file).catch(() => null);
-    if ((!info || !info.isFile()) && options.spa && !path.extname(rel)) {
-      file = path.join(root, 'index.html');
-      info = await stat(file).catch(() => null);
-    }
-    if (!info || !info.isFile()) {
-      send(res, 404, 'Not Found', corsHeaders);
-      return true;
-    }
-    const ext = path.extname(file).toLowerCase();
-    const type = CONTENT_TYPES[ext] ?? 'application/octet-stream';
-    const isHtml = ext === '.html';
-    // A rewritten document is held in memory; its ETag follows the bytes actually sent, so a
-    // changed configuration (same file) is never answered with a stale 304.
-    const rewritten =
-      isHtml && options.transformHtml
-        ? Buffer.from(options.transformHtml(await readFile(file, 'utf8')), 'utf8')
-        : null;
-    const etag = rewritten
-      ? `W/"${createHash('sha1').update(rewritten).digest('hex').slice(0, 20)}"`
-      : `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-    const size = rewritten ? rewritten.byteLength : info.size;
-    const headers: Record<string, string> = {
+    const headers = {
       ...BASE_HEADERS,
-      ...corsHeaders,
-      ...(isHtml ? options.htmlHeaders : {}),
-      'Content-Type': type,
-      ETag: etag,
-      'Last-Modified': info.mtime.toUTCString(),
-      // Vite's hashed file names never change content; everything else is revalidated.
-      'Cache-Control': pathname.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-      Vary: 'Accept-Encoding',
+      'Content-Security-Policy': VIEWER_CSP,
+      'Content-Type': 'text/html; charset=utf-8',
+      ETag: cached.etag,
+      'Last-Modified': cached.mtime.toUTCString(),
+      'Cache-Control': 'no-cache',
     };
-    if (req.headers['if-none-match'] === etag) {
+    if (req.headers['if-none-match'] === cached.etag) {
       res.writeHead(304, headers);
       res.end();
       return true;
     }
-    const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    if (acceptsGzip && COMPRESSIBLE.test(type) && size > 1024 && size < 32 * 1024 * 1024) {
-      const key = `${file}:${etag}`;
-      let body = gzipCache.get(key);
-      if (!body) {
-        body = gzipSync(rewritten ?? (await readFile(file)));
-        gzipCache.set(key, body);
-      }
-      res.writeHead(200, {
-        ...headers,
-        'Content-Encoding': 'gzip',
-        'Content-Length': String(body.byteLength),
-      });
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return true;
-    }
-    res.writeHead(200, { ...headers, 'Content-Length': String(size) });
-    if (req.method === 'HEAD') res.end();
-    else if (rewritten) res.end(rewritten);
-    else
-      createReadStream(file)
-        .on('error', () => res.destroy())
-        .pipe(res);
+    res.writeHead(200, { ...headers, 'Content-Length': String(cached.body.byteLength) });
+    res.end(req.method === 'HEAD' ? undefined : cached.body);
     return true;
   };
 }
@@ -215,19 +129,47 @@ export interface ViewerServerOptions {
   allowSrc?: boolean;
 }
 
+/**
+ * The model host's HTTP server: the built viewer through sirv (files listed once at start; Vite's
+ * hashed assets immutable, everything else revalidated by ETag; the .br/.gz files the build writes
+ * beside them when the browser accepts them), index.html with the run-time configuration for every
+ * app path, /config.json, /healthz, and optionally a models folder (with CORS, read per request).
+ */
 export function createViewerServer(options: ViewerServerOptions = {}): http.Server {
   const apiUrl = apiUrlFromEnv(options.apiUrl !== undefined ? { API_URL: options.apiUrl } : process.env);
   const allowSrc = options.allowSrc === true;
   const config = JSON.stringify({ apiUrl, allowSrc });
-  const handlers = [
-    ...(options.modelsDir ? [staticHandler('/models/', { root: options.modelsDir, cors: true })] : []),
-    staticHandler('/', {
-      root: options.distDir ?? DEFAULT_DIST,
-      spa: true,
-      htmlHeaders: { 'Content-Security-Policy': VIEWER_CSP },
-      transformHtml: (html) => injectAllowSrcMeta(injectApiMeta(html, apiUrl), allowSrc),
-    }),
-  ];
+  const distDir = path.resolve(options.distDir ?? DEFAULT_DIST);
+  const html = htmlHandler(path.join(distDir, 'index.html'), (page) =>
+    injectAllowSrcMeta(injectApiMeta(page, apiUrl), allowSrc),
+  );
+  const assets = sirv(distDir, {
+    etag: true,
+    gzip: true,
+    brotli: true,
+    extensions: [],
+    setHeaders: (res, pathname) => {
+      for (const [name, value] of Object.entries(BASE_HEADERS)) res.setHeader(name, value);
+      res.setHeader(
+        'Cache-Control',
+        // Vite's hashed file names never change content; everything else is revalidated.
+        pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+  const models = options.modelsDir
+    ? sirv(options.modelsDir, {
+        dev: true, // a folder that may change while the server runs
+        etag: true,
+        extensions: [],
+        setHeaders: (res) => {
+          for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...CORS_HEADERS })) {
+            res.setHeader(name, value);
+          }
+        },
+      })
+    : null;
+
   return http.createServer((req, res) => {
     void (async () => {
       let pathname: string;
@@ -238,11 +180,26 @@ export function createViewerServer(options: ViewerServerOptions = {}): http.Serv
         send(res, 400, 'Bad Request');
         return;
       }
+      const isModels = models !== null && pathname.startsWith('/models/');
+      if (req.method === 'OPTIONS' && isModels) {
+        res.writeHead(204, {
+          ...BASE_HEADERS,
+          ...CORS_HEADERS,
+          'Access-Control-Allow-Methods': 'GET, HEAD',
+          'Access-Control-Max-Age': '86400',
+        });
+        res.end();
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+        return;
+      }
       if (pathname === '/healthz') {
         send(res, 200, 'ok');
         return;
       }
-      if (pathname === '/config.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (pathname === '/config.json') {
         res.writeHead(200, {
           ...BASE_HEADERS,
           'Content-Type': 'application/json; charset=utf-8',
@@ -252,7 +209,20 @@ export function createViewerServer(options: ViewerServerOptions = {}): http.Serv
         res.end(req.method === 'HEAD' ? undefined : config);
         return;
       }
-      for (const handle of handlers) if (await handle(req, res, pathname)) return;
+      if (isModels) {
+        const rest = { url: req.url!.replace(/^\/models/, '') };
+        if (await served(models, Object.assign(Object.create(req) as http.IncomingMessage, rest), res))
+          return;
+        send(res, 404, 'Not Found', CORS_HEADERS);
+        return;
+      }
+      if (pathname === '/' || pathname === '/index.html') {
+        if (await html(req, res)) return;
+      } else if (await served(assets, req, res)) {
+        return;
+      } else if (!path.extname(pathname) && (await html(req, res))) {
+        return; // an app path: the single-page app
+      }
       send(res, 404, 'Not Found');
     })().catch((e: unknown) => {
       console.error('[viewer] request failed', e);

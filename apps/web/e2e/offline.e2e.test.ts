@@ -1,6 +1,51 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage } from './support/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { MSG } from '@helix/shared';
+import { DEMO } from './support/accounts.ts';
+import { appUrl, launchBrowser, newPage } from './support/browser.ts';
+
+/** An embed token of a demo model, made by the demo tenant's owner through the API. */
+async function demoEmbedToken(): Promise<string> {
+  const post = async (route: string, body: unknown, token?: string) => {
+    const res = await fetch(appUrl(route), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, route).toBeLessThan(300);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const { apiToken } = (await post('/api/user/login', DEMO.owner)) as { apiToken: string };
+  const listing = await fetch(appUrl('/api/t/demo/model/all'), {
+    headers: { authorization: `Bearer ${apiToken}` },
+  });
+  const { models } = (await listing.json()) as { models: { id: number }[] };
+  const { token } = (await post(
+    '/api/t/demo/model/embed',
+    { id: models[0]!.id, settings: [] },
+    apiToken,
+  )) as {
+    token: string;
+  };
+  return token;
+}
+
+/** What the PWA has done to the page: service workers registered, manifest linked, toasts shown. */
+const pwaTraces = (page: Page) =>
+  page.evaluate(async () => ({
+    registrations: (await navigator.serviceWorker.getRegistrations()).length,
+    manifest: document.querySelectorAll('link[rel="manifest"]').length,
+    toasts: Array.from(document.querySelectorAll('.ant-message'), (el) => el.textContent ?? '').join(' '),
+    updatePrompt: document.querySelectorAll('[data-testid="update-prompt"]').length,
+  }));
+
+/** Whether the page refuses the browser's install prompt (the mini-infobar / install banner). */
+const refusesInstallPrompt = (page: Page) =>
+  page.evaluate(() => {
+    const event = new Event('beforeinstallprompt', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
 
 describe('installable PWA', () => {
   let browser: Browser;
@@ -29,5 +74,31 @@ describe('installable PWA', () => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Log In', exact: true }).waitFor();
     await context.close();
+  });
+
+  it('shows "ready to work offline" on the portal, but never on the embed and share pages', async () => {
+    // The portal: the service worker installs and the toast says so (this is what must not happen below).
+    const portal = await newPage(browser);
+    await portal.page.goto('/login');
+    await portal.page.getByText(MSG.offlineReady).waitFor();
+    expect(await refusesInstallPrompt(portal.page)).toBe(false);
+    await portal.context.close();
+
+    const token = await demoEmbedToken();
+    for (const path of [`/embed/${token}`, `/share/${token}`]) {
+      const { context, page } = await newPage(browser);
+      await page.goto(path);
+      await page.locator('iframe.embed-frame').waitFor();
+      // Longer than the portal took above to register, precache and toast.
+      await page.waitForTimeout(4000);
+      expect(await pwaTraces(page), path).toEqual({
+        registrations: 0,
+        manifest: 0,
+        toasts: '',
+        updatePrompt: 0,
+      });
+      expect(await refusesInstallPrompt(page), path).toBe(true);
+      await context.close();
+    }
   });
 });

@@ -1,10 +1,11 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { setClientEffects } from './api/client-effects';
 import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
+import { quietPwaOnFramedPages } from './pwa/framed-pages';
 import { pathKind } from './routing/guard';
 import { routes } from './routing/routes';
 import { clearLocalStorage } from './session/local-storage';
@@ -14,6 +15,7 @@ import { toastError } from './ui/notify';
 import './styles/global.css';
 
 installGlobalErrorLogger();
+quietPwaOnFramedPages(window.location.pathname);
 // The session is read before the first render so the guard never acts on an empty session.
 initSession();
 
@@ -36,8 +38,13 @@ setClientEffects({
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App router={router} />
-  </StrictMode>,
-);
+// A transition: React renders the first page in slices and yields between them, so a slow tablet
+// stays responsive (no single long task) while the boot screen is still showing.
+const root = createRoot(container);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <App router={router} />
+    </StrictMode>,
+  );
+});

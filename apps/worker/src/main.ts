@@ -4,6 +4,8 @@ import { createMailTransport } from '@helix/server/mail/transport';
 import { buildHandlers } from './handlers/index.ts';
 import { startWorker } from './registry.ts';
 import { createViewsRuntime } from './views-runtime.ts';
+import { startBulkInviteWorker } from './bulk-invite/bulk-invite.worker.ts';
+import { createBillingRuntime } from './billing-runtime.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 
@@ -15,13 +17,35 @@ async function main() {
   connection.on('error', (err) => logger.warn({ err }, 'redis error'));
   const transport = createMailTransport(config.SMTP_URL);
   const views = createViewsRuntime(config, logger, connection);
+  const billing = createBillingRuntime(config, logger, connection);
   const worker = startWorker({
     connection,
     prefix: config.REDIS_PREFIX,
-    handlers: buildHandlers({ transport, mailFrom: config.MAIL_FROM, models: views.deps }),
+    handlers: buildHandlers({
+      transport,
+      mailFrom: config.MAIL_FROM,
+      models: views.deps,
+      invites: { db: views.deps.db, transport, mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL },
+      billing: billing.deps,
+    }),
     logger,
   });
+  // Bulk invites: their own queue, worker and pooled SMTP connections.
+  const bulkTransport = createMailTransport(config.SMTP_URL, { pool: true });
+  const bulkInvites = startBulkInviteWorker({
+    connection,
+    prefix: config.REDIS_PREFIX,
+    deps: {
+      db: views.deps.db,
+      transport: bulkTransport,
+      mailFrom: config.MAIL_FROM,
+      publicUrl: config.PUBLIC_URL,
+    },
+    logger,
+  });
+  await bulkInvites.recover();
   await views.start();
+  await billing.start();
   logger.info('worker started');
 
   let stopping = false;
@@ -32,7 +56,10 @@ async function main() {
     const force = setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS);
     force.unref();
     await worker.close(); // waits for running jobs
+    await bulkInvites.close();
+    bulkTransport.close();
     await views.stop(); // the last view counts go to PostgreSQL
+    await billing.stop();
     transport.close();
     await connection.quit().catch(() => connection.disconnect());
     logger.info('stopped');

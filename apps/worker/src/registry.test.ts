@@ -41,7 +41,12 @@ describe('job registry', () => {
       seen.push(payload);
     };
     const others = buildHandlers({ transport: {} as never, mailFrom: 'x@example.test' });
-    const worker = startWorker({ connection, prefix, handlers: { ...others, 'send-email': handler }, logger });
+    const worker = startWorker({
+      connection,
+      prefix,
+      handlers: { ...others, 'send-email': handler },
+      logger,
+    });
     const queueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
     const queue = new JobQueue(queueConnection, prefix);
     try {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +57,12 @@ describe('the worker and view counts', () => {
     const ctx = { id: tenant.id, isPlatform: true, subscription: null, branding: null };
     const deps = { db, redis, prefix: config.REDIS_PREFIX };
     const load = () =>
-      recordView(deps, ctx, { modelId: model.id, viewerKey: `u:${user.id}`, source: 'portal' });
+      recordView(deps, ctx, {
+        viewer: randomUUID(),
+        modelId: model.id,
+        viewerKey: `u:${user.id}`,
+        source: 'portal',
+      });
 
     // A previous worker took a batch and died before applying it.
     for (let i = 0; i < 3; i += 1) await load();

@@ -34,7 +34,7 @@ export function createViewsRuntime(config: Config, logger: Logger, queueConnecti
   };
   const flush = (reason: string) =>
     flushViews(deps, { recover: true })
-      .then((result) => logger.info({ reason, ...result }, 'views flushed'))
+      .then((result) => logger.debug({ reason, ...result }, 'views flushed'))
       .catch((err: unknown) => logger.error({ err, reason }, 'views flush failed'));
 
   return {

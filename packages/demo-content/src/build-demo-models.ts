@@ -3,8 +3,8 @@
  *
  *   npx tsx packages/demo-content/src/build-demo-models.ts <outDir> [path/to/1ubq.pdb]
  *
- * The PDB path can also come from HELIX_PDB_PATH; by default it is ../shared/data/1ubq.pdb beside
- * the repository root. Output is deterministic: the same input gives byte-identical files.
+ * The PDB path can also come from HELIX_PDB_PATH; by default it is the copy committed in
+ * packages/demo-content/data (see its README for the attribution): nothing outside the repository. Output is deterministic: the same input gives byte-identical files.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,10 +31,10 @@ export interface DemoModel {
 }
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const defaultPdbPath = path.resolve(repoRoot, '..', 'shared', 'data', '1ubq.pdb');
+export const defaultPdbPath = path.resolve(repoRoot, 'packages', 'demo-content', 'data', '1ubq.pdb');
 
 export interface BuildOptions {
-  /** Path to 1ubq.pdb (default: HELIX_PDB_PATH or ../shared/data/1ubq.pdb beside the repo). */
+  /** Path to 1ubq.pdb (default: HELIX_PDB_PATH or the committed packages/demo-content/data/1ubq.pdb). */
   pdbPath?: string;
   /** Skip the thumbnails (faster, for tests that only need the .glb files). */
   thumbnails?: boolean;

@@ -38,6 +38,16 @@ export const ConfigSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** A Stripe-compatible server (e.g. on localhost) when there is no real key. */
   STRIPE_API_URL: z.url().optional(),
+  /** The publishable key the browser's Stripe.js uses (pk_test_... / pk_live_...). */
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  /** Where the web app loads Stripe.js from: js.stripe.com, or the local server's stand-in. */
+  STRIPE_JS_URL: z.url().default('https://js.stripe.com/v3'),
+  /** How often the worker re-reads every live subscription from Stripe (reconcile-billing), in ms. */
+  BILLING_RECONCILE_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60 * 1000),
   /** Object storage: a local folder by default. */
   STORAGE_DIR: z.string().min(1).default('.data/storage'),
   S3_ENDPOINT: z.url().optional(),
@@ -64,6 +74,14 @@ export const ConfigSchema = z.object({
   /** Rate limit of the public embed path (embed detail and viewer loads), per client IP and window. */
   EMBED_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(1_200),
   EMBED_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
+   * Rate limit of the public embed path per embed token (beside the per-IP one), per window of
+   * EMBED_RATE_LIMIT_WINDOW_SECONDS: a link's holder spreading loads over many addresses still cannot
+   * load it more often than this.
+   */
+  EMBED_TOKEN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+  /** A viewer's loads of one model within this many seconds count as one view. */
+  VIEW_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1_800),
   /**
    * Rate limit of the public branding lookup (POST /tenant/custom-branding-detail, before login), per
    * client IP and window: enough for a class behind one address, not for listing every tenant's brand.

@@ -54,4 +54,13 @@ export const IMAGE_RULES: Record<ImagePurpose, ImageRule> = {
     dimensionMessage: MSG.dimensionsOver4000,
     output: { width: 2560, height: 2560, fit: 'inside' },
   },
+  /** A profile picture follows the logo rule (administration-content 5) and is cut to a square avatar. */
+  profile: {
+    maxBytes: MB,
+    maxWidth: 1000,
+    maxHeight: 1000,
+    sizeMessage: MSG.fileOver1mb,
+    dimensionMessage: MSG.dimensionsOver1000,
+    output: { width: 256, height: 256, fit: 'cover' },
+  },
 };

@@ -16,7 +16,7 @@ export const SendEmailPayload = z.object({
 export type SendEmailPayload = z.infer<typeof SendEmailPayload>;
 
 /** What an uploaded image is for: decides its size and dimension limits and how it is re-encoded. */
-export const IMAGE_PURPOSES = ['thumbnail', 'logo', 'loading', 'background'] as const;
+export const IMAGE_PURPOSES = ['thumbnail', 'logo', 'loading', 'background', 'profile'] as const;
 export type ImagePurpose = (typeof IMAGE_PURPOSES)[number];
 
 /**
@@ -53,10 +53,59 @@ export const FlushViewsPayload = z.object({
 });
 export type FlushViewsPayload = z.infer<typeof FlushViewsPayload>;
 
+/**
+ * send-invite: one invitation e-mail for an Invite row (single invite, resend). The worker makes the
+ * link's token when it sends (only its sha256 is stored) and marks the row sent after the SMTP server
+ * accepted it; a row already sent, retired, used or failed is skipped, so a retry never sends twice.
+ */
+export const SendInvitePayload = z.object({ inviteId: z.number().int().positive() });
+export type SendInvitePayload = z.infer<typeof SendInvitePayload>;
+
+/**
+ * The bulk-invite queue (its own queue and worker, so a 10,000-row batch never delays a password
+ * reset): `bulk-invite-dispatch` adds one `bulk-invite-row` job per unsent invite of the batch (jobId
+ * `invite-<inviteId>`, so a second dispatch adds nothing new); each row job is a send-invite.
+ */
+export const BULK_INVITE_QUEUE = 'bulk-invite';
+export const BulkInviteDispatchPayload = z.object({ batchId: z.number().int().positive() });
+export const BulkInviteRowPayload = z.object({
+  batchId: z.number().int().positive(),
+  inviteId: z.number().int().positive(),
+});
+export const BULK_INVITE_JOBS = {
+  dispatch: { name: 'bulk-invite-dispatch', payload: BulkInviteDispatchPayload },
+  row: { name: 'bulk-invite-row', payload: BulkInviteRowPayload },
+} as const;
+
+/**
+ * billing-email: a billing e-mail to the tenant's owner, queued by the Stripe webhook after the
+ * event's transaction committed (jobId billing-email-<eventId>: one e-mail per event).
+ */
+export const BillingEmailPayload = z.object({
+  kind: z.enum(['payment-failed', 'trial-ending']),
+  tenantId: z.number().int().positive(),
+  eventId: z.string().min(1).max(255),
+});
+export type BillingEmailPayload = z.infer<typeof BillingEmailPayload>;
+
+/**
+ * reconcile-billing: re-reads the live subscriptions from Stripe and converges the stored state, so a
+ * missed webhook heals by itself. Repeated by a job scheduler (BILLING_RECONCILE_INTERVAL_MS); with a
+ * tenantId, only that tenant.
+ */
+export const ReconcileBillingPayload = z.object({
+  reason: z.enum(['schedule', 'start', 'manual']).default('schedule'),
+  tenantId: z.number().int().positive().optional(),
+});
+export type ReconcileBillingPayload = z.infer<typeof ReconcileBillingPayload>;
+
 export const JOBS = {
   sendEmail: { name: 'send-email', payload: SendEmailPayload },
   validateImage: { name: 'validate-image', payload: ValidateImagePayload },
   flushViews: { name: 'flush-views', payload: FlushViewsPayload },
+  sendInvite: { name: 'send-invite', payload: SendInvitePayload },
+  billingEmail: { name: 'billing-email', payload: BillingEmailPayload },
+  reconcileBilling: { name: 'reconcile-billing', payload: ReconcileBillingPayload },
 } as const;
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS]['name'];

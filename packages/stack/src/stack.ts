@@ -7,6 +7,7 @@ import { resolvePostgres } from './services/postgres.ts';
 import { describeExit, ManagedChild, tsxArgs, type ChildExit } from './services/process.ts';
 import { resolveRedis } from './services/redis.ts';
 import { resolveSmtp, type SmtpService } from './services/smtp.ts';
+import { resolveStripe } from './services/stripe.ts';
 import type { Service } from './services/types.ts';
 
 export interface StackOptions {
@@ -26,6 +27,10 @@ export interface StackOptions {
   seed?: boolean;
   /** Run `npm run build` (web + viewer) first: true, false (default), or 'auto' = only when a build is missing or older than its sources. */
   build?: boolean | 'auto';
+  /** stripe-local's port when STRIPE_SECRET_KEY is unset (default STRIPE_LOCAL_PORT, else 12111; 0 = free). */
+  stripePort?: number;
+  /** Keep stripe-local's state in <dataDir>/stripe-local.json across restarts (default true). */
+  stripePersist?: boolean;
   /** Hide the children's output (it still appears in error messages). */
   quiet?: boolean;
   /** Folder for embedded service data, caught mail and stored files (default <repo>/.data). */
@@ -53,7 +58,9 @@ export interface Stack {
   /** The environment the API, worker and viewer were started with. */
   env: Record<string, string>;
   /** One line per backing service: what was found or started. */
-  services: { postgres: string; redis: string; smtp: string };
+  services: { postgres: string; redis: string; smtp: string; stripe: string };
+  /** stripe-local's address when the stack started it (no STRIPE_SECRET_KEY), else undefined. */
+  stripeUrl?: string;
   /** Resolves with the first process that exits while the stack is running. */
   exited: Promise<ChildExit>;
   /** Stops the processes (SIGTERM, then SIGKILL after a timeout) and the services the stack started. */
@@ -148,6 +155,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
       ...options.env,
     };
+    const stripe = await resolveStripe({
+      env,
+      apiUrl: `http://127.0.0.1:${apiPort}`,
+      port: options.stripePort,
+      dataDir,
+      persist: options.stripePersist,
+    });
+    services.push(stripe);
+    Object.assign(env, stripe.env);
+    log(stripe.description);
     if (options.seed !== false) {
       log(`demo models: ${await seedCatalogue(postgres.url, env, dataDir)}`);
     }
@@ -217,7 +234,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       smtpUrl: smtp.url,
       mailDir: smtp.mailDir,
       env,
-      services: { postgres: postgres.description, redis: redis.description, smtp: smtp.description },
+      services: {
+        postgres: postgres.description,
+        redis: redis.description,
+        smtp: smtp.description,
+        stripe: stripe.description,
+      },
+      stripeUrl: stripe.kind === 'embedded' ? stripe.url : undefined,
       exited,
       stop,
     };
@@ -309,7 +332,11 @@ async function runBuild(quiet: boolean, signal?: AbortSignal): Promise<void> {
  * The demo biology models (packages/demo-content) in the catalogue, stored where the API will read
  * them: the storage the processes' environment configures (the local folder or S3).
  */
-async function seedCatalogue(databaseUrl: string, env: Record<string, string>, dataDir: string): Promise<string> {
+async function seedCatalogue(
+  databaseUrl: string,
+  env: Record<string, string>,
+  dataDir: string,
+): Promise<string> {
   const { parseConfig } = await import('@helix/server/config');
   const { createDb } = await import('@helix/server/db');
   const { createStorage } = await import('@helix/server/storage/create-storage');

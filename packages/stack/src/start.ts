@@ -2,7 +2,7 @@
  * `npm start` (after packages/stack/bin/start.mjs has installed dependencies and generated the Prisma
  * client): the whole portal on this machine. Ctrl-C stops everything it started.
  */
-import { DEMO_ACCOUNTS } from '../../../prisma/seed/accounts.ts';
+import { DEMO_ACCOUNTS } from './demo-accounts.ts';
 import { loadDotEnv } from './paths.ts';
 import { displayPath } from './services/types.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -59,6 +59,7 @@ console.log(`
   Caught mail  ${mail}
   PostgreSQL   ${stack.services.postgres}
   Redis        ${stack.services.redis}
+  ${stack.stripeUrl ? `Stripe       ${stack.stripeUrl}  (stripe-local: card 4242 4242 4242 4242, 3-D Secure 4000 0025 0000 3155)` : stack.services.stripe}
 
   Demo logins (tenant, e-mail, password):
 ${DEMO_ACCOUNTS.map((a) => `    ${a.tenant.padEnd(9)} ${a.email.padEnd(width('email'))}  ${a.password.padEnd(width('password'))}  ${a.name}`).join('\n')}

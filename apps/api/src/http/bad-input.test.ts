@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, MSG } from '@helix/shared';
 import { createHarness, type Harness } from '../../test/harness.ts';
-import { createTenant, createUser, seedRoles, uniqueName } from '../../test/factories.ts';
+import { createTenant, createUser, seedRoles, uniqueName } from '@helix/server/testing/factories';
 
 let h: Harness;
 let token: string;

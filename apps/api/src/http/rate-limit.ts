@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { rateLimit, type IncrementResponse } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from 'pino';
@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { ServerDeps } from '@helix/server/deps';
 import { AppError } from '@helix/server';
 import { redisKey } from '@helix/server/redis';
+import { sha256 } from '@helix/server/tokens';
 
 /**
  * rate-limit-redis caches the SHA of its script; if Redis was down when it loaded, every later call
@@ -31,6 +32,11 @@ export interface LimiterOptions {
   name: string;
   limit: number;
   windowSeconds: number;
+  /**
+   * What is counted instead of the client IP (e.g. a hash of the link's token); a request for which it
+   * answers null is not limited by this limiter.
+   */
+  key?: (req: Request) => string | null;
 }
 
 /**
@@ -57,6 +63,36 @@ export function rateLimiter(options: LimiterOptions): RequestHandler {
         options.redis.call(command, ...args) as Promise<RedisReply>,
     }),
     handler: (_req, _res, next) => next(AppError.tooManyRequests()),
+    ...(options.key
+      ? {
+          keyGenerator: (req: Request) => options.key!(req) ?? '',
+          skip: (req: Request) => options.key!(req) === null,
+        }
+      : {}),
+  });
+}
+
+/**
+ * The per-link limiter of the public embed path: EMBED_TOKEN_RATE_LIMIT_MAX requests per token (any
+ * addresses) per EMBED_RATE_LIMIT_WINDOW_SECONDS. `tokenOf` reads the token from the raw request;
+ * only its hash is a Redis key.
+ */
+export function tokenLimiter(
+  deps: Pick<ServerDeps, 'redis' | 'config' | 'logger'>,
+  name: string,
+  tokenOf: (req: Request) => unknown,
+): RequestHandler {
+  return rateLimiter({
+    redis: deps.redis,
+    prefix: deps.config.REDIS_PREFIX,
+    logger: deps.logger,
+    name,
+    limit: deps.config.EMBED_TOKEN_RATE_LIMIT_MAX,
+    windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
+    key: (req) => {
+      const token = tokenOf(req);
+      return typeof token === 'string' && token !== '' ? sha256(token).slice(0, 32) : null;
+    },
   });
 }
 

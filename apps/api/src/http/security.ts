@@ -11,8 +11,13 @@ const origin = (url: string | undefined): string[] => {
   }
 };
 
-/** Public viewer pages that other sites may put in an iframe. */
-const EMBEDDABLE = /^\/(embed|share)\//;
+/**
+ * Public viewer pages that other sites may put in an iframe: exactly `/embed/<token>` or
+ * `/share/<token>`, one segment (a trailing slash routes to the same page). A deeper path
+ * (`/embed/x/y`) is not a viewer page: the web app would redirect it to the login form, which must
+ * never show inside a stranger's frame.
+ */
+export const EMBEDDABLE = /^\/(embed|share)\/[A-Za-z0-9_-]{1,200}\/?$/;
 
 /**
  * Security headers for everything we serve (helmet). The content security policy is written for the
@@ -20,16 +25,30 @@ const EMBEDDABLE = /^\/(embed|share)\//;
  * /embed/* and /share/* pages may be framed by any site; everything else only by us.
  */
 export function securityHeaders(config: Config): RequestHandler {
+  // Stripe.js may come from elsewhere than js.stripe.com (STRIPE_JS_URL: stripe-local's stand-in).
+  const stripeJs = origin(config.STRIPE_JS_URL).filter((o) => o !== 'https://js.stripe.com');
   const directives = {
     defaultSrc: ["'self'"],
     baseUri: ["'self'"],
     objectSrc: ["'none'"],
-    scriptSrc: ["'self'", 'https://js.stripe.com'],
+    scriptSrc: ["'self'", 'https://js.stripe.com', ...stripeJs],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...origin(config.VIEWER_URL)],
     fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'", 'https://api.stripe.com', 'https://*.stripe.com', ...origin(config.VIEWER_URL)],
-    frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com', ...origin(config.VIEWER_URL)],
+    connectSrc: [
+      "'self'",
+      'https://api.stripe.com',
+      'https://*.stripe.com',
+      ...stripeJs,
+      ...origin(config.VIEWER_URL),
+    ],
+    frameSrc: [
+      "'self'",
+      'https://js.stripe.com',
+      'https://hooks.stripe.com',
+      ...stripeJs,
+      ...origin(config.VIEWER_URL),
+    ],
     workerSrc: ["'self'", 'blob:'],
     manifestSrc: ["'self'"],
     formAction: ["'self'"],

@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import express, { type Express } from 'express';
@@ -10,6 +11,12 @@ import { createHarness, type Harness } from '../../test/harness.ts';
 let h: Harness;
 let dir: string;
 let app: Express;
+
+const BIG_JS = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, name: `row ${i}` })))};`;
+const BIG_CSS = Array.from({ length: 200 }, (_, i) => `.c${i} { color: #5f51fb; margin: ${i}px; }`).join(
+  '\n',
+);
+const INDEX = `<!doctype html><title>Helix</title>${'<!-- shell -->'.repeat(200)}`;
 
 const eml = (subject: string, to: string, text: string) =>
   [
@@ -28,9 +35,17 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'helix-web-'));
   await mkdir(path.join(dir, 'web', 'assets'), { recursive: true });
   await mkdir(path.join(dir, 'mail'), { recursive: true });
-  await writeFile(path.join(dir, 'web', 'index.html'), '<!doctype html><title>Helix</title>');
-  await writeFile(path.join(dir, 'web', 'sw.js'), 'self.addEventListener("fetch", () => {});');
   await writeFile(path.join(dir, 'web', 'assets', 'app-abc123.js'), 'console.log(1)');
+  // As the build leaves them (vite-plugin-compression2): .br and .gz beside the text files.
+  const compressed = async (file: string, text: string) => {
+    await writeFile(file, text);
+    await writeFile(`${file}.br`, brotliCompressSync(text));
+    await writeFile(`${file}.gz`, gzipSync(text));
+  };
+  await compressed(path.join(dir, 'web', 'assets', 'page-def456.js'), BIG_JS);
+  await compressed(path.join(dir, 'web', 'assets', 'page-def456.css'), BIG_CSS);
+  await compressed(path.join(dir, 'web', 'index.html'), INDEX);
+  await compressed(path.join(dir, 'web', 'sw.js'), `self.addEventListener("fetch", () => {});${BIG_JS}`);
   await writeFile(path.join(dir, 'mail', 'old.eml'), eml('Old one', 'a@example.test', 'old'));
   await utimes(path.join(dir, 'mail', 'old.eml'), new Date(2000, 1, 1), new Date(2000, 1, 1));
   await writeFile(
@@ -62,6 +77,57 @@ describe('the built web app', () => {
     const asset = await request(app).get('/assets/app-abc123.js');
     expect(asset.headers['cache-control']).toContain('immutable');
     expect((await request(app).get('/missing.js')).status).toBe(404);
+  });
+
+  it('sends the brotli or gzip file the browser accepts, with Vary: Accept-Encoding', async () => {
+    const br = await request(app).get('/assets/page-def456.js').set('Accept-Encoding', 'gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^(text|application)\/javascript; charset=utf-8$/i);
+    expect(br.headers['vary']).toMatch(/Accept-Encoding/i);
+    expect(br.text).toBe(BIG_JS); // supertest decodes it: the bytes are the real file, compressed
+    expect(Number(br.headers['content-length'])).toBeLessThan(BIG_JS.length / 4);
+
+    const gz = await request(app).get('/assets/page-def456.css').set('Accept-Encoding', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-type']).toMatch(/^text\/css; charset=utf-8$/i);
+    expect(gz.headers['vary']).toMatch(/Accept-Encoding/i);
+    expect(gz.text).toBe(BIG_CSS);
+
+    // Brotli is preferred whatever the order or weights the browser lists.
+    const both = await request(app)
+      .get('/assets/page-def456.css')
+      .set('Accept-Encoding', 'gzip;q=1.0, br;q=1.0');
+    expect(both.headers['content-encoding']).toBe('br');
+
+    const plain = await request(app).get('/assets/page-def456.js').set('Accept-Encoding', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toMatch(/Accept-Encoding/i);
+    expect(plain.text).toBe(BIG_JS);
+    expect(Number(plain.headers['content-length'])).toBe(BIG_JS.length);
+  });
+
+  it('caches hashed assets for a year, compressed or not, and never index.html or the service worker', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const asset = await request(app).get('/assets/page-def456.js').set('Accept-Encoding', encoding);
+      expect(asset.headers['cache-control'], encoding).toBe('public, max-age=31536000, immutable');
+
+      const sw = await request(app).get('/sw.js').set('Accept-Encoding', encoding);
+      expect(sw.status).toBe(200);
+      expect(sw.headers['cache-control'], encoding).toBe('no-cache');
+      expect(sw.headers['content-type']).toMatch(/javascript/);
+
+      for (const p of ['/index.html', '/login', '/embed/some-token']) {
+        const page = await request(app).get(p).set('Accept-Encoding', encoding);
+        expect(page.status, p).toBe(200);
+        expect(page.headers['cache-control'], `${p} ${encoding}`).toBe('no-cache');
+        expect(page.headers['content-type'], p).toMatch(/^text\/html; charset=utf-8$/i);
+        expect(page.headers['content-encoding'], `${p} ${encoding}`).toBe(
+          encoding === 'identity' ? undefined : encoding,
+        );
+        expect(page.text, p).toBe(INDEX);
+      }
+    }
   });
 
   it('lets other sites frame the embed and share pages only', async () => {

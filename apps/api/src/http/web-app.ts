@@ -1,37 +1,50 @@
 import path from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 
 const NO_CACHE = new Set(['index.html', 'sw.js', 'registerSW.js', 'manifest.webmanifest']);
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * The built web app: static files, and index.html for every other GET that is not an API, dev or file
  * path (client-side routes). index.html and the service worker are never cached, so a new build is
  * picked up; hashed assets are cached for a year.
+ *
+ * Text files are sent compressed: the build writes `.br` and `.gz` beside them
+ * (vite-plugin-compression2) and express-static-gzip picks the one the request's Accept-Encoding
+ * allows (brotli first), with `Vary: Accept-Encoding` for caches. The compressed files are found when
+ * the server starts, so a rebuild is served compressed after a restart (as `npm start` does).
  */
 export function webApp(dir: string): Router {
   const root = path.resolve(dir);
-  const index = path.join(root, 'index.html');
-  const router = express.Router();
-  router.use(
-    express.static(root, {
+  const assets = path.join(root, 'assets') + path.sep;
+  const serve = expressStaticGzip(root, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
       index: false,
       setHeaders(res, filePath) {
-        const name = path.basename(filePath);
-        if (NO_CACHE.has(name)) res.setHeader('Cache-Control', 'no-cache');
-        else if (filePath.startsWith(path.join(root, 'assets') + path.sep)) {
-          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-        }
+        // For a compressed variant the headers follow the file it stands for.
+        const original = filePath.replace(/\.(br|gz)$/, '');
+        if (NO_CACHE.has(path.basename(original))) res.setHeader('Cache-Control', 'no-cache');
+        else if (original.startsWith(assets)) res.setHeader('Cache-Control', IMMUTABLE);
       },
-    }),
-  );
+    },
+  });
+  const router = express.Router();
+  router.use(serve);
   const fallback: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (/^\/(api|dev)(\/|$)/.test(req.path)) return next();
     // A missing file (a path whose last part has an extension) is a 404, not the app.
     if (/\.[A-Za-z0-9]+$/.test(req.path)) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index, (err) => {
-      if (err) next(err);
+    // The app shell, compressed like any other file.
+    const url = req.url;
+    req.url = '/index.html';
+    serve(req, res, (err?: unknown) => {
+      req.url = url;
+      next(err);
     });
   };
   router.use(fallback);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
 import { AuthResponse } from '@helix/shared/schemas/session';
 import { createHarness, type Harness } from '../../test/harness.ts';
-import { createTenant, createUser, seedRoles, uniqueName } from '../../test/factories.ts';
+import { createTenant, createUser, seedRoles, uniqueName } from '@helix/server/testing/factories';
 
 let h: Harness;
 let google: OAuth2Server;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
-import { CUSTOMER_PLAN_PERMISSIONS, createPlan } from '../../test/factories.ts';
+import { CUSTOMER_PLAN_PERMISSIONS, createPlan } from '@helix/server/testing/factories';
 import {
   bearer,
   createModel,
@@ -132,6 +132,21 @@ describe('search and sort', () => {
     expect(names(await get(admin, `/model/all?search=${tag.toUpperCase()}%20ALPHA`))).toEqual([
       `${tag.toUpperCase()} Alpha`,
     ]);
+  });
+
+  it('matches % and _ literally, not as wildcards (regression)', async () => {
+    const tag = `pc${Date.now()}`;
+    await createModel(h, { name: `${tag} 50% scale` });
+    await createModel(h, { name: `${tag} 50 percent` });
+    await createModel(h, { name: `${tag} a_b` });
+    await createModel(h, { name: `${tag} axb` });
+    await createModel(h, { name: `${tag} back\\slash` });
+    const search = async (text: string) =>
+      names(await get(admin, `/model/all?search=${encodeURIComponent(`${tag} ${text}`)}`));
+    expect(await search('50%')).toEqual([`${tag} 50% scale`]);
+    expect(await search('a_b')).toEqual([`${tag} a_b`]);
+    expect(await search('5_')).toEqual([]); // as a wildcard, _ would match '50'
+    expect(await search('back\\')).toEqual([`${tag} back\\slash`]);
   });
 
   it('refuses unknown sorts, unknown parameters and repeated parameters with 400', async () => {
@@ -278,6 +293,38 @@ describe('add, update and delete (platform admin)', () => {
     expect(removed.body.thumbnail).toBeNull();
     // The tenant sees it now; another does not.
     expect(names(await get(a, '/model/all'))).toContain('Lungs');
+  });
+
+  it('an update that omits isPublic and restrictedTenants leaves them as they are (regression)', async () => {
+    const a = await customer(h);
+    const b = await customer(h);
+    const model = await createModel(h, {
+      name: 'Kept private',
+      isPublic: false,
+      restrictedTenants: [a.tenant.id],
+    });
+    const res = await post(admin, '/model/update', {
+      id: model.id,
+      name: 'Kept private 2',
+      urlModelName: model.urlModelName,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      name: 'Kept private 2',
+      isPublic: false,
+      restrictedTenants: [a.tenant.id],
+    });
+    expect(names(await get(a, '/model/all'))).toContain('Kept private 2');
+    expect(names(await get(b, '/model/all'))).not.toContain('Kept private 2');
+    // Given explicitly, they change.
+    const opened = await post(admin, '/model/update', {
+      id: model.id,
+      name: 'Kept private 2',
+      urlModelName: model.urlModelName,
+      isPublic: true,
+      restrictedTenants: [],
+    });
+    expect(opened.body).toMatchObject({ isPublic: true, restrictedTenants: [] });
   });
 
   it('also takes JSON without files for an update', async () => {

@@ -7,33 +7,29 @@ import {
   ModelListQuery,
   ModelUpdate,
 } from '@helix/shared/schemas/model';
-import { AppError } from '@helix/server';
+import { EmbedLinkRevoke } from '@helix/shared/schemas/embed-link';
 import type { ServerDeps } from '@helix/server/deps';
 import { deleteModel } from '@helix/server/models/delete-model.command';
 import { embedDetail } from '@helix/server/models/embed-detail.query';
+import { listEmbedLinks } from '@helix/server/models/embed-links.query';
+import { revokeEmbedLink } from '@helix/server/models/revoke-embed-link.command';
 import { createEmbed } from '@helix/server/models/embed.command';
 import { listModels } from '@helix/server/models/list-models.query';
-import { isPlatformAdmin } from '@helix/server/models/model.policy';
+import { authorizeCatalogue } from '@helix/server/models/model.policy';
 import { saveModel } from '@helix/server/models/save-model.command';
 import { viewerUrl } from '@helix/server/models/viewer-model.query';
 import { listCustomerTenants } from '@helix/server/tenants/list-tenants.query';
 import { actorOf, can } from '../http/auth.ts';
-import { rateLimiter } from '../http/rate-limit.ts';
+import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 import { errorHandler } from '../http/error-handler.ts';
 
 const MB = 1024 * 1024;
 
-/** Catalogue changes are for platform admins holding Model.add or Model.update: refused before the upload is read. */
+/** The coarse gate of the model policy, before the upload is read; saveModel checks add or update. */
 const catalogueAdmin: RequestHandler = (req, _res, next) => {
-  const actor = actorOf(req);
-  if (
-    !isPlatformAdmin(actor) ||
-    !(actor.permissions.includes('Model.add') || actor.permissions.includes('Model.update'))
-  ) {
-    throw AppError.forbidden();
-  }
+  authorizeCatalogue(actorOf(req), 'change');
   next();
 };
 
@@ -75,6 +71,14 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     res.json(await createEmbed(deps, actorOf(req), inputOf(req, EmbedCreate)));
   });
 
+  router.get('/model/links', can('Model.embed'), validate(NoQuery, 'query'), async (req, res) => {
+    res.json(await listEmbedLinks(deps, actorOf(req)));
+  });
+
+  router.post('/model/links/revoke', can('Model.embed'), validate(EmbedLinkRevoke), async (req, res) => {
+    res.json(await revokeEmbedLink(deps, actorOf(req), inputOf(req, EmbedLinkRevoke).id));
+  });
+
   router.post('/model/viewer-url', can('Model.view'), validate(ModelIdRequest), async (req, res) => {
     res.json(await viewerUrl(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
   });
@@ -104,7 +108,12 @@ export function embedRoutes(deps: ServerDeps): Router {
     limit: deps.config.EMBED_RATE_LIMIT_MAX,
     windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
   });
-  router.post('/model/embed/detail', limit, validate(EmbedDetailRequest), async (req, res) => {
+  const perToken = tokenLimiter(
+    deps,
+    'embed-detail-token',
+    (req) => (req.body as { token?: unknown })?.token,
+  );
+  router.post('/model/embed/detail', limit, perToken, validate(EmbedDetailRequest), async (req, res) => {
     res.json(await embedDetail(deps, inputOf(req, EmbedDetailRequest).token));
   });
   router.use('/model/embed/detail', embedErrors);

@@ -12,7 +12,7 @@ import { sha256 } from '@helix/server/tokens';
 import { buildHandlers } from '@helix/worker/handlers/index';
 import { startWorker } from '@helix/worker/registry';
 import { createHarness, REDIS_URL, type Harness } from '../../test/harness.ts';
-import { createTenant, createUser, PASSWORD, seedRoles } from '../../test/factories.ts';
+import { createTenant, createUser, PASSWORD, seedRoles } from '@helix/server/testing/factories';
 
 interface Received {
   to: string[];

@@ -13,7 +13,7 @@ import {
   PASSWORD,
   seedRoles,
   uniqueName,
-} from '../../test/factories.ts';
+} from '@helix/server/testing/factories';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EMBED_FLAGS, MSG } from '@helix/shared';
-import { CUSTOMER_PLAN_PERMISSIONS, createPlan } from '../../test/factories.ts';
+import { CUSTOMER_PLAN_PERMISSIONS, createPlan } from '@helix/server/testing/factories';
 import {
   bearer,
   createModel,
@@ -13,6 +14,7 @@ import {
   type Caller,
   type ModelHarness,
 } from '../../test/models.ts';
+import { EmbedDetail } from '@helix/shared/schemas/model';
 import { signViewerTicket } from '@helix/server/models/signing';
 import { sha256 } from '@helix/server/tokens';
 
@@ -40,8 +42,15 @@ async function embedToken(caller: Caller, modelId: number, settings: string[] = 
 
 const detail = (token: unknown) => request(h.app).post('/api/model/embed/detail').send({ token });
 
+/** A first-party viewer id as the share and embed pages make one. */
+const viewerId = () => randomBytes(16).toString('base64url');
+
+/** One viewer load; each from a new viewer (so each counts) unless the query names one (`viewer`). */
 const load = (query: Record<string, string>, origin = VIEWER) =>
-  request(h.app).get('/api/viewer/model').query(query).set('Origin', origin);
+  request(h.app)
+    .get('/api/viewer/model')
+    .query({ viewer: viewerId(), ...query })
+    .set('Origin', origin);
 
 /** The viewer's query parameters from a viewer URL the API answered. */
 const paramsOf = (url: string) => Object.fromEntries(new URL(url).searchParams.entries());
@@ -66,6 +75,7 @@ describe('POST /api/model/embed/detail', () => {
       error: null,
       user: { name: a.user.name },
       modelId: model.id,
+      modelName: 'Neuron',
       settings: ['info', 'labels_ui'],
       branding: {
         primaryColor: '#112233',
@@ -74,6 +84,8 @@ describe('POST /api/model/embed/detail', () => {
         tenant: a.tenant.domainPrefix,
       },
     });
+    // Exactly the shared answer schema the pages parse with.
+    expect(EmbedDetail.parse(res.body)).toEqual(res.body);
     const url = new URL(res.body.url);
     expect(url.origin).toBe(VIEWER);
     expect(paramsOf(res.body.url)).toEqual({
@@ -155,16 +167,19 @@ describe('POST /api/model/embed/detail', () => {
     expect((await detail(t2)).status).toBe(404);
     expect((await detail(t3)).status).toBe(200);
 
-    for (const change of [
-      { status: 'deactivated' as const },
-      { status: 'past_due' as const, activePayment: false },
-      { status: 'active' as const, activePayment: false },
-      { status: 'none' as const },
-    ]) {
+    for (const change of [{ status: 'deactivated' as const }, { status: 'none' as const }]) {
       await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: change });
       const res = await detail(t3);
       expect(res.status, JSON.stringify(change)).toBe(404);
       expect(res.body.success).toBe(false);
+    }
+    // Payment failed: embeds keep working (with the banner in the portal) while Stripe retries.
+    for (const change of [
+      { status: 'past_due' as const, activePayment: false },
+      { status: 'active' as const, activePayment: false },
+    ]) {
+      await h.db.tenantSubscription.update({ where: { tenantId: a.tenant.id }, data: change });
+      expect((await detail(t3)).status, JSON.stringify(change)).toBe(200);
     }
     const day = 86_400_000;
     await h.db.tenantSubscription.update({
@@ -223,7 +238,7 @@ describe('GET /api/viewer/model', () => {
     });
     const other = await load(params, 'http://evil.test');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
-    expect(await recorded({ modelId: model.id })).toBe(2);
+    expect(await recorded({ modelId: model.id })).toBe(1); // one user, one view in the window
     const row = await h.db.modelViewDaily.findFirstOrThrow({ where: { modelId: model.id } });
     expect(row).toMatchObject({
       tenantId: a.tenant.id,
@@ -429,16 +444,17 @@ describe('views and limits', () => {
     const model = await createModel(h, { name: 'Stats model' });
     const pa = paramsOf((await post(a, '/model/viewer-url', { id: model.id })).body.url);
     const pb = paramsOf((await detail(await embedToken(b, model.id))).body.url);
+    // The portal user's three loads are one view (one viewer); three share-page viewers are three.
     for (let i = 0; i < 3; i += 1) await load(pa);
-    await load(pb);
+    for (let i = 0; i < 3; i += 1) await load(pb);
     const list = await request(h.app)
       .get(`${admin.base}/model/all?search=Stats%20model`)
       .set(bearer(admin.token));
     const stats = list.body.models[0];
     expect(stats.viewCount).toBe(4);
     expect(stats.topTenants).toEqual([
-      { tenant_id: a.tenant.id, tenant_name: 'Alpha Tenant', tenant_views: 3 },
-      { tenant_id: b.tenant.id, tenant_name: 'Beta Tenant', tenant_views: 1 },
+      { tenant_id: b.tenant.id, tenant_name: 'Beta Tenant', tenant_views: 3 },
+      { tenant_id: a.tenant.id, tenant_name: 'Alpha Tenant', tenant_views: 1 },
     ]);
     expect(stats.viewsByDay).toHaveLength(30);
     expect(stats.viewsByDay[29]).toEqual({ day: new Date().toISOString().slice(0, 10), views: 4 });
@@ -447,17 +463,71 @@ describe('views and limits', () => {
       models: { medicalModelId: number; viewCount: number }[];
     }[];
     expect(users.find((u) => u.id === a.user.id)?.models).toEqual([
-      { medicalModelId: model.id, modelName: 'Stats model', viewCount: 3 },
+      { medicalModelId: model.id, modelName: 'Stats model', viewCount: 1 },
     ]);
     expect(users.find((u) => u.id === b.user.id)?.models).toEqual([
-      { medicalModelId: model.id, modelName: 'Stats model', viewCount: 1 },
+      { medicalModelId: model.id, modelName: 'Stats model', viewCount: 3 },
     ]);
     // A tenant sees its own views only.
     const mine = await request(h.app).get(`${b.base}/model/all`).set(bearer(b.token));
-    expect(mine.body.models.find((m: { id: number }) => m.id === model.id).viewCount).toBe(1);
+    expect(mine.body.models.find((m: { id: number }) => m.id === model.id).viewCount).toBe(3);
     expect(mine.body.models[0].topTenants).toBeUndefined();
     const other = await member(h, b.tenant, ['User']);
     expect((await request(h.app).get(`${b.base}/model/all`).set(bearer(other.token))).body.users).toEqual([]);
+  });
+});
+
+describe('abuse of public links', () => {
+  it("counts a viewer's reloads once per model in the window: by viewer id, else by address", async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const params = paramsOf((await detail(await embedToken(a, model.id))).body.url);
+    const me = viewerId();
+    for (let i = 0; i < 5; i += 1) expect((await load({ ...params, viewer: me })).status).toBe(200);
+    expect((await load({ ...params, viewer: viewerId() })).status).toBe(200);
+    // A page that sends no viewer id: one viewer per client address.
+    const anonymous = () => request(h.app).get('/api/viewer/model').query(params).set('Origin', VIEWER);
+    for (let i = 0; i < 3; i += 1) expect((await anonymous()).status).toBe(200);
+    expect(await recorded({ modelId: model.id })).toBe(3);
+    // The portal user is one viewer too, whatever the frame says.
+    const portal = paramsOf((await post(a, '/model/viewer-url', { id: model.id })).body.url);
+    for (let i = 0; i < 3; i += 1) expect((await load(portal)).status).toBe(200);
+    expect(await recorded({ modelId: model.id })).toBe(4);
+  });
+
+  it('refuses a malformed viewer id with 400', async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const params = paramsOf((await detail(await embedToken(a, model.id))).body.url);
+    for (const viewer of ['short', 'x'.repeat(65), 'has space in it!!', '../../../etc/passwd']) {
+      expect((await load({ ...params, viewer })).status, viewer).toBe(400);
+    }
+  });
+
+  it('limits loads per link across addresses (EMBED_TOKEN_RATE_LIMIT_MAX), beside the per-address limit', async () => {
+    const limited = h.appWith({ EMBED_TOKEN_RATE_LIMIT_MAX: '3', TRUST_PROXY: 'true' });
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await embedToken(a, model.id);
+    const other = await embedToken(a, model.id);
+    const params = paramsOf((await detail(token)).body.url);
+    const from = (ip: number) =>
+      request(limited)
+        .get('/api/viewer/model')
+        .query({ ...params, viewer: viewerId() })
+        .set('Origin', VIEWER)
+        .set('X-Forwarded-For', `203.0.113.${ip}`);
+    const statuses = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await from(i)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // The detail call has its own per-link counter; another link is not affected.
+    const details = [];
+    for (let i = 0; i < 4; i += 1) {
+      details.push((await request(limited).post('/api/model/embed/detail').send({ token })).status);
+    }
+    expect(details).toEqual([200, 200, 429, 429]); // the detail call above was the link's first
+    expect((await request(limited).post('/api/model/embed/detail').send({ token: other })).status).toBe(200);
+    expect(await recorded({ modelId: model.id })).toBe(3);
   });
 });
 
@@ -506,7 +576,7 @@ describe('the embed access cache (EMBED_ACCESS_CACHE_MS)', () => {
     expect((await cachedLoad(params[2]!)).body.message).toBe(MSG.planNotActive);
   });
 
-  it('still counts exactly one view per load, and one query serves concurrent loads of a token', async () => {
+  it('still counts exactly one view per viewer load, and one query serves concurrent loads of a token', async () => {
     const cached = h.appWith({ EMBED_ACCESS_CACHE_MS: String(TTL) });
     const a = await customer(h);
     const model = await createModel(h);
@@ -516,7 +586,10 @@ describe('the embed access cache (EMBED_ACCESS_CACHE_MS)', () => {
     try {
       const results = await Promise.all(
         Array.from({ length: 30 }, () =>
-          request(cached).get('/api/viewer/model').query(params).set('Origin', VIEWER),
+          request(cached)
+            .get('/api/viewer/model')
+            .query({ ...params, viewer: viewerId() })
+            .set('Origin', VIEWER),
         ),
       );
       expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));

@@ -2,15 +2,14 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { MSG } from '@helix/shared';
 import { ViewerModelQuery } from '@helix/shared/schemas/model';
 import { AppError, type Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
-import { verifyModelFile } from '@helix/server/models/signing';
+import { openModelFile } from '@helix/server/models/model-file.query';
 import { loadViewerModel } from '@helix/server/models/viewer-model.query';
 import { imageKeyOf } from '@helix/server/presenters/image-url';
 import { storageOf } from '@helix/server/storage/create-storage';
-import { rateLimiter } from '../http/rate-limit.ts';
+import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
 import { inputOf, validate } from '../http/validate.ts';
 
 /** The viewer host (another origin) may read these answers: CORS for VIEWER_URL's origin only. */
@@ -80,23 +79,24 @@ export function viewerRoutes(deps: ServerDeps): Router {
 
   router.options(['/viewer/model', '/files/models/:id'], cors);
 
-  router.get('/viewer/model', cors, limit, validate(ViewerModelQuery, 'query'), async (req, res) => {
-    res.set('Cache-Control', 'no-store');
-    res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery)));
-  });
+  const perToken = tokenLimiter(deps, 'viewer-model-token', (req) => req.query.subscription);
+
+  router.get(
+    '/viewer/model',
+    cors,
+    limit,
+    perToken,
+    validate(ViewerModelQuery, 'query'),
+    async (req, res) => {
+      res.set('Cache-Control', 'no-store');
+      res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
+    },
+  );
 
   router.get('/files/models/:id', cors, validate(FileParams, 'params'), async (req, res) => {
+    // A malformed signature is refused like a wrong one (403), not as bad input.
     const query = FileQuery.safeParse(req.query);
-    const { id } = inputOf(req, FileParams);
-    if (!query.success || !verifyModelFile(deps.config.SIGNING_SECRET, id, query.data.exp, query.data.sig)) {
-      throw AppError.forbidden(MSG.fileLinkInvalid);
-    }
-    const model = await deps.db.model.findFirst({
-      where: { id, deletedAt: null },
-      select: { fileKey: true },
-    });
-    const object = model?.fileKey ? await storageOf(deps).get(model.fileKey) : null;
-    if (!object) throw AppError.notFound();
+    const object = await openModelFile(deps, inputOf(req, FileParams).id, query.success ? query.data : null);
     res.set({
       'Content-Type': 'model/gltf-binary',
       'Cache-Control': 'private, max-age=600',

@@ -15,6 +15,10 @@ declare module 'vitest' {
     viewerUrl: string;
     mailDir: string;
     databaseUrl: string;
+    /** The run's stripe-local (the portal's Stripe), its secret key and Stripe.js stand-in. */
+    stripeUrl: string;
+    stripeSecretKey: string;
+    stripeJsUrl: string;
   }
 }
 
@@ -40,6 +44,8 @@ export default async function setup(project: TestProject) {
     build: false,
     quiet: !process.env.E2E_VERBOSE,
     dataDir: path.join(tmp, 'data'),
+    stripePort: 0,
+    stripePersist: false,
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
@@ -57,6 +63,9 @@ export default async function setup(project: TestProject) {
   project.provide('viewerUrl', stack.viewerUrl);
   project.provide('mailDir', path.join(tmp, 'mail'));
   project.provide('databaseUrl', databaseUrl);
+  project.provide('stripeUrl', stack.env.STRIPE_API_URL ?? '');
+  project.provide('stripeSecretKey', stack.env.STRIPE_SECRET_KEY ?? '');
+  project.provide('stripeJsUrl', stack.env.STRIPE_JS_URL ?? '');
 
   return async () => {
     await stack.stop();

@@ -1,37 +1,35 @@
-import type { AuthType, LoginRequest, RegisterRequest } from '@helix/shared';
-import type { SessionUser } from '../session/session-user';
+import type { LoginRequest, RegisterRequest } from '@helix/shared';
+import { AuthResponse, SessionUser } from '@helix/shared/schemas/session';
 import { baseApi, tenantApi, type RequestOptions } from './client';
 
-export interface AuthResponse {
-  authType: AuthType;
-  apiToken: string;
-  tenant: string;
-  user: SessionUser;
-  rememberMe?: boolean;
-  message?: string;
-}
+export { AuthResponse };
 
 export interface MessageResponse {
   message: string;
 }
 
 // The sign-in calls keep their failures on the form (field errors); the server's toast still shows.
-export const login = (body: LoginRequest) => baseApi.post<AuthResponse>('/user/login', body);
+// Every answer is parsed with the shared schema the server presents with (ARCHITECTURE 3.16).
+const asAuth = (answer: unknown): AuthResponse => AuthResponse.parse(answer);
 
-export const register = (body: RegisterRequest) => baseApi.post<AuthResponse>('/user/register', body);
+export const login = (body: LoginRequest) => baseApi.post<unknown>('/user/login', body).then(asAuth);
+
+export const register = (body: RegisterRequest) => baseApi.post<unknown>('/user/register', body).then(asAuth);
 
 export const joinByInvite = (body: RegisterRequest & { token: string }) =>
-  baseApi.post<AuthResponse>('/user/join', body);
+  baseApi.post<unknown>('/user/join', body).then(asAuth);
 
 /** Google return page: the page shows its own 'Something went wrong!' on failure. */
 export const validateGoogle = (type: 'login' | 'signup', code: string) =>
-  baseApi.post<AuthResponse>(
-    type === 'login' ? '/user/validate-login' : '/user/validate',
-    { type, code },
-    {
-      toast: false,
-    },
-  );
+  baseApi
+    .post<unknown>(
+      type === 'login' ? '/user/validate-login' : '/user/validate',
+      { type, code },
+      {
+        toast: false,
+      },
+    )
+    .then(asAuth);
 
 export const googleSignInUrl = (type: 'login' | 'signup') => `/api/auth/google?type=${type}`;
 
@@ -41,8 +39,8 @@ export const sendPasswordResetToken = (email: string, brand?: string) =>
 export const resetPassword = (token: string, password: string) =>
   baseApi.post<MessageResponse>('/user/reset_password', { token, password });
 
-export const fetchSessionUser = (options?: RequestOptions) =>
-  tenantApi.get<SessionUser>('/user/info', options);
+export const fetchSessionUser = (options?: RequestOptions): Promise<SessionUser> =>
+  tenantApi.get<unknown>('/user/info', options).then((answer) => SessionUser.parse(answer));
 
 export const logoutOnServer = () =>
   tenantApi.post<void>('/user/logout', {}, { toast: false, sessionEffects: false });

@@ -161,6 +161,9 @@ const caller = (target: (path: string) => Target): Caller => ({
 /** Base calls: `/api/...`, no session needed (login, sign-up, password reset, guest plans, logs). */
 export const baseApi = caller((path) => ({ url: `/api${path}`, withToken: false }));
 
+/** Base calls made with the session (the spec's base billing calls: setup intents, the guest trial). */
+export const baseSessionApi = caller((path) => ({ url: `/api${path}`, withToken: true }));
+
 /** Tenant calls: `/api/t/{tenant}/...` with the bearer token; tenant from the cookie, default 'services'. */
 export const tenantApi = caller((path) => ({
   url: `/api/t/${encodeURIComponent(readTenant())}${path}`,

@@ -2,9 +2,7 @@ import type { FormRule } from 'antd';
 
 /** The part of a zod schema this helper needs; keeps the web app off a direct zod dependency. */
 export interface SafeParser {
-  safeParse(
-    value: unknown,
-  ):
+  safeParse(value: unknown):
     | { success: true }
     | {
         success: false;

@@ -1,15 +1,21 @@
 import { useSetAtom } from 'jotai';
+import { ConfigProvider } from 'antd';
 import { useEffect } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Link, Outlet } from 'react-router-dom';
+import { brandTheme, useWhiteLabel } from '../branding/use-white-label';
 import { Logo } from '../components/logo';
 import { rememberBrand } from '../session/local-storage';
 import { brandAtom } from '../session/session.atoms';
-import { useBrandParam } from '../routing/use-brand';
+import { useBrandParam, withBrand } from '../routing/use-brand';
 
-/** Guest screens (login, sign-up, passwords, plan wizard): one centred card. */
+/**
+ * Guest screens (login, sign-up, passwords, plan wizard): one centred card. Under a white-label brand
+ * (/login/{brand}) or on a tenant's custom domain, the tenant's name, logo and colours replace Helix's.
+ */
 export function AuthLayout({ wide = false }: { wide?: boolean }) {
   const brand = useBrandParam();
   const setBrand = useSetAtom(brandAtom);
+  const look = useWhiteLabel(brand);
 
   useEffect(() => {
     if (!brand) return;
@@ -18,14 +24,34 @@ export function AuthLayout({ wide = false }: { wide?: boolean }) {
     setBrand(brand);
   }, [brand, setBrand]);
 
-  return (
-    <div className="auth-layout">
+  const page = (
+    <div
+      className="auth-layout"
+      style={look ? { background: look.backgroundColor } : undefined}
+      data-brand={look ? (look.customBrandName ?? look.tenant) : undefined}
+    >
       <header className="auth-header">
-        <Logo to="/login" />
+        {look ? (
+          <Link to={withBrand('/login', brand)} className="logo" aria-label={`${look.name} home`}>
+            <img
+              src={look.brandLogo ?? '/favicon.svg'}
+              alt=""
+              height={32}
+              className="brand-logo"
+              data-testid="brand-logo"
+            />
+            <span className="logo-text" data-testid="brand-name">
+              {look.name}
+            </span>
+          </Link>
+        ) : (
+          <Logo to="/login" />
+        )}
       </header>
       <main className={wide ? 'auth-card is-wide' : 'auth-card'}>
         <Outlet />
       </main>
     </div>
   );
+  return look ? <ConfigProvider theme={brandTheme(look)}>{page}</ConfigProvider> : page;
 }

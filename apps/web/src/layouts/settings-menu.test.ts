@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Permission } from '@helix/shared';
 import type { SessionUser } from '../session/session-user';
+import { aSessionUser } from '../session/session-user.fixtures';
 import { selectedSettingsKey, settingsMenuItems } from './settings-menu';
 
 const all: Permission[] = [
@@ -10,22 +11,18 @@ const all: Permission[] = [
   'Subscription.listing.view',
   'User.listing.view',
 ];
-const user = (permissions: Permission[], isAdmin = false): SessionUser => ({
-  id: 1,
-  name: 'A',
-  email: 'a@b.co',
-  userName: 'a',
-  isAdmin,
-  roles: [],
-  permissions,
-  tenant: 't',
-  subscription: null,
-});
+const user = (permissions: Permission[], isAdmin = false): SessionUser =>
+  aSessionUser(permissions, { isAdmin });
 const keys = (u: SessionUser | null) => settingsMenuItems(u).map((i) => i.key);
 
 describe('settingsMenuItems', () => {
   it('shows every item to a non-admin holding every permission', () => {
     expect(keys(user(all))).toEqual(['profile', 'branding', 'subscription', 'users']);
+  });
+  it('shows Links to anyone holding Model.embed, admins included', () => {
+    expect(keys(user(['Model.embed']))).toEqual(['links']);
+    expect(keys(user(['Model.embed'], true))).toEqual(['links']);
+    expect(selectedSettingsKey('/user/settings/links')).toBe('links');
   });
   it('hides branding, subscription and users from admins', () => {
     expect(keys(user(all, true))).toEqual(['profile']);

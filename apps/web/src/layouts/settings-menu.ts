@@ -2,7 +2,7 @@ import type { Permission } from '@helix/shared';
 import { hasPermission, type SessionUser } from '../session/session-user';
 
 export interface SettingsMenuItem {
-  key: 'profile' | 'branding' | 'subscription' | 'users';
+  key: 'profile' | 'branding' | 'subscription' | 'users' | 'links';
   label: string;
   path: string;
 }
@@ -41,6 +41,14 @@ const RULES: Rule[] = [
     path: '/user/settings/users-list',
     needs: ['User.listing.view'],
     nonAdminOnly: true,
+  },
+  {
+    // Not in the specification: owners list and revoke their share and embed links.
+    key: 'links',
+    label: 'Links',
+    path: '/user/settings/links',
+    needs: ['Model.embed'],
+    nonAdminOnly: false,
   },
 ];
 

@@ -91,6 +91,9 @@ describe('views counter', () => {
   it('reads "Views: used / limit" with thousands separators', () => {
     expect(viewsCounterText(views(120, 10_000))).toBe('Views: 120 / 10,000');
   });
+  it('extends the limit by the purchased views', () => {
+    expect(viewsCounterText(views(120, 10_000, { additionalViews: 2000 }))).toBe('Views: 120 / 12,000');
+  });
   it('reads Unlimited Views when the limit is 0', () => {
     expect(viewsCounterText(views(5000, 0))).toBe('Unlimited Views');
     expect(viewsCounterText(views(5000, 0))).toBe(MSG.unlimitedViews);

@@ -48,10 +48,15 @@ export function upsertModel(
 
 const count = (n: number) => Math.max(0, Math.trunc(n || 0)).toLocaleString('en-US');
 
-/** 'Views: 120 / 10,000', or 'Unlimited Views' when the plan has no limit (viewLimit 0). */
-export function viewsCounterText(views: Pick<ModelViews, 'viewCount' | 'viewLimit'>): string {
+/**
+ * 'Views: 120 / 10,000', or 'Unlimited Views' when the plan has no limit (viewLimit 0). Purchased
+ * blocks of 1,000 views extend the period's limit, so they count in the figure after the slash.
+ */
+export function viewsCounterText(
+  views: Pick<ModelViews, 'viewCount' | 'viewLimit'> & Partial<Pick<ModelViews, 'additionalViews'>>,
+): string {
   if (!views.viewLimit) return MSG.unlimitedViews;
-  return `Views: ${count(views.viewCount)} / ${count(views.viewLimit)}`;
+  return `Views: ${count(views.viewCount)} / ${count(views.viewLimit + (views.additionalViews ?? 0))}`;
 }
 
 /** Cents to dollars with two decimals: 500 → '$5.00'. */

@@ -46,6 +46,15 @@ describe('modelAbilities', () => {
     expect(modelAbilities(user([...base, 'Model.unlimited_views'], { subscription: active })).addViews).toBe(
       false,
     );
+    // The shared subscription state: a trial is an active subscription, a deactivated plan is not.
+    const trialing = {
+      ...active,
+      status: 'trialing' as const,
+      trialEnd: Math.floor(Date.now() / 1000) + 86_400,
+    };
+    expect(modelAbilities(user(base, { subscription: trialing })).addViews).toBe(true);
+    const deactivated = { ...active, status: 'deactivated' as const, activePayment: false };
+    expect(modelAbilities(user(base, { subscription: deactivated })).addViews).toBe(false);
     expect(modelAbilities(user([], { subscription: active })).addViews).toBe(false);
     expect(modelAbilities(user(base, { subscription: active, isAdmin: true })).addViews).toBe(false);
   });

@@ -1,4 +1,5 @@
-import { hasActivePayment, hasPermission, type SessionUser } from '../session/session-user';
+import { subscriptionActive } from '../billing/subscription-state';
+import { hasPermission, type SessionUser } from '../session/session-user';
 
 export interface ModelAbilities {
   /** The grid itself (Model.listing.view). */
@@ -35,6 +36,10 @@ export function modelAbilities(user: SessionUser | null): ModelAbilities {
     seeViews: Boolean(user) && !admin,
     seeAdditionalViews: Boolean(user) && !admin && subscriptionView,
     addViews:
-      Boolean(user) && !admin && hasActivePayment(user) && !can('Model.unlimited_views') && subscriptionView,
+      Boolean(user) &&
+      !admin &&
+      subscriptionActive(user?.subscription) &&
+      !can('Model.unlimited_views') &&
+      subscriptionView,
   };
 }

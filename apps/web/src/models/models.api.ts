@@ -1,10 +1,11 @@
 import type { EmbedFlag } from '@helix/shared';
-import type {
-  ModelSort,
-  ModelView,
-  TenantOption,
-  UserStats,
-  ViewsSummary,
+import {
+  EmbedDetail,
+  type ModelSort,
+  type ModelView,
+  type TenantOption,
+  type UserStats,
+  type ViewsSummary,
 } from '@helix/shared/schemas/model';
 import { baseApi, tenantApi, type FormRequestOptions, type RequestOptions } from '../api/client';
 
@@ -21,24 +22,7 @@ export interface ModelListing {
   users: UserStats[];
 }
 
-/** POST /api/model/embed/detail, success case. */
-export interface EmbedDetail {
-  success: boolean;
-  message?: string;
-  user?: { name?: string | null } | null;
-  branding?: {
-    customBrandName?: string | null;
-    name?: string | null;
-    brandLogo?: string | null;
-    primaryColor?: string | null;
-    textColor?: string | null;
-  } | null;
-  modelId: number;
-  /** Not in the contract yet; used when the API sends it. */
-  modelName?: string | null;
-  settings?: EmbedFlag[] | string | null;
-  url: string;
-}
+export type { EmbedDetail };
 
 const asArray = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
 
@@ -72,8 +56,12 @@ export const saveModel = (form: FormData, options?: FormRequestOptions) =>
 
 export const deleteModel = (id: number) => tenantApi.post<{ message?: string }>('/model/delete', { id });
 
-export const createEmbedToken = (id: number, settings: readonly EmbedFlag[]) =>
-  tenantApi.post<{ token: string }>('/model/embed', { id, settings });
+/** `expiresAt`: an ISO date-time after which the link stops working, or null for none. */
+export const createEmbedToken = (
+  id: number,
+  settings: readonly EmbedFlag[],
+  expiresAt: string | null = null,
+) => tenantApi.post<{ token: string }>('/model/embed', { id, settings, expiresAt });
 
 export const fetchViewerUrl = (id: number, signal?: AbortSignal) =>
   tenantApi.post<{ url: string }>('/model/viewer-url', { id }, { signal });
@@ -82,9 +70,7 @@ export const fetchTenants = (options?: RequestOptions) =>
   tenantApi.get<Tenant[]>('/tenant/getAllTenants', options).then((list) => asArray<Tenant>(list));
 
 /** Public share and embed pages: no session, no toast, no popup; the page decides what to show. */
-export const fetchEmbedDetail = (token: string, signal?: AbortSignal) =>
-  baseApi.post<EmbedDetail>(
-    '/model/embed/detail',
-    { token },
-    { signal, toast: false, sessionEffects: false },
-  );
+export const fetchEmbedDetail = (token: string, signal?: AbortSignal): Promise<EmbedDetail> =>
+  baseApi
+    .post<unknown>('/model/embed/detail', { token }, { signal, toast: false, sessionEffects: false })
+    .then((answer) => EmbedDetail.parse(answer));

@@ -3,6 +3,7 @@ import { ApiError } from '../api/api-error';
 import { logError } from '../logging/error-logger';
 import { fetchEmbedDetail, type EmbedDetail } from './models.api';
 import { isPlausibleToken, safeFrameUrl } from './share-links';
+import { viewerId, withViewerId } from './viewer-id';
 
 export type EmbedDetailState =
   | { status: 'loading' }
@@ -31,13 +32,13 @@ export function useEmbedDetail(token: string | undefined, page: 'share' | 'embed
     setState({ status: 'loading' });
     fetchEmbedDetail(token, controller.signal)
       .then((detail) => {
-        const frameUrl = detail?.success === false ? null : safeFrameUrl(detail?.url, window.location.origin);
-        if (!frameUrl) {
+        const safeUrl = safeFrameUrl(detail.url, window.location.origin);
+        if (!safeUrl) {
           logError(`${page} page: unusable embed detail answer`, detail);
           setState({ status: 'unavailable' });
           return;
         }
-        setState({ status: 'ready', detail, frameUrl });
+        setState({ status: 'ready', detail, frameUrl: withViewerId(safeUrl, viewerId()) });
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;

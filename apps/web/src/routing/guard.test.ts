@@ -8,7 +8,8 @@ const user = (over: Partial<SessionUser> = {}, permissions: Permission[] = []): 
   aSessionUser(permissions, { roles: [{ id: 2, name: 'User' }], ...over });
 
 const paying = ACTIVE_SUBSCRIPTION;
-const unpaid = { ...paying, status: 'past_due', activePayment: false };
+/** Deactivated: the trial passed and the plan was cancelled or never paid (no longer in force). */
+const unpaid = { ...paying, status: 'deactivated' as const, activePayment: false };
 
 const as = (
   u: SessionUser | null,
@@ -140,6 +141,40 @@ describe('non-admins without active payment', () => {
   });
   it('stay on /subscription to choose a plan', () => {
     expect(decide('/subscription', as(unpaidOwner))).toBeNull();
+  });
+});
+
+describe('subscription states (the shared subscription-state module)', () => {
+  const DAY = 24 * 60 * 60;
+  const nowS = Math.floor(Date.now() / 1000);
+  const withSub = (over: Partial<NonNullable<SessionUser['subscription']>>) =>
+    as(user({ subscription: { ...paying, ...over } }, ['Model.listing.view']));
+  it('counts a running trial as subscribed', () => {
+    const trial = withSub({ status: 'trialing', activePayment: true, trialEnd: nowS + 10 * DAY });
+    expect(decide('/user/home', trial)).toBeNull();
+    expect(decide('/', trial)).toBe('/user/home');
+  });
+  it('keeps the plan while a failed payment is retried (the banner asks for a new card)', () => {
+    expect(decide('/user/home', withSub({ status: 'past_due', activePayment: false }))).toBeNull();
+  });
+  it('keeps a cancelled plan until its end date, then sends the user to choose one', () => {
+    const cancelled = { status: 'canceled' as const, canceledAt: nowS - DAY };
+    expect(decide('/user/home', withSub({ ...cancelled, cancelAt: nowS + 5 * DAY }))).toBeNull();
+    expect(decide('/user/home', withSub({ ...cancelled, cancelAt: nowS - 60 }))).toBe('/subscription');
+  });
+  it('sends a deactivated, an incomplete or a plan-less tenant to /subscription', () => {
+    expect(decide('/user/home', withSub({ status: 'deactivated', activePayment: false }))).toBe(
+      '/subscription',
+    );
+    expect(decide('/user/home', withSub({ status: 'incomplete', activePayment: false }))).toBe(
+      '/subscription',
+    );
+    expect(decide('/user/home', withSub({ planId: null }))).toBe('/subscription');
+  });
+  it('lets a just-registered visitor on a trial past the plan wizard', () => {
+    const trial = user({ subscription: { ...paying, status: 'trialing', trialEnd: nowS + DAY } });
+    expect(decide('/choose-subscription', as(trial, 'is-register'))).toBe('/');
+    expect(decide('/user/home', as(trial, 'is-register'))).toBeNull();
   });
 });
 

@@ -1,33 +1,73 @@
+import { lazy, Suspense } from 'react';
 import { Outlet, type RouteObject } from 'react-router-dom';
-import { PlaceholderPage } from '../components/placeholder-page';
-import { AppLayout } from '../layouts/app-layout';
 import { AuthLayout } from '../layouts/auth-layout';
-import { SettingsIndex, SettingsLayout } from '../layouts/settings-layout';
-import { RouteErrorPage } from '../pages/error/route-error.page';
-import { ForgotPasswordPage } from '../pages/forgot-password/forgot-password.page';
-import { GoogleReturnPage } from '../pages/google-return/google-return.page';
-import { AuthPage } from '../pages/login/auth.page';
-import { ModelsPage } from '../pages/models/models.page';
-import { NotFoundPage } from '../pages/not-found/not-found.page';
-import { PlansPage } from '../pages/plans/plans.page';
-import { ResetPasswordPage } from '../pages/set-password/reset-password.page';
-import { SetPasswordPage } from '../pages/set-password/set-password.page';
-import { EmbedPage } from '../pages/share/embed.page';
-import { SharePage } from '../pages/share/share.page';
-import { StatsPage } from '../pages/stats/stats.page';
-import { UnauthorizedPage } from '../pages/unauthorized/unauthorized.page';
+import { BootScreen } from '../ui/boot-screen';
+import { lazyPage } from './lazy-page';
 import { RouteGuard } from './route-guard';
 
+/*
+ * Every screen is loaded lazily (lazyPage, one chunk per page or layout), so the first page a
+ * classroom tablet opens downloads only what it shows. Only the guard and the guest layout are in the
+ * entry chunk: they wrap every route. New pages follow the same pattern (apps/web/README.md).
+ */
+// Rendered only after a crash, so its illustrations are not part of every page's download.
+const RouteErrorPage = lazy(() =>
+  import('../pages/error/route-error.page').then((m) => ({ default: m.RouteErrorPage })),
+);
+
+const authPage = (props: { tab: 'login' | 'signup'; step?: 0 | 1 }) =>
+  lazyPage(
+    () => import('../pages/login/auth.page'),
+    (m) => <m.AuthPage {...props} />,
+  );
+const plansPage = (source: 'guest' | 'tenant') =>
+  lazyPage(
+    () => import('../pages/plans/plans.page'),
+    (m) => <m.PlansPage source={source} />,
+  );
+const modelsPage = () =>
+  lazyPage(
+    () => import('../pages/models/models.page'),
+    (m) => <m.ModelsPage />,
+  );
+const forgotPasswordPage = () =>
+  lazyPage(
+    () => import('../pages/forgot-password/forgot-password.page'),
+    (m) => <m.ForgotPasswordPage />,
+  );
+const setPasswordPage = () =>
+  lazyPage(
+    () => import('../pages/set-password/set-password.page'),
+    (m) => <m.SetPasswordPage />,
+  );
+const guestSuccessPage = () =>
+  lazyPage(
+    () => import('../pages/subscription/guest-success.page'),
+    (m) => <m.GuestSuccessPage />,
+  );
+const subscriptionPage = () =>
+  lazyPage(
+    () => import('../pages/subscription/subscription.page'),
+    (m) => <m.SubscriptionPage />,
+  );
+const successPage = () =>
+  lazyPage(
+    () => import('../pages/subscription/success.page'),
+    (m) => <m.SuccessPage />,
+  );
+const placeholderPage = (title: string) =>
+  lazyPage(
+    () => import('../components/placeholder-page'),
+    (m) => <m.PlaceholderPage title={title} />,
+  );
+
 /** `/login` and `/login/:brand`: the white-label variants of a guest page. */
-const branded = (path: string, element: React.ReactNode): RouteObject[] => [
-  { path, element },
-  { path: `${path}/:brand`, element },
+const branded = (path: string, page: Pick<RouteObject, 'lazy'>): RouteObject[] => [
+  { path, ...page },
+  { path: `${path}/:brand`, ...page },
 ];
 
-const placeholder = (path: string, title: string): RouteObject => ({
-  path,
-  element: <PlaceholderPage title={title} />,
-});
+const placeholder = (path: string, title: string): RouteObject => ({ path, ...placeholderPage(title) });
 
 /**
  * Every route of both specification documents. Access rules are not here but in guard.ts, applied by
@@ -36,78 +76,211 @@ const placeholder = (path: string, title: string): RouteObject => ({
 export const routes: RouteObject[] = [
   {
     element: <RouteGuard />,
-    errorElement: <RouteErrorPage />,
+    errorElement: (
+      <Suspense fallback={<BootScreen />}>
+        <RouteErrorPage />
+      </Suspense>
+    ),
+    // Shown while the first page's chunk downloads.
+    hydrateFallbackElement: <BootScreen />,
     children: [
       // Guest pages (accounts 2).
       {
         element: <AuthLayout />,
         children: [
-          ...branded('/login', <AuthPage tab="login" />),
-          ...branded('/signup', <AuthPage tab="signup" />),
-          { path: '/authentication/register', element: <AuthPage tab="signup" /> },
-          { path: '/register', element: <AuthPage tab="signup" /> },
-          { path: '/authentication/reset-password', element: <ResetPasswordPage /> },
-          ...branded('/forgot-password', <ForgotPasswordPage />),
-          ...branded('/set-password', <SetPasswordPage />),
+          ...branded('/login', authPage({ tab: 'login' })),
+          ...branded('/signup', authPage({ tab: 'signup' })),
+          { path: '/authentication/register', ...authPage({ tab: 'signup' }) },
+          { path: '/register', ...authPage({ tab: 'signup' }) },
+          {
+            path: '/authentication/reset-password',
+            ...lazyPage(
+              () => import('../pages/set-password/reset-password.page'),
+              (m) => <m.ResetPasswordPage />,
+            ),
+          },
+          ...branded('/forgot-password', forgotPasswordPage()),
+          ...branded('/set-password', setPasswordPage()),
         ],
       },
       {
         element: <AuthLayout wide />,
         children: [
-          ...branded('/choose-subscription', <AuthPage tab="signup" step={1} />),
-          { path: '/subscription/plans', element: <PlansPage source="guest" /> },
-          placeholder('/guest-success/subscribe/:planId', 'Welcome to Helix'),
-          placeholder('/guest-success/:subscriptionStatus?/:productId?', 'Welcome to Helix'),
+          ...branded('/choose-subscription', authPage({ tab: 'signup', step: 1 })),
+          { path: '/subscription/plans', ...plansPage('guest') },
+          { path: '/guest-success/subscribe/:planId', ...guestSuccessPage() },
+          { path: '/guest-success/:subscriptionStatus?/:productId?', ...guestSuccessPage() },
         ],
       },
 
       // Public pages.
-      { path: '/embed/:token', element: <EmbedPage /> },
-      { path: '/share/:token', element: <SharePage /> },
-      { path: '/unauthorized', element: <UnauthorizedPage /> },
-      { path: '/auth/google', element: <GoogleReturnPage /> },
+      {
+        path: '/embed/:token',
+        ...lazyPage(
+          () => import('../pages/share/embed.page'),
+          (m) => <m.EmbedPage />,
+        ),
+      },
+      {
+        path: '/share/:token',
+        ...lazyPage(
+          () => import('../pages/share/share.page'),
+          (m) => <m.SharePage />,
+        ),
+      },
+      {
+        path: '/unauthorized',
+        ...lazyPage(
+          () => import('../pages/unauthorized/unauthorized.page'),
+          (m) => <m.UnauthorizedPage />,
+        ),
+      },
+      {
+        path: '/auth/google',
+        ...lazyPage(
+          () => import('../pages/google-return/google-return.page'),
+          (m) => <m.GoogleReturnPage />,
+        ),
+      },
 
       // Signed-in pages.
       {
-        element: <AppLayout />,
+        ...lazyPage(
+          () => import('../layouts/app-layout'),
+          (m) => <m.AppLayout />,
+        ),
         children: [
           placeholder('/', 'Dashboard'),
-          { path: '/subscription', element: <PlansPage source="tenant" /> },
-          placeholder('/success', 'Payment'),
-          placeholder('/success/subscribe', 'Payment'),
-          placeholder('/success/subscribe/:planId', 'Payment'),
-          placeholder('/success/unsubscribe', 'Payment'),
-          placeholder('/success/:subscriptionStatus?/:productId?', 'Payment'),
-          placeholder('/users', 'Users'),
-          placeholder('/users/add-user', 'Add User'),
-          placeholder('/users/user-detail/:id', 'User Detail'),
-          { path: '/models', element: <ModelsPage /> },
-          { path: '/user/home', element: <ModelsPage /> },
-          { path: '/stats', element: <StatsPage /> },
-          placeholder('/roles', 'Roles'),
-          placeholder('/permissions', 'Permissions'),
-          placeholder('/news-letter', 'Newsletter Subscribers'),
+          { path: '/subscription', ...subscriptionPage() },
+          { path: '/success', ...successPage() },
+          { path: '/success/subscribe', ...successPage() },
+          { path: '/success/subscribe/:planId', ...successPage() },
+          { path: '/success/unsubscribe', ...successPage() },
+          { path: '/success/:subscriptionStatus?/:productId?', ...successPage() },
+          {
+            path: '/users',
+            ...lazyPage(
+              () => import('../pages/platform-users/platform-users.page'),
+              (m) => <m.PlatformUsersPage />,
+            ),
+          },
+          {
+            path: '/users/add-user',
+            ...lazyPage(
+              () => import('../pages/platform-users/add-user.page'),
+              (m) => <m.AddUserPage />,
+            ),
+          },
+          {
+            path: '/users/user-detail/:id',
+            ...lazyPage(
+              () => import('../pages/users/user-detail.page'),
+              (m) => <m.UserDetailPage />,
+            ),
+          },
+          { path: '/models', ...modelsPage() },
+          { path: '/user/home', ...modelsPage() },
+          {
+            path: '/stats',
+            ...lazyPage(
+              () => import('../pages/stats/stats.page'),
+              (m) => <m.StatsPage />,
+            ),
+          },
+          {
+            path: '/roles',
+            ...lazyPage(
+              () => import('../pages/roles/roles.page'),
+              (m) => <m.RolesPage />,
+            ),
+          },
+          {
+            path: '/permissions',
+            ...lazyPage(
+              () => import('../pages/permissions/permissions.page'),
+              (m) => <m.PermissionsPage />,
+            ),
+          },
+          {
+            path: '/news-letter',
+            ...lazyPage(
+              () => import('../pages/newsletter/newsletter.page'),
+              (m) => <m.NewsletterPage />,
+            ),
+          },
           placeholder('/projects', 'Projects'),
           {
             path: '/user/settings',
-            element: <SettingsLayout />,
+            ...lazyPage(
+              () => import('../layouts/settings-layout'),
+              (m) => <m.SettingsLayout />,
+            ),
             children: [
-              { index: true, element: <SettingsIndex /> },
-              placeholder('profile', 'Profile'),
-              placeholder('branding', 'Branding'),
-              placeholder('subscription', 'Subscription'),
+              {
+                index: true,
+                ...lazyPage(
+                  () => import('../layouts/settings-layout'),
+                  (m) => <m.SettingsIndex />,
+                ),
+              },
+              {
+                path: 'profile',
+                ...lazyPage(
+                  () => import('../pages/profile/profile.page'),
+                  (m) => <m.ProfilePage />,
+                ),
+              },
+              {
+                path: 'branding',
+                ...lazyPage(
+                  () => import('../pages/branding/branding.page'),
+                  (m) => <m.BrandingPage />,
+                ),
+              },
+              { path: 'subscription', ...subscriptionPage() },
+              {
+                path: 'links',
+                ...lazyPage(
+                  () => import('../pages/links/links.page'),
+                  (m) => <m.LinksPage />,
+                ),
+              },
               {
                 path: 'users-list',
                 element: <Outlet />,
                 children: [
-                  { index: true, element: <PlaceholderPage title="Users" /> },
-                  placeholder('user-detail/:id', 'User Detail'),
-                  placeholder('bulk-user-invite', 'Bulk Invite'),
+                  {
+                    index: true,
+                    ...lazyPage(
+                      () => import('../pages/users/users-list.page'),
+                      (m) => <m.UsersListPage />,
+                    ),
+                  },
+                  {
+                    path: 'user-detail/:id',
+                    ...lazyPage(
+                      () => import('../pages/users/user-detail.page'),
+                      (m) => <m.UserDetailPage />,
+                    ),
+                  },
+                  {
+                    path: 'bulk-user-invite',
+                    ...lazyPage(
+                      () => import('../pages/users/bulk-invite.page'),
+                      (m) => <m.BulkInvitePage />,
+                    ),
+                  },
                 ],
               },
             ],
           },
-          { path: '*', element: <NotFoundPage /> },
+          {
+            path: '*',
+            ...lazyPage(
+              () => import('../pages/not-found/not-found.page'),
+              (m) => <m.NotFoundPage />,
+            ),
+          },
         ],
       },
     ],

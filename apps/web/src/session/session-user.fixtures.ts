@@ -1,16 +1,16 @@
 import type { Permission } from '@helix/shared';
-import type { SessionUser } from './session-user';
+import type { SessionSubscription, SessionUser } from './session-user';
 
 /** Test data: a signed-in customer user and an active subscription, shared by the web's unit tests. */
-export const ACTIVE_SUBSCRIPTION = {
+export const ACTIVE_SUBSCRIPTION: SessionSubscription = {
   status: 'active',
   activePayment: true,
-  isTrialPassed: 0,
+  isTrialPassed: false,
   trialEnd: null,
   cancelAt: null,
   planId: 7,
   name: 'Starter',
-} satisfies NonNullable<SessionUser['subscription']>;
+};
 
 export const aSessionUser = (
   permissions: Permission[] = [],
@@ -21,9 +21,19 @@ export const aSessionUser = (
   email: 'ada@example.com',
   userName: 'ada',
   isAdmin: false,
+  isOwner: true,
+  profilePicture: null,
+  parentId: null,
+  type: 'owner',
+  roleId: null,
   roles: [],
   permissions,
   tenant: 'ada',
+  tenantId: 1,
+  stripeId: null,
+  referenceId: null,
+  customBrandName: null,
+  paymentPlan: null,
   subscription: null,
   ...over,
 });

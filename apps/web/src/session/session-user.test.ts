@@ -1,4 +1,4 @@
-import { ACTIVE_SUBSCRIPTION } from './session-user.fixtures';
+import { ACTIVE_SUBSCRIPTION, aSessionUser } from './session-user.fixtures';
 import { describe, expect, it } from 'vitest';
 import {
   canSeeSettings,
@@ -8,17 +8,7 @@ import {
   type SessionUser,
 } from './session-user';
 
-const user: SessionUser = {
-  id: 5,
-  name: 'Ada',
-  email: 'ada@example.com',
-  userName: 'ada',
-  isAdmin: false,
-  roles: [{ id: 2, name: 'User' }],
-  permissions: ['Model.listing.view'],
-  tenant: 'ada',
-  subscription: null,
-};
+const user: SessionUser = aSessionUser(['Model.listing.view'], { id: 5, roles: [{ id: 2, name: 'User' }] });
 
 describe('parseSessionUser', () => {
   it('reads a cookie written by serializeSessionUser', () => {
@@ -32,6 +22,9 @@ describe('parseSessionUser', () => {
     expect(parseSessionUser('"a string"').corrupt).toBe(true);
     expect(parseSessionUser(JSON.stringify({ ...user, permissions: 'all' })).corrupt).toBe(true);
     expect(parseSessionUser(JSON.stringify({ ...user, id: undefined })).corrupt).toBe(true);
+    // The shared schema decides: a subscription of an unknown status is not a session user.
+    const odd = { ...user, subscription: { ...ACTIVE_SUBSCRIPTION, status: 'weird' } };
+    expect(parseSessionUser(JSON.stringify(odd)).corrupt).toBe(true);
   });
 });
 

@@ -1,43 +1,16 @@
+import { z } from 'zod';
 import type { AuthType, Permission } from '@helix/shared';
+import { sessionSubscriptionState } from '../billing/subscription-state';
+import { SessionUser as PresentedSessionUser } from '@helix/shared/schemas/session';
 
-/** The session user as the API presents it (API.md `SessionUser`), plus the remember-me flag of the login. */
-export interface SessionSubscription {
-  status: string;
-  activePayment: boolean;
-  isTrialPassed: boolean | number;
-  trialEnd: number | null;
-  cancelAt: number | null;
-  planId: number | null;
-  name: string;
-}
-
-export interface SessionRole {
-  id: number;
-  name: string;
-}
-
-export interface SessionUser {
-  id: number;
-  name: string;
-  email: string;
-  userName: string;
-  isAdmin: boolean;
-  isOwner?: boolean;
-  profilePicture?: string | null;
-  parentId?: number | null;
-  type?: 'admin' | 'owner' | 'user';
-  roleId?: number | null;
-  roles: SessionRole[];
-  permissions: string[];
-  tenant: string;
-  tenantId?: number;
-  stripeId?: string | null;
-  referenceId?: string | null;
-  customBrandName?: string | null;
-  paymentPlan?: string | null;
-  subscription: SessionSubscription | null;
-  rememberMe?: boolean;
-}
+/**
+ * The session user as the API presents it (the shared `SessionUser` answer schema), plus the
+ * remember-me flag of the login, as the `user` cookie keeps it.
+ */
+export const StoredSessionUser = PresentedSessionUser.extend({ rememberMe: z.boolean().optional() });
+export type SessionUser = z.infer<typeof StoredSessionUser>;
+export type SessionSubscription = NonNullable<SessionUser['subscription']>;
+export type SessionRole = SessionUser['roles'][number];
 
 /** What the guard and the menus need to know about who is looking. */
 export interface Session {
@@ -48,8 +21,9 @@ export interface Session {
 export const hasPermission = (user: SessionUser | null, permission: Permission): boolean =>
   Boolean(user?.permissions.includes(permission));
 
+/** The plan is in force (trial, subscribed, cancelled before its end, payment being retried): the shared rule. */
 export const hasActivePayment = (user: SessionUser | null): boolean =>
-  Boolean(user?.subscription?.activePayment);
+  Boolean(user) && sessionSubscriptionState(user?.subscription).inForce;
 
 export const hasRole = (user: SessionUser | null, role: string): boolean =>
   Boolean(user?.roles.some((r) => r.name === role));
@@ -58,13 +32,9 @@ export const hasRole = (user: SessionUser | null, role: string): boolean =>
 export const canSeeSettings = (user: SessionUser | null): boolean =>
   Boolean(user && (user.isAdmin || hasActivePayment(user)));
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
- * Reads the `user` cookie. Anything that is not a recognisable session user counts as corrupt, and a
- * corrupt cookie logs the user out (accounts 4), so this check is deliberately strict on the fields the
- * app relies on.
+ * Reads the `user` cookie with the shared schema. Anything that is not a session user counts as
+ * corrupt, and a corrupt cookie logs the user out (accounts 4).
  */
 export function parseSessionUser(raw: string | undefined): { user: SessionUser | null; corrupt: boolean } {
   if (raw === undefined || raw === '') return { user: null, corrupt: false };
@@ -74,25 +44,8 @@ export function parseSessionUser(raw: string | undefined): { user: SessionUser |
   } catch {
     return { user: null, corrupt: true };
   }
-  if (!isSessionUser(value)) return { user: null, corrupt: true };
-  return { user: value, corrupt: false };
-}
-
-export function isSessionUser(value: unknown): value is SessionUser {
-  if (!isObject(value)) return false;
-  const { id, name, email, isAdmin, roles, permissions, tenant, subscription } = value;
-  return (
-    typeof id === 'number' &&
-    typeof name === 'string' &&
-    typeof email === 'string' &&
-    typeof isAdmin === 'boolean' &&
-    typeof tenant === 'string' &&
-    Array.isArray(permissions) &&
-    permissions.every((p) => typeof p === 'string') &&
-    Array.isArray(roles) &&
-    roles.every((r) => isObject(r) && typeof r.name === 'string') &&
-    (subscription === null || subscription === undefined || isObject(subscription))
-  );
+  const parsed = StoredSessionUser.safeParse(value);
+  return parsed.success ? { user: parsed.data, corrupt: false } : { user: null, corrupt: true };
 }
 
 /** Browsers silently drop cookies over ~4 KB, which would look like a logout, so big fields stay out. */

@@ -62,6 +62,15 @@ export async function refreshSessionUser(): Promise<SessionUser | null> {
   return user;
 }
 
+/** The server's fresh copy of the session user (after a profile edit): the header updates at once. */
+export function replaceSessionUser(fresh: SessionUser): SessionUser {
+  const current = appStore.get(sessionUserAtom);
+  const user: SessionUser = { ...fresh, rememberMe: current?.rememberMe };
+  writeUserCookie(user);
+  appStore.set(sessionUserAtom, user);
+  return user;
+}
+
 /** How long start-up waits for /user/info before trusting the cookie (slow or no network). */
 const STARTUP_REFRESH_WAIT_MS = 4000;
 

@@ -13,6 +13,8 @@ export const LOCAL = {
   customBrand: '__custom__brand',
   redirect: '__redirect',
   setupIntent: 'setup-intent',
+  /** The share/embed pages' first-party viewer id (not in the spec: counts a viewer's reloads once). */
+  viewerId: '__viewer__id',
 } as const;
 
 export const DEFAULT_TENANT = 'services';

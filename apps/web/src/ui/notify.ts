@@ -1,11 +1,11 @@
-import { message as staticMessage, type App } from 'antd';
+import { message as staticMessage } from 'antd';
 
-type MessageInstance = ReturnType<typeof App.useApp>['message'];
+type MessageInstance = ReturnType<typeof staticMessage.useMessage>[0];
 
 /** Server and failure messages stay up long enough to read and act on (accounts 8). */
 export const ERROR_TOAST_SECONDS = 15;
 
-// Bound by <ToastBridge/> so toasts from outside React (the API client) use the themed App context.
+// Bound by <ToastBridge/> so toasts from outside React (the API client) use the theme's context.
 let bound: MessageInstance | null = null;
 
 export const bindMessageApi = (api: MessageInstance | null): void => {

@@ -8,6 +8,11 @@ import type { Storage } from '@helix/server/storage/storage';
 import { sendEmailHandler } from './send-email.handler.ts';
 import { flushViewsHandler } from './flush-views.handler.ts';
 import { validateImageHandler } from './validate-image.handler.ts';
+import { sendInviteHandler } from './send-invite.handler.ts';
+import type { SendInviteDeps } from '@helix/server/invites/send-invite';
+import type { BillingDeps } from '@helix/server/billing/tenant-billing';
+import { billingEmailHandler } from './billing-email.handler.ts';
+import { reconcileBillingHandler } from './reconcile-billing.handler.ts';
 
 /** What the model jobs (validate-image, flush-views) need. */
 export interface ModelJobDeps {
@@ -24,6 +29,10 @@ export interface HandlerDeps {
   mailFrom: string;
   /** Without it the model jobs fail (unrecoverably): a worker that runs them must pass it. */
   models?: ModelJobDeps;
+  /** Without it send-invite fails (unrecoverably): the worker's main passes it. */
+  invites?: SendInviteDeps;
+  /** Without it the billing jobs fail (unrecoverably): a worker that runs them must pass it. */
+  billing?: BillingDeps;
 }
 
 const notConfigured = (name: string) => async () => {
@@ -36,5 +45,12 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
     'send-email': sendEmailHandler({ transport: deps.transport, from: deps.mailFrom }),
     'validate-image': deps.models ? validateImageHandler(deps.models) : notConfigured('validate-image'),
     'flush-views': deps.models ? flushViewsHandler(deps.models) : notConfigured('flush-views'),
+    'send-invite': deps.invites ? sendInviteHandler(deps.invites) : notConfigured('send-invite'),
+    'billing-email': deps.billing
+      ? billingEmailHandler({ transport: deps.transport, from: deps.mailFrom, billing: deps.billing })
+      : notConfigured('billing-email'),
+    'reconcile-billing': deps.billing
+      ? reconcileBillingHandler(deps.billing)
+      : notConfigured('reconcile-billing'),
   };
 }

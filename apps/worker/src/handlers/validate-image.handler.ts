@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { Logger } from 'pino';
 import type { ValidateImageResult } from '@helix/shared';
 import type { Storage } from '@helix/server/storage/storage';
-import { checkImage } from '../images/check-image.ts';
+import { checkAndReencodeImage } from '../images/check-and-reencode-image.ts';
 import type { JobHandler } from '../registry.ts';
 
 /** `tmp/<id>` becomes `images/<purpose>-<id>.webp`: a retry of the same job writes the same key. */
@@ -34,7 +34,7 @@ export function validateImageHandler(deps: {
         height: meta.height ?? 0,
       };
     }
-    const result = await checkImage(bytes, purpose);
+    const result = await checkAndReencodeImage(bytes, purpose);
     if (result.ok) await deps.storage.put(output, result.bytes, result.contentType);
     await deps.storage.delete(key);
     deps.logger?.info({ purpose, ok: result.ok }, 'image checked');

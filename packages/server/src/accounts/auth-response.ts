@@ -2,7 +2,7 @@ import type { AuthType } from '@helix/shared';
 import type { AuthResponse } from '@helix/shared/schemas/session';
 import type { Db } from '../db.ts';
 import { presentSessionUser } from '../presenters/session-user.presenter.ts';
-import { sessionUserInclude } from './session-user.include.ts';
+import { sessionUserInclude } from '../sessions/session-user.include.ts';
 
 /** The answer of login, register, join and Google validation: a new session and the session user. */
 export async function authResponse(

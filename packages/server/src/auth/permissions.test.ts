@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_PERMISSIONS, PERMISSIONS, USER_ROLE_PERMISSIONS, type Permission } from '@helix/shared';
-import { DEMO_ACCOUNTS, DEMO_SUBSCRIPTION } from '../../../../prisma/seed/accounts.ts';
+import { DEMO_ACCOUNTS, DEMO_SUBSCRIPTION } from '@helix/stack/demo-accounts';
 import { PLANS } from '../../../../prisma/seed/plans.ts';
-import type { SessionUserRecord } from '../accounts/session-user.include.ts';
+import type { SessionUserRecord } from '../sessions/session-user.include.ts';
 import { BASE_PERMISSIONS, effectivePermissions, planIsInForce } from './permissions.ts';
 
 const role = (names: readonly string[]) => ({
@@ -69,7 +69,6 @@ describe('effective permissions', () => {
       null,
       { status: 'none', cancelAt: null, plan: null },
       { status: 'deactivated', cancelAt: null, plan: plan({ modelEmbed: true }, PERMISSIONS) },
-      { status: 'past_due', cancelAt: null, plan: plan({ modelEmbed: true }, PERMISSIONS) },
       { status: 'canceled', cancelAt: new Date('2025-12-01'), plan: plan({}, PERMISSIONS) },
     ]) {
       expect(
@@ -172,6 +171,8 @@ describe('effective permissions', () => {
       planIsInForce({ status: 'canceled', cancelAt: new Date('2025-12-01'), plan: p } as never, now),
     ).toBe(false);
     expect(planIsInForce({ status: 'trialing', cancelAt: null, plan: p } as never, now)).toBe(true);
-    expect(planIsInForce({ status: 'past_due', cancelAt: null, plan: p } as never, now)).toBe(false);
+    // Payment failed: in force (with the banner) while Stripe retries; deactivated when it gives up.
+    expect(planIsInForce({ status: 'past_due', cancelAt: null, plan: p } as never, now)).toBe(true);
+    expect(planIsInForce({ status: 'deactivated', cancelAt: null, plan: p } as never, now)).toBe(false);
   });
 });

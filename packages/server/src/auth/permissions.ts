@@ -1,5 +1,6 @@
 import { PERMISSIONS, isPermission, type Permission } from '@helix/shared';
-import type { SessionUserRecord, SubscriptionRecord } from '../accounts/session-user.include.ts';
+import type { SessionUserRecord, SubscriptionRecord } from '../sessions/session-user.include.ts';
+import { planInForce } from '../billing/subscription-state.ts';
 
 /**
  * The permissions a plan's feature flags turn on (accounts 3). A plan may also list any of them in
@@ -18,21 +19,15 @@ export const PLAN_GATED_PERMISSIONS: ReadonlySet<Permission> = new Set(
   Object.values(PLAN_FEATURE_PERMISSIONS),
 );
 
-/** A plan counts while it is on trial, paid, or cancelled but not yet at its end date. */
+/**
+ * Whether the tenant's plan is in force: the one subscription state (billing/subscription-state.ts)
+ * decides (trial, subscribed, payment failed while Stripe retries, cancelled before its end date).
+ */
 export function planIsInForce(
   subscription: SubscriptionRecord | null | undefined,
   now = new Date(),
 ): boolean {
-  if (!subscription?.plan) return false;
-  switch (subscription.status) {
-    case 'trialing':
-    case 'active':
-      return true;
-    case 'canceled':
-      return subscription.cancelAt !== null && subscription.cancelAt > now;
-    default:
-      return false;
-  }
+  return planInForce(subscription, now);
 }
 
 /**

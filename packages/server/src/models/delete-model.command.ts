@@ -2,7 +2,7 @@ import { MSG } from '@helix/shared';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
-import { assertCatalogueAdmin, visibleTo } from './model.policy.ts';
+import { authorizeCatalogue, visibleTo } from './model.policy.ts';
 
 /**
  * POST /model/delete: a soft delete (deletedAt). The model's URL name is freed for a new model: it gets
@@ -10,7 +10,7 @@ import { assertCatalogueAdmin, visibleTo } from './model.policy.ts';
  * files and links stay; the links stop working because the model is deleted.
  */
 export async function deleteModel(deps: ServerDeps, actor: Actor, id: number): Promise<{ message: string }> {
-  assertCatalogueAdmin(actor, 'Model.delete');
+  authorizeCatalogue(actor, 'delete');
   const model = await deps.db.model.findFirst({
     where: { id, ...visibleTo(actor) },
     select: { id: true, urlModelName: true },

@@ -1,9 +1,8 @@
-import type { BrandingView } from '@helix/shared/schemas/tenant';
 import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Config } from '../config.ts';
 import type { Db, SubscriptionStatus } from '../db.ts';
 import type { ServerDeps } from '../deps.ts';
-import { DEFAULT_BRANDING } from '../presenters/branding.presenter.ts';
+import type { BrandingSource } from '../presenters/branding.presenter.ts';
 import { sha256 } from '../tokens.ts';
 import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
 
@@ -31,24 +30,21 @@ export interface EmbedRecord {
     name: string;
     customBrandName: string | null;
     customDomainName: string | null;
-    branding: (BrandingFields & { additionalViewsValidation: boolean }) | null;
+    /** As stored: presentBrandingLook applies the defaults. */
+    branding: (BrandingSource & { additionalViewsValidation: boolean }) | null;
   };
 }
 
-type BrandingFields = Pick<
-  BrandingView,
-  'primaryColor' | 'textColor' | 'backgroundColor' | 'brandLogo' | 'modelBgLogo' | 'modelLoadingLogo'
->;
-
 export type EmbedAccess =
   | { ok: true; embed: EmbedRecord }
-  /** token: malformed, unknown or revoked; model: deleted or not visible to the tenant any more; plan: not active. */
+  /** token: malformed, unknown, revoked or expired; model: deleted or not visible to the tenant any more; plan: not active. */
   | { ok: false; reason: 'token' | 'model' | 'plan' };
 
 interface Row {
   id: number;
   settings: string[];
   revokedAt: Date | null;
+  expiresAt: Date | null;
   creatorName: string;
   modelId: number;
   modelName: string;
@@ -94,7 +90,7 @@ interface Row {
  */
 async function findEmbed(db: Db, tokenHash: string): Promise<Row | null> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT et."id", et."settings", et."revokedAt", u."name" AS "creatorName",
+    SELECT et."id", et."settings", et."revokedAt", et."expiresAt", u."name" AS "creatorName",
            m."id" AS "modelId", m."name" AS "modelName", m."urlModelName", m."version", m."fileKey",
            m."backgroundColor" AS "modelBackground", (m."deletedAt" IS NOT NULL) AS "modelDeleted", m."isPublic",
            EXISTS (SELECT 1 FROM "ModelTenantAccess" a WHERE a."modelId" = m."id" AND a."tenantId" = t."id") AS "listed",
@@ -160,9 +156,9 @@ function recordOf(row: Row): EmbedRecord {
         row.brandingId === null
           ? null
           : {
-              primaryColor: row.primaryColor ?? DEFAULT_BRANDING.primaryColor,
-              textColor: row.textColor ?? DEFAULT_BRANDING.textColor,
-              backgroundColor: row.backgroundColor ?? DEFAULT_BRANDING.backgroundColor,
+              primaryColor: row.primaryColor,
+              textColor: row.textColor,
+              backgroundColor: row.backgroundColor,
               brandLogo: row.brandLogo,
               modelBgLogo: row.modelBgLogo,
               modelLoadingLogo: row.modelLoadingLogo,
@@ -175,6 +171,8 @@ function recordOf(row: Row): EmbedRecord {
 /** What the database says about a token, checked again on every call (the plan against the clock). */
 interface Found {
   revoked: boolean;
+  /** Checked against the clock on every call, like the plan. */
+  expiresAt: Date | null;
   modelDeleted: boolean;
   /** The model is public, listed for the tenant, or the tenant is the platform. */
   visible: boolean;
@@ -193,6 +191,7 @@ function deepFreeze<T>(value: T): T {
 const foundOf = (row: Row): Found =>
   deepFreeze({
     revoked: row.revokedAt !== null,
+    expiresAt: row.expiresAt,
     modelDeleted: row.modelDeleted,
     visible: row.isPublic || row.isPlatform || row.listed,
     embed: recordOf(row),
@@ -219,10 +218,10 @@ function cacheOf(config: Config): TtlCache<string, Found | null> {
 }
 
 /**
- * Whether an embed (or share) token may show its model now: the token exists and is not revoked, the
- * model is not deleted and still visible to the token's tenant, and the tenant has an active plan.
- * What the database says may be up to EMBED_ACCESS_CACHE_MS old (see cacheOf); the plan's dates are
- * checked against `now` on every call. The record is shared between calls (and frozen).
+ * Whether an embed (or share) token may show its model now: the token exists, is not revoked and has
+ * not expired, the model is not deleted and still visible to the token's tenant, and the tenant has an
+ * active plan. What the database says may be up to EMBED_ACCESS_CACHE_MS old (see cacheOf); the
+ * token's expiry and the plan's dates are checked against `now` on every call. The record is shared between calls (and frozen).
  */
 export async function embedAccess(
   deps: Pick<ServerDeps, 'db' | 'config'>,
@@ -236,6 +235,7 @@ export async function embedAccess(
     return row ? foundOf(row) : null;
   });
   if (!found || found.revoked) return { ok: false, reason: 'token' };
+  if (found.expiresAt && found.expiresAt <= now) return { ok: false, reason: 'token' };
   if (found.modelDeleted || !found.visible) return { ok: false, reason: 'model' };
   if (!hasActivePlan(found.embed.tenant, now)) return { ok: false, reason: 'plan' };
   return { ok: true, embed: found.embed };

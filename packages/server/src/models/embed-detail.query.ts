@@ -1,22 +1,12 @@
 import { MSG, type EmbedFlag } from '@helix/shared';
-import type { BrandingView } from '@helix/shared/schemas/tenant';
+import type { EmbedDetail } from '@helix/shared/schemas/model';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { DEFAULT_BRANDING } from '../presenters/branding.presenter.ts';
-import { imageUrl } from '../presenters/image-url.ts';
+import { presentBranding } from '../presenters/branding.presenter.ts';
 import { embedAccess } from './embed-access.ts';
 import { apiOrigin, viewerPageUrl } from './viewer-urls.ts';
 
-export interface EmbedDetail {
-  success: true;
-  message: string;
-  error: null;
-  user: { name: string };
-  branding: BrandingView;
-  modelId: number;
-  settings: EmbedFlag[];
-  url: string;
-}
+export type { EmbedDetail };
 
 /**
  * POST /api/model/embed/detail (public): what the /share/{token} and /embed/{token} pages need. Any
@@ -28,7 +18,6 @@ export async function embedDetail(deps: ServerDeps, token: string): Promise<Embe
   if (!access.ok) throw AppError.notFound(MSG.embedLinkInvalid);
   const { embed } = access;
   const { tenant } = embed;
-  const branding = tenant.branding;
   const origin = apiOrigin(deps.config);
   return {
     success: true,
@@ -36,19 +25,9 @@ export async function embedDetail(deps: ServerDeps, token: string): Promise<Embe
     error: null,
     user: { name: embed.creatorName },
     // The BrandingView of the tenant (as GET /tenant/get), its images as absolute URLs.
-    branding: {
-      tenant: tenant.domainPrefix,
-      name: tenant.name,
-      customBrandName: tenant.customBrandName,
-      customDomainName: tenant.customDomainName,
-      primaryColor: branding?.primaryColor ?? DEFAULT_BRANDING.primaryColor,
-      textColor: branding?.textColor ?? DEFAULT_BRANDING.textColor,
-      backgroundColor: branding?.backgroundColor ?? DEFAULT_BRANDING.backgroundColor,
-      brandLogo: imageUrl(branding?.brandLogo, origin),
-      modelBgLogo: imageUrl(branding?.modelBgLogo, origin),
-      modelLoadingLogo: imageUrl(branding?.modelLoadingLogo, origin),
-    },
+    branding: presentBranding(tenant, tenant.branding, origin),
     modelId: embed.model.id,
+    modelName: embed.model.name,
     settings: embed.settings as EmbedFlag[],
     url: viewerPageUrl(deps.config, embed.model, token, 'embedding'),
   };

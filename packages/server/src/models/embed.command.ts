@@ -10,13 +10,16 @@ import { isPlatformAdmin, visibleTo } from './model.policy.ts';
  * POST /model/embed: a share/embed link for a model the caller may see, with the chosen viewer
  * features. Non-admins also need their plan's modelEmbed feature (in force). The token is unguessable
  * (32 random bytes) and names the tenant whose views and plan it uses. It is answered once and only its
- * sha256 is stored.
+ * sha256 is stored. An expiry, when given, must lie ahead.
  */
 export async function createEmbed(
   deps: ServerDeps,
   actor: Actor,
-  input: { id: number; settings: EmbedFlag[] },
+  input: { id: number; settings: EmbedFlag[]; expiresAt?: string | null },
+  now = new Date(),
 ): Promise<{ token: string }> {
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt <= now) throw AppError.field('expiresAt', MSG.linkExpiryPast, 400);
   if (!isPlatformAdmin(actor)) {
     const tenant = { ...actor.tenant, branding: null };
     if (!actor.tenant.subscription?.plan?.modelEmbed || !hasActivePlan(tenant)) {
@@ -36,6 +39,7 @@ export async function createEmbed(
       tenantId: actor.tenant.id,
       createdById: actor.user.id,
       settings: input.settings,
+      expiresAt,
     },
   });
   return { token };

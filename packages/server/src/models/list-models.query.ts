@@ -11,6 +11,12 @@ import { modelViewCounts, topTenantsByModel, userStats, viewsByDayByModel } from
 
 type ListInput = z.output<typeof ModelListQuery>;
 
+/**
+ * Prisma's `contains` becomes ILIKE '%…%' without escaping, so `%` and `_` in a search would be
+ * wildcards: escape them (and the escape character, backslash, PostgreSQL's default) to match literally.
+ */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** Name sorts ignore case (the grid shows names as people read them); ties keep the id order. */
@@ -40,7 +46,7 @@ export async function listModels(
   const admin = isPlatformAdmin(actor);
   const where: Prisma.ModelWhereInput = {
     ...visibleTo(actor),
-    ...(input.search ? { name: { contains: input.search, mode: 'insensitive' } } : {}),
+    ...(input.search ? { name: { contains: likeLiteral(input.search), mode: 'insensitive' } } : {}),
   };
   const found: ModelRecord[] = await deps.db.model.findMany({
     where,

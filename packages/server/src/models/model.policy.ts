@@ -26,9 +26,23 @@ export function visibleTo(actor: Actor): Prisma.ModelWhereInput {
   return visibleToTenant(actor.tenant.id, isPlatformAdmin(actor) || actor.tenant.isPlatform);
 }
 
-/** Catalogue changes need the permission and platform-admin status (administration-content 6). */
-export function assertCatalogueAdmin(actor: Actor, ...permissions: Permission[]): void {
-  if (!isPlatformAdmin(actor) || !permissions.every((p) => actor.permissions.includes(p))) {
+const CATALOGUE_PERMISSION = {
+  add: 'Model.add',
+  update: 'Model.update',
+  delete: 'Model.delete',
+} as const satisfies Record<string, Permission>;
+
+/**
+ * The model policy for catalogue changes (administration-content 6): a platform admin holding the
+ * action's permission. 'change' is the coarse gate the route applies before an upload is read (either
+ * permission); the save command checks the precise action ('add' or 'update') once it knows the id.
+ */
+export function authorizeCatalogue(actor: Actor, action: 'add' | 'update' | 'delete' | 'change'): void {
+  const permissions: Permission[] =
+    action === 'change'
+      ? [CATALOGUE_PERMISSION.add, CATALOGUE_PERMISSION.update]
+      : [CATALOGUE_PERMISSION[action]];
+  if (!isPlatformAdmin(actor) || !permissions.some((p) => actor.permissions.includes(p))) {
     throw AppError.forbidden();
   }
 }

@@ -8,10 +8,10 @@ import { presentModel, type ModelRecord } from '../presenters/model.presenter.ts
 import type { Actor } from '../sessions/session.service.ts';
 import { storageOf } from '../storage/create-storage.ts';
 import { glbProblems } from './glb.ts';
-import { checkImage, decodeDataUrl } from './image-check.ts';
+import { checkImageInWorker, decodeDataUrl } from './check-image-in-worker.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
 import { modelViewCounts } from './model-stats.query.ts';
-import { assertCatalogueAdmin, visibleTo } from './model.policy.ts';
+import { authorizeCatalogue, visibleTo } from './model.policy.ts';
 import { pendingViews } from '../views/record-view.ts';
 import type { ModelView } from '@helix/shared/schemas/model';
 
@@ -29,8 +29,7 @@ export interface ModelFiles {
 
 const include = { restrictedTenants: { select: { tenantId: true } } } as const;
 
-const fieldError = (field: string, message: string, status = 400) =>
-  new AppError('FIELD_INVALID', { status, message, errors: { [field]: message } });
+const fieldError = (field: string, message: string) => AppError.field(field, message, 400);
 
 const urlNameTaken = () => AppError.conflict(MSG.modelUrlNameTaken, { urlModelName: MSG.modelUrlNameTaken });
 
@@ -65,7 +64,7 @@ export async function saveModel(
 ): Promise<{ model: ModelView; created: boolean }> {
   const { db } = deps;
   const adding = input.id === 0;
-  assertCatalogueAdmin(actor, adding ? 'Model.add' : 'Model.update');
+  authorizeCatalogue(actor, adding ? 'add' : 'update');
 
   const existing = adding
     ? null
@@ -85,11 +84,13 @@ export async function saveModel(
   });
   if (clash) throw urlNameTaken();
 
-  if (input.restrictedTenants.length > 0) {
+  // Absent fields keep what the model has (an update that omits them must not make it public).
+  const restrictedTenants = input.restrictedTenants;
+  if (restrictedTenants && restrictedTenants.length > 0) {
     const known = await db.tenant.count({
-      where: { id: { in: input.restrictedTenants }, isPlatform: false },
+      where: { id: { in: restrictedTenants }, isPlatform: false },
     });
-    if (known !== input.restrictedTenants.length) throw fieldError('restrictedTenants', MSG.unknownTenants);
+    if (known !== restrictedTenants.length) throw fieldError('restrictedTenants', MSG.unknownTenants);
   }
 
   if (adding && !files.file) throw fieldError('file', MSG.modelFileRequired);
@@ -101,7 +102,7 @@ export async function saveModel(
   try {
     let thumbnailKey = existing?.thumbnail ?? null;
     if (thumbnail.kind === 'new') {
-      thumbnailKey = await checkImage(deps, thumbnail.bytes, 'thumbnail', 'thumbnail');
+      thumbnailKey = await checkImageInWorker(deps, thumbnail.bytes, 'thumbnail', 'thumbnail');
       written.push(thumbnailKey);
     } else if (thumbnail.kind === 'remove') {
       thumbnailKey = null;
@@ -116,7 +117,7 @@ export async function saveModel(
     const data = {
       name: input.name,
       urlModelName: input.urlModelName,
-      isPublic: input.isPublic,
+      isPublic: input.isPublic ?? existing?.isPublic ?? true,
       fileKey,
       thumbnail: thumbnailKey,
       ...(input.backgroundColor !== undefined ? { backgroundColor: input.backgroundColor || null } : {}),
@@ -126,7 +127,7 @@ export async function saveModel(
         return tx.model.create({
           data: {
             ...data,
-            restrictedTenants: { create: input.restrictedTenants.map((tenantId) => ({ tenantId })) },
+            restrictedTenants: { create: (restrictedTenants ?? []).map((tenantId) => ({ tenantId })) },
           },
           include,
         });
@@ -138,10 +139,12 @@ export async function saveModel(
       });
       if (updated.count === 0)
         throw AppError.conflict(MSG.modelVersionConflict, { version: MSG.modelVersionConflict });
-      await tx.modelTenantAccess.deleteMany({ where: { modelId: existing.id } });
-      await tx.modelTenantAccess.createMany({
-        data: input.restrictedTenants.map((tenantId) => ({ modelId: existing.id, tenantId })),
-      });
+      if (restrictedTenants) {
+        await tx.modelTenantAccess.deleteMany({ where: { modelId: existing.id } });
+        await tx.modelTenantAccess.createMany({
+          data: restrictedTenants.map((tenantId) => ({ modelId: existing.id, tenantId })),
+        });
+      }
       return tx.model.findUniqueOrThrow({ where: { id: existing.id }, include });
     });
 

@@ -2,10 +2,9 @@ import { EMBED_FLAGS, MSG, type EmbedFlag } from '@helix/shared';
 import type { ViewerModel, ViewerModelQuery } from '@helix/shared/schemas/model';
 import type { z } from 'zod';
 import type { ServerDeps } from '../deps.ts';
-import type { Branding, Model } from '../db.ts';
+import type { Model } from '../db.ts';
 import { AppError } from '../errors.ts';
-import { DEFAULT_BRANDING } from '../presenters/branding.presenter.ts';
-import { imageUrl } from '../presenters/image-url.ts';
+import { presentBrandingLook, type BrandingSource } from '../presenters/branding.presenter.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
 import { recordView, type ViewLoad } from '../views/record-view.ts';
@@ -35,11 +34,7 @@ const tenantInclude = { subscription: { include: { plan: true } }, branding: tru
 interface Resolved {
   model: Pick<Model, 'id' | 'name' | 'version' | 'fileKey' | 'backgroundColor'>;
   tenant: TenantPlanContext & {
-    branding:
-      | (Pick<Branding, 'backgroundColor' | 'primaryColor' | 'modelBgLogo' | 'modelLoadingLogo'> & {
-          additionalViewsValidation: boolean;
-        })
-      | null;
+    branding: (BrandingSource & { additionalViewsValidation: boolean }) | null;
   };
   settings: EmbedFlag[];
   load: ViewLoad;
@@ -65,13 +60,19 @@ async function resolveStandard(
     model,
     tenant,
     settings: STANDARD_VIEWER_FLAGS,
-    load: { modelId: model.id, viewerKey: `u:${ticket.userId}`, source: 'portal' },
+    load: {
+      modelId: model.id,
+      viewerKey: `u:${ticket.userId}`,
+      source: 'portal',
+      viewer: `u:${ticket.userId}`,
+    },
   };
 }
 
 async function resolveEmbedding(
   deps: ServerDeps,
   query: z.output<typeof ViewerModelQuery>,
+  client: ViewerClient,
 ): Promise<Resolved> {
   const access = await embedAccess(deps, query.subscription);
   if (!access.ok) {
@@ -84,38 +85,50 @@ async function resolveEmbedding(
     model: embed.model,
     tenant: embed.tenant,
     settings: embed.settings as EmbedFlag[],
-    load: { modelId: embed.model.id, viewerKey: `e:${embed.id}`, source: 'embed' },
+    load: {
+      modelId: embed.model.id,
+      viewerKey: `e:${embed.id}`,
+      source: 'embed',
+      // The page's own viewer id; a page that sends none (an old frame) is one viewer per address.
+      viewer: query.viewer ? `e:${embed.id}:v:${query.viewer}` : `e:${embed.id}:ip:${client.ip}`,
+    },
   };
+}
+
+/** Who sent the load (the request's client address, as Express's trust proxy setting reads it). */
+export interface ViewerClient {
+  ip: string;
 }
 
 /**
  * GET /api/viewer/model: the viewer host calls it on every load. Checks the credential (a viewer ticket
  * in standard mode, an embed token in embedding mode), the model's visibility and the tenant's plan,
- * counts ONE view (429 over the limit) and answers what the viewer shows.
+ * counts ONE view unless this viewer's load of the model was counted within the view window (429 over
+ * the limit) and answers what the viewer shows.
  */
 export async function loadViewerModel(
   deps: ServerDeps,
   query: z.output<typeof ViewerModelQuery>,
+  client: ViewerClient,
 ): Promise<ViewerModel> {
   const resolved =
     query.currentmode === 'standard'
       ? await resolveStandard(deps, query)
-      : await resolveEmbedding(deps, query);
+      : await resolveEmbedding(deps, query, client);
   const { model, tenant } = resolved;
   if (!model.fileKey) throw AppError.notFound();
   if (!hasActivePlan(tenant)) throw AppError.forbidden(MSG.planNotActive);
   await recordView(viewDepsOf(deps), tenant, resolved.load);
-  const origin = apiOrigin(deps.config);
+  const look = presentBrandingLook(tenant.branding, apiOrigin(deps.config));
   return {
     name: model.name,
     glbUrl: signedModelFileUrl(deps.config, model),
     settings: resolved.settings,
     branding: {
-      backgroundColor:
-        model.backgroundColor ?? tenant.branding?.backgroundColor ?? DEFAULT_BRANDING.backgroundColor,
-      primaryColor: tenant.branding?.primaryColor ?? DEFAULT_BRANDING.primaryColor,
-      modelBgLogo: imageUrl(tenant.branding?.modelBgLogo, origin),
-      modelLoadingLogo: imageUrl(tenant.branding?.modelLoadingLogo, origin),
+      backgroundColor: model.backgroundColor ?? look.backgroundColor,
+      primaryColor: look.primaryColor,
+      modelBgLogo: look.modelBgLogo,
+      modelLoadingLogo: look.modelLoadingLogo,
     },
   };
 }

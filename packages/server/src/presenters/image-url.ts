@@ -2,7 +2,8 @@
 export const IMAGE_KEY_PREFIX = 'images/';
 
 /** The name part of an image key: `<purpose>-<id>.<webp|png>`. */
-export const IMAGE_NAME_PATTERN = /^(thumbnail|logo|loading|background)-[A-Za-z0-9_-]{1,120}\.(webp|png)$/;
+export const IMAGE_NAME_PATTERN =
+  /^(thumbnail|logo|loading|background|profile)-[A-Za-z0-9_-]{1,120}\.(webp|png)$/;
 
 export const imageKeyOf = (name: string): string | null =>
   IMAGE_NAME_PATTERN.test(name) ? `${IMAGE_KEY_PREFIX}${name}` : null;

@@ -1,7 +1,9 @@
 import { BUILT_IN_ROLES } from '@helix/shared';
 import type { SessionUser, SessionSubscription } from '@helix/shared/schemas/session';
-import type { SessionUserRecord, SubscriptionRecord } from '../accounts/session-user.include.ts';
+import type { SessionUserRecord, SubscriptionRecord } from '../sessions/session-user.include.ts';
 import { effectivePermissions } from '../auth/permissions.ts';
+import { imageUrl } from './image-url.ts';
+import { subscriptionState } from '../billing/subscription-state.ts';
 
 const unix = (date: Date | null): number | null => (date ? Math.floor(date.getTime() / 1000) : null);
 
@@ -13,6 +15,7 @@ export function presentSubscription(subscription: SubscriptionRecord | null): Se
     isTrialPassed: subscription.isTrialPassed,
     trialEnd: unix(subscription.trialEnd),
     cancelAt: unix(subscription.cancelAt),
+    canceledAt: unix(subscription.canceledAt),
     planId: subscription.planId,
     name: subscription.plan?.name ?? null,
   };
@@ -20,8 +23,8 @@ export function presentSubscription(subscription: SubscriptionRecord | null): Se
 
 /** paymentPlan: the name of the tenant's plan, null when it has none or it was deactivated. */
 export function paymentPlanOf(subscription: SubscriptionRecord | null): string | null {
-  if (!subscription?.plan) return null;
-  if (subscription.status === 'none' || subscription.status === 'deactivated') return null;
+  const kind = subscriptionState(subscription).kind;
+  if (!subscription?.plan || kind === 'not_subscribed' || kind === 'deactivated') return null;
   return subscription.plan.name;
 }
 
@@ -38,7 +41,7 @@ export function presentSessionUser(user: SessionUserRecord, now = new Date()): S
     userName: user.userName,
     isAdmin: user.isAdmin,
     isOwner: user.isOwner,
-    profilePicture: user.profilePicture,
+    profilePicture: imageUrl(user.profilePicture),
     parentId: user.parentId,
     type: user.isAdmin ? 'admin' : user.isOwner ? 'owner' : 'user',
     roleId: primary?.id ?? null,

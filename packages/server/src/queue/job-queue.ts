@@ -27,6 +27,12 @@ export const JOB_OPTIONS: Partial<Record<JobName, JobsOptions>> = {
     backoff: { type: 'exponential', delay: 30_000 },
     removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
   },
+  // An invitation e-mail: the same patience as any e-mail (its row is marked failed after the last).
+  'send-invite': {
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 30_000 },
+    removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
+  },
 };
 
 /**

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts';
 import type { Db, Prisma, Session } from '../db.ts';
 import { randomToken, sha256 } from '../tokens.ts';
-import { sessionUserInclude, type SessionUserRecord } from '../accounts/session-user.include.ts';
+import { sessionUserInclude, type SessionUserRecord } from './session-user.include.ts';
 import { effectivePermissions } from '../auth/permissions.ts';
 import type { Permission } from '@helix/shared';
 

@@ -1,4 +1,5 @@
 import type { Plan, TenantSubscription } from '../db.ts';
+import { planInForce } from '../billing/subscription-state.ts';
 
 /** What the view rules read of a plan (a Plan row has it all). */
 export type PlanLimits = Pick<Plan, 'viewLimit' | 'unlimitedViews' | 'additionalViewsPrice'>;
@@ -23,17 +24,12 @@ export interface TenantPlanContext {
 }
 
 /**
- * A tenant may show models while its plan is on trial, or paid (activePayment) and in force (active, or
- * cancelled but before its end date). The platform tenant needs no plan.
+ * A tenant may show models while its plan is in force (the one subscription state,
+ * billing/subscription-state.ts). The platform tenant needs no plan.
  */
 export function hasActivePlan(tenant: TenantPlanContext, now = new Date()): boolean {
   if (tenant.isPlatform) return true;
-  const sub = tenant.subscription;
-  if (!sub?.plan) return false;
-  if (sub.status === 'trialing') return !sub.trialEnd || sub.trialEnd > now;
-  if (!sub.activePayment) return false;
-  if (sub.status === 'active') return true;
-  return sub.status === 'canceled' && sub.cancelAt !== null && sub.cancelAt > now;
+  return planInForce(tenant.subscription, now);
 }
 
 export interface BillingPeriod {

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { MSG } from '@helix/shared';
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
+import { sha256 } from '../tokens.ts';
 import {
   billingPeriod,
   dayOf,
@@ -25,7 +26,12 @@ export interface ViewDeps {
   db: Db;
   redis: Redis;
   prefix: string;
+  /** A viewer's loads of a model within this many seconds count once (VIEW_WINDOW_SECONDS). */
+  viewWindowSeconds?: number;
 }
+
+/** The view window when the configuration does not say (VIEW_WINDOW_SECONDS' default). */
+export const DEFAULT_VIEW_WINDOW_SECONDS = 30 * 60;
 
 /** The unflushed Redis counts, minus batches already applied (for reads that must not lag). */
 export const pendingViews = (deps: ViewDeps) =>
@@ -78,15 +84,23 @@ export async function periodViewCount(
 
 export interface ViewLoad {
   modelId: number;
-  /** 'u:<userId>' (portal) or 'e:<embedTokenId>' (share and embed pages). */
+  /** 'u:<userId>' (portal) or 'e:<embedTokenId>' (share and embed pages): whom the view is credited to. */
   viewerKey: string;
   source: ViewSourceName;
+  /**
+   * Who is looking, for counting once per viewer per model within the view window: the portal user
+   * ('u:<userId>'), or on the share and embed pages the first-party viewer id the page sends (else the
+   * client address) under the token. Only its hash is kept, in Redis, for the window.
+   */
+  viewer: string;
 }
 
 export interface RecordedView extends ViewAllowance {
   /** The tenant's views in the period, this one included. */
   count: number;
   period: BillingPeriod;
+  /** False when the viewer's load was already counted within the window. */
+  counted: boolean;
 }
 
 /** Within a process, concurrent first loads of a period share one initialisation. */
@@ -105,8 +119,9 @@ const COUNTER_MARGIN_SECONDS = 35 * 24 * 3600;
 
 /**
  * One load of a model in the viewer: checks the tenant's view limit and counts the view, atomically in
- * Redis (see view-store.ts); the flush-views job moves the count to PostgreSQL. Over the limit with
- * additionalViewsValidation on: 429 'View limit reached' and nothing is counted.
+ * Redis (see view-store.ts); the flush-views job moves the count to PostgreSQL. A viewer's loads of a
+ * model within the view window count once. Over the limit with additionalViewsValidation on: 429 'View
+ * limit reached' and nothing is counted.
  */
 export async function recordView(
   deps: ViewDeps,
@@ -118,15 +133,24 @@ export async function recordView(
   const allowance = viewAllowance(tenant);
   const keys = viewKeys(deps.prefix);
   const counter = keys.period(tenant.id, period.start);
-  const field = viewField({ ...load, tenantId: tenant.id, day: dayOf(now) });
+  const field = viewField({
+    modelId: load.modelId,
+    viewerKey: load.viewerKey,
+    source: load.source,
+    tenantId: tenant.id,
+    day: dayOf(now),
+  });
+  const seen = keys.seen(load.modelId, tenant.id, sha256(load.viewer).slice(0, 32));
   const redis = viewCommands(deps.redis);
   const count = () =>
     redis.helixCountView(
       counter,
       keys.pending,
+      seen,
       allowance.limit,
       allowance.refuseOverLimit ? '1' : '0',
       field,
+      deps.viewWindowSeconds ?? DEFAULT_VIEW_WINDOW_SECONDS,
     );
 
   let [state, total] = await count();
@@ -141,5 +165,5 @@ export async function recordView(
   }
   if (state === -1) throw new Error('The view counter could not be initialised');
   if (state === 0) throw AppError.tooManyRequests(MSG.viewLimitReached);
-  return { ...allowance, count: total, period };
+  return { ...allowance, count: total, period, counted: state === 1 };
 }

@@ -10,7 +10,9 @@ import { redisKey } from '../redis.ts';
  * - `views:claims` (counter): how many batches were ever claimed, so a reader can tell that the pending
  *   hash it saw has become a batch (and may be in PostgreSQL) since;
  * - `views:period:<tenantId>:<periodStart>` (counter): the tenant's loads in its billing period, for the
- *   view limit (initialised from PostgreSQL plus the unflushed counts when missing).
+ *   view limit (initialised from PostgreSQL plus the unflushed counts when missing);
+ * - `views:seen:<modelId>:<tenantId>:<viewer hash>` (flag, expires after the view window): this viewer's
+ *   load of this model was counted within the window, so another one is not.
  */
 export const viewKeys = (prefix: string) => ({
   pending: redisKey(prefix, 'views', 'pending'),
@@ -18,6 +20,8 @@ export const viewKeys = (prefix: string) => ({
   claims: redisKey(prefix, 'views', 'claims'),
   flushing: (id: string) => redisKey(prefix, 'views', 'flushing', id),
   flushingPattern: redisKey(prefix, 'views', 'flushing', '*'),
+  seen: (modelId: number, tenantId: number, viewerHash: string) =>
+    redisKey(prefix, 'views', 'seen', String(modelId), String(tenantId), viewerHash),
   period: (tenantId: number, start: Date) =>
     redisKey(prefix, 'views', 'period', String(tenantId), String(Math.floor(start.getTime() / 1000))),
 });
@@ -60,17 +64,23 @@ export const parseViewHash = (hash: Record<string, string>): ViewEntry[] =>
   Object.entries(hash).flatMap(([field, count]) => parseViewField(field, count) ?? []);
 
 /**
- * Count one load, atomically: INCR the tenant's period counter; when a limit is set, refusing is on and
- * the counter passed the limit, DECR it back and refuse; else HINCRBY the pending field.
+ * Count one load, atomically: when the viewer's seen flag (KEYS[3]) is already set, the load is within
+ * the view window of a counted one and is not counted again; else set it (expiring after ARGV[4]
+ * seconds), INCR the tenant's period counter; when a limit is set, refusing is on and the counter
+ * passed the limit, DECR it back, clear the flag and refuse; else HINCRBY the pending field.
  * Answers [-1, 0] when the counter does not exist yet (the caller initialises it and calls again),
- * [0, count] when refused, [1, count] when counted.
+ * [0, count] when refused, [1, count] when counted, [2, count] when already counted in the window.
  */
 const COUNT_VIEW = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, 0} end
+if not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[4]) then
+  return {2, tonumber(redis.call('GET', KEYS[1]))}
+end
 local c = redis.call('INCR', KEYS[1])
 local limit = tonumber(ARGV[1])
 if limit > 0 and ARGV[2] == '1' and c > limit then
   redis.call('DECR', KEYS[1])
+  redis.call('DEL', KEYS[3])
   return {0, c - 1}
 end
 redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
@@ -107,9 +117,11 @@ interface ViewCommands {
   helixCountView(
     counter: string,
     pending: string,
+    seen: string,
     limit: number,
     refuse: '0' | '1',
     field: string,
+    windowSeconds: number,
   ): Promise<[number, number]>;
   helixClaimPending(
     pending: string,
@@ -131,7 +143,7 @@ const defined = new WeakSet<Redis>();
 /** The client with the scripts defined (EVALSHA, loaded on first use). */
 export function viewCommands(redis: Redis): Redis & ViewCommands {
   if (!defined.has(redis)) {
-    redis.defineCommand('helixCountView', { numberOfKeys: 2, lua: COUNT_VIEW });
+    redis.defineCommand('helixCountView', { numberOfKeys: 3, lua: COUNT_VIEW });
     redis.defineCommand('helixClaimPending', { numberOfKeys: 4, lua: CLAIM_PENDING });
     redis.defineCommand('helixViewSnapshot', { numberOfKeys: 3, lua: SNAPSHOT });
     defined.add(redis);

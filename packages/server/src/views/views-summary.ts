@@ -9,6 +9,7 @@ export const viewDepsOf = (deps: ServerDeps): ViewDeps => ({
   db: deps.db,
   redis: deps.redis,
   prefix: deps.config.REDIS_PREFIX,
+  viewWindowSeconds: deps.config.VIEW_WINDOW_SECONDS,
 });
 
 /** The tenant's view allowance and use in the current billing period (non-admins). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMBED_FLAGS, VIEWER_MODES, type EmbedFlag } from '../embed.ts';
 import { MSG } from '../messages.ts';
+import { BrandingView } from './tenant.ts';
 import { opaqueText, optionalText, requiredText } from './text.ts';
 
 /**
@@ -80,8 +81,10 @@ export const ModelUpdate = z.strictObject({
     URL_MODEL_NAME_PATTERN,
     { error: MSG.modelUrlNameRule },
   ),
-  isPublic: boolish.default(true),
-  restrictedTenants: tenantIds.default([]),
+  /** Absent: public when adding, unchanged when updating. */
+  isPublic: boolish.optional(),
+  /** Absent: none when adding, unchanged when updating. */
+  restrictedTenants: tenantIds.optional(),
   thumbnail: z.string().max(MODEL_LIMITS.thumbnailDataUrl, { error: MSG.fileOver1mb }).nullable().optional(),
   backgroundColor: z
     .union([z.literal(''), z.string().regex(MODEL_COLOUR_PATTERN, { error: MSG.modelColourInvalid })])
@@ -103,13 +106,17 @@ export type ModelListQuery = z.input<typeof ModelListQuery>;
 export const ModelIdRequest = z.strictObject({ id: id(1) });
 export type ModelIdRequest = z.input<typeof ModelIdRequest>;
 
-/** POST /model/embed: the enabled viewer features (at most the 15 flags, each once). */
+/**
+ * POST /model/embed: the enabled viewer features (at most the 15 flags, each once) and an optional
+ * expiry (an ISO date-time in the future; absent or null: the link does not expire).
+ */
 export const EmbedCreate = z.strictObject({
   id: id(1),
   settings: z
     .array(z.enum(EMBED_FLAGS))
     .max(EMBED_FLAGS.length)
     .refine((flags) => new Set(flags).size === flags.length, { error: 'Each feature may be listed once.' }),
+  expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 export type EmbedCreate = z.input<typeof EmbedCreate>;
 
@@ -118,6 +125,29 @@ export const EmbedDetailRequest = z.strictObject({
   token: opaqueText(MODEL_LIMITS.token),
 });
 export type EmbedDetailRequest = z.input<typeof EmbedDetailRequest>;
+
+/**
+ * The answer of POST /api/model/embed/detail (the share and embed pages): the server presents exactly
+ * this and the pages parse it with it. `url` is the viewer frame's address (embedding mode).
+ */
+export const EmbedDetail = z.strictObject({
+  success: z.literal(true),
+  message: z.string(),
+  error: z.null(),
+  user: z.strictObject({ name: z.string() }),
+  branding: BrandingView,
+  modelId: z.number().int(),
+  modelName: z.string(),
+  settings: z.array(z.enum(EMBED_FLAGS)),
+  url: z.string(),
+});
+export type EmbedDetail = z.output<typeof EmbedDetail>;
+
+/**
+ * A first-party viewer id: random, made by the share or embed page in its own origin's localStorage
+ * and passed through the viewer frame to GET /api/viewer/model, so a viewer's reloads count once.
+ */
+export const VIEWER_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 /**
  * GET /api/viewer/model: what the viewer host sends on every load. `model` is a urlModelName, so
@@ -133,6 +163,8 @@ export const ViewerModelQuery = z.strictObject({
   subscription: opaqueText(1000).pipe(z.string().min(1)),
   currentmode: z.enum(VIEWER_MODES),
   version: opaqueText(20).optional(),
+  /** The share or embed page's first-party viewer id (VIEWER_ID_PATTERN); ignored in standard mode. */
+  viewer: z.string().regex(VIEWER_ID_PATTERN).optional(),
 });
 export type ViewerModelQuery = z.input<typeof ViewerModelQuery>;
 

@@ -13,6 +13,8 @@ export const SessionSubscription = z.object({
   trialEnd: z.number().int().nullable(),
   /** Unix seconds: a cancelled plan is valid until then. */
   cancelAt: z.number().int().nullable(),
+  /** Unix seconds: when the cancellation was asked for (the cancelled banner's first date). */
+  canceledAt: z.number().int().nullable().optional(),
   planId: z.number().int().nullable(),
   /** The plan's name; null when the tenant has no plan. */
   name: z.string().nullable(),

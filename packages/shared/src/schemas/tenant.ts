@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MSG } from '../messages.ts';
 import { opaqueText, optionalText } from './text.ts';
 
 /** The `:tenant` of `/api/t/:tenant` (a domainPrefix). */
@@ -7,16 +6,14 @@ export const TenantParams = z.strictObject({
   tenant: opaqueText(63).pipe(z.string().min(1)),
 });
 
-/** POST /tenant/custom-branding-detail: find a tenant's branding by its custom domain or brand name. */
-export const CustomBrandingRequest = z
-  .strictObject({
-    domain: optionalText(253),
-    brandName: optionalText(100),
-  })
-  .refine((v) => Boolean(v.domain || v.brandName), {
-    error: MSG.brandingLookupRequired,
-    path: ['brandName'],
-  });
+/**
+ * POST /tenant/custom-branding-detail: find a tenant's branding by its custom domain or brand name;
+ * with neither, by the request's Host (a visitor on a tenant's custom domain).
+ */
+export const CustomBrandingRequest = z.strictObject({
+  domain: optionalText(253),
+  brandName: optionalText(100),
+});
 export type CustomBrandingRequest = z.input<typeof CustomBrandingRequest>;
 
 /** A tenant's branding as the API presents it. */

@@ -1,9 +1,13 @@
-import { Tabs } from 'antd';
+import { Spin, Tabs } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { PageTitle } from '../../ui/page-title';
-import { SignupFlow, type SignupStep } from '../signup/signup-flow';
+import type { SignupStep } from '../signup/signup-flow';
 import { LoginForm } from './login.form';
+
+// The sign-up steps (with the plan list) are their own chunk: /login does not download them.
+const SignupFlow = lazy(() => import('../signup/signup-flow').then((m) => ({ default: m.SignupFlow })));
 
 interface AuthPageProps {
   tab: 'login' | 'signup';
@@ -31,7 +35,15 @@ export function AuthPage({ tab, step = 0 }: AuthPageProps) {
         }
         items={[
           { key: 'login', label: 'Login', children: <LoginForm /> },
-          { key: 'signup', label: 'Sign Up', children: <SignupFlow step={step} /> },
+          {
+            key: 'signup',
+            label: 'Sign Up',
+            children: (
+              <Suspense fallback={<Spin className="auth-tab-loading" aria-label="Loading" />}>
+                <SignupFlow step={step} />
+              </Suspense>
+            ),
+          },
         ]}
       />
     </>

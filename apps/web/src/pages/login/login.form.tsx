@@ -1,4 +1,8 @@
-import { Button, Checkbox, Divider, Form, Input } from 'antd';
+import { Button, Checkbox, Divider, Form } from 'antd';
+// The two inputs themselves, not antd's Input namespace (which brings TextArea, Search and OTP into
+// the first page's download; apps/web/README.md, "Loading").
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LoginRequest } from '@helix/shared';
@@ -50,7 +54,7 @@ export function LoginForm() {
         <Input type="email" autoComplete="email" inputMode="email" />
       </Form.Item>
       <Form.Item label="Password" name="password" rules={[zodRule(LoginRequest, 'password')]}>
-        <Input.Password autoComplete="current-password" />
+        <Password autoComplete="current-password" />
       </Form.Item>
       <div className="form-row">
         <Form.Item name="rememberMe" valuePropName="checked" noStyle>

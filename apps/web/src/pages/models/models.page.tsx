@@ -1,5 +1,5 @@
 import { Alert, Button, Result } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
 import { modelAbilities } from '../../models/model-permissions';
@@ -7,15 +7,22 @@ import type { Model } from '../../models/models.api';
 import { useModelListing } from '../../models/use-model-listing';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
-import { BuyViewsModal } from './buy-views.modal';
-import { DeleteModelModal } from './delete-model.modal';
 import type { CardAction } from './model-card';
-import { ModelFormModal } from './model-form.modal';
 import { ModelGrid } from './model-grid';
 import { ModelsToolbar } from './models-toolbar';
-import { ShareEmbedModal } from './share-embed.modal';
-import { ViewerModal } from './viewer.modal';
 import './models.css';
+
+// The dialogs (upload form, viewer, share/embed links, ...) are downloaded when first opened, not
+// with the grid (src/routing/lazy-page.tsx explains the pattern).
+const BuyViewsModal = lazy(() => import('./buy-views.modal').then((m) => ({ default: m.BuyViewsModal })));
+const DeleteModelModal = lazy(() =>
+  import('./delete-model.modal').then((m) => ({ default: m.DeleteModelModal })),
+);
+const ModelFormModal = lazy(() => import('./model-form.modal').then((m) => ({ default: m.ModelFormModal })));
+const ShareEmbedModal = lazy(() =>
+  import('./share-embed.modal').then((m) => ({ default: m.ShareEmbedModal })),
+);
+const ViewerModal = lazy(() => import('./viewer.modal').then((m) => ({ default: m.ViewerModal })));
 
 type Dialog =
   | { kind: 'add' }
@@ -89,31 +96,33 @@ export function ModelsPage() {
         />
       )}
 
-      {dialog?.kind === 'open' && <ViewerModal model={dialog.model} onClose={close} />}
-      {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
-        <ModelFormModal
-          model={dialog.kind === 'edit' ? dialog.model : null}
-          onClose={close}
-          onSaved={(saved) => {
-            close();
-            listing.saved(saved);
-          }}
-        />
-      )}
-      {dialog?.kind === 'delete' && (
-        <DeleteModelModal
-          model={dialog.model}
-          onClose={close}
-          onDeleted={(id) => {
-            close();
-            listing.removed(id);
-          }}
-        />
-      )}
-      {(dialog?.kind === 'share' || dialog?.kind === 'embed') && (
-        <ShareEmbedModal kind={dialog.kind} model={dialog.model} onClose={close} />
-      )}
-      {dialog?.kind === 'buy-views' && <BuyViewsModal views={listing.views} onClose={close} />}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'open' && <ViewerModal model={dialog.model} onClose={close} />}
+        {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
+          <ModelFormModal
+            model={dialog.kind === 'edit' ? dialog.model : null}
+            onClose={close}
+            onSaved={(saved) => {
+              close();
+              listing.saved(saved);
+            }}
+          />
+        )}
+        {dialog?.kind === 'delete' && (
+          <DeleteModelModal
+            model={dialog.model}
+            onClose={close}
+            onDeleted={(id) => {
+              close();
+              listing.removed(id);
+            }}
+          />
+        )}
+        {(dialog?.kind === 'share' || dialog?.kind === 'embed') && (
+          <ShareEmbedModal kind={dialog.kind} model={dialog.model} onClose={close} />
+        )}
+        {dialog?.kind === 'buy-views' && <BuyViewsModal views={listing.views} onClose={close} />}
+      </Suspense>
     </section>
   );
 }

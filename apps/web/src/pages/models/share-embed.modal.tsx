@@ -1,5 +1,6 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Input, Modal } from 'antd';
+import { Button, Checkbox, DatePicker, Input, Modal } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { EMBED_FLAGS, MSG, type EmbedFlag } from '@helix/shared';
 import { copyText } from '../../models/copy-text';
@@ -16,19 +17,23 @@ async function copy(text: string): Promise<void> {
 }
 
 /**
- * Share or Embed: the feature checklist (all on; background and background_color exclusive), Create
- * Link (POST /model/embed), and the link (plus the iframe code for Embed) with copy buttons.
+ * Share or Embed: the feature checklist (all on; background and background_color exclusive), an
+ * optional expiry date, Create Link (POST /model/embed), and the link (plus the iframe code for Embed)
+ * with copy buttons. Owners list and revoke links at /user/settings/links.
  */
 export function ShareEmbedModal({ kind, model, onClose }: { kind: LinkKind; model: Model; onClose(): void }) {
   const [settings, setSettings] = useState<EmbedFlag[]>([...DEFAULT_EMBED_SETTINGS]);
   const [link, setLink] = useState<string | null>(null);
+  const [expiry, setExpiry] = useState<Dayjs | null>(null);
   const [busy, setBusy] = useState(false);
   const verb = kind === 'share' ? 'Share' : 'Embed';
 
   const createLink = async () => {
     setBusy(true);
     try {
-      const { token } = await createEmbedToken(model.id, settings);
+      // The link works through the whole chosen day (the viewer's time zone).
+      const expiresAt = expiry ? expiry.endOf('day').toISOString() : null;
+      const { token } = await createEmbedToken(model.id, settings, expiresAt);
       setLink(linkFor(kind, token, window.location.origin));
     } catch {
       // The client has shown the server's message.
@@ -53,6 +58,19 @@ export function ShareEmbedModal({ kind, model, onClose }: { kind: LinkKind; mode
           }}
         />
       </fieldset>
+      <div className="share-expiry">
+        <label htmlFor="link-expiry">Expires (optional)</label>
+        <DatePicker
+          id="link-expiry"
+          value={expiry}
+          placeholder="No expiry"
+          disabledDate={(day) => day.isBefore(dayjs(), 'day')}
+          onChange={(day) => {
+            setExpiry(day);
+            setLink(null);
+          }}
+        />
+      </div>
       <Button type="primary" loading={busy} onClick={() => void createLink()}>
         Create Link
       </Button>

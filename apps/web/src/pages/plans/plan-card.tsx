@@ -1,53 +1,124 @@
-import { Button, Card, Tag, Tooltip, Typography } from 'antd';
+import { DownOutlined } from '@ant-design/icons';
+import { Button, Card, Dropdown, Form, Input, Tag, Tooltip, Typography, type MenuProps } from 'antd';
 import { MSG } from '@helix/shared';
+import type { PlanButton } from '../../plans/plan-choice';
 import {
-  basePrice,
   formatUsd,
   isDynamicQuantity,
   perUserCost,
   planPeriod,
+  planPrice,
   type Plan,
 } from '../../plans/plan-display';
-import { toastInfo } from '../../ui/notify';
+import { userCountError, validUserCount } from '../../plans/quantity';
+
+export type ManageAction = 'details' | 'cancel';
 
 interface PlanCardProps {
   plan: Plan;
-  /** While the 30-day trial is still open to this visitor, the card offers it. */
+  /** The user count as typed (a dynamic-quantity plan lets the buyer change it). */
+  quantity: string;
+  onQuantity(value: string): void;
+  button: PlanButton;
+  onChoose(): void;
+  onBuy(): void;
+  /** While the 30-day trial is open to this buyer the card offers it, else the amount charged now. */
   trialAvailable: boolean;
+  /** The tenant's plan: it carries the Manage menu. */
+  current: boolean;
+  onManage?: (action: ManageAction) => void;
+  busy: boolean;
 }
 
-export function PlanCard({ plan, trialAvailable }: PlanCardProps) {
-  const price = formatUsd(basePrice(plan));
-  const perUser = perUserCost(plan);
+const MANAGE_ITEMS: MenuProps['items'] = [
+  { key: 'details', label: 'Details' },
+  { key: 'cancel', label: 'Cancel Plan', danger: true },
+];
+
+export function PlanCard(props: PlanCardProps) {
+  const { plan, quantity, button, trialAvailable, current } = props;
+  const dynamic = isDynamicQuantity(plan);
+  const quantityError = dynamic ? userCountError(quantity, plan.userLimit) : null;
+  const users = (dynamic ? validUserCount(quantity, plan.userLimit) : null) ?? plan.userLimit;
+  const price = formatUsd(planPrice(plan, users));
   const period = planPeriod(plan) === 'YEARLY' ? 'per year' : 'per month';
   const headingId = `plan-${plan.id}-name`;
-  const current = plan.isSubscribed === 1 || plan.isSubscribed === true;
+  const selected = button.label === 'Selected';
 
   return (
-    <section aria-labelledby={headingId} className="plan-card">
+    <section aria-labelledby={headingId} className={selected ? 'plan-card is-selected' : 'plan-card'}>
       <Card>
         <Typography.Title level={3} id={headingId} className="plan-name">
           {plan.name}
         </Typography.Title>
         {current && <Tag color="green">Current plan</Tag>}
         <p className="plan-price">
-          <Tooltip title={perUser ? `$${perUser} per user` : undefined}>
-            <span className="plan-amount">{price}</span>
+          <Tooltip title={`$${perUserCost(plan)} per user`}>
+            <span className="plan-amount" data-testid="plan-price" tabIndex={0}>
+              {price}
+            </span>
           </Tooltip>{' '}
           <span className="plan-period">{period}</span>
         </p>
-        {plan.userLimit ? (
-          <p className="plan-users">
-            {plan.userLimit} {plan.userLimit === 1 ? 'user' : 'users'} included
-            {isDynamicQuantity(plan) ? `, ${formatUsd(Number(plan.price) || 0)} per extra user` : ''}
-          </p>
-        ) : null}
+        <p className="plan-users">
+          {plan.userLimit} {plan.userLimit === 1 ? 'user' : 'users'} included
+          {dynamic ? `, ${formatUsd(plan.price)} per extra user` : ''}
+        </p>
         {plan.description && <p className="plan-description">{plan.description}</p>}
-        {trialAvailable && <p className="plan-trial">{MSG.trialOffer(plan.name, price)}</p>}
-        {/* Card payment arrives with the payment issue; until then the button says so honestly. */}
-        <Button type="primary" block onClick={() => toastInfo(MSG.cardPaymentNotAvailable)}>
-          Buy Now
-        </Button>
+        <p className="plan-views">
+          {plan.viewLimit === 0 ? MSG.unlimitedViews : `${plan.viewLimit.toLocaleString('en-US')} views`}
+        </p>
+        {dynamic && (
+          <Form.Item
+            label="Users"
+            htmlFor={`plan-${plan.id}-users`}
+            validateStatus={quantityError ? 'error' : undefined}
+            help={quantityError ?? undefined}
+            className="plan-quantity"
+          >
+            <Input
+              id={`plan-${plan.id}-users`}
+              inputMode="numeric"
+              value={quantity}
+              disabled={button.disabled}
+              onChange={(e) => props.onQuantity(e.target.value)}
+            />
+          </Form.Item>
+        )}
+        <p className="plan-trial">
+          {trialAvailable ? MSG.trialOffer(plan.name, price) : MSG.chargedNow(price)}
+        </p>
+        <div className="plan-actions">
+          <Button
+            block
+            type={selected ? 'primary' : 'default'}
+            ghost={selected}
+            disabled={button.disabled}
+            aria-pressed={selected}
+            onClick={props.onChoose}
+          >
+            {button.label}
+          </Button>
+          <Button
+            type="primary"
+            block
+            loading={props.busy}
+            disabled={button.disabled || Boolean(quantityError)}
+            onClick={props.onBuy}
+          >
+            Buy Now
+          </Button>
+          {current && props.onManage && (
+            <Dropdown
+              trigger={['click']}
+              menu={{ items: MANAGE_ITEMS, onClick: ({ key }) => props.onManage?.(key as ManageAction) }}
+            >
+              <Button block>
+                Manage <DownOutlined aria-hidden />
+              </Button>
+            </Dropdown>
+          )}
+        </div>
       </Card>
     </section>
   );

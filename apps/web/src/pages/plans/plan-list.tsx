@@ -1,32 +1,60 @@
-import { Alert, Empty, Radio, Spin } from 'antd';
+import { Alert, Button, Card, Empty, Radio, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { fetchPlans } from '../../api/plans.api';
-import { plansFor, type Period, type Plan } from '../../plans/plan-display';
-import { useSessionUser } from '../../session/use-session';
+import { planButton, type PlanChoiceContext } from '../../plans/plan-choice';
+import {
+  counterpart,
+  defaultQuantity,
+  planPeriod,
+  plansFor,
+  type Period,
+  type Plan,
+} from '../../plans/plan-display';
 import { toastError } from '../../ui/notify';
-import { PlanCard } from './plan-card';
+import { PlanCard, type ManageAction } from './plan-card';
+import { PoweredBy } from './powered-by';
+import './plans.css';
 
 type LoadState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; plans: Plan[] };
 
-/** Plan cards for the chosen period with a monthly/annual toggle (accounts 2, plan wizard). */
-export function PlanList({ source }: { source: 'guest' | 'tenant' }) {
+export interface PlanListProps {
+  source: 'guest' | 'tenant';
+  /** Who is choosing (current plan, trial, pending cancellation); selectedId is kept here. */
+  context: Omit<PlanChoiceContext, 'selectedId'>;
+  /** Buy Now on a card; `selected` says whether that card is the picked plan. */
+  onBuy(plan: Plan, quantity: string, selected: boolean): void | Promise<void>;
+  onManage?: (action: ManageAction) => void;
+  /** Which card's Buy Now is working. */
+  busyPlanId?: number | null;
+}
+
+/**
+ * Plan cards for the chosen period with a monthly/annual toggle, the custom-pricing card and the
+ * provider's mark (accounts 2, plan wizard).
+ */
+export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }: PlanListProps) {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [period, setPeriod] = useState<Period>('MONTHLY');
-  const user = useSessionUser();
-  const trialAvailable = !user?.subscription?.isTrialPassed;
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [quantities, setQuantities] = useState<Record<number, string>>({});
 
   useEffect(() => {
     const controller = new AbortController();
     fetchPlans(source, controller.signal)
-      .then((plans) => setState({ status: 'ready', plans }))
+      .then((plans) => {
+        setState({ status: 'ready', plans });
+        // Open on the period of the tenant's plan, so its card (and Manage menu) is in view.
+        const current = plans.find((p) => p.id === context.currentPlanId);
+        if (current) setPeriod(planPeriod(current));
+      })
       .catch(() => {
         if (controller.signal.aborted) return;
         toastError(MSG.failedLoadSubscriptions);
         setState({ status: 'failed' });
       });
     return () => controller.abort();
-  }, [source]);
+  }, [source, context.currentPlanId]);
 
   if (state.status === 'loading') {
     return (
@@ -37,7 +65,17 @@ export function PlanList({ source }: { source: 'guest' | 'tenant' }) {
   }
   if (state.status === 'failed') return <Alert type="error" showIcon title={MSG.failedLoadSubscriptions} />;
 
+  const quantityOf = (plan: Plan) => quantities[plan.id] ?? String(defaultQuantity(plan));
+  const changePeriod = (next: Period) => {
+    setPeriod(next);
+    // The toggle keeps the buyer's choice: the same family in the other period.
+    const picked = state.plans.find((p) => p.id === selectedId);
+    const other = picked ? counterpart(state.plans, picked, next) : undefined;
+    setSelectedId(other?.id ?? null);
+  };
+  const ctx: PlanChoiceContext = { ...context, selectedId };
   const shown = plansFor(state.plans, period);
+
   return (
     <div className="plan-list">
       <div className="plan-period-toggle">
@@ -45,7 +83,7 @@ export function PlanList({ source }: { source: 'guest' | 'tenant' }) {
           optionType="button"
           buttonStyle="solid"
           value={period}
-          onChange={(e) => setPeriod(e.target.value as Period)}
+          onChange={(e) => changePeriod(e.target.value as Period)}
           aria-label="Billing period"
           options={[
             { label: 'Monthly', value: 'MONTHLY' },
@@ -59,10 +97,40 @@ export function PlanList({ source }: { source: 'guest' | 'tenant' }) {
       ) : (
         <div className="plan-grid">
           {shown.map((plan) => (
-            <PlanCard key={plan.id} plan={plan} trialAvailable={trialAvailable} />
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              quantity={quantityOf(plan)}
+              onQuantity={(value) => setQuantities((q) => ({ ...q, [plan.id]: value }))}
+              button={planButton(plan, ctx)}
+              onChoose={() => setSelectedId(plan.id)}
+              onBuy={() => void onBuy(plan, quantityOf(plan), selectedId === plan.id)}
+              trialAvailable={context.trialAvailable}
+              current={plan.id === context.currentPlanId}
+              onManage={onManage}
+              busy={busyPlanId === plan.id}
+            />
           ))}
+          <CustomPricingCard />
         </div>
       )}
+      <PoweredBy />
     </div>
+  );
+}
+
+function CustomPricingCard() {
+  return (
+    <section aria-labelledby="plan-custom-name" className="plan-card plan-card-custom">
+      <Card>
+        <Typography.Title level={3} id="plan-custom-name" className="plan-name">
+          {MSG.customPricingTitle}
+        </Typography.Title>
+        <p className="plan-description">{MSG.customPricingBody}</p>
+        <Button block href="mailto:sales@helix.example?subject=Custom%20pricing">
+          Contact Us
+        </Button>
+      </Card>
+    </section>
   );
 }

@@ -1,8 +1,8 @@
 import { Typography } from 'antd';
 import { PageTitle } from '../../ui/page-title';
-import { PlanList } from './plan-list';
+import { PlanWizard } from '../subscription/plan-wizard';
 
-/** /subscription/plans (guest catalogue) and /subscription (plan selection when signed in). */
+/** /subscription/plans: the guest catalogue (Buy Now leads to sign-up). */
 export function PlansPage({ source }: { source: 'guest' | 'tenant' }) {
   return (
     <section className="page">
@@ -10,7 +10,7 @@ export function PlansPage({ source }: { source: 'guest' | 'tenant' }) {
       <Typography.Title level={1} className="page-title">
         Choose a Subscription
       </Typography.Title>
-      <PlanList source={source} />
+      <PlanWizard source={source} />
     </section>
   );
 }

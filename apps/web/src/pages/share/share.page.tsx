@@ -8,9 +8,9 @@ import { ModelFrame, PublicLoading } from './model-frame';
 import './share.css';
 
 function ShareHeader({ detail, name }: { detail: EmbedDetail; name: string }) {
-  const brandName = detail.branding?.customBrandName || detail.branding?.name || 'Helix';
-  const logo = safeFrameUrl(detail.branding?.brandLogo, window.location.origin);
-  const sharedBy = detail.user?.name;
+  const brandName = detail.branding.customBrandName || detail.branding.name || 'Helix';
+  const logo = safeFrameUrl(detail.branding.brandLogo, window.location.origin);
+  const sharedBy = detail.user.name;
   return (
     <header className="share-header">
       <span className="share-brand">

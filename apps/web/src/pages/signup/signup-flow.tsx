@@ -1,4 +1,5 @@
 import { Steps } from 'antd';
+import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
 import { logoutOnServer } from '../../api/auth.api';
@@ -6,19 +7,24 @@ import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { readApiToken } from '../../session/cookies';
 import { clearLocalStorage } from '../../session/local-storage';
 import { clearLocalSession } from '../../session/session';
-import { PlanList } from '../plans/plan-list';
+import { PlanWizard } from '../subscription/plan-wizard';
 import { SignupForm } from './signup.form';
 
 export type SignupStep = 0 | 1;
 
 const STEPS = [{ title: 'Sign Up' }, { title: 'Choose a Subscription' }, { title: 'Finish Up' }];
 
-/** The three-step sign-up: Sign Up, Choose a Subscription, Finish Up (payment, built later). */
+/** The three-step sign-up: Sign Up, Choose a Subscription, Finish Up (the payment form). */
 export function SignupFlow({ step }: { step: SignupStep }) {
+  const [paying, setPaying] = useState(false);
   return (
     <div className="signup-flow">
-      <Steps size="small" current={step} items={STEPS} className="signup-steps" />
-      {step === 0 ? <SignupForm /> : <PlanList source="guest" />}
+      <Steps size="small" current={step === 0 ? 0 : paying ? 2 : 1} items={STEPS} className="signup-steps" />
+      {step === 0 ? (
+        <SignupForm />
+      ) : (
+        <PlanWizard source="guest" onPhase={(phase) => setPaying(phase === 'pay')} />
+      )}
       <AlreadyHaveAccount />
     </div>
   );

@@ -1,0 +1,52 @@
+import express from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '@helix/server';
+import { EMBEDDABLE, securityHeaders } from './security.ts';
+
+const config = parseConfig({
+  NODE_ENV: 'test',
+  DATABASE_URL: 'postgresql://127.0.0.1:5432/unused',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  PUBLIC_URL: 'http://portal.test',
+});
+const app = express();
+app.use(securityHeaders(config));
+app.get('/{*rest}', (_req, res) => {
+  res.send('ok');
+});
+
+const framable = async (path: string) => {
+  const res = await request(app).get(path);
+  return {
+    csp: res.headers['content-security-policy'] as string,
+    xfo: res.headers['x-frame-options'] as string | undefined,
+  };
+};
+
+describe('framing rule', () => {
+  it('lets any site frame /embed/<token> and /share/<token>', async () => {
+    for (const path of ['/embed/abc_DEF-123', '/share/abc_DEF-123', '/embed/abc_DEF-123/']) {
+      const { csp, xfo } = await framable(path);
+      expect(csp).toContain('frame-ancestors *');
+      expect(xfo).toBeUndefined();
+    }
+  });
+
+  it('keeps deeper or other paths same-origin only (the login form never shows in a stranger frame)', async () => {
+    for (const path of [
+      '/embed/x/y',
+      '/share/x/y/',
+      '/embed/',
+      '/embed',
+      '/embedx/abc',
+      '/login',
+      '/x/embed/abc',
+    ]) {
+      const { csp, xfo } = await framable(path);
+      expect(csp, path).toContain("frame-ancestors 'self'");
+      expect(xfo, path).toBe('SAMEORIGIN');
+    }
+    expect(EMBEDDABLE.test('/embed/x/y')).toBe(false);
+  });
+});

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@helix/shared';
+import { EmbedLinkList, EmbedLinkView } from '@helix/shared/schemas/embed-link';
+import {
+  bearer,
+  createModel,
+  createModelHarness,
+  customer,
+  member,
+  type Caller,
+  type ModelHarness,
+} from '../../test/models.ts';
+
+let h: ModelHarness;
+
+beforeAll(async () => {
+  h = await createModelHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const VIEWER = 'http://viewer.test';
+const get = (caller: Caller, path: string) =>
+  request(h.app).get(`${caller.base}${path}`).set(bearer(caller.token));
+const post = (caller: Caller, path: string, body: object) =>
+  request(h.app).post(`${caller.base}${path}`).set(bearer(caller.token)).send(body);
+
+async function makeLink(caller: Caller, modelId: number, extra: object = {}) {
+  const res = await post(caller, '/model/embed', { id: modelId, settings: ['info'], ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.token as string;
+}
+
+const params = (url: string) => Object.fromEntries(new URL(url).searchParams.entries());
+const viewerLoad = (app: typeof h.app, query: Record<string, string>) =>
+  request(app)
+    .get('/api/viewer/model')
+    .query({ ...query, viewer: randomBytes(16).toString('base64url') })
+    .set('Origin', VIEWER);
+
+async function links(caller: Caller) {
+  const res = await get(caller, '/model/links');
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return EmbedLinkList.parse(res.body).links; // the answer is exactly the shared schema
+}
+
+describe('GET /model/links', () => {
+  it("lists the tenant's links (owner: all, others: their own) with model, settings, maker, dates and views", async () => {
+    const a = await customer(h);
+    const b = await customer(h);
+    const uma = await member(h, a.tenant, ['User']);
+    const model = await createModel(h, { name: 'Links heart' });
+    const ownerToken = await makeLink(a, model.id);
+    await makeLink(uma, model.id);
+    await makeLink(b, model.id);
+
+    const detail = await request(h.app).post('/api/model/embed/detail').send({ token: ownerToken });
+    const query = params(detail.body.url);
+    for (let i = 0; i < 3; i += 1) expect((await viewerLoad(h.app, query)).status).toBe(200);
+    await h.flush();
+    expect((await viewerLoad(h.app, query)).status).toBe(200); // still in Redis: counted anyway
+
+    const owner = await links(a);
+    expect(owner).toHaveLength(2);
+    expect(owner.map((l) => l.createdBy.name).sort()).toEqual([a.user.name, uma.user.name].sort());
+    const mine = owner.find((l) => l.createdBy.id === a.user.id)!;
+    expect(mine).toMatchObject({
+      model: { id: model.id, name: 'Links heart' },
+      settings: ['info'],
+      status: 'active',
+      expiresAt: null,
+      revokedAt: null,
+      views: 4,
+    });
+    expect(JSON.stringify(owner)).not.toContain(ownerToken);
+    // A user who is not the owner sees the links they made; another tenant sees none of these.
+    expect((await links(uma)).map((l) => l.createdBy.id)).toEqual([uma.user.id]);
+    expect((await links(b)).map((l) => l.createdBy.id)).toEqual([b.user.id]);
+  });
+
+  it('needs Model.embed (403) and refuses unknown parameters (400)', async () => {
+    const a = await customer(h);
+    const nobody = await member(h, a.tenant, []);
+    expect((await get(nobody, '/model/links')).status).toBe(403);
+    expect((await post(nobody, '/model/links/revoke', { id: 1 })).status).toBe(403);
+    expect((await get(a, '/model/links?page=2')).status).toBe(400);
+  });
+});
+
+describe('POST /model/links/revoke', () => {
+  it("revokes the tenant's own link; another tenant's or a missing id is 404; bad input is 400", async () => {
+    const a = await customer(h);
+    const b = await customer(h);
+    const model = await createModel(h);
+    const token = await makeLink(a, model.id);
+    const [link] = await links(a);
+    const query = params((await request(h.app).post('/api/model/embed/detail').send({ token })).body.url);
+
+    expect((await post(b, '/model/links/revoke', { id: link!.id })).status).toBe(404);
+    expect((await post(a, '/model/links/revoke', { id: 2_000_000_000 })).status).toBe(404);
+    for (const body of [{}, { id: 'x' }, { id: 0 }, { id: link!.id, extra: 1 }]) {
+      expect((await post(a, '/model/links/revoke', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    // Another tenant's attempt changed nothing.
+    expect((await viewerLoad(h.app, query)).status).toBe(200);
+
+    const res = await post(a, '/model/links/revoke', { id: link!.id });
+    expect(res.status).toBe(200);
+    expect(EmbedLinkView.parse(res.body)).toMatchObject({ id: link!.id, status: 'revoked', views: 1 });
+    const again = await post(a, '/model/links/revoke', { id: link!.id });
+    expect(again.body.revokedAt).toBe(res.body.revokedAt);
+
+    const refused = await request(h.app).post('/api/model/embed/detail').send({ token });
+    expect(refused.status).toBe(404);
+    expect(refused.body.message).toBe(MSG.embedLinkInvalid);
+    expect((await viewerLoad(h.app, query)).status).toBe(403);
+  });
+
+  it('a non-owner cannot revoke the owner link (404)', async () => {
+    const a = await customer(h);
+    const uma = await member(h, a.tenant, ['User']);
+    const model = await createModel(h);
+    await makeLink(a, model.id);
+    const [link] = await links(a);
+    expect((await post(uma, '/model/links/revoke', { id: link!.id })).status).toBe(404);
+  });
+
+  it('with the access cache on (3 s), a revoked link stops within 3 s', async () => {
+    const cached = h.appWith({ EMBED_ACCESS_CACHE_MS: '3000' });
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await makeLink(a, model.id);
+    const detail = () => request(cached).post('/api/model/embed/detail').send({ token });
+    const query = params((await detail()).body.url);
+    expect((await viewerLoad(cached, query)).status).toBe(200);
+    const [link] = await links(a);
+    const revokedAt = Date.now();
+    expect((await post(a, '/model/links/revoke', { id: link!.id })).status).toBe(200);
+    let stoppedAfter = -1;
+    while (Date.now() - revokedAt < 4_000) {
+      const [d, v] = await Promise.all([detail(), viewerLoad(cached, query)]);
+      if (d.status === 404 && v.status === 403) {
+        stoppedAfter = Date.now() - revokedAt;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(stoppedAfter).toBeGreaterThanOrEqual(0);
+    expect(stoppedAfter).toBeLessThanOrEqual(3_100);
+  });
+});
+
+describe('link expiry', () => {
+  it('takes an optional expiry in the future; a past or malformed one is a 400', async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const past = await post(a, '/model/embed', {
+      id: model.id,
+      settings: [],
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(past.status).toBe(400);
+    expect(past.body.errors).toEqual({ expiresAt: MSG.linkExpiryPast });
+    expect(
+      (await post(a, '/model/embed', { id: model.id, settings: [], expiresAt: 'tomorrow' })).status,
+    ).toBe(400);
+    const later = new Date(Date.now() + 24 * 3600_000).toISOString();
+    await makeLink(a, model.id, { expiresAt: later });
+    await makeLink(a, model.id, { expiresAt: null });
+    const listed = await links(a);
+    expect(listed.map((l) => l.expiresAt).sort()).toEqual([later, null].sort());
+  });
+
+  it('an expired link is refused by the embed path, even from the access cache', async () => {
+    const cached = h.appWith({ EMBED_ACCESS_CACHE_MS: '10000' });
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await makeLink(a, model.id, { expiresAt: new Date(Date.now() + 1_500).toISOString() });
+    const detail = () => request(cached).post('/api/model/embed/detail').send({ token });
+    const first = await detail();
+    expect(first.status).toBe(200);
+    const query = params(first.body.url);
+    expect((await viewerLoad(cached, query)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect((await detail()).status).toBe(404);
+    expect((await viewerLoad(cached, query)).status).toBe(403);
+    expect((await links(a))[0]).toMatchObject({ status: 'expired' });
+  });
+});

@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { AssignRoles, RoleDelete, RoleIdRequest, RoleSave } from '@helix/shared/schemas/role';
+import type { ServerDeps } from '@helix/server/deps';
+import { assignRoles } from '@helix/server/roles/assign-roles.command';
+import { deleteRole } from '@helix/server/roles/delete-role.command';
+import { listPermissions, listRoles, rolePermissions } from '@helix/server/roles/list-roles.query';
+import { saveRole } from '@helix/server/roles/save-role.command';
+import { actorOf } from '../http/auth.ts';
+import { inputOf, NoQuery, validate } from '../http/validate.ts';
+
+/**
+ * Roles, permissions and role assignment: tenant calls of platform admins (/api/t/services). The role
+ * policy (packages/server/src/roles/role.policy.ts) checks admin status and the permission per action.
+ */
+export function roleRoutes(deps: ServerDeps): Router {
+  const { db } = deps;
+  const router = Router({ mergeParams: true });
+
+  router.get('/role/all', validate(NoQuery, 'query'), async (req, res) => {
+    res.json(await listRoles(db, actorOf(req)));
+  });
+
+  router.post('/role/create', validate(RoleSave), async (req, res) => {
+    const input = inputOf(req, RoleSave);
+    res.status(input.id === 0 ? 201 : 200).json(await saveRole(db, actorOf(req), input));
+  });
+
+  router.post('/role/delete', validate(RoleDelete), async (req, res) => {
+    res.json(await deleteRole(db, actorOf(req), inputOf(req, RoleDelete).id));
+  });
+
+  router.post('/role/permissions', validate(RoleIdRequest), async (req, res) => {
+    res.json(await rolePermissions(db, actorOf(req), inputOf(req, RoleIdRequest).id));
+  });
+
+  router.get('/permission/all', validate(NoQuery, 'query'), async (req, res) => {
+    res.json(await listPermissions(db, actorOf(req)));
+  });
+
+  router.post('/user/assignRoles', validate(AssignRoles), async (req, res) => {
+    res.json(await assignRoles(db, actorOf(req), inputOf(req, AssignRoles)));
+  });
+
+  return router;
+}

@@ -1,0 +1,189 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import request from 'supertest';
+import Stripe from 'stripe';
+import { startStripeLocal, type StripeLocal } from '@helix/stripe-local';
+import { STRIPE_API_VERSION } from '@helix/server/billing/stripe-client';
+import type { Tenant, User } from '@helix/server/db';
+import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
+import { seed } from '../../../prisma/seed.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+/**
+ * The billing test bed: a Stripe-compatible server (packages/stripe-local, in-process), the real app
+ * over the harness's PostgreSQL and Redis listening on a port so Stripe can deliver signed webhooks,
+ * a webhook endpoint registered through the API (as with Stripe test mode), and the seeded plans.
+ * With STRIPE_TEST_SECRET_KEY (and STRIPE_TEST_WEBHOOK_URL reachable by Stripe) the same tests would
+ * talk to Stripe test mode instead; the 3-D Secure challenge is then a browser step they cannot take.
+ */
+export interface BillingBed {
+  h: Harness;
+  app: Express;
+  /** The SDK as the tests' "browser" and "Stripe dashboard" (secret key). */
+  stripe: Stripe;
+  local: StripeLocal | null;
+  /** The signing secret of the webhook endpoint (the app's STRIPE_WEBHOOK_SECRET). */
+  webhookSecret: string;
+  close(): Promise<void>;
+}
+
+export async function createBillingBed(): Promise<BillingBed> {
+  const realKey = process.env.STRIPE_TEST_SECRET_KEY;
+  const local = realKey
+    ? null
+    : await startStripeLocal({ port: 0, webhookRetryDelaysMs: [200, 400, 800, 1600] });
+  const key = realKey ?? local!.secretKey;
+  const stripeEnv: Record<string, string> = {
+    STRIPE_SECRET_KEY: key,
+    ...(local
+      ? {
+          STRIPE_API_URL: local.url,
+          STRIPE_PUBLISHABLE_KEY: local.publishableKey,
+          STRIPE_JS_URL: local.stripeJsUrl,
+        }
+      : {}),
+  };
+  const h = await createHarness(stripeEnv);
+  await seed(h.config.DATABASE_URL, { demo: false });
+  let app: Express = h.app;
+  const server: Server = createServer((req, res) => app(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const stripe = new Stripe(key, {
+    apiVersion: STRIPE_API_VERSION,
+    ...(local ? { host: local.host, port: local.port, protocol: 'http' as const } : {}),
+  });
+  const endpoint = await stripe.webhookEndpoints.create({
+    url: process.env.STRIPE_TEST_WEBHOOK_URL ?? `http://127.0.0.1:${port}/api/stripe/webhook`,
+    enabled_events: ['*'],
+  });
+  app = h.appWith({ ...stripeEnv, STRIPE_WEBHOOK_SECRET: endpoint.secret! });
+  return {
+    h,
+    get app() {
+      return app;
+    },
+    stripe,
+    local,
+    webhookSecret: endpoint.secret!,
+    async close() {
+      await stripe.webhookEndpoints.del(endpoint.id).catch(() => undefined);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await local?.stop();
+      await h.close();
+    },
+  };
+}
+
+export interface Customer {
+  tenant: Tenant;
+  owner: User;
+  token: string;
+  /** POST to a tenant call with the owner's session. */
+  post(path: string, body?: object, token?: string): request.Test;
+}
+
+/** A customer tenant (not subscribed) with its owner signed in; optionally its Stripe customer on a test clock. */
+export async function customer(
+  bed: BillingBed,
+  opts: { clock?: boolean } = {},
+): Promise<Customer & { clockId?: string }> {
+  const tenant = await createTenant(bed.h.db);
+  const owner = await createUser(bed.h.db, { tenant, roles: ['Admin'], isOwner: true });
+  let clockId: string | undefined;
+  if (opts.clock) {
+    const clock = await bed.stripe.testHelpers.testClocks.create({
+      frozen_time: Math.floor(Date.now() / 1000),
+    });
+    clockId = clock.id;
+    const cus = await bed.stripe.customers.create({
+      email: owner.email,
+      test_clock: clock.id,
+      metadata: { tenantId: String(tenant.id) },
+    });
+    await bed.h.db.tenant.update({ where: { id: tenant.id }, data: { stripeCustomerId: cus.id } });
+  }
+  const token = await login(bed, owner.email);
+  return {
+    tenant,
+    owner,
+    token,
+    clockId,
+    post: (path, body = {}, as = token) =>
+      request(bed.app)
+        .post(`/api/t/${tenant.domainPrefix}${path}`)
+        .set('Authorization', `Bearer ${as}`)
+        .send(body),
+  };
+}
+
+export async function login(bed: BillingBed, email: string): Promise<string> {
+  const res = await request(bed.app).post('/api/user/login').send({ email, password: PASSWORD });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.apiToken as string;
+}
+
+/** Polls until `check` answers a truthy value (webhooks arrive asynchronously). */
+export async function waitFor<T>(
+  check: () => Promise<T>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  let last: T;
+  do {
+    last = await check();
+    if (last) return last as NonNullable<T>;
+    await new Promise((r) => setTimeout(r, 100));
+  } while (Date.now() < end);
+  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
+}
+
+export const storedSubscription = (bed: BillingBed, tenantId: number) =>
+  bed.h.db.tenantSubscription.findUniqueOrThrow({ where: { tenantId } });
+
+/** Advances a test clock and waits until Stripe has finished moving the clock's objects. */
+export async function advanceClock(bed: BillingBed, clockId: string, to: Date) {
+  await bed.stripe.testHelpers.testClocks.advance(clockId, { frozen_time: Math.floor(to.getTime() / 1000) });
+  await waitFor(
+    async () => (await bed.stripe.testHelpers.testClocks.retrieve(clockId)).status === 'ready',
+    'the test clock',
+  );
+}
+
+/** Completes or fails a 3-D Secure challenge as the tester would on the local server's page. */
+export async function answerThreeDSecure(
+  bed: BillingBed,
+  intent: { id: string; client_secret: string | null },
+  pass: boolean,
+) {
+  if (!bed.local) throw new Error('3-D Secure challenges need a browser against Stripe test mode');
+  const res = await fetch(`${bed.local.url}/3ds/${intent.id}/${pass ? 'complete' : 'fail'}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_secret: intent.client_secret ?? '' }),
+    redirect: 'manual',
+  });
+  if (res.status >= 400) throw new Error(`3-D Secure answer failed: ${res.status}`);
+}
+
+/** Pays a hosted Checkout page with a card number, as a visitor would. */
+export async function payCheckout(bed: BillingBed, url: string, cardNumber = '4242424242424242') {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      cardNumber,
+      cardExpiry: '12 / 34',
+      cardCvc: '123',
+      billingName: 'Test Payer',
+      email: 'payer@example.test',
+      postalCode: '12345',
+    }),
+    redirect: 'manual',
+  });
+  if (res.status >= 400) throw new Error(`Checkout payment failed: ${res.status} ${await res.text()}`);
+  return res;
+}

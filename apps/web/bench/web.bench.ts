@@ -1,0 +1,360 @@
+/**
+ * Web performance benchmark (issue 6 §2, "Fast on a classroom tablet"): Lighthouse 12 (mobile, default
+ * simulated throttling) on /login, /user/home (signed in) and /embed/{token} against the built app as
+ * `npm start` and a production deploy serve it, plus the time from navigation to the viewer's first
+ * rendered frame of the demo cell on /embed/{token} in headless Chromium.
+ *
+ *   npm run build && npm run bench:web      (or: npx tsx apps/web/bench/web.bench.ts)
+ *
+ * It starts its own stack (API serving apps/web/dist, worker, viewer) over a fresh database with the
+ * seed, like the browser tests' global setup, with NODE_ENV=production. Environment: BENCH_RUNS
+ * (Lighthouse runs per page, the median is kept; default 3), BENCH_FRAME_RUNS (default 5), REDIS_URL,
+ * TEST_ADMIN_DATABASE_URL / DATABASE_URL (the PostgreSQL server), BENCH_JSON (write the summary there),
+ * BENCH_ONLY (`lighthouse` or `frame`: only that half).
+ * Exit code 1 when a target is missed.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { startStack, type Stack } from '../../../packages/stack/src/stack.ts';
+import { createDatabase, dropDatabase } from '../../../packages/stack/src/test-db.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+// The viewer draws with WebGL; headless Chromium has it through SwiftShader (as the browser tests).
+const FRAME_FLAGS = [...CHROME_FLAGS, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const FRAME_RUNS = Number(process.env.BENCH_FRAME_RUNS ?? 5);
+/** `lighthouse` or `frame` to run only that half. */
+const ONLY = process.env.BENCH_ONLY;
+const OWNER = { email: 'owner@demo.helix.local', password: 'owner-demo-2026' };
+
+const TARGETS = { performance: 0.95, accessibility: 0.95, 'best-practices': 0.95 } as const;
+// Lighthouse reports KiB; 250 kB is read as 250 KiB.
+const LOGIN_BYTES_MAX = 250 * 1024;
+const FIRST_FRAME_MAX_MS = 1500;
+
+type Category = keyof typeof TARGETS;
+
+interface PageResult {
+  page: string;
+  scores: Record<Category, number>;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  scriptAndCssBytes: number;
+  frameBytes: number;
+  requests: unknown[];
+  error?: string;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function api<T>(base: string, route: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(new URL(route, base), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** An embed link of the demo cell, made by the demo tenant's owner through the API. */
+async function embedToken(apiUrl: string): Promise<string> {
+  const login = await api<{ apiToken: string; tenant?: string; user?: { tenant?: string } }>(
+    apiUrl,
+    '/api/user/login',
+    OWNER,
+  );
+  const tenant = 'demo';
+  const listing = await fetch(new URL(`/api/t/${tenant}/model/all`, apiUrl), {
+    headers: { authorization: `Bearer ${login.apiToken}` },
+  });
+  if (!listing.ok) throw new Error(`/model/all: ${listing.status}`);
+  const models = (await listing.json()) as
+    { models?: { id: number; name: string }[] } | { id: number; name: string }[];
+  const list = Array.isArray(models) ? models : (models.models ?? []);
+  const cell = list.find((m) => /cell/i.test(m.name));
+  if (!cell) throw new Error(`no demo cell among ${list.map((m) => m.name).join(', ')}`);
+  const embed = await api<{ token?: string; embedToken?: string; url?: string }>(
+    apiUrl,
+    `/api/t/${tenant}/model/embed`,
+    { id: cell.id, settings: [] },
+    login.apiToken,
+  );
+  const token = embed.token ?? embed.embedToken ?? embed.url?.split('/').pop();
+  if (!token) throw new Error(`no token in ${JSON.stringify(embed)}`);
+  return token;
+}
+
+/** Signs the demo owner in through the login form, so the browser holds the session cookies the app writes. */
+async function signIn(browser: Browser, apiUrl: string): Promise<void> {
+  const page = await browser.newPage();
+  await page.goto(new URL('/login', apiUrl).href, { waitUntil: 'networkidle0' });
+  // antd names the fields <form name>_<field name>.
+  await page.locator('#login_email').fill(OWNER.email);
+  await page.locator('#login_password').fill(OWNER.password);
+  await page.locator('form#login button[type="submit"]').click();
+  await page.waitForFunction(() => !location.pathname.startsWith('/login'), { timeout: 30_000 });
+  const cookies = await browser.cookies();
+  if (!cookies.some((c) => c.name === 'apiToken')) throw new Error('signing in set no apiToken cookie');
+  await page.close();
+}
+
+async function audit(port: number, url: string): Promise<Omit<PageResult, 'page'>> {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: Object.keys(TARGETS),
+  });
+  const lhr = result?.lhr;
+  if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+  // A page that paints nothing of its own (NO_FCP) scores 0 for performance; it is reported, not fatal.
+  const error = lhr.runtimeError?.code;
+  const scores = Object.fromEntries(
+    Object.keys(TARGETS).map((c) => [c, lhr.categories[c]?.score ?? 0]),
+  ) as Record<Category, number>;
+  const items =
+    (
+      lhr.audits['network-requests']?.details as {
+        items?: {
+          resourceType?: string;
+          transferSize?: number;
+          sessionTargetType?: string;
+          url?: string;
+          experimentalFromMainFrame?: boolean;
+        }[];
+      }
+    )?.items ?? [];
+  // What the page itself downloads (transfer sizes: compressed bodies plus response headers).
+  const bytesOf = (from: (i: (typeof items)[number]) => boolean) =>
+    items
+      .filter((i) => (i.resourceType === 'Script' || i.resourceType === 'Stylesheet') && from(i))
+      .reduce((sum, i) => sum + (i.transferSize ?? 0), 0);
+  // The page's own requests; the viewer frame (another origin) and workers are counted apart.
+  const fromPage = (i: (typeof items)[number]) => (i.sessionTargetType ?? 'page') === 'page';
+  const scriptAndCssBytes = bytesOf(fromPage);
+  const frameBytes = bytesOf((i) => !fromPage(i));
+  return {
+    ...(error ? { error } : {}),
+    scores,
+    fcpMs: lhr.audits['first-contentful-paint']?.numericValue ?? NaN,
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
+    scriptAndCssBytes,
+    frameBytes,
+    requests: items.map((i) => ({
+      url: i.url,
+      type: i.resourceType,
+      bytes: i.transferSize,
+      target: i.sessionTargetType,
+      mainFrame: i.experimentalFromMainFrame,
+    })),
+  };
+}
+
+async function auditMedian(port: number, page: string, url: string): Promise<PageResult> {
+  const runs: Omit<PageResult, 'page'>[] = [];
+  for (let i = 0; i < RUNS; i += 1) runs.push(await audit(port, url));
+  // The run with the median performance score stands for the page (Lighthouse's own advice).
+  const sorted = [...runs].sort((a, b) => a.scores.performance - b.scores.performance);
+  return { page, ...sorted[Math.floor((sorted.length - 1) / 2)]! };
+}
+
+/**
+ * Navigation to /embed/{token} until the viewer (in its frame) has drawn the model: the viewer marks
+ * `viewer:ready` right after its first render of the loaded model. Both time origins are wall-clock,
+ * so the frame's mark can be placed on the page's timeline. A fresh profile each time: a first visit.
+ */
+interface FrameTiming {
+  /** The viewer frame's navigation starts (the embed page has its detail and made the iframe). */
+  frameStart: number;
+  /** The model file is downloaded (after the viewer's script and its API lookup). */
+  fetched: number;
+  /** The glTF is parsed. */
+  parsed: number;
+  /** The first frame of the model is drawn. */
+  ready: number;
+}
+
+async function firstFrame(url: string): Promise<FrameTiming> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: FRAME_FLAGS });
+  try {
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 800 });
+    await page.goto(url);
+    const handle = await page.waitForSelector('iframe.embed-frame', { timeout: 90_000 });
+    const frame = await handle!.contentFrame();
+    await frame.waitForFunction(() => document.body?.dataset.viewerState === 'ready', { timeout: 60_000 });
+    // Let the frame reach the screen before reading the marks.
+    await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    // A string, not a function: tsx would add helpers (__name) that do not exist in the page.
+    const marks = (await frame.evaluate(`(() => {
+      const at = (name) => {
+        const mark = performance.getEntriesByName(name)[0];
+        return mark ? performance.timeOrigin + mark.startTime : NaN;
+      };
+      return {
+        frameStart: performance.timeOrigin,
+        fetched: at('viewer:fetched'),
+        parsed: at('viewer:parsed'),
+        ready: at('viewer:ready'),
+      };
+    })()`)) as FrameTiming;
+    const pageOrigin = await page.evaluate(() => performance.timeOrigin);
+    await browser.disconnect();
+    return {
+      frameStart: marks.frameStart - pageOrigin,
+      fetched: marks.fetched - pageOrigin,
+      parsed: marks.parsed - pageOrigin,
+      ready: marks.ready - pageOrigin,
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+async function main() {
+  const dist = path.join(here, '..', 'dist', 'index.html');
+  if (!existsSync(dist)) throw new Error('apps/web/dist is missing: run `npm run build` first');
+
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'helix-bench-web-'));
+  const dbName = `helix_bench_web_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = await createDatabase(dbName);
+  let stack: Stack | undefined;
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  let failed = false;
+  try {
+    stack = await startStack({
+      databaseUrl,
+      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      build: false,
+      quiet: true,
+      dataDir: path.join(tmp, 'data'),
+      env: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        SIGNING_SECRET: randomBytes(32).toString('hex'),
+        REDIS_PREFIX: `helix-bench-web-${randomBytes(3).toString('hex')}`,
+        RATE_LIMIT_MAX: '1000',
+        EMBED_RATE_LIMIT_MAX: '100000',
+      },
+    });
+    const { apiUrl } = stack;
+    const token = await embedToken(apiUrl);
+    const embedUrl = new URL(`/embed/${token}`, apiUrl).href;
+
+    const results: PageResult[] = [];
+    if (ONLY !== 'frame') {
+      chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      results.push(await auditMedian(chrome.port, '/login', new URL('/login', apiUrl).href));
+      results.push(await auditMedian(chrome.port, '/embed/{token}', embedUrl));
+      await signIn(browser, apiUrl);
+      results.push(await auditMedian(chrome.port, '/user/home', new URL('/user/home', apiUrl).href));
+      await browser.disconnect();
+      chrome.kill();
+      chrome = undefined;
+
+      console.log('\nLighthouse 12, mobile, default throttling (median of %d runs)', RUNS);
+      console.log(
+        'page'.padEnd(16) +
+          'perf'.padStart(6) +
+          'a11y'.padStart(6) +
+          'bp'.padStart(6) +
+          'FCP ms'.padStart(9) +
+          'LCP ms'.padStart(9) +
+          'TBT ms'.padStart(8) +
+          'JS+CSS KiB'.padStart(11) +
+          'frame KiB'.padStart(10),
+      );
+      for (const r of results) {
+        console.log(
+          r.page.padEnd(16) +
+            (r.scores.performance * 100).toFixed(0).padStart(6) +
+            (r.scores.accessibility * 100).toFixed(0).padStart(6) +
+            (r.scores['best-practices'] * 100).toFixed(0).padStart(6) +
+            r.fcpMs.toFixed(0).padStart(9) +
+            r.lcpMs.toFixed(0).padStart(9) +
+            r.tbtMs.toFixed(0).padStart(8) +
+            (r.scriptAndCssBytes / 1024).toFixed(1).padStart(11) +
+            (r.frameBytes / 1024).toFixed(1).padStart(10) +
+            (r.error ? `  (${r.error})` : ''),
+        );
+        for (const [c, min] of Object.entries(TARGETS) as [Category, number][]) {
+          if (r.scores[c] < min) {
+            failed = true;
+            console.log(`  FAIL ${r.page}: ${c} ${(r.scores[c] * 100).toFixed(0)} < ${min * 100}`);
+          }
+        }
+      }
+      const login = results[0]!;
+      if (login.scriptAndCssBytes > LOGIN_BYTES_MAX) {
+        failed = true;
+        console.log(
+          `  FAIL /login sends ${(login.scriptAndCssBytes / 1024).toFixed(1)} KiB of JS+CSS > 250 KiB`,
+        );
+      }
+    }
+    if (ONLY === 'lighthouse') return finish();
+    const timings: FrameTiming[] = [];
+    for (let i = 0; i < FRAME_RUNS; i += 1) timings.push(await firstFrame(embedUrl));
+    const frames = timings.map((t) => t.ready);
+
+    const frameMedian = median(frames);
+    console.log(
+      `\nEmbed first frame (navigation to the viewer's first rendered frame of the demo cell), ` +
+        `${FRAME_RUNS} cold loads: median ${frameMedian.toFixed(0)} ms, ` +
+        `min ${Math.min(...frames).toFixed(0)} ms, max ${Math.max(...frames).toFixed(0)} ms`,
+    );
+    const step = (k: keyof FrameTiming) => median(timings.map((t) => t[k])).toFixed(0);
+    console.log(
+      `  medians: viewer frame starts ${step('frameStart')} ms, model downloaded ${step('fetched')} ms, ` +
+        `parsed ${step('parsed')} ms, first frame ${step('ready')} ms`,
+    );
+    if (frameMedian > FIRST_FRAME_MAX_MS) {
+      failed = true;
+      console.log(`  FAIL first frame ${frameMedian.toFixed(0)} ms > ${FIRST_FRAME_MAX_MS} ms`);
+    }
+    return finish(timings, frameMedian);
+
+    function finish(timings: FrameTiming[] = [], frameMedian = NaN) {
+      console.log(failed ? '\nFAIL' : '\nPASS');
+      if (process.env.BENCH_JSON) {
+        writeFileSync(process.env.BENCH_JSON, JSON.stringify({ results, timings, frameMedian }, null, 2));
+      }
+    }
+  } finally {
+    chrome?.kill();
+    await stack?.stop();
+    await dropDatabase(dbName).catch(() => {});
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

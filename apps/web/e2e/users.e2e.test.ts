@@ -1,0 +1,205 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import Papa from 'papaparse';
+import writeXlsxFile from 'write-excel-file/node';
+import { MSG } from '@helix/shared';
+import { createDb, type Db } from '@helix/server/db';
+import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
+import { launchBrowser, newPage } from './support/browser.ts';
+import { expectPath, logIn } from './support/accounts.ts';
+import { firstLink, waitForMail } from './support/mailbox.ts';
+
+const id = randomBytes(3)
+  .toString('hex')
+  .replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!);
+
+/** An owner of a fresh tenant on the seeded Educator Monthly plan (id 8), with 400 seats. */
+async function educatorOwner(db: Db, name: string) {
+  const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
+  const tenant = await createTenant(db, { plan, name });
+  await db.tenantSubscription.update({ where: { tenantId: tenant.id }, data: { userLimit: 400 } });
+  const email = `owner.${name.toLowerCase().replace(/\W+/g, '')}@example.com`;
+  await createUser(db, { tenant, email, name: `Owner ${name}`, isOwner: true, roles: ['Admin'] });
+  return { email, password: PASSWORD, tenant };
+}
+
+async function openUsers(page: Page) {
+  await page.goto('/user/settings/users-list');
+  await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  await page.getByTestId('total-users').waitFor();
+}
+
+describe('users of a tenant in the browser', () => {
+  let browser: Browser;
+  let db: Db;
+  let files: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    db = createDb(inject('databaseUrl'));
+    files = mkdtempSync(path.join(os.tmpdir(), 'helix-e2e-users-'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+    rmSync(files, { recursive: true, force: true });
+  });
+
+  it('an owner invites a colleague, who sets a password, joins and sees the grid', async () => {
+    const owner = await educatorOwner(db, `Single ${id}`);
+    const colleague = {
+      name: `Colleague ${id}`,
+      userName: `colleague${id}`,
+      email: `colleague.${id}@example.com`,
+      password: `pw-${id}-colleague`,
+    };
+    const { context, page } = await newPage(browser);
+    await logIn(page, owner.email, owner.password);
+    await openUsers(page);
+    expect(await page.getByTestId('total-users').innerText()).toBe(MSG.totalUsers(1, 400));
+
+    await page.getByTestId('add-users').click();
+    await page.getByRole('menuitem', { name: 'Single Invite' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite User' });
+    await dialog.getByLabel('Name').waitFor();
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.locator('.ant-form-item-explain-error', { hasText: MSG.inviteNameRequired }).waitFor();
+    await dialog.locator('.ant-form-item-explain-error', { hasText: MSG.inviteEmailRequired }).waitFor();
+    await dialog.getByLabel('Name').fill(colleague.name);
+    await dialog.getByLabel('Email').fill('not-an-email');
+    await dialog.locator('.ant-form-item-explain-error', { hasText: MSG.emailInvalid }).waitFor();
+    await dialog.getByLabel('Email').fill(colleague.email);
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await page.getByText(MSG.resetEmailSent(colleague.email)).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = page.getByRole('row', { name: new RegExp(colleague.name) });
+    await row.getByRole('button', { name: 'Resend Email' }).waitFor();
+    expect(await page.getByTestId('total-users').innerText()).toBe(MSG.totalUsers(2, 400));
+
+    // The e-mail arrives at the test's SMTP server; its link joins this tenant.
+    const mail = await waitForMail(colleague.email);
+    expect(mail.subject).toContain(`Single ${id}`);
+    const link = firstLink(mail, 'signup');
+    const invitee = await newPage(browser);
+    await invitee.page.goto(link);
+    await invitee.page.getByLabel('Name', { exact: true }).fill(colleague.name);
+    await invitee.page.getByLabel('Username', { exact: true }).fill(colleague.userName);
+    await invitee.page.getByLabel('Email', { exact: true }).fill(colleague.email);
+    await invitee.page.getByLabel('Password', { exact: true }).fill(colleague.password);
+    await invitee.page.getByLabel('I agree to the Terms of Service and Privacy Policy').check();
+    await invitee.page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    await expectPath(invitee.page, '/user/home', 30_000);
+    await invitee.page.locator('ul.model-grid[aria-label="Models"]').waitFor({ timeout: 30_000 });
+    await invitee.context.close();
+
+    // The owner's list: the colleague has a password now (no Resend Email); their detail page.
+    await openUsers(page);
+    await page.getByRole('row', { name: new RegExp(colleague.name) }).waitFor();
+    expect(await page.getByRole('button', { name: 'Resend Email' }).count()).toBe(0);
+    await page.getByRole('button', { name: `Actions for ${colleague.name}` }).click();
+    await page.getByRole('menuitem', { name: 'View' }).click();
+    await page.getByRole('heading', { name: 'User Detail', level: 1 }).waitFor();
+    await page.getByTestId('user-detail').getByText(colleague.email).waitFor();
+    await page.getByTestId('delete-user').click();
+    const confirm = page.getByRole('dialog', { name: MSG.deleteUserTitle });
+    await confirm.getByText(MSG.deleteUserBody).waitFor();
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await expectPath(page, '/user/settings/users-list');
+    await page.getByText(MSG.userDeleted).waitFor();
+    await context.close();
+  });
+
+  it('an owner uploads a 200-row CSV and a 50-row XLSX, sees the problems, and the progress reaches 100%', async () => {
+    const owner = await educatorOwner(db, `Bulk ${id}`);
+    // 200 rows: 3 with problems (no name, bad e-mail, the owner's own address), 2 duplicates, a formula.
+    const csvRows = Array.from({ length: 200 }, (_, i) => ({
+      name: `Csv Person ${i}`,
+      email: `csv${i}.${id}@example.com`,
+      note: i === 7 ? '=HYPERLINK("http://evil.test","click")' : 'Biology',
+    }));
+    csvRows[10]!.name = '';
+    csvRows[11]!.email = 'not-an-email';
+    csvRows[12]!.email = owner.email;
+    csvRows[198]!.email = csvRows[20]!.email;
+    csvRows[199]!.email = csvRows[21]!.email.toUpperCase();
+    const csvPath = path.join(files, 'colleagues.csv');
+    writeFileSync(csvPath, Papa.unparse(csvRows));
+
+    const { context, page } = await newPage(browser);
+    await logIn(page, owner.email, owner.password);
+    await page.goto('/user/settings/users-list/bulk-user-invite');
+    await page.getByRole('heading', { name: 'Bulk Invite', level: 1 }).waitFor();
+    await page.locator('input[type=file]').setInputFiles(csvPath);
+    const summary = page.getByTestId('bulk-summary');
+    await summary.waitFor();
+    expect(await summary.innerText()).toBe('200 rows: 195 to invite, 2 duplicates removed, 3 with problems.');
+    await page.getByText(MSG.bulkRowMissingName).first().waitFor();
+    await page.getByTestId('existing-users').getByText(owner.email).waitFor();
+    expect(await page.getByTestId('send-invites').isDisabled()).toBe(true);
+
+    // The preview exported: problems listed, the formula cell neutralised.
+    await page.getByTestId('export-preview').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'CSV' }).click(),
+    ]);
+    const exported = Papa.parse<string[]>(readFileSync(await download.path(), 'utf8')).data;
+    expect(exported[0]).toEqual(['Row', 'Name', 'Email', 'Note', 'Problems']);
+    expect(exported[8]![3]).toBe('\'=HYPERLINK("http://evil.test","click")');
+    expect(exported[11]![4]).toBe(MSG.bulkRowMissingName);
+
+    // Fixed file: the problem rows removed, duplicates left for the page to drop.
+    const fixed = csvRows.filter((_, i) => ![10, 11, 12].includes(i));
+    const fixedPath = path.join(files, 'colleagues-fixed.csv');
+    writeFileSync(fixedPath, Papa.unparse(fixed));
+    await page.locator('input[type=file]').setInputFiles(fixedPath);
+    await page.getByText('197 rows: 195 to invite, 2 duplicates removed, 0 with problems.').waitFor();
+    await page.getByTestId('send-invites').click();
+    await page.waitForURL(/batch=\d+/);
+    const progress = page.getByTestId('bulk-progress');
+    await progress.waitFor();
+    // The progress survives a reload.
+    await page.reload();
+    await progress.getByText(MSG.usersUploaded).waitFor({ timeout: 60_000 });
+    await progress.getByText('100%', { exact: true }).waitFor();
+    await waitForMail(csvRows[199 - 50]!.email);
+
+    // 50-row XLSX: the seat limit counts (195 + 1 registered + 50 = 246 <= 400).
+    const xlsxRows = Array.from({ length: 50 }, (_, i) => [
+      `Xlsx Person ${i}`,
+      `xlsx${i}.${id}@example.com`,
+      '',
+    ]);
+    xlsxRows[3]![1] = 'broken@';
+    const xlsxPath = path.join(files, 'colleagues.xlsx');
+    await writeXlsxFile([['Name', 'Email', 'Note'], ...xlsxRows]).toFile(xlsxPath);
+    await page.goto('/user/settings/users-list/bulk-user-invite');
+    await page.locator('input[type=file]').setInputFiles(xlsxPath);
+    await page.getByText('50 rows: 49 to invite, 0 duplicates removed, 1 with problems.').waitFor();
+    await page.getByText(MSG.bulkRowInvalidEmail).waitFor();
+    xlsxRows.splice(3, 1);
+    await writeXlsxFile([['Name', 'Email', 'Note'], ...xlsxRows]).toFile(xlsxPath);
+    await page.locator('input[type=file]').setInputFiles(xlsxPath);
+    await page.getByText('49 rows: 49 to invite, 0 duplicates removed, 0 with problems.').waitFor();
+    await page.getByTestId('send-invites').click();
+    await page.getByTestId('bulk-progress').getByText(MSG.usersUploaded).waitFor({ timeout: 60_000 });
+    await page.getByTestId('bulk-progress').getByText('100%', { exact: true }).waitFor();
+
+    // Past the limit: the page says so before sending.
+    await db.tenantSubscription.update({ where: { tenantId: owner.tenant.id }, data: { userLimit: 250 } });
+    await page.goto('/user/settings/users-list/bulk-user-invite');
+    writeFileSync(
+      csvPath,
+      Papa.unparse(
+        Array.from({ length: 10 }, (_, i) => ({ name: `Extra ${i}`, email: `extra${i}.${id}@example.com` })),
+      ),
+    );
+    await page.locator('input[type=file]').setInputFiles(csvPath);
+    await page.getByTestId('limit-exceeded').getByText(MSG.usersLimitExceeds).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,27 @@
+import dayjs from 'dayjs';
+import { safeCell } from '@helix/shared/safe-cell';
+import { downloadTable } from '../../ui/export-table';
+import type { Subscriber } from './newsletter.api';
+
+/** The spec's date format for the newsletter table and its export. */
+export const CREATED_AT_FORMAT = 'YYYY-MM-DD h:mm:ss';
+
+export const formatCreatedAt = (iso: string): string => dayjs(iso).format(CREATED_AT_FORMAT);
+
+export const EXPORT_HEADER = ['Email', 'Created At'] as const;
+
+/** Header and rows as the table shows them; no cell can start a spreadsheet formula. */
+export function subscriberRows(list: readonly Subscriber[]): string[][] {
+  return [
+    [...EXPORT_HEADER],
+    ...list.map((s) => [safeCell(s.email), safeCell(formatCreatedAt(s.created_at))]),
+  ];
+}
+
+export const exportBaseName = (now = dayjs()) => `newsletter-subscribers-${now.format('YYYY-MM-DD')}`;
+
+export const downloadCsv = (list: readonly Subscriber[]): Promise<void> =>
+  downloadTable(subscriberRows(list), exportBaseName(), 'csv');
+
+export const downloadXlsx = (list: readonly Subscriber[]): Promise<void> =>
+  downloadTable(subscriberRows(list), exportBaseName(), 'xlsx', 'Subscribers');

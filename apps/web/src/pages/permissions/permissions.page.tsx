@@ -1,0 +1,114 @@
+import { Button, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { MSG } from '@helix/shared';
+import type { RoleView } from '@helix/shared/schemas/role';
+import { hasPermission } from '../../session/session-user';
+import { useSessionUser } from '../../session/use-session';
+import { columnSearch } from '../../ui/column-search';
+import { toastError } from '../../ui/notify';
+import { PageTitle } from '../../ui/page-title';
+import { fetchPlatformUsers, type PlatformUser } from '../platform-users/platform-users.api';
+import { fetchRoles } from '../roles/roles.api';
+import { AssignRolesModal } from './assign-roles.modal';
+
+type Load = { status: 'loading' } | { status: 'ready'; users: PlatformUser[] } | { status: 'failed' };
+
+/** /permissions: Name and Email of every user, their roles, and Assign Roles (Role.assign). */
+export function PermissionsPage() {
+  const canAssign = hasPermission(useSessionUser(), 'Role.assign');
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [roles, setRoles] = useState<RoleView[]>([]);
+  const [search, setSearch] = useState({ name: '', email: '' });
+  const [assigning, setAssigning] = useState<PlatformUser | null>(null);
+
+  const reload = useCallback((signal?: AbortSignal) => {
+    fetchPlatformUsers({ signal, toast: false })
+      .then((users) => setLoad({ status: 'ready', users }))
+      .catch(() => {
+        if (signal?.aborted) return;
+        toastError(MSG.failedLoadUsers);
+        setLoad({ status: 'failed' });
+      });
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    reload(controller.signal);
+    if (canAssign) {
+      fetchRoles({ signal: controller.signal, toast: false })
+        .then(setRoles)
+        .catch(() => {
+          if (!controller.signal.aborted) toastError(MSG.failedLoadRoles);
+        });
+    }
+    return () => controller.abort();
+  }, [reload, canAssign]);
+
+  const columns: TableColumnsType<PlatformUser> = [
+    {
+      title: 'Name',
+      key: 'name',
+      sorter: (a, b) => a.name.localeCompare(b.name),
+      ...columnSearch<PlatformUser>({
+        key: 'name',
+        label: 'Name',
+        value: (u) => u.name,
+        search: search.name,
+        onSearch: (name) => setSearch((s) => ({ ...s, name })),
+      }),
+    },
+    {
+      title: 'Email',
+      key: 'email',
+      sorter: (a, b) => a.email.localeCompare(b.email),
+      ...columnSearch<PlatformUser>({
+        key: 'email',
+        label: 'Email',
+        value: (u) => u.email,
+        search: search.email,
+        onSearch: (email) => setSearch((s) => ({ ...s, email })),
+      }),
+    },
+    {
+      title: 'Roles',
+      key: 'roles',
+      render: (_, u) => u.roles.map((r) => <Tag key={r.id}>{r.name}</Tag>),
+    },
+    ...(canAssign
+      ? [
+          {
+            title: 'Actions',
+            key: 'actions',
+            render: (_: unknown, u: PlatformUser) => (
+              <Button size="small" onClick={() => setAssigning(u)} data-testid={`assign-roles-${u.id}`}>
+                Assign Roles
+              </Button>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <section className="page permissions-page">
+      <PageTitle title="Permissions" />
+      <Typography.Title level={1} className="page-title">
+        Permissions
+      </Typography.Title>
+      <Table<PlatformUser>
+        rowKey="id"
+        columns={columns}
+        dataSource={load.status === 'ready' ? load.users : []}
+        loading={load.status === 'loading'}
+        locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadUsers : MSG.noUsers }}
+        pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
+      />
+      <AssignRolesModal
+        user={assigning}
+        roles={roles}
+        onClose={() => setAssigning(null)}
+        onSaved={() => reload()}
+      />
+    </section>
+  );
+}

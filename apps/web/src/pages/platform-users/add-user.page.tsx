@@ -1,0 +1,165 @@
+import { Button, Checkbox, Form, Input, InputNumber, Radio, Spin, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { MSG } from '@helix/shared';
+import { AddUserRequest } from '@helix/shared/schemas/platform-user';
+import { fetchPlans } from '../../api/plans.api';
+import { applyServerErrors } from '../../forms/server-errors';
+import { zodRule } from '../../forms/zod-rule';
+import {
+  defaultQuantity,
+  formatUsd,
+  planPeriod,
+  planPrice,
+  type Period,
+  type Plan,
+} from '../../plans/plan-display';
+import { toastError, toastSuccess } from '../../ui/notify';
+import { PageTitle } from '../../ui/page-title';
+import { addPlatformUser } from './platform-users.api';
+
+interface Values {
+  name: string;
+  email: string;
+  user_name: string;
+  password: string;
+  subscription: Period;
+  planId: number;
+  extraUsers?: number;
+  emailstatus: boolean;
+}
+
+const FIELDS = ['name', 'email', 'user_name', 'password', 'subscription', 'planId'] as const;
+const rule = (field: string) => [zodRule(AddUserRequest, field)];
+const isDynamic = (plan: Plan | undefined) => String(plan?.dynamicQuantity) === 'true';
+
+/**
+ * /users/add-user: a customer account on a plan granted by the platform (coupon, no trial). Success
+ * shows the server's message and resets the form; a failure only stops the loading state (the client
+ * shows the server's message and the fields their errors).
+ */
+export function AddUserPage() {
+  const [form] = Form.useForm<Values>();
+  const [params] = useSearchParams();
+  const [plans, setPlans] = useState<Plan[] | null>(null);
+  const [saving, setSaving] = useState(false);
+  const period = Form.useWatch('subscription', form) ?? 'MONTHLY';
+  const planId = Form.useWatch('planId', form);
+  const extraUsers = Form.useWatch('extraUsers', form) ?? 0;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchPlans('guest', controller.signal)
+      .then(setPlans)
+      .catch(() => {
+        if (controller.signal.aborted) return;
+        toastError(MSG.failedLoadSubscriptions);
+        setPlans([]);
+      });
+    return () => controller.abort();
+  }, []);
+
+  const shown = (plans ?? []).filter((p) => planPeriod(p) === period);
+  const chosen = shown.find((p) => p.id === planId);
+  const users = (chosen?.userLimit ?? 1) + (isDynamic(chosen) ? extraUsers : 0);
+  const price = chosen ? planPrice(chosen, users) : 0;
+
+  const submit = async (values: Values) => {
+    setSaving(true);
+    try {
+      const token = params.get('token');
+      const answer = await addPlatformUser({
+        name: values.name,
+        email: values.email,
+        user_name: values.user_name,
+        password: values.password,
+        emailstatus: Boolean(values.emailstatus),
+        coupon: true,
+        trial_period_days: 0,
+        planId: values.planId,
+        subscription: values.subscription,
+        quantity: users,
+        ...(token ? { token } : {}),
+      });
+      toastSuccess(answer.message);
+      form.resetFields();
+    } catch (error) {
+      applyServerErrors(form, error, FIELDS);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section className="page add-user-page">
+      <PageTitle title="Add User" />
+      <Typography.Title level={1} className="page-title">
+        Add User
+      </Typography.Title>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        name="add-user"
+        style={{ maxWidth: 560 }}
+        initialValues={{ subscription: 'MONTHLY', emailstatus: false, extraUsers: 0 }}
+        onFinish={(values) => void submit(values)}
+        onValuesChange={(changed: Partial<Values>) => {
+          if (changed.subscription) form.setFieldsValue({ planId: undefined, extraUsers: 0 });
+        }}
+      >
+        <Form.Item label="Name" name="name" rules={rule('name')} required>
+          <Input autoComplete="off" maxLength={100} />
+        </Form.Item>
+        <Form.Item label="Email" name="email" rules={rule('email')} required>
+          <Input autoComplete="off" maxLength={254} />
+        </Form.Item>
+        <Form.Item label="Username" name="user_name" rules={rule('user_name')} required>
+          <Input autoComplete="off" maxLength={40} />
+        </Form.Item>
+        <Form.Item label="Password" name="password" rules={rule('password')} required>
+          <Input.Password autoComplete="new-password" maxLength={200} />
+        </Form.Item>
+        <Form.Item label="Subscription type" name="subscription" rules={rule('subscription')} required>
+          <Radio.Group
+            options={[
+              { value: 'MONTHLY', label: 'Monthly' },
+              { value: 'YEARLY', label: 'Annual' },
+            ]}
+            optionType="button"
+          />
+        </Form.Item>
+        <Form.Item label="Plan" name="planId" rules={rule('planId')} required>
+          {plans === null ? (
+            <Spin aria-label="Loading plans" />
+          ) : (
+            <Radio.Group className="plan-choice">
+              {shown.map((plan) => (
+                <Radio key={plan.id} value={plan.id} data-testid={`plan-${plan.id}`}>
+                  {plan.name} ({formatUsd(planPrice(plan, defaultQuantity(plan)))}, {plan.userLimit ?? 1}{' '}
+                  users)
+                </Radio>
+              ))}
+            </Radio.Group>
+          )}
+        </Form.Item>
+        {isDynamic(chosen) && (
+          <Form.Item label="Additional users" name="extraUsers">
+            <InputNumber min={0} max={1000} precision={0} />
+          </Form.Item>
+        )}
+        {chosen && (
+          <p data-testid="add-user-price">
+            {users} users, {formatUsd(price)} per {period === 'YEARLY' ? 'year' : 'month'}; granted by the
+            platform (100% coupon, no trial).
+          </p>
+        )}
+        <Form.Item name="emailstatus" valuePropName="checked">
+          <Checkbox>Subscribe to the Helix newsletter</Checkbox>
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={saving} data-testid="add-user-save">
+          SAVE
+        </Button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import { Form, Input, Modal, Transfer } from 'antd';
+import { useEffect, useState } from 'react';
+import { RoleSave, type PermissionView, type RoleView } from '@helix/shared/schemas/role';
+import { zodRule } from '../../forms/zod-rule';
+import { applyServerErrors } from '../../forms/server-errors';
+import { toastSuccess } from '../../ui/notify';
+import { fetchRolePermissions, saveRole } from './roles.api';
+
+/** The spec's roles lists height. */
+export const ROLE_LIST_HEIGHT = 270;
+
+interface Props {
+  /** null: create; a role: edit it. */
+  role: RoleView | null;
+  permissions: PermissionView[];
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/** Create Role and Edit: the name and the Unassigned/Assigned transfer list. */
+export function RoleFormModal({ role, permissions, open, onClose, onSaved }: Props) {
+  const [form] = Form.useForm<{ name: string }>();
+  const [assigned, setAssigned] = useState<string[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    form.setFieldsValue({ name: role?.name ?? '' });
+    setAssigned([]);
+    if (!role) return;
+    const controller = new AbortController();
+    setLoading(true);
+    fetchRolePermissions(role.id, { signal: controller.signal })
+      .then((answer) => setAssigned(answer.permissions.map((p) => String(p.id))))
+      .catch(() => undefined)
+      .finally(() => setLoading(false));
+    return () => controller.abort();
+  }, [open, role, form]);
+
+  const submit = async () => {
+    const { name } = await form.validateFields();
+    setSaving(true);
+    try {
+      const answer = await saveRole({ id: role?.id ?? 0, name, permissions: assigned.map(Number) });
+      toastSuccess(answer.message);
+      onSaved();
+      onClose();
+    } catch (error) {
+      // The client has shown the server's message ('Role Name already exists', 'No change in Data!').
+      applyServerErrors(form, error, ['name']);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      title={role ? 'Edit Role' : 'Create Role'}
+      open={open}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText="Save"
+      confirmLoading={saving}
+      width={720}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" name="role-form">
+        <Form.Item label="Name" name="name" rules={[zodRule(RoleSave, 'name')]} required>
+          <Input
+            placeholder="Name of the role"
+            maxLength={60}
+            disabled={role?.builtIn}
+            data-testid="role-name"
+          />
+        </Form.Item>
+      </Form>
+      <Transfer
+        dataSource={permissions.map((p) => ({ key: String(p.id), title: p.name }))}
+        titles={['Unassigned', 'Assigned']}
+        targetKeys={assigned}
+        onChange={(keys) => setAssigned(keys.map(String))}
+        render={(item) => item.title}
+        showSearch
+        disabled={loading}
+        styles={{ section: { width: 300, height: ROLE_LIST_HEIGHT } }}
+        data-testid="role-transfer"
+      />
+    </Modal>
+  );
+}

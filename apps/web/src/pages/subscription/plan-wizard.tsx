@@ -1,0 +1,173 @@
+import { Modal } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { MSG } from '@helix/shared';
+import { cancelPlan, changePlan, createCheckout, subscriptionDetail } from '../../api/billing.api';
+import {
+  sessionSubscriptionState,
+  trialAvailable,
+  cancellationPending,
+} from '../../billing/subscription-state';
+import { buyAction, currentPlanId } from '../../plans/plan-choice';
+import { isDynamicQuantity, type Plan } from '../../plans/plan-display';
+import { validUserCount } from '../../plans/quantity';
+import { logoutOnServer } from '../../api/auth.api';
+import { clearLocalSession } from '../../session/session';
+import { useSession } from '../../session/use-session';
+import { toastError, toastSuccess } from '../../ui/notify';
+import { PlanList } from '../plans/plan-list';
+import type { ManageAction } from '../plans/plan-card';
+import { FinishUp } from './finish-up';
+
+/** 'Please select a plan to continue.' stays 3 s (accounts 8). */
+const SELECT_PLAN_SECONDS = 3;
+
+export type WizardPhase = 'choose' | 'pay';
+
+interface Checkout {
+  plan: Plan;
+  quantity: number;
+  flow: 'trial' | 'card';
+}
+
+/** An absolute URL on this portal for the provider to send the browser back to. */
+export const portalUrl = (path: string): string => new URL(path, window.location.origin).toString();
+
+/** Sends the browser to a provider page (Checkout, billing portal). */
+export const goToProvider = (url: string): void => window.location.assign(url);
+
+/**
+ * The plan wizard: choose a plan, then Finish Up (the payment form) or, for a tenant that holds a plan,
+ * the provider's confirm page. Used by the sign-up flow (step 2 and 3), /subscription and the settings
+ * plan page.
+ */
+export function PlanWizard({
+  source,
+  onPhase,
+}: {
+  source: 'guest' | 'tenant';
+  onPhase?: (phase: WizardPhase) => void;
+}) {
+  const { user, authType } = useSession();
+  const navigate = useNavigate();
+  // The hook form: its dialogs render in this page's tree (there is no antd <App> around the app).
+  const [modal, modalContext] = Modal.useModal();
+  const [checkout, setCheckout] = useState<Checkout | null>(null);
+  const [busyPlanId, setBusyPlanId] = useState<number | null>(null);
+
+  const state = sessionSubscriptionState(user?.subscription);
+  const context = {
+    currentPlanId: currentPlanId(state, user?.subscription?.planId),
+    trialAvailable: trialAvailable(user?.subscription),
+    cancellationPending: cancellationPending(state),
+  };
+  const guest = authType === 'is-register';
+
+  const phase = (next: Checkout | null) => {
+    setCheckout(next);
+    onPhase?.(next ? 'pay' : 'choose');
+  };
+
+  const withBusy = async (planId: number, run: () => Promise<void>) => {
+    setBusyPlanId(planId);
+    try {
+      await run();
+    } catch {
+      // The client has shown the server's message already.
+    } finally {
+      setBusyPlanId(null);
+    }
+  };
+
+  const onBuy = (plan: Plan, typed: string, selected: boolean) => {
+    const action = buyAction(plan, {
+      ...context,
+      selectedId: selected ? plan.id : null,
+      signedIn: Boolean(user),
+    });
+    const quantity = isDynamicQuantity(plan) ? validUserCount(typed, plan.userLimit) : plan.userLimit;
+    if (quantity === null) return;
+    switch (action.kind) {
+      case 'select-first':
+        return toastError(MSG.selectPlan, SELECT_PLAN_SECONDS);
+      case 'sign-up':
+        return void navigate('/signup');
+      case 'pay':
+        return phase({ plan, quantity, flow: action.flow });
+      case 'change-plan':
+        return void modal.confirm({
+          title: MSG.confirmPlanChange(plan.name),
+          okText: 'Continue',
+          onOk: () =>
+            withBusy(plan.id, async () =>
+              goToProvider(
+                await changePlan({
+                  id: plan.id,
+                  quantity,
+                  returnUrl: portalUrl(`/success/subscribe/${plan.id}`),
+                }),
+              ),
+            ),
+        });
+      case 'none':
+        return;
+    }
+  };
+
+  const onManage = (action: ManageAction) => {
+    const planId = context.currentPlanId ?? 0;
+    void withBusy(planId, async () => {
+      goToProvider(
+        action === 'cancel'
+          ? await cancelPlan({ returnUrl: portalUrl('/success/unsubscribe') })
+          : await subscriptionDetail({ returnUrl: portalUrl(window.location.pathname) }),
+      );
+    });
+  };
+
+  const onPaid = (paid: Checkout) => {
+    if (paid.flow === 'trial' && guest) {
+      // A registering visitor: welcome, then sign in afresh (the session cookies are cleared).
+      toastSuccess(MSG.registrationSuccess);
+      void logoutOnServer().catch(() => undefined);
+      clearLocalSession();
+      return void navigate(`/guest-success/subscribe/${paid.plan.id}`);
+    }
+    toastSuccess(MSG.subscribedSuccess);
+    void navigate(paid.flow === 'trial' ? `/success/subscribe/${paid.plan.id}` : '/success/subscribe');
+  };
+
+  if (checkout) {
+    return (
+      <FinishUp
+        plan={checkout.plan}
+        quantity={checkout.quantity}
+        flow={checkout.flow}
+        guest={guest}
+        onBack={() => phase(null)}
+        onPaid={() => onPaid(checkout)}
+        onHostedCheckout={async () => {
+          const { plan, quantity } = checkout;
+          await createCheckout({
+            planId: plan.id,
+            quantity,
+            successUrl: portalUrl(`/success/subscribe/${plan.id}`),
+            cancelUrl: portalUrl(window.location.pathname),
+          }).then(goToProvider, () => undefined);
+        }}
+      />
+    );
+  }
+  return (
+    <>
+      {modalContext}
+      <PlanList
+        source={source}
+        context={context}
+        onBuy={onBuy}
+        onManage={user ? onManage : undefined}
+        busyPlanId={busyPlanId}
+      />
+    </>
+  );
+}

@@ -1,0 +1,110 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { Button, Descriptions, Space, Spin, Table, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { MSG } from '@helix/shared';
+import type { UserDetailView } from '@helix/shared/schemas/tenant-user';
+import { toastError } from '../../ui/notify';
+import { PageTitle } from '../../ui/page-title';
+import { DeleteUserModal } from './delete-user.modal';
+import { fetchUserDetail } from './users.api';
+
+type Load = { status: 'loading' } | { status: 'ready'; user: UserDetailView } | { status: 'failed' };
+
+/**
+ * User Detail, for a tenant owner (/user/settings/users-list/user-detail/{id}) and for a platform admin
+ * (/users/user-detail/{id}): the user, their roles, the models they opened with view counts, and
+ * Delete, disabled when the server says this caller may not delete them (always for an admin).
+ */
+export function UserDetailPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const back = pathname.startsWith('/users/') ? '/users' : '/user/settings/users-list';
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [deleting, setDeleting] = useState(false);
+
+  useEffect(() => {
+    const userId = Number(id);
+    if (!Number.isInteger(userId) || userId < 1) {
+      setLoad({ status: 'failed' });
+      return;
+    }
+    const controller = new AbortController();
+    setLoad({ status: 'loading' });
+    fetchUserDetail(userId, { signal: controller.signal, toast: false })
+      .then((user) => setLoad({ status: 'ready', user }))
+      .catch(() => {
+        if (controller.signal.aborted) return;
+        toastError(MSG.failedLoadUser);
+        setLoad({ status: 'failed' });
+      });
+    return () => controller.abort();
+  }, [id]);
+
+  const user = load.status === 'ready' ? load.user : null;
+
+  return (
+    <section className="page user-detail-page">
+      <PageTitle title="User Detail" />
+      <div className="page-toolbar">
+        <Typography.Title level={1} className="page-title">
+          User Detail
+        </Typography.Title>
+        <Space>
+          <Link to={back}>
+            <ArrowLeftOutlined /> Back
+          </Link>
+          <Button
+            danger
+            disabled={!user?.canDelete}
+            onClick={() => setDeleting(true)}
+            data-testid="delete-user"
+          >
+            Delete User
+          </Button>
+        </Space>
+      </div>
+      {load.status === 'loading' && <Spin aria-label="Loading" />}
+      {load.status === 'failed' && <Typography.Text type="danger">{MSG.failedLoadUser}</Typography.Text>}
+      {user && (
+        <>
+          <Descriptions column={1} bordered size="small" data-testid="user-detail">
+            <Descriptions.Item label="Name">{user.name}</Descriptions.Item>
+            <Descriptions.Item label="Email">{user.email}</Descriptions.Item>
+            <Descriptions.Item label="Roles">
+              {user.roles.length ? user.roles.map((r) => <Tag key={r.id}>{r.name}</Tag>) : '—'}
+            </Descriptions.Item>
+            <Descriptions.Item label="Company">{user.tenant.name}</Descriptions.Item>
+            <Descriptions.Item label="Payment Plan">{user.paymentPlan ?? '—'}</Descriptions.Item>
+            <Descriptions.Item label="Password set">
+              {user.isPassword ? 'Yes' : 'Not yet (invited)'}
+            </Descriptions.Item>
+            <Descriptions.Item label="Total model views">{user.totalModelViews}</Descriptions.Item>
+          </Descriptions>
+          <Typography.Title level={2} style={{ marginTop: 24 }}>
+            Models
+          </Typography.Title>
+          <Table
+            rowKey="modelId"
+            size="small"
+            dataSource={user.models}
+            locale={{ emptyText: 'No model views yet.' }}
+            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            columns={[
+              { title: 'Model', dataIndex: 'name', key: 'name' },
+              { title: 'Views', dataIndex: 'viewCount', key: 'viewCount', width: 120 },
+            ]}
+          />
+        </>
+      )}
+      {deleting && user && (
+        <DeleteUserModal
+          user={user}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => void navigate(back, { replace: true })}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,219 @@
+import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { MSG } from '@helix/shared';
+import type { TenantUserList, TenantUserView } from '@helix/shared/schemas/tenant-user';
+import { useSessionUser } from '../../session/use-session';
+import { columnSearch } from '../../ui/column-search';
+import { toastError, toastSuccess } from '../../ui/notify';
+import { PageTitle } from '../../ui/page-title';
+import { DeleteUserModal } from './delete-user.modal';
+import { downloadTable, safeTable } from '../../ui/export-table';
+import { InviteUserModal } from './invite-user.modal';
+import { fetchTenantUsers, resendInvite } from './users.api';
+
+type Load = { status: 'loading' } | { status: 'ready'; list: TenantUserList } | { status: 'failed' };
+type SearchKey = 'name' | 'email';
+
+/**
+ * /user/settings/users-list (owner with User.listing.view): name and e-mail with column search and
+ * highlighting, name sorting, a row menu (View, Delete), Resend Email for users without a password,
+ * 'Total Users: n/limit', Add Users (Single Invite, Bulk Invite) and Export.
+ */
+export function UsersListPage() {
+  const navigate = useNavigate();
+  const me = useSessionUser();
+  const can = (p: string) => me?.permissions.includes(p as never) ?? false;
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [search, setSearch] = useState<Record<SearchKey, string>>({ name: '', email: '' });
+  const [inviting, setInviting] = useState(false);
+  const [deleting, setDeleting] = useState<TenantUserView | null>(null);
+  const [resending, setResending] = useState<number | null>(null);
+
+  const reload = useCallback((signal?: AbortSignal) => {
+    fetchTenantUsers({ signal, toast: false })
+      .then((list) => setLoad({ status: 'ready', list }))
+      .catch(() => {
+        if (signal?.aborted) return;
+        toastError(MSG.failedLoadUsers);
+        setLoad({ status: 'failed' });
+      });
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    reload(controller.signal);
+    return () => controller.abort();
+  }, [reload]);
+
+  const list = load.status === 'ready' ? load.list : null;
+  const users = list?.users ?? [];
+  const full = list ? list.totalUsers >= list.userLimit : true;
+
+  const resend = async (user: TenantUserView) => {
+    setResending(user.id);
+    try {
+      const answer = await resendInvite(user);
+      toastSuccess(answer.message);
+    } catch {
+      // The client showed the server's message.
+    } finally {
+      setResending(null);
+    }
+  };
+
+  const searchable = (key: SearchKey, label: string) =>
+    columnSearch<TenantUserView>({
+      key,
+      label,
+      value: (u) => u[key],
+      search: search[key],
+      onSearch: (value) => setSearch((s) => ({ ...s, [key]: value })),
+    });
+
+  const columns: TableColumnsType<TenantUserView> = [
+    {
+      title: 'Name',
+      key: 'name',
+      sorter: (a, b) => a.name.localeCompare(b.name),
+      ...searchable('name', 'Name'),
+    },
+    {
+      title: 'Email',
+      key: 'email',
+      ...searchable('email', 'Email'),
+    },
+    {
+      title: '',
+      key: 'resend',
+      width: 130,
+      render: (_, user) =>
+        !user.isPassword && can('User.invite') ? (
+          <Button
+            type="link"
+            size="small"
+            loading={resending === user.id}
+            onClick={() => void resend(user)}
+            data-testid={`resend-${user.id}`}
+          >
+            Resend Email
+          </Button>
+        ) : null,
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      width: 90,
+      render: (_, user) => (
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: [
+              { key: 'view', label: 'View', icon: <EyeOutlined />, disabled: !can('User.detail.view') },
+              {
+                key: 'delete',
+                label: 'Delete',
+                icon: <DeleteOutlined />,
+                danger: true,
+                disabled: !can('User.delete') || user.isOwner || user.id === me?.id,
+              },
+            ],
+            onClick: ({ key }) => {
+              if (key === 'view') void navigate(`/user/settings/users-list/user-detail/${user.id}`);
+              if (key === 'delete') setDeleting(user);
+            },
+          }}
+        >
+          <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} />
+        </Dropdown>
+      ),
+    },
+  ];
+
+  const exportAs = (format: 'csv' | 'xlsx') =>
+    void downloadTable(
+      safeTable(
+        ['Name', 'Email'],
+        users.map((u) => [u.name, u.email]),
+      ),
+      'users',
+      format,
+    );
+
+  return (
+    <section className="page users-list-page">
+      <PageTitle title="Users" />
+      <div className="page-toolbar">
+        <Typography.Title level={1} className="page-title">
+          Users
+        </Typography.Title>
+        <Space wrap>
+          {list && <span data-testid="total-users">{MSG.totalUsers(list.totalUsers, list.userLimit)}</span>}
+          {can('User.invite') && (
+            <Dropdown
+              disabled={full}
+              trigger={['click']}
+              menu={{
+                items: [
+                  { key: 'single', label: 'Single Invite' },
+                  { key: 'bulk', label: 'Bulk Invite' },
+                ],
+                onClick: ({ key }) => {
+                  if (key === 'single') setInviting(true);
+                  if (key === 'bulk') void navigate('/user/settings/users-list/bulk-user-invite');
+                },
+              }}
+            >
+              <Button type="primary" disabled={full} data-testid="add-users">
+                Add Users <DownOutlined />
+              </Button>
+            </Dropdown>
+          )}
+          <Dropdown
+            disabled={users.length === 0}
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'csv', label: 'CSV' },
+                { key: 'xlsx', label: 'XLSX' },
+              ],
+              onClick: ({ key }) => exportAs(key as 'csv' | 'xlsx'),
+            }}
+          >
+            <Button disabled={users.length === 0} data-testid="export-users">
+              Export <DownOutlined />
+            </Button>
+          </Dropdown>
+        </Space>
+      </div>
+      <Table<TenantUserView>
+        rowKey="id"
+        columns={columns}
+        dataSource={users}
+        loading={load.status === 'loading'}
+        locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadUsers : MSG.noTenantUsers }}
+        pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
+      />
+      {inviting && (
+        <InviteUserModal
+          onClose={() => setInviting(false)}
+          onInvited={() => {
+            setInviting(false);
+            reload();
+          }}
+        />
+      )}
+      {deleting && (
+        <DeleteUserModal
+          user={deleting}
+          onClose={() => setDeleting(null)}
+          onDeleted={() => {
+            setDeleting(null);
+            reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}

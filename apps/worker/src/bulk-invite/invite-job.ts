@@ -1,0 +1,38 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { ZodError } from 'zod';
+import {
+  isPermanentSmtpError,
+  markInviteFailed,
+  sendInvite,
+  type SendInviteDeps,
+  type SendInviteOutcome,
+} from '@helix/server/invites/send-invite';
+
+const reasonOf = (error: unknown): string => {
+  const smtp = error as { responseCode?: number; response?: string } | null;
+  if (smtp && typeof smtp.responseCode === 'number' && smtp.response) return smtp.response;
+  return error instanceof Error ? error.message : String(error);
+};
+
+/**
+ * One invitation e-mail as a job (single invite, resend, bulk row). A failure is retried by the queue;
+ * after the last attempt, or at once for a refusal no retry changes (SMTP 5xx, a template that cannot
+ * render), the invitation is marked failed with the reason, which the bulk invite page lists.
+ */
+export async function runInviteJob(
+  deps: SendInviteDeps,
+  inviteId: number,
+  job: Pick<Job, 'attemptsMade' | 'opts'>,
+): Promise<SendInviteOutcome> {
+  try {
+    return await sendInvite(deps, inviteId);
+  } catch (error) {
+    const permanent = isPermanentSmtpError(error) || error instanceof ZodError;
+    const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (permanent || last) {
+      await markInviteFailed(deps.db, inviteId, reasonOf(error));
+      throw new UnrecoverableError(`invite ${inviteId} not sent: ${reasonOf(error)}`);
+    }
+    throw error;
+  }
+}

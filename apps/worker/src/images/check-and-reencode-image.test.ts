@@ -1,0 +1,134 @@
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { MSG } from '@helix/shared';
+import { checkAndReencodeImage } from './check-and-reencode-image.ts';
+
+const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' = 'png') =>
+  sharp({ create: { width, height, channels: 3, background: '#5f51fb' } })
+    .toFormat(format)
+    .toBuffer();
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A PNG of a few hundred bytes that declares width x height (a decompression bomb's header). */
+function bombPng(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+describe('checkAndReencodeImage', () => {
+  it('accepts jpeg, png and webp and re-encodes a thumbnail to a 480x360 WebP', async () => {
+    for (const format of ['png', 'jpeg', 'webp'] as const) {
+      const result = await checkAndReencodeImage(await image(800, 600, format), 'thumbnail');
+      expect(result.ok, format).toBe(true);
+      if (!result.ok) continue;
+      const meta = await sharp(result.bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 480, 360]);
+    }
+  });
+
+  it('refuses by content, whatever the name: text, GIF, TIFF', async () => {
+    for (const bytes of [
+      Buffer.from('hello, I am a .png'),
+      await image(10, 10, 'gif'),
+      await image(10, 10, 'tiff'),
+      Buffer.alloc(0),
+    ]) {
+      expect(await checkAndReencodeImage(bytes, 'thumbnail')).toEqual({
+        ok: false,
+        message: MSG.imageTypeNotAllowed,
+      });
+    }
+  });
+
+  it('applies the spec limits per purpose', async () => {
+    expect(await checkAndReencodeImage(await image(1001, 500), 'logo')).toEqual({
+      ok: false,
+      message: MSG.dimensionsOver1000,
+    });
+    expect(await checkAndReencodeImage(await image(1000, 1000), 'loading')).toMatchObject({ ok: true });
+    expect(await checkAndReencodeImage(Buffer.alloc(1024 * 1024 + 1), 'logo')).toEqual({
+      ok: false,
+      message: MSG.fileOver1mb,
+    });
+    expect(await checkAndReencodeImage(await image(2000, 1500), 'background')).toMatchObject({ ok: true });
+    expect(await checkAndReencodeImage(await image(4001, 10), 'background')).toEqual({
+      ok: false,
+      message: MSG.dimensionsOver4000,
+    });
+    expect(await checkAndReencodeImage(Buffer.alloc(5 * 1024 * 1024 + 1), 'background')).toEqual({
+      ok: false,
+      message: MSG.fileOver5mb,
+    });
+  });
+
+  it('refuses a tiny PNG that declares 50000 x 50000 pixels without decoding it', async () => {
+    const bomb = bombPng(50_000, 50_000);
+    expect(bomb.length).toBeLessThan(2000);
+    const started = Date.now();
+    expect(await checkAndReencodeImage(bomb, 'thumbnail')).toEqual({
+      ok: false,
+      message: MSG.dimensionsOver1000,
+    });
+    expect(await checkAndReencodeImage(bomb, 'background')).toEqual({
+      ok: false,
+      message: MSG.dimensionsOver4000,
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('rasterises an SVG (scripts and all) to WebP', async () => {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30" onload="alert(1)"><script>alert(2)</script><circle cx="20" cy="15" r="10" fill="red"/></svg>',
+    );
+    const result = await checkAndReencodeImage(svg, 'thumbnail');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.bytes.subarray(0, 4).toString()).toBe('RIFF');
+    expect(result.bytes.includes(Buffer.from('script'))).toBe(false);
+    expect([result.width, result.height]).toEqual([480, 360]);
+    // A logo keeps its size (never enlarged).
+    const logo = await checkAndReencodeImage(svg, 'logo');
+    expect(logo).toMatchObject({ ok: true, width: 40, height: 30 });
+  });
+
+  it('refuses SVGs that declare entities or huge dimensions', async () => {
+    const entities = Buffer.from(
+      '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&b;</text></svg>',
+    );
+    expect(await checkAndReencodeImage(entities, 'logo')).toEqual({
+      ok: false,
+      message: MSG.imageTypeNotAllowed,
+    });
+    const huge = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="10" height="10"/></svg>',
+    );
+    expect(await checkAndReencodeImage(huge, 'logo')).toEqual({ ok: false, message: MSG.dimensionsOver1000 });
+  });
+
+  it('cuts a profile picture to a 256 x 256 square and keeps the 1000 x 1000 limit', async () => {
+    const result = await checkAndReencodeImage(await image(900, 500), 'profile');
+    expect(result).toMatchObject({ ok: true, width: 256, height: 256, contentType: 'image/webp' });
+    expect(await checkAndReencodeImage(await image(1000, 1001), 'profile')).toEqual({
+      ok: false,
+      message: MSG.dimensionsOver1000,
+    });
+  });
+});

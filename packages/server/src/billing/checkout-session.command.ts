@@ -1,0 +1,139 @@
+import type { BuyViews, CheckoutCreate, CheckoutUrl } from '@helix/shared/schemas/billing';
+import type { z } from 'zod';
+import { AppError } from '../errors.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { authorizeBilling } from './billing.policy.ts';
+import { idempotencyKey } from './idempotency-key.ts';
+import { portalUrl } from './portal-url.ts';
+import { planPriceId, VIEWS_PRODUCT_ID } from './stripe-catalog.command.ts';
+import { stripeOf, type Stripe } from './stripe-client.ts';
+import { planInForce } from './subscription-state.ts';
+import { planAndSeats } from './tenant-plan.ts';
+import {
+  customerSubscriptions,
+  ensureCustomer,
+  withTenantBillingLock,
+  type BillingDeps,
+} from './tenant-billing.ts';
+import { LIVE_STRIPE_STATUSES } from './subscription-state.ts';
+
+export const ALREADY_SUBSCRIBED = 'You already have a subscription: change your plan instead.';
+export const VIEWS_NOT_FOR_SALE = 'Additional views are not available for your plan.';
+
+/** A Checkout session that can still be paid: the one made for the same key may have completed. */
+async function openSession(
+  stripe: Stripe,
+  params: Stripe.Checkout.SessionCreateParams,
+  key: string,
+): Promise<Stripe.Checkout.Session> {
+  const session = await stripe.checkout.sessions.create(params, { idempotencyKey: key });
+  if (session.status === 'open' && session.url) return session;
+  return stripe.checkout.sessions.create(params, { idempotencyKey: `${key}-after-${session.id}` });
+}
+
+/**
+ * POST /checkout/create: hosted Checkout of a subscription for a tenant without a live one (a
+ * subscribed tenant changes plan through the billing portal: 409). The trial applies while it has not
+ * passed. The amount comes from the plan's Stripe price and the seats, never from the browser.
+ */
+export async function createCheckout(
+  deps: BillingDeps,
+  actor: Actor,
+  input: z.output<typeof CheckoutCreate>,
+): Promise<CheckoutUrl> {
+  authorizeBilling(actor, 'pay');
+  const successUrl = portalUrl(deps.config.PUBLIC_URL, input.successUrl, 'successUrl');
+  const cancelUrl = portalUrl(deps.config.PUBLIC_URL, input.cancelUrl ?? '/subscription', 'cancelUrl');
+  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
+    const stripe = stripeOf(deps);
+    const { plan, seats } = await planAndSeats(tx, input.planId, input.quantity);
+    const customerId = await ensureCustomer(deps, tx, actor.tenant.id);
+    const subs = await customerSubscriptions(stripe, customerId);
+    if (subs.some((s) => LIVE_STRIPE_STATUSES.has(s.status) && s.status !== 'incomplete')) {
+      throw AppError.conflict(ALREADY_SUBSCRIBED);
+    }
+    const stored = await tx.tenantSubscription.findUnique({ where: { tenantId: actor.tenant.id } });
+    const trial = !(
+      stored?.isTrialPassed || subs.some((s) => s.trial_start !== null || s.trial_end !== null)
+    );
+    const priceId = await planPriceId(deps, plan);
+    const metadata = {
+      tenantId: String(actor.tenant.id),
+      planId: String(plan.id),
+      ...(trial ? { trialPriceId: priceId } : {}),
+    };
+    const params: Stripe.Checkout.SessionCreateParams = {
+      mode: 'subscription',
+      customer: customerId,
+      client_reference_id: String(actor.tenant.id),
+      line_items: [{ price: priceId, quantity: seats }],
+      success_url: successUrl,
+      cancel_url: cancelUrl,
+      subscription_data: { metadata, ...(trial ? { trial_period_days: plan.trialDays } : {}) },
+      metadata: { ...metadata, kind: 'subscription' },
+    };
+    const key = idempotencyKey(actor.tenant.id, 'checkout', { params, generation: subs.length });
+    const session = await openSession(stripe, params, key);
+    return { url: session.url! };
+  });
+}
+
+/**
+ * POST /subscription/create_views: a one-off Checkout payment of `quantity` blocks of 1,000 views at
+ * the plan's additionalViewsPrice. The Add Views rule: a plan in force with a view limit and a price
+ * for additional views, and no Model.unlimited_views. The views are added once, when Stripe says the
+ * session is paid (webhook: checkout.session.completed / async_payment_succeeded).
+ */
+export async function createViewsCheckout(
+  deps: BillingDeps,
+  actor: Actor,
+  input: z.output<typeof BuyViews>,
+): Promise<CheckoutUrl> {
+  authorizeBilling(actor, 'pay');
+  const successUrl = portalUrl(deps.config.PUBLIC_URL, input.successUrl, 'successUrl');
+  const cancelUrl = portalUrl(deps.config.PUBLIC_URL, input.cancelUrl, 'cancelUrl');
+  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
+    const stored = await tx.tenantSubscription.findUnique({
+      where: { tenantId: actor.tenant.id },
+      include: { plan: true },
+    });
+    const plan = stored?.plan;
+    if (
+      !plan ||
+      !planInForce(stored) ||
+      actor.permissions.includes('Model.unlimited_views') ||
+      plan.unlimitedViews ||
+      plan.viewLimit <= 0 ||
+      plan.additionalViewsPrice <= 0
+    ) {
+      throw AppError.conflict(VIEWS_NOT_FOR_SALE);
+    }
+    const stripe = stripeOf(deps);
+    const customerId = await ensureCustomer(deps, tx, actor.tenant.id);
+    const purchases = await tx.additionalViewPurchase.count({ where: { tenantId: actor.tenant.id } });
+    const metadata = {
+      kind: 'views',
+      tenantId: String(actor.tenant.id),
+      planId: String(plan.id),
+      blocks: String(input.quantity),
+    };
+    const params: Stripe.Checkout.SessionCreateParams = {
+      mode: 'payment',
+      customer: customerId,
+      client_reference_id: String(actor.tenant.id),
+      line_items: [
+        {
+          price_data: { currency: 'usd', product: VIEWS_PRODUCT_ID, unit_amount: plan.additionalViewsPrice },
+          quantity: input.quantity,
+        },
+      ],
+      success_url: successUrl,
+      cancel_url: cancelUrl,
+      metadata,
+      payment_intent_data: { metadata },
+    };
+    const key = idempotencyKey(actor.tenant.id, 'views', { params, generation: purchases });
+    const session = await openSession(stripe, params, key);
+    return { url: session.url! };
+  });
+}

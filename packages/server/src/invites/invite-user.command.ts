@@ -1,0 +1,50 @@
+import { JOBS, MSG } from '@helix/shared';
+import type { InviteRequest } from '@helix/shared/schemas/invite';
+import type { z } from 'zod';
+import { conflictFromUniqueViolation } from '../accounts/register.command.ts';
+import type { ServerDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { authorizeInvite } from './invite.policy.ts';
+import { createInvitedUsers } from './invited-users.ts';
+import { lockSeats } from './seats.ts';
+
+export const usersLimitExceeded = () =>
+  new AppError('USERS_LIMIT_EXCEEDS', { status: 409, message: MSG.usersLimitExceeds });
+
+export const inviteExpiry = (deps: Pick<ServerDeps, 'config'>, now: Date) =>
+  new Date(now.getTime() + deps.config.INVITE_TOKEN_TTL_HOURS * 3600_000);
+
+/**
+ * POST /user/invite: a user of the actor's tenant without a password, an invitation (single use,
+ * expiring after INVITE_TOKEN_TTL_HOURS) and its e-mail through the worker (send-invite, enqueued after
+ * the commit, jobId `invite-<id>`). The seat limit is checked with the subscription row locked.
+ */
+export async function inviteUser(
+  deps: Pick<ServerDeps, 'db' | 'queue' | 'config'>,
+  actor: Actor,
+  input: z.output<typeof InviteRequest>,
+  now = new Date(),
+): Promise<{ message: string }> {
+  authorizeInvite(actor, 'create');
+  let inviteId: number;
+  try {
+    inviteId = await deps.db.$transaction(async (tx) => {
+      const seats = await lockSeats(tx, actor.tenant.id);
+      if (seats.used + 1 > seats.limit) throw usersLimitExceeded();
+      const taken = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
+      if (taken) throw AppError.conflict(MSG.emailTaken, { email: MSG.emailTaken });
+      const [created] = await createInvitedUsers(tx, {
+        tenantId: actor.tenant.id,
+        invitedById: actor.user.id,
+        rows: [input],
+        expiresAt: inviteExpiry(deps, now),
+      });
+      return created!.inviteId;
+    });
+  } catch (error) {
+    throw conflictFromUniqueViolation(error) ?? error;
+  }
+  await deps.queue.enqueue(JOBS.sendInvite, { inviteId }, `invite-${inviteId}`);
+  return { message: MSG.resetEmailSent(input.email) };
+}

@@ -1,0 +1,46 @@
+import { JOBS, MSG } from '@helix/shared';
+import type { ServerDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { ownTenant } from '../tenants/tenant-scope.ts';
+import { randomToken, sha256 } from '../tokens.ts';
+import { authorizeInvite } from './invite.policy.ts';
+import { inviteExpiry } from './invite-user.command.ts';
+
+/**
+ * POST /user/resend-invite: for a user of the tenant who has not set a password yet, every open
+ * invitation is retired (its link stops working) and a new one is made and sent.
+ */
+export async function resendInvite(
+  deps: Pick<ServerDeps, 'db' | 'queue' | 'config'>,
+  actor: Actor,
+  input: { id: number },
+  now = new Date(),
+): Promise<{ message: string }> {
+  authorizeInvite(actor, 'resend');
+  const user = await deps.db.user.findFirst({
+    where: { id: input.id, deletedAt: null, ...ownTenant(actor) },
+    select: { id: true, email: true, passwordHash: true },
+  });
+  if (!user) throw AppError.notFound();
+  if (user.passwordHash !== null) throw AppError.conflict(MSG.inviteAlreadyAccepted);
+
+  const invite = await deps.db.$transaction(async (tx) => {
+    await tx.invite.updateMany({
+      where: { userId: user.id, usedAt: null, expiresAt: { gt: now } },
+      data: { expiresAt: now },
+    });
+    return tx.invite.create({
+      data: {
+        tenantId: actor.tenant.id,
+        userId: user.id,
+        invitedById: actor.user.id,
+        tokenHash: sha256(randomToken()),
+        expiresAt: inviteExpiry(deps, now),
+      },
+      select: { id: true },
+    });
+  });
+  await deps.queue.enqueue(JOBS.sendInvite, { inviteId: invite.id }, `invite-${invite.id}`);
+  return { message: MSG.resetEmailSent(user.email) };
+}

@@ -1,0 +1,123 @@
+import { MSG, type ImagePurpose } from '@helix/shared';
+import type { BrandingImageField, BrandingUpdateInput } from '@helix/shared/schemas/branding';
+import type { BrandingView } from '@helix/shared/schemas/tenant';
+import type { Config } from '../config.ts';
+import type { ServerDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { checkImageInWorker } from '../models/check-image-in-worker.ts';
+import { presentBranding } from '../presenters/branding.presenter.ts';
+import { uniqueViolation, violates } from '../prisma-errors.ts';
+import { newImageBytes } from '../profile/uploaded-image.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { storageOf } from '../storage/create-storage.ts';
+import { authorizeBranding } from './branding.policy.ts';
+import { ownTenant } from './tenant-scope.ts';
+
+/** Each branding image, what it is checked and resized as, and its remove flag. */
+const IMAGES: { field: BrandingImageField; purpose: ImagePurpose; remove: keyof BrandingUpdateInput }[] = [
+  { field: 'brandLogo', purpose: 'logo', remove: 'isBrandLogoRemove' },
+  { field: 'modelLoadingLogo', purpose: 'loading', remove: 'isModelLoadingLogoRemove' },
+  { field: 'modelBgLogo', purpose: 'background', remove: 'isModelBgLogoRemove' },
+];
+
+export type BrandingFiles = Partial<Record<BrandingImageField, { buffer: Buffer }>>;
+
+/** The hosts Helix itself answers on: a tenant may not claim them as its custom domain. */
+export function portalHosts(config: Pick<Config, 'PUBLIC_URL' | 'VIEWER_URL'>): Set<string> {
+  return new Set([new URL(config.PUBLIC_URL).hostname, new URL(config.VIEWER_URL).hostname]);
+}
+
+const taken = (field: 'customBrandName' | 'customDomainName', message: string) =>
+  AppError.conflict(message, { [field]: message });
+
+/**
+ * POST /tenant/update (administration-content 4, 5): colours, brand name, custom domain and the three
+ * images of the caller's tenant. A new image is checked by content and resized in the worker; a remove
+ * flag (without a new image) restores the default; neither keeps the current one. Images are stored
+ * before the database write and removed again if it fails; replaced ones are removed after it.
+ */
+export async function updateBranding(
+  deps: ServerDeps,
+  actor: Actor,
+  input: BrandingUpdateInput,
+  files: BrandingFiles = {},
+): Promise<BrandingView> {
+  authorizeBranding(actor, 'update');
+  const { db } = deps;
+  if (input.customDomainName) {
+    const host = input.customDomainName;
+    const own = [...portalHosts(deps.config)].some((p) => host === p || host.endsWith(`.${p}`));
+    if (own) throw AppError.badRequest(MSG.domainIsPortal, { customDomainName: MSG.domainIsPortal });
+  }
+  const clash = await db.tenant.findFirst({
+    where: {
+      id: { not: actor.tenant.id },
+      OR: [
+        { customBrandName: { equals: input.customBrandName, mode: 'insensitive' } },
+        ...(input.customDomainName
+          ? [{ customDomainName: { equals: input.customDomainName, mode: 'insensitive' as const } }]
+          : []),
+      ],
+    },
+    select: { customBrandName: true },
+  });
+  if (clash) {
+    throw clash.customBrandName?.toLowerCase() === input.customBrandName
+      ? taken('customBrandName', MSG.brandNameTaken)
+      : taken('customDomainName', MSG.domainTaken);
+  }
+
+  // Every image is read before anything is stored, so a malformed one stores nothing.
+  const incoming = IMAGES.map((image) => ({
+    ...image,
+    bytes: newImageBytes(image.field, input[image.field], files[image.field]),
+  }));
+  const current = await db.branding.findUnique({ where: ownTenant(actor) });
+  const storage = storageOf(deps);
+  const written: string[] = [];
+  try {
+    const images: Partial<Record<BrandingImageField, string | null>> = {};
+    for (const image of incoming) {
+      if (image.bytes) {
+        const key = await checkImageInWorker(deps, image.bytes, image.purpose, image.field);
+        written.push(key);
+        images[image.field] = key;
+      } else if (input[image.remove] === true) {
+        images[image.field] = null;
+      }
+    }
+    const colours = {
+      primaryColor: input.primaryColor,
+      textColor: input.textColor,
+      backgroundColor: input.backgroundColor,
+    };
+    const tenant = await db.$transaction(async (tx) => {
+      await tx.branding.upsert({
+        where: ownTenant(actor),
+        create: { ...ownTenant(actor), ...colours, ...images },
+        update: { ...colours, ...images },
+      });
+      return tx.tenant.update({
+        where: { id: actor.tenant.id },
+        data: { customBrandName: input.customBrandName, customDomainName: input.customDomainName },
+        include: { branding: true },
+      });
+    });
+
+    for (const { field } of IMAGES) {
+      const old = current?.[field];
+      if (old && old !== tenant.branding?.[field] && old.startsWith('images/')) {
+        await storage
+          .delete(old)
+          .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old branding image not deleted'));
+      }
+    }
+    return presentBranding(tenant, tenant.branding);
+  } catch (error) {
+    for (const key of written) await storage.delete(key).catch(() => undefined);
+    const detail = uniqueViolation(error);
+    if (violates(detail, 'Tenant', 'customBrandName')) throw taken('customBrandName', MSG.brandNameTaken);
+    if (violates(detail, 'Tenant', 'customDomainName')) throw taken('customDomainName', MSG.domainTaken);
+    throw error;
+  }
+}

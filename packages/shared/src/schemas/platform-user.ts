@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { MSG } from '../messages.ts';
+import { email, LIMITS, userName } from './account.ts';
+import { requiredText } from './text.ts';
+
+/** The platform admin's users table (/users) and the Assign Roles table (/permissions). */
+export const PlatformUserView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  isAdmin: z.boolean(),
+  isOwner: z.boolean(),
+  /** The tenant's plan name; null without a plan in force (as the session user's paymentPlan). */
+  paymentPlan: z.string().nullable(),
+  /** The tenant's name. */
+  companyName: z.string(),
+  tenant: z.string(),
+  roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  createdAt: z.string(),
+});
+export type PlatformUserView = z.infer<typeof PlatformUserView>;
+export const PlatformUserList = z.array(PlatformUserView);
+
+export const PLAN_TYPES = ['MONTHLY', 'YEARLY'] as const;
+
+/**
+ * The add-user payload (administration-content 3): the spec's fields. coupon and trial_period_days are
+ * fixed (the platform grants the plan: 100% coupon, no trial), so only those values are accepted.
+ */
+export const AddUserRequest = z.strictObject({
+  name: requiredText(MSG.addUserName, LIMITS.name),
+  user_name: userName,
+  email: email(MSG.emailRequired),
+  password: z
+    .string({ error: MSG.passwordRequired })
+    .min(1, { error: MSG.passwordRequired })
+    .max(LIMITS.password, { error: MSG.tooLong(LIMITS.password) })
+    .refine((value) => !value.includes('\u0000'), { error: MSG.invalidCharacters }),
+  emailstatus: z.boolean().default(false),
+  token: z.string().max(LIMITS.token).optional(),
+  coupon: z.literal(true).default(true),
+  /** Seats; at least the plan's userLimit (more only on a plan with dynamicQuantity). */
+  quantity: z.number().int().min(1).max(10_000).optional(),
+  trial_period_days: z.literal(0).default(0),
+  planId: z
+    .number({ error: MSG.choosePlan })
+    .int({ error: MSG.choosePlan })
+    .min(1, { error: MSG.choosePlan }),
+  subscription: z.enum(PLAN_TYPES, { error: MSG.chooseSubscription }),
+});
+export type AddUserRequest = z.input<typeof AddUserRequest>;
+
+export const AddUserResponse = z.object({
+  message: z.string(),
+  user: z.object({ id: z.number().int(), email: z.string(), tenant: z.string() }),
+});
+export type AddUserResponse = z.infer<typeof AddUserResponse>;

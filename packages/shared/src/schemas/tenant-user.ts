@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { EntityId } from './invite.ts';
+
+/** Users of a tenant (/user/settings/users-list) and the user detail page (both detail routes). */
+
+export const RoleRef = z.object({ id: z.number().int(), name: z.string() });
+
+export const TenantUserView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  /** false until an invited user has set a password: the row shows Resend Email. */
+  isPassword: z.boolean(),
+  isOwner: z.boolean(),
+  roles: z.array(RoleRef),
+  createdAt: z.string(),
+});
+export type TenantUserView = z.infer<typeof TenantUserView>;
+
+/** GET /user/all for a tenant owner: the users, the count against the seat limit. */
+export const TenantUserList = z.object({
+  users: z.array(TenantUserView),
+  /** Live users of the tenant, the owner included. */
+  totalUsers: z.number().int(),
+  /** Seats of the subscription (TenantSubscription.userLimit): invites stop at totalUsers = userLimit. */
+  userLimit: z.number().int(),
+});
+export type TenantUserList = z.infer<typeof TenantUserList>;
+
+/** POST /user/detail */
+export const UserDetailRequest = z.strictObject({ id: EntityId });
+
+/** POST /user/delete: the spec sends id and email; the email, when given, must be the user's. */
+export const DeleteUserRequest = z.strictObject({
+  id: EntityId,
+  email: z.string().max(254).optional(),
+});
+
+export const UserDetailView = TenantUserView.extend({
+  isAdmin: z.boolean(),
+  tenant: z.object({ domainPrefix: z.string(), name: z.string() }),
+  paymentPlan: z.string().nullable(),
+  models: z.array(
+    z.object({
+      modelId: z.number().int(),
+      name: z.string(),
+      thumbnail: z.string().nullable(),
+      viewCount: z.number().int(),
+    }),
+  ),
+  totalModelViews: z.number().int(),
+  /** The caller may delete this user (owner with User.delete, not themselves, never a platform admin). */
+  canDelete: z.boolean(),
+});
+export type UserDetailView = z.infer<typeof UserDetailView>;

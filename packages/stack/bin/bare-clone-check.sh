@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Proves that a clone with nothing beside it is enough: clones the committed tree into a fresh folder
+# with no neighbours, builds the demo content there and runs `npm start` until its health check answers.
+# The installed node_modules is hard-linked in (nothing is downloaded); everything else comes from git.
+# Run by .ci/run after `npm test`; by hand: bash packages/stack/bin/bare-clone-check.sh
+set -euo pipefail
+src="$(cd "$(dirname "$0")/../../.." && pwd)"
+work="$(mktemp -d /tmp/helix-bare-XXXXXX)"
+port="${BARE_CHECK_PORT:-39300}"
+db="helix_bare_$(date +%s)"
+pid=''
+cleanup() {
+  if [ -n "$pid" ]; then kill -TERM -- "-$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+git clone -q "$src" "$work/repo"
+cp -al "$src/node_modules" "$work/repo/node_modules"
+for nm in "$src"/apps/*/node_modules "$src"/packages/*/node_modules; do
+  [ -d "$nm" ] && cp -al "$nm" "$work/repo/${nm#"$src"/}"
+done
+# The hard-linked install is the one package-lock.json describes: keep start.mjs from reinstalling.
+touch "$work/repo/node_modules/.package-lock.json"
+cd "$work/repo"
+echo "[bare] $(ls -A "$work") is all there is in $work"
+
+echo '[bare] building the demo content'
+node --import tsx packages/demo-content/src/build-demo-models.ts "$work/demo-out"
+
+echo "[bare] npm start (portal on 127.0.0.1:$port)"
+set -m
+DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$db" PORT="$port" VIEWER_PORT="$((port + 1))" \
+  STRIPE_LOCAL_PORT="$((port + 2))" npm start >"$work/start.log" 2>&1 &
+pid=$!
+set +m
+for _ in $(seq 1 300); do
+  if curl -fsS "http://127.0.0.1:$port/api/health/ready" >/dev/null 2>&1 &&
+    grep -q 'Helix is running' "$work/start.log"; then
+    curl -fsS "http://127.0.0.1:$port/api/health/ready"
+    echo
+    curl -fsS -o /dev/null "http://127.0.0.1:$port/login"
+    echo '[bare] npm start is up in a clone with nothing beside it'
+    exit 0
+  fi
+  if ! kill -0 "$pid" 2>/dev/null; then break; fi
+  sleep 1
+done
+echo '[bare] npm start did not come up; its output:' >&2
+cat "$work/start.log" >&2
+exit 1

@@ -1,0 +1,37 @@
+/**
+ * `node --import tsx packages/stripe-local/src/main.ts`: the Stripe-compatible server on
+ * STRIPE_LOCAL_PORT (default 12111). STRIPE_LOCAL_WEBHOOK_URL (+ STRIPE_LOCAL_WEBHOOK_SECRET) registers a
+ * webhook endpoint; STRIPE_LOCAL_PUBLIC_URL is where browsers reach it; STRIPE_LOCAL_SNAPSHOT keeps the
+ * state in that JSON file across restarts.
+ */
+import { DEFAULT_PORT, startStripeLocal } from './index.ts';
+
+if (process.env.NODE_ENV === 'production') {
+  console.error(
+    '[stripe-local] refuses to run with NODE_ENV=production: use real Stripe (STRIPE_SECRET_KEY).',
+  );
+  process.exit(1);
+}
+
+const webhookUrl = process.env.STRIPE_LOCAL_WEBHOOK_URL;
+const local = await startStripeLocal({
+  port: process.env.STRIPE_LOCAL_PORT ? Number(process.env.STRIPE_LOCAL_PORT) : DEFAULT_PORT,
+  host: process.env.STRIPE_LOCAL_HOST,
+  publicUrl: process.env.STRIPE_LOCAL_PUBLIC_URL,
+  secretKey: process.env.STRIPE_LOCAL_SECRET_KEY,
+  publishableKey: process.env.STRIPE_LOCAL_PUBLISHABLE_KEY,
+  webhooks: webhookUrl ? [{ url: webhookUrl, secret: process.env.STRIPE_LOCAL_WEBHOOK_SECRET }] : [],
+  snapshotFile: process.env.STRIPE_LOCAL_SNAPSHOT,
+});
+
+console.log(`[stripe-local] listening on ${local.url}
+  STRIPE_SECRET_KEY=${local.secretKey}
+  STRIPE_PUBLISHABLE_KEY=${local.publishableKey}
+  STRIPE_API_URL=${local.url}
+  STRIPE_JS_URL=${local.stripeJsUrl}${local.webhookSecret ? `\n  STRIPE_WEBHOOK_SECRET=${local.webhookSecret} (-> ${webhookUrl})` : ''}`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    void local.stop().then(() => process.exit(0));
+  });
+}

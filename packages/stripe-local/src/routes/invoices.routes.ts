@@ -1,0 +1,112 @@
+import { attemptInvoice } from '../billing/invoices.ts';
+import { throwIfFailed } from '../billing/payment-intents.ts';
+import { attachPaymentMethod, resolvePaymentMethod } from '../billing/payment-methods.ts';
+import { invalidRequest, StripeError } from '../core/errors.ts';
+import { endpoint } from '../core/http.ts';
+import { createdFilter, listShape, matchesCreated, paginate } from '../core/list.ts';
+import { bool, obj, oneOf, req, str } from '../core/params.ts';
+import { renderInvoice, renderInvoicePayment } from '../core/render.ts';
+
+export const invoiceEndpoints = [
+  endpoint('get', '/v1/invoices/:id', { shape: {} }, ({ ctx, path }) =>
+    renderInvoice(ctx, ctx.store.invoices.get(path.id!)),
+  ),
+  endpoint(
+    'get',
+    '/v1/invoices',
+    {
+      shape: {
+        ...listShape,
+        customer: str(),
+        subscription: str(),
+        status: oneOf('draft', 'open', 'paid', 'uncollectible', 'void'),
+        collection_method: oneOf('charge_automatically', 'send_invoice'),
+        created: createdFilter,
+      },
+    },
+    ({ ctx, params }) =>
+      paginate(
+        ctx,
+        ctx.store.invoices
+          .all()
+          .filter(
+            (i) =>
+              (!params.customer || i.customer === params.customer) &&
+              (!params.subscription || i.subscription === params.subscription) &&
+              (!params.status || i.status === params.status) &&
+              matchesCreated(i.created, params.created),
+          ),
+        params,
+        '/v1/invoices',
+        renderInvoice,
+      ),
+  ),
+  endpoint(
+    'post',
+    '/v1/invoices/:id/pay',
+    { shape: { payment_method: str(), off_session: bool(), paid_out_of_band: bool(), forgive: bool() } },
+    ({ ctx, params, path }) => {
+      const inv = ctx.store.invoices.get(path.id!);
+      if (inv.status === 'paid')
+        throw invalidRequest('Invoice is already paid.', { code: 'invoice_already_paid' });
+      if (inv.status !== 'open')
+        throw new StripeError(400, {
+          type: 'invalid_request_error',
+          code: 'invoice_not_editable',
+          message: `You can only pay an invoice that is open. This invoice is ${inv.status}.`,
+        });
+      let pmId: string | undefined;
+      if (params.payment_method) {
+        const pm = resolvePaymentMethod(ctx, params.payment_method);
+        if (!pm.customer) attachPaymentMethod(ctx, pm, inv.customer);
+        pmId = pm.id;
+      }
+      const outcome = attemptInvoice(ctx, inv, {
+        offSession: params.off_session ?? true,
+        paymentMethod: pmId,
+      });
+      const pi = inv.paymentIntent ? ctx.store.paymentIntents.get(inv.paymentIntent) : undefined;
+      if (outcome === 'requires_action')
+        throw new StripeError(402, {
+          type: 'card_error',
+          code: 'invoice_payment_intent_requires_action',
+          message: 'This payment requires additional user action before it can be completed successfully.',
+        });
+      if (outcome === 'failed') {
+        if (pi) throwIfFailed(ctx, pi);
+        throw invalidRequest('This customer has no attached payment source or default payment method.', {
+          code: 'invoice_no_payment_method_types',
+        });
+      }
+      return renderInvoice(ctx, inv);
+    },
+  ),
+  endpoint(
+    'get',
+    '/v1/invoice_payments',
+    {
+      shape: {
+        ...listShape,
+        invoice: str(),
+        payment: obj({ type: req(oneOf('payment_intent')), payment_intent: str() }),
+      },
+    },
+    ({ ctx, params }) =>
+      paginate(
+        ctx,
+        ctx.store.invoicePayments
+          .all()
+          .filter(
+            (p) =>
+              (!params.invoice || p.invoice === params.invoice) &&
+              (!params.payment?.payment_intent || p.paymentIntent === params.payment.payment_intent),
+          ),
+        params,
+        '/v1/invoice_payments',
+        renderInvoicePayment,
+      ),
+  ),
+  endpoint('get', '/v1/invoice_payments/:id', { shape: {} }, ({ ctx, path }) =>
+    renderInvoicePayment(ctx, ctx.store.invoicePayments.get(path.id!)),
+  ),
+];
