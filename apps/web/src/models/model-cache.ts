@@ -1,5 +1,5 @@
-import Dexie, { type EntityTable } from 'dexie';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
+import { offlineDb } from '../offline/offline-db';
 import type { Model, ModelViews } from './models.api';
 
 /**
@@ -9,6 +9,7 @@ import type { Model, ModelViews } from './models.api';
 export interface CachedListing {
   /** `${tenant}:${userId}`: one entry per person, so a shared browser never mixes two catalogues. */
   key: string;
+  userId: number;
   models: Model[];
   views: ModelViews | null;
   savedAt: number;
@@ -22,32 +23,9 @@ export const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 export const isFresh = (entry: Pick<CachedListing, 'savedAt'>, now: number): boolean =>
   now - entry.savedAt <= CACHE_MAX_AGE_MS;
 
-class ModelCacheDb extends Dexie {
-  listings!: EntityTable<CachedListing, 'key'>;
-
-  constructor() {
-    super('helix-models');
-    this.version(1).stores({ listings: 'key, savedAt' });
-  }
-}
-
-let db: ModelCacheDb | null = null;
-
-/** IndexedDB may be missing or refused (private windows, tests); the cache is then simply absent. */
-function database(): ModelCacheDb | null {
-  if (db) return db;
-  if (typeof indexedDB === 'undefined') return null;
-  try {
-    db = new ModelCacheDb();
-  } catch {
-    db = null;
-  }
-  return db;
-}
-
 export async function readCachedListing(key: string): Promise<CachedListing | null> {
   try {
-    const entry = await database()?.listings.get(key);
+    const entry = (await offlineDb()?.listings.get(key)) as CachedListing | undefined;
     return entry && isFresh(entry, Date.now()) ? entry : null;
   } catch {
     return null;
@@ -56,11 +34,12 @@ export async function readCachedListing(key: string): Promise<CachedListing | nu
 
 export async function writeCachedListing(
   key: string,
+  userId: number,
   models: Model[],
   views: ModelViews | null,
 ): Promise<void> {
   try {
-    await database()?.listings.put({ key, models, views, savedAt: Date.now() });
+    await offlineDb()?.listings.put({ key, userId, models, views, savedAt: Date.now() });
   } catch {
     // A full or blocked store only costs the offline copy.
   }
@@ -68,7 +47,7 @@ export async function writeCachedListing(
 
 export async function clearModelCache(): Promise<void> {
   try {
-    await database()?.listings.clear();
+    await offlineDb()?.listings.clear();
   } catch {
     // Nothing to clear.
   }

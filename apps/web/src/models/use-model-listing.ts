@@ -72,7 +72,8 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
         setAnswer({ search: serverSearch, sort, ...listing });
         setFailed(false);
         setPending(false);
-        if (key && serverSearch === '') void writeCachedListing(key, listing.models, listing.views);
+        if (key && user && serverSearch === '')
+          void writeCachedListing(key, user.id, listing.models, listing.views);
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
