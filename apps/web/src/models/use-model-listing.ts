@@ -44,7 +44,8 @@ export interface ModelListingView {
  */
 export function useModelListing(search: string, sort: ModelSort, enabled: boolean): ModelListingView {
   const user = useSessionUser();
-  const key = user ? cacheKey(readTenant(), user.id) : null;
+  const userId = user?.id ?? null;
+  const key = userId !== null ? cacheKey(readTenant(), userId) : null;
   const serverSearch = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [cached, setCached] = useState<CachedListing | null>(null);
@@ -83,7 +84,7 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
         if (!(error instanceof ApiError && error.statusCode === 401)) toastError(MSG.failedLoadModels);
       });
     return () => controller.abort();
-  }, [serverSearch, sort, key, enabled, tick]);
+  }, [serverSearch, sort, key, userId, enabled, tick]);
 
   const reload = useCallback(() => setTick((t) => t + 1), []);
 
