@@ -73,8 +73,8 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
         setAnswer({ search: serverSearch, sort, ...listing });
         setFailed(false);
         setPending(false);
-        if (key && user && serverSearch === '')
-          void writeCachedListing(key, user.id, listing.models, listing.views);
+        if (key && userId !== null && serverSearch === '')
+          void writeCachedListing(key, userId, listing.models, listing.views);
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
