@@ -1,4 +1,5 @@
-import express, { Router, type ErrorRequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { z } from 'zod';
 import {
   BuyViews,
   CancelSubscription,
@@ -134,63 +135,46 @@ export function billingBaseRoutes(deps: ServerDeps): Router {
   return router;
 }
 
+type BillingCommand<S extends z.ZodType> = (
+  deps: ServerDeps,
+  actor: ReturnType<typeof actorOf>,
+  input: z.output<S>,
+) => Promise<unknown>;
+
+/** A billing call: the body checked with its schema, then the command's answer for the signed-in actor. */
+const commandCall =
+  (deps: ServerDeps) =>
+  <S extends z.ZodType>(schema: S, command: BillingCommand<S>): RequestHandler[] => [
+    validate(schema),
+    async (req, res) => {
+      res.json(await command(deps, actorOf(req), inputOf(req, schema)));
+    },
+  ];
+
 /** Tenant billing calls (/api/t/:tenant, after auth and the tenant check): Subscription.listing.view. */
 export function billingTenantRoutes(deps: ServerDeps): Router {
   const router = Router({ mergeParams: true });
   const gate = can('Subscription.listing.view');
 
-  router.post('/checkout/create', gate, validate(CheckoutCreate), async (req, res) => {
-    res.json(await createCheckout(deps, actorOf(req), inputOf(req, CheckoutCreate)));
-  });
-  router.post('/subscription/change', gate, validate(SubscriptionChange), async (req, res) => {
-    res.json(await changePlan(deps, actorOf(req), inputOf(req, SubscriptionChange)));
-  });
-  router.post('/subscription/detail', gate, validate(PortalRequest), async (req, res) => {
-    res.json(await billingDetail(deps, actorOf(req), inputOf(req, PortalRequest)));
-  });
-  router.post('/subscription/cancel_plan', gate, validate(PortalRequest), async (req, res) => {
-    res.json(await cancelPlan(deps, actorOf(req), inputOf(req, PortalRequest)));
-  });
-  router.post('/subscription/create_views', gate, validate(BuyViews), async (req, res) => {
-    res.json(await createViewsCheckout(deps, actorOf(req), inputOf(req, BuyViews)));
-  });
-  router.post('/subscription/setup_intents', gate, validate(SetupIntentCreate), async (req, res) => {
-    res.json(await createSetupIntent(deps, actorOf(req)));
-  });
-  router.post('/subscription/setup_intents/cancel', gate, validate(SetupIntentCancel), async (req, res) => {
-    res.json(await cancelSetupIntent(deps, actorOf(req), inputOf(req, SetupIntentCancel)));
-  });
-  router.post('/subscription/setup_intents/update', gate, validate(SetupIntentUpdate), async (req, res) => {
-    res.json(await updateSetupIntent(deps, actorOf(req), inputOf(req, SetupIntentUpdate)));
-  });
-  router.post('/subscription/setup_intents/confirm', gate, validate(SetupIntentConfirm), async (req, res) => {
-    res.json(await confirmSetupIntent(deps, actorOf(req), inputOf(req, SetupIntentConfirm)));
-  });
-  router.post('/subscription/createtrials', gate, validate(TrialCreate), async (req, res) => {
-    res.json(await createTrialOrSubscription(deps, actorOf(req), inputOf(req, TrialCreate)));
-  });
-  router.post('/subscription/payment-intent', gate, validate(PaymentIntentCreate), async (req, res) => {
-    res.json(await createCardCheckout(deps, actorOf(req), inputOf(req, PaymentIntentCreate)));
-  });
-  router.post(
-    '/subscription/payment-intent/update',
-    gate,
-    validate(PaymentIntentUpdate),
-    async (req, res) => {
-      res.json(await updatePaymentIntent(deps, actorOf(req), inputOf(req, PaymentIntentUpdate)));
-    },
-  );
+  const call = commandCall(deps);
+  router.post('/checkout/create', gate, ...call(CheckoutCreate, createCheckout));
+  router.post('/subscription/change', gate, ...call(SubscriptionChange, changePlan));
+  router.post('/subscription/detail', gate, ...call(PortalRequest, billingDetail));
+  router.post('/subscription/cancel_plan', gate, ...call(PortalRequest, cancelPlan));
+  router.post('/subscription/create_views', gate, ...call(BuyViews, createViewsCheckout));
+  router.post('/subscription/setup_intents', gate, ...call(SetupIntentCreate, createSetupIntent));
+  router.post('/subscription/setup_intents/cancel', gate, ...call(SetupIntentCancel, cancelSetupIntent));
+  router.post('/subscription/setup_intents/update', gate, ...call(SetupIntentUpdate, updateSetupIntent));
+  router.post('/subscription/setup_intents/confirm', gate, ...call(SetupIntentConfirm, confirmSetupIntent));
+  router.post('/subscription/createtrials', gate, ...call(TrialCreate, createTrialOrSubscription));
+  router.post('/subscription/payment-intent', gate, ...call(PaymentIntentCreate, createCardCheckout));
+  router.post('/subscription/payment-intent/update', gate, ...call(PaymentIntentUpdate, updatePaymentIntent));
   router.post(
     '/subscription/latest-invoice/payment-invoice',
     gate,
-    validate(LatestInvoicePayment),
-    async (req, res) => {
-      res.json(await latestInvoicePayment(deps, actorOf(req), inputOf(req, LatestInvoicePayment)));
-    },
+    ...call(LatestInvoicePayment, latestInvoicePayment),
   );
-  router.post('/subscription/cancel_subscription', gate, validate(CancelSubscription), async (req, res) => {
-    res.json(await cancelSubscriptionNow(deps, actorOf(req), inputOf(req, CancelSubscription)));
-  });
+  router.post('/subscription/cancel_subscription', gate, ...call(CancelSubscription, cancelSubscriptionNow));
   router.use(stripeErrors);
   return router;
 }
