@@ -63,7 +63,13 @@ export async function outboxEntries(userId: number): Promise<OutboxRow[]> {
   return db.outbox.where('userId').equals(userId).sortBy('seq');
 }
 
-async function enqueue(spec: EditSpec, key: string, userId: number, tenant: string): Promise<void> {
+async function enqueue(
+  spec: EditSpec,
+  key: string,
+  userId: number,
+  tenant: string,
+  attempts = 0,
+): Promise<void> {
   const db = offlineDb();
   if (!db) throw ApiError.network(false);
   const now = Date.now();
@@ -80,7 +86,7 @@ async function enqueue(spec: EditSpec, key: string, userId: number, tenant: stri
     baseVersion: spec.baseVersion,
     ...(spec.versionField ? { versionField: spec.versionField } : {}),
     state: 'pending',
-    attempts: 0,
+    attempts,
     nextAttemptAt: now,
     createdAt: now,
   } as OutboxRow);
@@ -123,7 +129,7 @@ export async function sendOrQueue<T>(spec: EditSpec): Promise<EditResult<T>> {
       throw error;
     }
     // The same key: if the server did act before the connection dropped, the replay reads its answer.
-    await enqueue(spec, key, userId, tenant);
+    await enqueue(spec, key, userId, tenant, 1);
     scheduleReplay(backoffMs(1));
     return { status: 'queued' };
   }
@@ -138,14 +144,49 @@ function scheduleReplay(delayMs: number): void {
 
 type Outcome = 'done' | 'stop';
 
+/** The record's new version in an answer (model, role save, branding, profile, role assignment). */
+function versionIn(data: unknown, field: 'version' | 'rolesVersion'): number | null {
+  const d = data as Record<string, unknown> | null | undefined;
+  const candidates = [
+    d?.[field],
+    (d?.role as Record<string, unknown>)?.[field],
+    (d?.user as Record<string, unknown>)?.[field],
+  ];
+  const found = candidates.find((v) => typeof v === 'number');
+  return typeof found === 'number' ? found : null;
+}
+
+/**
+ * Several queued edits of one record were all based on the version the screen showed. Once the first
+ * is accepted, the later ones (not yet sent) are based on the version it produced, so the user's own
+ * edits never conflict with each other. Edits already attempted keep theirs (their key is bound to it).
+ */
+async function rebase(sent: OutboxRow, data: unknown): Promise<void> {
+  if (sent.baseVersion === null) return;
+  const version = versionIn(data, sent.versionField ?? 'version');
+  if (version === null) return;
+  await offlineDb()!
+    .outbox.where('userId')
+    .equals(sent.userId)
+    .filter(
+      (row) =>
+        row.target === sent.target &&
+        row.attempts === 0 &&
+        row.baseVersion === sent.baseVersion &&
+        row.seq! > sent.seq!,
+    )
+    .modify({ baseVersion: version });
+}
+
 async function replayOne(row: OutboxRow): Promise<Outcome> {
   const db = offlineDb()!;
   await db.outbox.update(row.seq!, { state: 'syncing' });
   try {
-    await tenantApiOf(row.tenant).post(row.path, row.body, {
+    const data = await tenantApiOf(row.tenant).post<unknown>(row.path, row.body, {
       headers: headersOf(row.key, row.baseVersion),
       toast: false,
     });
+    await rebase(row, data);
     await db.outbox.delete(row.seq!);
     return 'done';
   } catch (error) {
