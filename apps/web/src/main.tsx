@@ -5,6 +5,9 @@ import { setClientEffects } from './api/client-effects';
 import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
+import { startOutbox } from './offline/outbox';
+import { watchOutbox } from './offline/use-outbox';
+import { watchUserData } from './offline/user-data';
 import { quietPwaOnFramedPages } from './pwa/framed-pages';
 import { pathKind } from './routing/guard';
 import { routes } from './routing/routes';
@@ -18,6 +21,10 @@ installGlobalErrorLogger();
 quietPwaOnFramedPages(window.location.pathname);
 // The session is read before the first render so the guard never acts on an empty session.
 initSession();
+// Another user's offline data is cleared; queued edits replay now and whenever the browser is back online.
+watchUserData();
+watchOutbox();
+startOutbox();
 
 const router = createBrowserRouter(routes);
 

@@ -2,8 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import { MSG } from '@helix/shared';
 
 /**
- * The one error type. The API's error handler answers `{ statusCode, error, message }`, plus
- * `errors: { field: message }` for field errors.
+ * The one error type. The API's error handler answers `{ statusCode, error, code, message }`, plus
+ * `errors: { field: message }` for field errors and `current` for a version conflict. The code is
+ * the client's contract (packages/shared/src/schemas/outbox.ts); the message is for people.
  */
 export class AppError extends Error {
   readonly code: string;
@@ -11,16 +12,30 @@ export class AppError extends Error {
   readonly errors?: Record<string, string>;
   /** The `error` field of the answer when it is not the HTTP reason (the spec's 'Invalid token'). */
   readonly error?: string;
+  /** A version conflict's current record, as its GET presenter shows it. */
+  readonly current?: unknown;
 
   constructor(
     code: string,
-    opts: { status: number; message: string; errors?: Record<string, string>; error?: string },
+    opts: {
+      status: number;
+      message: string;
+      errors?: Record<string, string>;
+      error?: string;
+      current?: unknown;
+    },
   ) {
     super(opts.message);
     this.code = code;
     this.status = opts.status;
     this.errors = opts.errors;
     this.error = opts.error;
+    this.current = opts.current;
+  }
+
+  /** The record changed since the version the edit was based on (If-Match): 409 with the record now. */
+  static versionConflict(current: unknown, message: string = MSG.versionConflict) {
+    return new AppError('VERSION_CONFLICT', { status: 409, message, current });
   }
 
   static badRequest(message: string, errors?: Record<string, string>) {

@@ -1,8 +1,14 @@
-/** The one error shape every API failure answers with. */
+/**
+ * The one error shape every API failure answers with. `code` is stable and machine-readable
+ * (schemas/outbox.ts lists them and says which are "retry later").
+ */
 export interface ApiErrorBody {
   statusCode: number;
   error: string;
+  code: string;
   message: string;
+  /** A 409 VERSION_CONFLICT: the record as it is now. */
+  current?: unknown;
   /** Field errors, set by the web forms onto their fields. */
   errors?: Record<string, string>;
 }

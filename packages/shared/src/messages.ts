@@ -231,6 +231,32 @@ export const MSG = {
   planTypeMismatch: 'This plan does not match the chosen subscription type.',
   unsubscribed: 'You have been removed from the Helix newsletter.',
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',
+
+  // offline outbox (issue 8; wording ours)
+  versionConflict:
+    'This record was changed by someone else meanwhile. Review it, then retry on the current version or discard your edit.',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for another request.',
+  idempotencyInProgress:
+    'The first request with this Idempotency-Key is still running; try again in a moment.',
+  idempotencyKeyInvalid:
+    'The Idempotency-Key header must be 8 to 200 letters, digits, dots, colons, dashes or underscores.',
+  ifMatchInvalid: 'The If-Match header must be the version of the record (a whole number).',
+  offlineSavedAt: (time: string) => `Offline: showing what was saved at ${time}`,
+  savedForLater:
+    'You are offline: the edit is saved on this device and will be sent when the connection is back.',
+  pendingSync: 'Pending sync',
+  outboxTitle: 'Outbox',
+  outboxEmpty: 'No edits are waiting to be sent.',
+  outboxSyncNow: 'Sync now',
+  outboxRetryCurrent: 'Retry on the current version',
+  outboxRetry: 'Retry',
+  outboxDiscard: 'Discard',
+  outboxDiscardConfirm: 'Discard this edit? It will not be sent to the server.',
+  outboxStates: { pending: 'Pending', syncing: 'Syncing', refused: 'Refused', conflict: 'Conflict' },
+  logoutWithQueuedTitle: 'Edits not sent yet',
+  logoutWithQueued: (count: number) =>
+    `${count} edit${count === 1 ? ' is' : 's are'} waiting in the Outbox. Logging out discards ${count === 1 ? 'it' : 'them'}.`,
+  logoutAnyway: 'Log out anyway',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

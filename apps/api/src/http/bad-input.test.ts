@@ -109,7 +109,12 @@ describe('bad input never gives a 500', () => {
   it.each(ENDPOINTS)('%s: a body over 100 kB is a 413', async (path, valid) => {
     const res = await post(path, { ...valid(), padding: 'x'.repeat(110 * 1024) });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ statusCode: 413, error: 'Payload Too Large', message: MSG.bodyTooLarge });
+    expect(res.body).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      code: 'BODY_TOO_LARGE',
+      message: MSG.bodyTooLarge,
+    });
   });
 
   it.each(ENDPOINTS)('%s: an unknown field is refused', async (path, valid) => {
@@ -252,7 +257,12 @@ describe('paths and parameters', () => {
       await request(h.app).get(`/api/t/${tenantPrefix}/nope`).set('Authorization', `Bearer ${token}`),
     ]) {
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: MSG.notFound });
+      expect(res.body).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        code: 'NOT_FOUND',
+        message: MSG.notFound,
+      });
     }
   });
 
@@ -280,12 +290,18 @@ describe('paths and parameters', () => {
       expect(res.body, path).toEqual({
         statusCode: res.status,
         error: expect.any(String),
+        code: expect.any(String),
         message: expect.any(String),
       });
       expect(res.text).not.toMatch(/URIError|Failed to decode|at /);
     }
     const res = await request(h.app).get('/api/files/images/%E0%A4%A');
-    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: MSG.defaultError });
+    expect(res.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'BAD_REQUEST',
+      message: MSG.defaultError,
+    });
   });
 
   it('refuses NUL and other control characters in query parameters with a 400', async () => {

@@ -1,16 +1,31 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { MSG, type ApiErrorBody } from '@helix/shared';
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { AppError, reasonFor } from '@helix/server';
+
+/** The code of an answer the handler makes itself (not an AppError), by status. */
+const codeFor = (status: number): string =>
+  ({
+    400: ERROR_CODES.badRequest,
+    401: ERROR_CODES.unauthorized,
+    403: ERROR_CODES.forbidden,
+    404: ERROR_CODES.notFound,
+    409: ERROR_CODES.conflict,
+    413: ERROR_CODES.bodyTooLarge,
+    429: ERROR_CODES.tooManyRequests,
+  })[status] ?? (status >= 500 ? ERROR_CODES.internal : ERROR_CODES.badRequest);
 
 const body = (
   statusCode: number,
   message: string,
   errors?: Record<string, string>,
   error?: string,
+  code: string = codeFor(statusCode),
 ): ApiErrorBody => ({
   statusCode,
   error: error ?? reasonFor(statusCode),
+  code,
   message,
   ...(errors && Object.keys(errors).length > 0 ? { errors } : {}),
 });
@@ -45,12 +60,12 @@ function bodyParserError(err: unknown): ApiErrorBody | null {
   const e = err as HttpishError;
   switch (e.type) {
     case 'entity.parse.failed':
-      return body(400, MSG.invalidJson);
+      return body(400, MSG.invalidJson, undefined, undefined, ERROR_CODES.invalidJson);
     case 'entity.too.large':
       return body(413, MSG.bodyTooLarge);
     case 'charset.unsupported':
     case 'encoding.unsupported':
-      return body(415, MSG.invalidJson);
+      return body(415, MSG.invalidJson, undefined, undefined, ERROR_CODES.invalidJson);
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
@@ -77,7 +92,7 @@ function clientError(err: unknown): ApiErrorBody | null {
 }
 
 /**
- * The one place errors become answers: `{ statusCode, error, message, errors? }`. Anything unexpected
+ * The one place errors become answers: `{ statusCode, error, code, message, errors?, current? }`. Anything unexpected
  * is logged and answers 500 with the default message, never internals.
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
@@ -87,10 +102,11 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   }
   let answer: ApiErrorBody;
   if (err instanceof AppError) {
-    answer = body(err.status, err.message, err.errors, err.error);
+    answer = body(err.status, err.message, err.errors, err.error, err.code);
+    if (err.current !== undefined) answer.current = err.current;
   } else if (err instanceof ZodError) {
     const { message, errors } = fieldErrors(err);
-    answer = body(400, message, errors);
+    answer = body(400, message, errors, undefined, ERROR_CODES.validationFailed);
   } else {
     answer = bodyParserError(err) ?? clientError(err) ?? body(500, MSG.defaultError);
   }

@@ -16,7 +16,12 @@ afterAll(async () => {
   await h?.close();
 });
 
-const tooMany = { statusCode: 429, error: 'Too Many Requests', message: MSG.tooManyRequests };
+const tooMany = {
+  statusCode: 429,
+  error: 'Too Many Requests',
+  code: 'TOO_MANY_REQUESTS',
+  message: MSG.tooManyRequests,
+};
 
 describe('rate limits', () => {
   it.each([

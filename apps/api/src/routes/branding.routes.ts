@@ -8,6 +8,8 @@ import { authorizeBranding } from '@helix/server/tenants/branding.policy';
 import { customBrandingDetail } from '@helix/server/tenants/custom-branding-detail.query';
 import { updateBranding } from '@helix/server/tenants/update-branding.command';
 import { actorOf } from '../http/auth.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { ifMatch } from '../http/if-match.ts';
 import { routeLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
@@ -50,15 +52,30 @@ export function brandingTenantRoutes(deps: ServerDeps): Router {
     res.json(await tenantBranding(deps.db, actorOf(req)));
   });
 
-  router.post('/tenant/update', mayUpdateBranding, images, validate(BrandingUpdate), async (req, res) => {
-    const files = uploadedFiles(req);
-    res.json(
-      await updateBranding(deps, actorOf(req), inputOf(req, BrandingUpdate), {
-        brandLogo: files.brandLogo,
-        modelLoadingLogo: files.modelLoadingLogo,
-        modelBgLogo: files.modelBgLogo,
-      }),
-    );
-  });
+  // An outbox call (Idempotency-Key, If-Match: the branding's version).
+  const once = idempotent(deps);
+  router.post(
+    '/tenant/update',
+    mayUpdateBranding,
+    images,
+    once,
+    validate(BrandingUpdate),
+    async (req, res) => {
+      const files = uploadedFiles(req);
+      res.json(
+        await updateBranding(
+          deps,
+          actorOf(req),
+          inputOf(req, BrandingUpdate),
+          {
+            brandLogo: files.brandLogo,
+            modelLoadingLogo: files.modelLoadingLogo,
+            modelBgLogo: files.modelBgLogo,
+          },
+          ifMatch(req),
+        ),
+      );
+    },
+  );
   return router;
 }

@@ -413,6 +413,7 @@ describe('add, update and delete (platform admin)', () => {
     expect(dup.body).toEqual({
       statusCode: 409,
       error: 'Conflict',
+      code: 'CONFLICT',
       message: MSG.modelUrlNameTaken,
       errors: { urlModelName: MSG.modelUrlNameTaken },
     });

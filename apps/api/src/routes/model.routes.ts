@@ -20,6 +20,8 @@ import { saveModel } from '@helix/server/models/save-model.command';
 import { viewerUrl } from '@helix/server/models/viewer-model.query';
 import { listCustomerTenants } from '@helix/server/tenants/list-tenants.query';
 import { actorOf, can } from '../http/auth.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { ifMatch } from '../http/if-match.ts';
 import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
@@ -54,12 +56,17 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     res.json(await listModels(deps, actorOf(req), inputOf(req, ModelListQuery)));
   });
 
-  router.post('/model/update', catalogueAdmin, modelUpload, validate(ModelUpdate), async (req, res) => {
+  // An outbox call (Idempotency-Key, If-Match: the model's version).
+  const once = idempotent(deps);
+  router.post('/model/update', catalogueAdmin, modelUpload, once, validate(ModelUpdate), async (req, res) => {
     const files = uploadedFiles(req);
-    const { model, created } = await saveModel(deps, actorOf(req), inputOf(req, ModelUpdate), {
-      file: files.file,
-      thumbnail: files.thumbnail,
-    });
+    const { model, created } = await saveModel(
+      deps,
+      actorOf(req),
+      inputOf(req, ModelUpdate),
+      { file: files.file, thumbnail: files.thumbnail },
+      ifMatch(req),
+    );
     res.status(created ? 201 : 200).json(model);
   });
 

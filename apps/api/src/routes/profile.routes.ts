@@ -5,6 +5,8 @@ import type { ServerDeps } from '@helix/server/deps';
 import { authorizeProfile } from '@helix/server/profile/profile.policy';
 import { updateProfile } from '@helix/server/profile/update-profile.command';
 import { actorOf } from '../http/auth.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { ifMatch } from '../http/if-match.ts';
 import { routeLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { validate, inputOf } from '../http/validate.ts';
@@ -38,11 +40,15 @@ export function profileTenantRoutes(deps: ServerDeps): Router {
     '/user/edit',
     mayUpdateProfile,
     picture,
+    // An outbox call (Idempotency-Key, If-Match: the profile's version).
+    idempotent(deps),
     validate(ProfileUpdate),
     limitPasswordChange,
     async (req, res) => {
       const { profilePicture } = uploadedFiles(req);
-      res.json(await updateProfile(deps, actorOf(req), inputOf(req, ProfileUpdate), profilePicture));
+      res.json(
+        await updateProfile(deps, actorOf(req), inputOf(req, ProfileUpdate), profilePicture, ifMatch(req)),
+      );
     },
   );
   return router;

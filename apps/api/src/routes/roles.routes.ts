@@ -6,6 +6,8 @@ import { deleteRole } from '@helix/server/roles/delete-role.command';
 import { listPermissions, listRoles, rolePermissions } from '@helix/server/roles/list-roles.query';
 import { saveRole } from '@helix/server/roles/save-role.command';
 import { actorOf } from '../http/auth.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { ifMatch } from '../http/if-match.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
 /**
@@ -15,18 +17,20 @@ import { inputOf, NoQuery, validate } from '../http/validate.ts';
 export function roleRoutes(deps: ServerDeps): Router {
   const { db } = deps;
   const router = Router({ mergeParams: true });
+  // Outbox calls (Idempotency-Key, If-Match): role create/edit/delete and role assignment.
+  const once = idempotent(deps);
 
   router.get('/role/all', validate(NoQuery, 'query'), async (req, res) => {
     res.json(await listRoles(db, actorOf(req)));
   });
 
-  router.post('/role/create', validate(RoleSave), async (req, res) => {
+  router.post('/role/create', once, validate(RoleSave), async (req, res) => {
     const input = inputOf(req, RoleSave);
-    res.status(input.id === 0 ? 201 : 200).json(await saveRole(db, actorOf(req), input));
+    res.status(input.id === 0 ? 201 : 200).json(await saveRole(db, actorOf(req), input, ifMatch(req)));
   });
 
-  router.post('/role/delete', validate(RoleDelete), async (req, res) => {
-    res.json(await deleteRole(db, actorOf(req), inputOf(req, RoleDelete).id));
+  router.post('/role/delete', once, validate(RoleDelete), async (req, res) => {
+    res.json(await deleteRole(db, actorOf(req), inputOf(req, RoleDelete).id, ifMatch(req)));
   });
 
   router.post('/role/permissions', validate(RoleIdRequest), async (req, res) => {
@@ -37,8 +41,8 @@ export function roleRoutes(deps: ServerDeps): Router {
     res.json(await listPermissions(db, actorOf(req)));
   });
 
-  router.post('/user/assignRoles', validate(AssignRoles), async (req, res) => {
-    res.json(await assignRoles(db, actorOf(req), inputOf(req, AssignRoles)));
+  router.post('/user/assignRoles', once, validate(AssignRoles), async (req, res) => {
+    res.json(await assignRoles(db, actorOf(req), inputOf(req, AssignRoles), ifMatch(req)));
   });
 
   return router;

@@ -148,6 +148,7 @@ describe('POST /api/user/register', () => {
     expect(sameEmail.body).toEqual({
       statusCode: 409,
       error: 'Conflict',
+      code: 'CONFLICT',
       message: MSG.emailTaken,
       errors: { email: MSG.emailTaken },
     });
@@ -210,6 +211,7 @@ describe('POST /api/user/login', () => {
     const expected = {
       statusCode: 400,
       error: 'Bad Request',
+      code: 'INVALID_CREDENTIALS',
       message: MSG.invalidCredentials,
       errors: { password: MSG.invalidCredentials },
     };
@@ -243,7 +245,12 @@ describe('sessions', () => {
 
     const old = await info(tenant.domainPrefix, first);
     expect(old.status).toBe(401);
-    expect(old.body).toEqual({ statusCode: 401, error: 'Invalid token', message: 'Invalid token' });
+    expect(old.body).toEqual({
+      statusCode: 401,
+      error: 'Invalid token',
+      code: 'INVALID_TOKEN',
+      message: 'Invalid token',
+    });
     expect((await info(tenant.domainPrefix, second)).status).toBe(200);
   });
 
@@ -262,7 +269,12 @@ describe('sessions', () => {
       where: { userId: user.id },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    const unauthorized = { statusCode: 401, error: 'Unauthorized', message: MSG.sessionExpired };
+    const unauthorized = {
+      statusCode: 401,
+      error: 'Unauthorized',
+      code: 'UNAUTHORIZED',
+      message: MSG.sessionExpired,
+    };
     for (const res of [
       await request(h.app).get(`/api/t/${tenant.domainPrefix}/user/info`),
       await request(h.app).get(`/api/t/${tenant.domainPrefix}/user/info`).set('Authorization', 'Basic abc'),
@@ -375,7 +387,12 @@ describe('GET /api/t/:tenant/user/info', () => {
     for (const path of [other.domainPrefix, 'does-not-exist', 'services']) {
       const res = await info(path, token);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: MSG.notFound });
+      expect(res.body).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        code: 'NOT_FOUND',
+        message: MSG.notFound,
+      });
     }
   });
 

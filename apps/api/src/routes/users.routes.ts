@@ -15,6 +15,7 @@ import { deleteUser } from '@helix/server/users/delete-user.command';
 import { listTenantUsers } from '@helix/server/users/list-users.query';
 import { userDetail } from '@helix/server/users/user-detail.query';
 import { actorOf, can } from '../http/auth.ts';
+import { idempotent } from '../http/idempotency.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
 /**
@@ -46,9 +47,16 @@ export function usersRoutes(deps: ServerDeps): Router {
     res.json(await deleteUser(db, actorOf(req), inputOf(req, DeleteUserRequest)));
   });
 
-  router.post('/user/invite', can('User.invite'), validate(InviteRequest), async (req, res) => {
-    res.status(201).json(await inviteUser(deps, actorOf(req), inputOf(req, InviteRequest)));
-  });
+  // An outbox call (Idempotency-Key): a single invite queued offline is sent once.
+  router.post(
+    '/user/invite',
+    can('User.invite'),
+    idempotent(deps),
+    validate(InviteRequest),
+    async (req, res) => {
+      res.status(201).json(await inviteUser(deps, actorOf(req), inputOf(req, InviteRequest)));
+    },
+  );
 
   router.post('/user/resend-invite', can('User.invite'), validate(ResendInviteRequest), async (req, res) => {
     res.json(await resendInvite(deps, actorOf(req), inputOf(req, ResendInviteRequest)));

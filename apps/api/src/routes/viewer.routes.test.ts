@@ -134,6 +134,7 @@ describe('POST /api/model/embed/detail', () => {
         success: false,
         statusCode: 404,
         error: 'Not Found',
+        code: 'NOT_FOUND',
         message: MSG.embedLinkInvalid,
       });
     }
@@ -288,7 +289,12 @@ describe('GET /api/viewer/model', () => {
     for (const subscription of [tampered, forged, expired, 'nonsense', 'v1.x.y']) {
       const res = await load({ ...params, subscription });
       expect(res.status, subscription).toBe(403);
-      expect(res.body).toEqual({ statusCode: 403, error: 'Forbidden', message: MSG.viewerLinkInvalid });
+      expect(res.body).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        code: 'FORBIDDEN',
+        message: MSG.viewerLinkInvalid,
+      });
     }
     // A ticket is for one model.
     expect((await load({ ...params, model: other.urlModelName })).status).toBe(404);
@@ -381,6 +387,7 @@ describe('views and limits', () => {
     expect(refused.body).toEqual({
       statusCode: 429,
       error: 'Too Many Requests',
+      code: 'TOO_MANY_REQUESTS',
       message: MSG.viewLimitReached,
     });
     expect(await recorded({ modelId: model.id })).toBe(4);

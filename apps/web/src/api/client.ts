@@ -19,6 +19,8 @@ export interface RequestOptions {
   toast?: boolean;
   /** false: a 401 does not open the popup or log out (used by logout and the error logger). */
   sessionEffects?: boolean;
+  /** Extra headers (the outbox's Idempotency-Key and If-Match). */
+  headers?: Record<string, string>;
 }
 
 interface Target {
@@ -29,7 +31,7 @@ interface Target {
 async function request<T>({ url, withToken }: Target, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, signal, timeoutMs = REQUEST_TIMEOUT_MS } = options;
   const token = withToken ? readApiToken() : undefined;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -124,6 +126,7 @@ function postForm<T>(
     xhr.open('POST', url);
     xhr.setRequestHeader('Accept', 'application/json');
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(options.headers ?? {})) xhr.setRequestHeader(name, value);
     xhr.timeout = timeoutMs;
     const networkFailure = (timedOut: boolean) => {
       const failure = ApiError.network(timedOut);
@@ -163,6 +166,10 @@ export const baseApi = caller((path) => ({ url: `/api${path}`, withToken: false 
 
 /** Base calls made with the session (the spec's base billing calls: setup intents, the guest trial). */
 export const baseSessionApi = caller((path) => ({ url: `/api${path}`, withToken: true }));
+
+/** Tenant calls of a given tenant (the outbox replays an edit against the tenant it was made in). */
+export const tenantApiOf = (tenant: string) =>
+  caller((path) => ({ url: `/api/t/${encodeURIComponent(tenant)}${path}`, withToken: true }));
 
 /** Tenant calls: `/api/t/{tenant}/...` with the bearer token; tenant from the cookie, default 'services'. */
 export const tenantApi = caller((path) => ({

@@ -1,12 +1,13 @@
 import type { BrandingImageField } from '@helix/shared/schemas/branding';
-import { BrandingView } from '@helix/shared/schemas/tenant';
+import { BrandingView, TenantBrandingView } from '@helix/shared/schemas/tenant';
 import { baseApi, tenantApi } from '../api/client';
+import { sendOrQueue, type EditResult } from '../offline/outbox';
 
-export type { BrandingView };
+export type { BrandingView, TenantBrandingView };
 
 /** GET /tenant/get: the signed-in user's tenant branding. */
-export const fetchBranding = async (): Promise<BrandingView> =>
-  BrandingView.parse(await tenantApi.get<unknown>('/tenant/get', { toast: false }));
+export const fetchBranding = async (): Promise<TenantBrandingView> =>
+  TenantBrandingView.parse(await tenantApi.get<unknown>('/tenant/get', { toast: false }));
 
 /**
  * POST /tenant/custom-branding-detail (no login): by brand name, or with none by this page's host (a
@@ -52,5 +53,36 @@ export function toBrandingFormData(change: BrandingChange): FormData {
   return form;
 }
 
-export const saveBranding = async (change: BrandingChange): Promise<BrandingView> =>
-  BrandingView.parse(await tenantApi.postForm<unknown>('/tenant/update', toBrandingFormData(change)));
+/**
+ * A change with new or removed images goes as multipart (files are not queued offline); colours, brand
+ * name and domain alone go through the outbox, based on the branding's version (If-Match).
+ */
+export async function saveBranding(
+  change: BrandingChange,
+  baseVersion: number,
+): Promise<EditResult<TenantBrandingView>> {
+  const withImages = Object.values(change.images).some(Boolean);
+  if (withImages) {
+    const data = TenantBrandingView.parse(
+      await tenantApi.postForm<unknown>('/tenant/update', toBrandingFormData(change), {
+        headers: { 'If-Match': String(baseVersion) },
+      }),
+    );
+    return { status: 'sent', data };
+  }
+  const result = await sendOrQueue<unknown>({
+    kind: 'branding.update',
+    target: 'branding',
+    label: `Branding: colours and brand name ${change.customBrandName}`,
+    path: '/tenant/update',
+    body: {
+      primaryColor: change.primaryColor,
+      textColor: change.textColor,
+      backgroundColor: change.backgroundColor,
+      customBrandName: change.customBrandName,
+      customDomainName: change.customDomainName,
+    },
+    baseVersion,
+  });
+  return result.status === 'sent' ? { status: 'sent', data: TenantBrandingView.parse(result.data) } : result;
+}

@@ -8,6 +8,7 @@ import {
   type ViewsSummary,
 } from '@helix/shared/schemas/model';
 import { baseApi, tenantApi, type FormRequestOptions, type RequestOptions } from '../api/client';
+import { sendOrQueue } from '../offline/outbox';
 
 /** A model as the API presents it (MODELS-API.md `presentModel`). */
 export type Model = ModelView;
@@ -53,6 +54,26 @@ export async function fetchModels(
 /** Add (id 0) or update; multipart because of the thumbnail and the .glb. */
 export const saveModel = (form: FormData, options?: FormRequestOptions) =>
   tenantApi.postForm<Model>('/model/update', form, options);
+
+/** The details of a model (no new file or thumbnail) through the outbox, based on its version. */
+export const saveModelDetailsOrQueue = (
+  model: Model,
+  details: { name: string; urlModelName: string; isPublic: boolean; restrictedTenants: number[] },
+) =>
+  sendOrQueue<Model>({
+    kind: 'model.update',
+    target: `model:${model.id}`,
+    label: `Edit model ${model.name}`,
+    path: '/model/update',
+    body: {
+      id: model.id,
+      name: details.name.trim(),
+      urlModelName: details.urlModelName.trim(),
+      isPublic: details.isPublic,
+      restrictedTenants: details.isPublic ? [] : details.restrictedTenants,
+    },
+    baseVersion: model.version,
+  });
 
 export const deleteModel = (id: number) => tenantApi.post<{ message?: string }>('/model/delete', { id });
 

@@ -32,6 +32,8 @@ export interface ModelListingView {
   failed: boolean;
   /** The list shown is the device's saved copy, not a server answer. */
   fromCache: boolean;
+  /** When the saved copy shown was saved (ms since epoch), null for a server answer. */
+  savedAt: number | null;
   reload(): void;
   /** After a save: the card is replaced or added, the list re-sorted, then refreshed from the server. */
   saved(model: Model): void;
@@ -126,6 +128,7 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
       refreshing: pending,
       failed,
       fromCache,
+      savedAt: fromCache ? (cached?.savedAt ?? null) : null,
       reload,
       saved,
       removed,

@@ -50,6 +50,8 @@ export interface OutboxRow {
   body: unknown;
   /** The version of the record the edit was based on (sent as If-Match), when it has one. */
   baseVersion: number | null;
+  /** Which field of a conflict's `current` holds the version to retry on (default 'version'). */
+  versionField?: 'version' | 'rolesVersion';
   state: OutboxState;
   attempts: number;
   /** Earliest time of the next attempt (backoff), ms since epoch. */

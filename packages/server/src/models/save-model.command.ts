@@ -51,16 +51,34 @@ function thumbnailChange(input: ModelUpdateInput, files: ModelFiles): ThumbnailC
   throw fieldError('thumbnail', MSG.imageTypeNotAllowed);
 }
 
+/** A model as the catalogue admin's listing shows it. */
+async function presentSaved(deps: ServerDeps, model: ModelRecord): Promise<ModelView> {
+  const viewDeps = viewDepsOf(deps);
+  const counts = await modelViewCounts(viewDeps, await pendingViews(viewDeps), [model.id], null);
+  return presentModel(model, { admin: true, stats: { viewCount: counts.get(model.id) ?? 0 } });
+}
+
+/** The model changed since the version the edit was based on: 409 with the model now (404 if gone). */
+async function versionConflict(deps: ServerDeps, id: number): Promise<AppError> {
+  const now = await deps.db.model.findFirst({ where: { id, deletedAt: null }, include });
+  return now
+    ? AppError.versionConflict(await presentSaved(deps, now), MSG.modelVersionConflict)
+    : AppError.notFound();
+}
+
 /**
  * POST /model/update: id 0 adds a model, any other id updates it (catalogue admins only). The .glb is
  * checked structurally here, the thumbnail by content in the worker; both are stored before the
- * database write and removed again if it fails. Every save increments the version.
+ * database write and removed again if it fails. Every save increments the version; an update based
+ * on another version (If-Match, else the body's `version`) answers 409 VERSION_CONFLICT with the model
+ * as it is now.
  */
 export async function saveModel(
   deps: ServerDeps,
   actor: Actor,
   input: ModelUpdateInput,
   files: ModelFiles,
+  ifMatch?: number,
 ): Promise<{ model: ModelView; created: boolean }> {
   const { db } = deps;
   const adding = input.id === 0;
@@ -70,8 +88,9 @@ export async function saveModel(
     ? null
     : await db.model.findFirst({ where: { id: input.id, ...visibleTo(actor) }, include });
   if (!adding && !existing) throw AppError.notFound();
-  if (existing && input.version !== undefined && input.version !== existing.version) {
-    throw AppError.conflict(MSG.modelVersionConflict, { version: MSG.modelVersionConflict });
+  const expectedVersion = ifMatch ?? input.version;
+  if (existing && expectedVersion !== undefined && expectedVersion !== existing.version) {
+    throw await versionConflict(deps, existing.id);
   }
 
   const clash = await db.model.findFirst({
@@ -137,8 +156,7 @@ export async function saveModel(
         where: { id: existing.id, version: existing.version, deletedAt: null },
         data: { ...data, version: { increment: 1 } },
       });
-      if (updated.count === 0)
-        throw AppError.conflict(MSG.modelVersionConflict, { version: MSG.modelVersionConflict });
+      if (updated.count === 0) throw await versionConflict(deps, existing.id);
       if (restrictedTenants) {
         await tx.modelTenantAccess.deleteMany({ where: { modelId: existing.id } });
         await tx.modelTenantAccess.createMany({
@@ -157,12 +175,7 @@ export async function saveModel(
       }
     }
 
-    const viewDeps = viewDepsOf(deps);
-    const counts = await modelViewCounts(viewDeps, await pendingViews(viewDeps), [saved.id], null);
-    return {
-      model: presentModel(saved, { admin: true, stats: { viewCount: counts.get(saved.id) ?? 0 } }),
-      created: adding,
-    };
+    return { model: await presentSaved(deps, saved), created: adding };
   } catch (error) {
     for (const key of written) await storage.delete(key).catch(() => undefined);
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw urlNameTaken();

@@ -6,12 +6,12 @@ import type { Actor } from '../sessions/session.service.ts';
 import { tenantScope } from '../tenants/tenant-scope.ts';
 import { authorize } from './platform-user.policy.ts';
 
-const include = {
+export const platformUserInclude = {
   tenant: { include: { subscription: { include: { plan: { select: { name: true } } } } } },
   roles: { include: { role: { select: { id: true, name: true } } } },
 } satisfies Prisma.UserInclude;
 
-type Row = Prisma.UserGetPayload<{ include: typeof include }>;
+type Row = Prisma.UserGetPayload<{ include: typeof platformUserInclude }>;
 
 export function presentPlatformUser(user: Row): PlatformUserView {
   return {
@@ -26,6 +26,7 @@ export function presentPlatformUser(user: Row): PlatformUserView {
     companyName: user.tenant.name,
     tenant: user.tenant.domainPrefix,
     roles: user.roles.map(({ role }) => role).sort((a, b) => a.id - b.id),
+    rolesVersion: user.rolesVersion,
     createdAt: user.createdAt.toISOString(),
   };
 }
@@ -39,7 +40,7 @@ export async function listPlatformUsers(db: Db, actor: Actor): Promise<PlatformU
   const users = await db.user.findMany({
     // The policy admits platform admins only, so the scope is every tenant.
     where: { deletedAt: null, ...tenantScope(actor) },
-    include,
+    include: platformUserInclude,
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
   return users.map(presentPlatformUser);

@@ -1,5 +1,5 @@
 import { BRANDING_DEFAULTS } from '@helix/shared/schemas/branding';
-import type { BrandingView } from '@helix/shared/schemas/tenant';
+import type { BrandingView, TenantBrandingView } from '@helix/shared/schemas/tenant';
 import type { Tenant } from '../db.ts';
 import { imageUrl } from './image-url.ts';
 
@@ -52,4 +52,12 @@ export function presentBranding(
     customDomainName: tenant.customDomainName,
     ...presentBrandingLook(branding, origin),
   };
+}
+
+/** The owner's own branding (GET /tenant/get, POST /tenant/update): with its version, 0 without a row. */
+export function presentTenantBranding(
+  tenant: Pick<Tenant, 'domainPrefix' | 'name' | 'customBrandName' | 'customDomainName'>,
+  branding: (BrandingSource & { version: number }) | null | undefined,
+): TenantBrandingView {
+  return { ...presentBranding(tenant, branding), version: branding?.version ?? 0 };
 }

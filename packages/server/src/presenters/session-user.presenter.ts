@@ -54,5 +54,6 @@ export function presentSessionUser(user: SessionUserRecord, now = new Date()): S
     customBrandName: user.tenant.customBrandName,
     paymentPlan: paymentPlanOf(subscription),
     subscription: presentSubscription(subscription),
+    version: user.version,
   };
 }

@@ -15,17 +15,27 @@ import { newImageBytes } from './uploaded-image.ts';
  * POST /user/edit (administration-content 4): the signed-in user's full name, picture and password.
  * The e-mail is read-only. A new picture is checked by content and cut to a square in the worker;
  * '' removes it. A password change needs the old password and ends the user's other sessions (not
- * this one), as a password reset does.
+ * this one), as a password reset does. Every update increments the profile's version; with
+ * `expectedVersion` (If-Match) a profile changed since answers 409 VERSION_CONFLICT with the session
+ * user as it is now.
  */
 export async function updateProfile(
   deps: ServerDeps,
   actor: Actor,
   input: ProfileUpdateInput,
   file?: { buffer: Buffer },
+  expectedVersion?: number,
 ): Promise<ProfileUpdateResponse> {
   authorizeProfile(actor, 'update');
   const { db } = deps;
   const user = actor.user;
+  const conflict = async () =>
+    AppError.versionConflict(
+      presentSessionUser(
+        await db.user.findUniqueOrThrow({ where: { id: user.id }, include: sessionUserInclude }),
+      ),
+    );
+  if (expectedVersion !== undefined && expectedVersion !== user.version) throw await conflict();
 
   let passwordHash: string | undefined;
   if (input.newPassword) {
@@ -45,15 +55,18 @@ export async function updateProfile(
 
   try {
     const updated = await db.$transaction(async (tx) => {
-      const saved = await tx.user.update({
-        where: { id: user.id },
+      // Optimistic: the profile must still be at the version this update was based on.
+      const { count } = await tx.user.updateMany({
+        where: { id: user.id, ...(expectedVersion !== undefined ? { version: expectedVersion } : {}) },
         data: {
           name: input.name,
+          version: { increment: 1 },
           ...(passwordHash ? { passwordHash } : {}),
           ...(picture ? { profilePicture: picture } : removePicture ? { profilePicture: null } : {}),
         },
-        include: sessionUserInclude,
       });
+      if (count === 0) throw await conflict();
+      const saved = await tx.user.findUniqueOrThrow({ where: { id: user.id }, include: sessionUserInclude });
       if (passwordHash) {
         await tx.session.updateMany({
           where: { userId: user.id, endedAt: null, id: { not: actor.session.id } },

@@ -19,5 +19,6 @@ export function presentRole(role: RoleRecord): RoleView {
       .map(({ permission }) => ({ id: permission.id, name: permission.name }))
       .sort(byId),
     userCount: role._count.users,
+    version: role.version,
   };
 }

@@ -31,12 +31,25 @@ async function permissionNames(tx: Prisma.TransactionClient, ids: number[]): Pro
   return found.map((p) => p.name);
 }
 
+/** The role changed (or went) under a save: a conflict with the role now, or 404. */
+export async function roleConflict(tx: Prisma.TransactionClient, id: number): Promise<AppError> {
+  const now = await tx.role.findUnique({ where: { id }, include: roleInclude });
+  return now ? AppError.versionConflict(presentRole(now)) : AppError.notFound();
+}
+
 /**
  * POST /role/create: id 0 creates a role, another id updates it (name and the full permission list).
  * Names are unique without regard to case ('Role Name already exists'); an edit that changes nothing
  * is refused ('No change in Data!'); built-in roles keep their names and at least one permission.
+ * An update based on another version than the role's (`expectedVersion`, the If-Match header) answers
+ * 409 VERSION_CONFLICT with the role as it is; every update increments the version.
  */
-export async function saveRole(db: Db, actor: Actor, input: SaveInput): Promise<RoleSaved> {
+export async function saveRole(
+  db: Db,
+  actor: Actor,
+  input: SaveInput,
+  expectedVersion?: number,
+): Promise<RoleSaved> {
   const creating = input.id === 0;
   authorize(actor, creating ? 'create' : 'update');
   try {
@@ -54,6 +67,9 @@ export async function saveRole(db: Db, actor: Actor, input: SaveInput): Promise<
       }
       const current = await tx.role.findUnique({ where: { id: input.id }, include: roleInclude });
       if (!current) throw AppError.notFound();
+      if (expectedVersion !== undefined && expectedVersion !== current.version) {
+        throw AppError.versionConflict(presentRole(current));
+      }
       const before = new Set(current.permissions.map((p) => p.permissionId));
       const unchanged =
         current.name === input.name &&
@@ -74,7 +90,13 @@ export async function saveRole(db: Db, actor: Actor, input: SaveInput): Promise<
       await tx.rolePermission.createMany({
         data: input.permissions.map((permissionId) => ({ roleId: current.id, permissionId })),
       });
-      return tx.role.update({ where: { id: current.id }, data: { name: input.name }, include: roleInclude });
+      // Optimistic: the row must still be at the version this save read.
+      const updated = await tx.role.updateMany({
+        where: { id: current.id, version: current.version },
+        data: { name: input.name, version: { increment: 1 } },
+      });
+      if (updated.count === 0) throw await roleConflict(tx, current.id);
+      return tx.role.findUniqueOrThrow({ where: { id: current.id }, include: roleInclude });
     });
     return { message: creating ? MSG.roleCreated : MSG.roleUpdated, role: presentRole(role) };
   } catch (error) {

@@ -1,11 +1,11 @@
 import { MSG, type ImagePurpose } from '@helix/shared';
 import type { BrandingImageField, BrandingUpdateInput } from '@helix/shared/schemas/branding';
-import type { BrandingView } from '@helix/shared/schemas/tenant';
+import type { TenantBrandingView } from '@helix/shared/schemas/tenant';
 import type { Config } from '../config.ts';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { checkImageInWorker } from '../models/check-image-in-worker.ts';
-import { presentBranding } from '../presenters/branding.presenter.ts';
+import { presentTenantBranding } from '../presenters/branding.presenter.ts';
 import { uniqueViolation, violates } from '../prisma-errors.ts';
 import { newImageBytes } from '../profile/uploaded-image.ts';
 import type { Actor } from '../sessions/session.service.ts';
@@ -35,15 +35,29 @@ const taken = (field: 'customBrandName' | 'customDomainName', message: string) =
  * images of the caller's tenant. A new image is checked by content and resized in the worker; a remove
  * flag (without a new image) restores the default; neither keeps the current one. Images are stored
  * before the database write and removed again if it fails; replaced ones are removed after it.
+ * Every update increments the branding's version; with `expectedVersion` (If-Match) branding changed
+ * since answers 409 VERSION_CONFLICT with the branding as it is now (0: never saved).
  */
 export async function updateBranding(
   deps: ServerDeps,
   actor: Actor,
   input: BrandingUpdateInput,
   files: BrandingFiles = {},
-): Promise<BrandingView> {
+  expectedVersion?: number,
+): Promise<TenantBrandingView> {
   authorizeBranding(actor, 'update');
   const { db } = deps;
+  const conflict = async () => {
+    const now = await db.tenant.findUniqueOrThrow({
+      where: { id: actor.tenant.id },
+      include: { branding: true },
+    });
+    return AppError.versionConflict(presentTenantBranding(now, now.branding));
+  };
+  if (expectedVersion !== undefined) {
+    const row = await db.branding.findUnique({ where: ownTenant(actor), select: { version: true } });
+    if ((row?.version ?? 0) !== expectedVersion) throw await conflict();
+  }
   if (input.customDomainName) {
     const host = input.customDomainName;
     const own = [...portalHosts(deps.config)].some((p) => host === p || host.endsWith(`.${p}`));
@@ -92,11 +106,23 @@ export async function updateBranding(
       backgroundColor: input.backgroundColor,
     };
     const tenant = await db.$transaction(async (tx) => {
-      await tx.branding.upsert({
-        where: ownTenant(actor),
-        create: { ...ownTenant(actor), ...colours, ...images },
-        update: { ...colours, ...images },
-      });
+      if (expectedVersion === undefined) {
+        await tx.branding.upsert({
+          where: ownTenant(actor),
+          create: { ...ownTenant(actor), ...colours, ...images },
+          update: { ...colours, ...images, version: { increment: 1 } },
+        });
+      } else if (expectedVersion === 0) {
+        // Never saved: the unique tenantId refuses a second creation (a conflict below).
+        await tx.branding.create({ data: { ...ownTenant(actor), ...colours, ...images } });
+      } else {
+        // Optimistic: the row must still be at the version the edit was based on.
+        const { count } = await tx.branding.updateMany({
+          where: { ...ownTenant(actor), version: expectedVersion },
+          data: { ...colours, ...images, version: { increment: 1 } },
+        });
+        if (count === 0) throw await conflict();
+      }
       return tx.tenant.update({
         where: { id: actor.tenant.id },
         data: { customBrandName: input.customBrandName, customDomainName: input.customDomainName },
@@ -112,10 +138,11 @@ export async function updateBranding(
           .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old branding image not deleted'));
       }
     }
-    return presentBranding(tenant, tenant.branding);
+    return presentTenantBranding(tenant, tenant.branding);
   } catch (error) {
     for (const key of written) await storage.delete(key).catch(() => undefined);
     const detail = uniqueViolation(error);
+    if (violates(detail, 'Branding', 'tenantId')) throw await conflict();
     if (violates(detail, 'Tenant', 'customBrandName')) throw taken('customBrandName', MSG.brandNameTaken);
     if (violates(detail, 'Tenant', 'customDomainName')) throw taken('customDomainName', MSG.domainTaken);
     throw error;

@@ -11,6 +11,7 @@ export const tenantUserSelect = {
   isAdmin: true,
   tenantId: true,
   createdAt: true,
+  rolesVersion: true,
   roles: { select: { role: { select: { id: true, name: true } } } },
 } satisfies Prisma.UserSelect;
 
@@ -26,6 +27,7 @@ export function presentTenantUser(user: TenantUserRecord): TenantUserView {
     isPassword: user.passwordHash !== null,
     isOwner: user.isOwner,
     roles: user.roles.map(({ role }) => ({ id: role.id, name: role.name })).sort((a, b) => a.id - b.id),
+    rolesVersion: user.rolesVersion,
     createdAt: user.createdAt.toISOString(),
   };
 }

@@ -17,6 +17,8 @@ export const PlatformUserView = z.object({
   companyName: z.string(),
   tenant: z.string(),
   roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  /** The role assignment's version: an offline Assign Roles sends it back as If-Match. */
+  rolesVersion: z.number().int(),
   createdAt: z.string(),
 });
 export type PlatformUserView = z.infer<typeof PlatformUserView>;

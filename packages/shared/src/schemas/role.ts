@@ -55,6 +55,8 @@ export const RoleView = z.object({
   builtIn: z.boolean(),
   permissions: z.array(PermissionView),
   userCount: z.number().int(),
+  /** Incremented on every update; an offline edit sends it back as If-Match. */
+  version: z.number().int(),
 });
 export type RoleView = z.infer<typeof RoleView>;
 

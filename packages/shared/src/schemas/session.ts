@@ -42,6 +42,8 @@ export const SessionUser = z.object({
   customBrandName: z.string().nullable(),
   paymentPlan: z.string().nullable(),
   subscription: SessionSubscription.nullable(),
+  /** The profile's version (If-Match of POST /user/edit); absent in copies stored before it existed. */
+  version: z.number().int().optional(),
 });
 export type SessionUser = z.infer<typeof SessionUser>;
 

@@ -14,6 +14,8 @@ export const TenantUserView = z.object({
   isPassword: z.boolean(),
   isOwner: z.boolean(),
   roles: z.array(RoleRef),
+  /** The role assignment's version (If-Match of POST /user/assignRoles). */
+  rolesVersion: z.number().int(),
   createdAt: z.string(),
 });
 export type TenantUserView = z.infer<typeof TenantUserView>;

@@ -30,3 +30,10 @@ export const BrandingView = z.object({
   modelLoadingLogo: z.string().nullable(),
 });
 export type BrandingView = z.infer<typeof BrandingView>;
+
+/**
+ * GET /tenant/get and POST /tenant/update: the caller's own branding with its version (0 before the
+ * tenant ever saved it), which an offline edit sends back as If-Match.
+ */
+export const TenantBrandingView = BrandingView.extend({ version: z.number().int() });
+export type TenantBrandingView = z.infer<typeof TenantBrandingView>;

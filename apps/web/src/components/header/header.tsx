@@ -1,7 +1,11 @@
 import { DownOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
+import { Avatar, Button, Dropdown, Modal, Space, type MenuProps } from 'antd';
+import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
 import { Logo } from '../logo';
+import { clearUserData } from '../../offline/offline-db';
+import { OutboxPanel } from '../../offline/outbox-panel';
+import { queuedEditCount } from '../../offline/user-data';
 import { logout } from '../../session/session';
 import { canSeeSettings } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
@@ -14,6 +18,25 @@ export function Header() {
   const user = useSessionUser();
   const navigate = useNavigate();
   const sticky = useScrolledPast(STICKY_AFTER_PX);
+  const [modal, modalContext] = Modal.useModal();
+
+  /** Log Out clears this user's offline data; queued edits would be lost, so it asks first. */
+  const signOut = async () => {
+    if (!user) return;
+    const queued = await queuedEditCount(user.id);
+    const leave = async () => {
+      await clearUserData(user.id).catch(() => undefined);
+      await logout();
+    };
+    if (queued === 0) return leave();
+    void modal.confirm({
+      title: MSG.logoutWithQueuedTitle,
+      content: MSG.logoutWithQueued(queued),
+      okText: MSG.logoutAnyway,
+      okButtonProps: { danger: true },
+      onOk: leave,
+    });
+  };
 
   const items: MenuProps['items'] = [
     ...(canSeeSettings(user) ? [{ key: 'settings', label: 'Settings', icon: <SettingOutlined /> }] : []),
@@ -23,28 +46,32 @@ export function Header() {
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'settings') void navigate('/user/settings');
     // The route guard takes the signed-out user to login.
-    if (key === 'logout') void logout();
+    if (key === 'logout') void signOut();
   };
 
   return (
     <div className="app-header-slot">
       <header className={sticky ? 'app-header is-sticky' : 'app-header'}>
+        {modalContext}
         <Logo />
         {user && (
-          <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
-            <Button
-              type="text"
-              className="user-menu"
-              aria-label={`User menu (${user.name})`}
-              data-testid="user-menu"
-            >
-              <Avatar size="small" src={user.profilePicture || undefined} icon={<UserOutlined />} alt="" />
-              <span className="user-menu-name" aria-hidden>
-                {user.name}
-              </span>
-              <DownOutlined aria-hidden />
-            </Button>
-          </Dropdown>
+          <Space size={4}>
+            <OutboxPanel />
+            <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
+              <Button
+                type="text"
+                className="user-menu"
+                aria-label={`User menu (${user.name})`}
+                data-testid="user-menu"
+              >
+                <Avatar size="small" src={user.profilePicture || undefined} icon={<UserOutlined />} alt="" />
+                <span className="user-menu-name" aria-hidden>
+                  {user.name}
+                </span>
+                <DownOutlined aria-hidden />
+              </Button>
+            </Dropdown>
+          </Space>
         )}
       </header>
     </div>

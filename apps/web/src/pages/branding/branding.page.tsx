@@ -3,7 +3,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useBlocker } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { BRANDING_DEFAULTS, BrandingUpdate, TEXT_COLOURS } from '@helix/shared/schemas/branding';
-import { fetchBranding, saveBranding, type BrandingView } from '../../branding/branding.api';
+import { fetchBranding, saveBranding, type TenantBrandingView } from '../../branding/branding.api';
+import { OfflineNotice } from '../../offline/offline-notice';
+import { PendingTag } from '../../offline/outbox-panel';
+import { loadWithSnapshot } from '../../offline/snapshot';
+import { usePendingTargets } from '../../offline/use-outbox';
 import {
   ImagePicker,
   imageChangeOf,
@@ -17,7 +21,7 @@ import { zodRule } from '../../forms/zod-rule';
 import { refreshSessionUser } from '../../session/session';
 import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
-import { toastError, toastSuccess } from '../../ui/notify';
+import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { BrandingPreview } from './branding-preview';
 import './branding.css';
@@ -44,7 +48,7 @@ const FIELDS = [
   'modelLoadingLogo',
 ] as const;
 
-const valuesOf = (b: BrandingView): BrandingFormValues => ({
+const valuesOf = (b: TenantBrandingView): BrandingFormValues => ({
   primaryColor: b.primaryColor,
   textColor: b.textColor,
   backgroundColor: b.backgroundColor,
@@ -55,7 +59,10 @@ const valuesOf = (b: BrandingView): BrandingFormValues => ({
   modelLoadingLogo: imageValueOf(b.modelLoadingLogo),
 });
 
-type Load = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; branding: BrandingView };
+type Load =
+  | { status: 'loading' }
+  | { status: 'failed' }
+  | { status: 'ready'; branding: TenantBrandingView; savedAt: number | null };
 
 /** /user/settings/branding (administration-content 2, 4, 5): colours, white label, three images. */
 export function BrandingPage() {
@@ -71,21 +78,23 @@ function BrandingLoader() {
 
   const reload = useCallback(() => {
     setLoad({ status: 'loading' });
-    fetchBranding()
-      .then((branding) => setLoad({ status: 'ready', branding }))
+    loadWithSnapshot('branding', fetchBranding)
+      .then(({ data, savedAt }) => setLoad({ status: 'ready', branding: data, savedAt }))
       .catch(() => {
         toastError(MSG.failedLoadBranding);
         setLoad({ status: 'failed' });
       });
   }, []);
   useEffect(reload, [reload]);
+  const pending = usePendingTargets().has('branding');
 
   return (
     <section className="page branding-page">
       <PageTitle title="Branding" />
       <Typography.Title level={1} className="page-title">
-        Branding
+        Branding <PendingTag pending={pending} />
       </Typography.Title>
+      <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
       {load.status === 'loading' && (
         <Skeleton active paragraph={{ rows: 8 }} data-testid="branding-loading" />
       )}
@@ -99,14 +108,20 @@ function BrandingLoader() {
       {load.status === 'ready' && (
         <BrandingForm
           branding={load.branding}
-          onSaved={(branding) => setLoad({ status: 'ready', branding })}
+          onSaved={(branding) => setLoad({ status: 'ready', branding, savedAt: null })}
         />
       )}
     </section>
   );
 }
 
-function BrandingForm({ branding, onSaved }: { branding: BrandingView; onSaved(b: BrandingView): void }) {
+function BrandingForm({
+  branding,
+  onSaved,
+}: {
+  branding: TenantBrandingView;
+  onSaved(b: TenantBrandingView): void;
+}) {
   const [form] = Form.useForm<BrandingFormValues>();
   const [busy, setBusy] = useState(false);
   const [dirty, setDirty] = useState(false);
@@ -132,18 +147,28 @@ function BrandingForm({ branding, onSaved }: { branding: BrandingView; onSaved(b
     }
     setBusy(true);
     try {
-      const saved = await saveBranding({
-        primaryColor: v.primaryColor,
-        textColor: v.textColor,
-        backgroundColor: v.backgroundColor,
-        customBrandName: v.customBrandName,
-        customDomainName: v.customDomainName ?? '',
-        images: {
-          brandLogo: imageChangeOf(v.brandLogo),
-          modelBgLogo: imageChangeOf(v.modelBgLogo),
-          modelLoadingLogo: imageChangeOf(v.modelLoadingLogo),
+      const result = await saveBranding(
+        {
+          primaryColor: v.primaryColor,
+          textColor: v.textColor,
+          backgroundColor: v.backgroundColor,
+          customBrandName: v.customBrandName,
+          customDomainName: v.customDomainName ?? '',
+          images: {
+            brandLogo: imageChangeOf(v.brandLogo),
+            modelBgLogo: imageChangeOf(v.modelBgLogo),
+            modelLoadingLogo: imageChangeOf(v.modelLoadingLogo),
+          },
         },
-      });
+        branding.version,
+      );
+      if (result.status === 'queued') {
+        // Shown as edited (the form keeps the values) and marked Pending sync until the server takes it.
+        setDirty(false);
+        toastInfo(MSG.savedForLater);
+        return true;
+      }
+      const saved = result.data;
       form.setFieldsValue(valuesOf(saved));
       setDirty(false);
       toastSuccess(MSG.brandingUpdated);

@@ -8,6 +8,8 @@ import {
 import { Button, Card, Tooltip } from 'antd';
 import type { ModelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
+import { PendingTag } from '../../offline/outbox-panel';
+import { usePendingTargets } from '../../offline/use-outbox';
 
 export type CardAction = 'open' | 'edit' | 'delete' | 'share' | 'embed';
 
@@ -29,6 +31,7 @@ const ACTIONS = [
  * button ("Open <name>") for the viewer; the action buttons sit above it.
  */
 export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
+  const pending = usePendingTargets().has(`model:${model.id}`);
   const actions = ACTIONS.filter((a) => a.allowed(abilities)).map(({ action, label, icon }) => (
     <Tooltip key={action} title={label}>
       <Button
@@ -66,6 +69,7 @@ export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
       )}
       <h3 className="model-card-name" title={model.name}>
         {model.name}
+        <PendingTag pending={pending} />
       </h3>
       {abilities.seeViews && (
         <p className="model-card-views">Views: {Math.max(0, model.viewCount || 0).toLocaleString('en-US')}</p>

@@ -5,8 +5,8 @@ import { ModelUpdate } from '@helix/shared/schemas/model';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
 import { toModelFormData, toUrlModelName } from '../../models/model-form-data';
-import { saveModel, type Model } from '../../models/models.api';
-import { toastSuccess } from '../../ui/notify';
+import { saveModel, saveModelDetailsOrQueue, type Model } from '../../models/models.api';
+import { toastInfo, toastSuccess } from '../../ui/notify';
 import { ModelFileField, ThumbnailField } from './model-upload-fields';
 import { TenantSelect } from './tenant-select';
 
@@ -70,6 +70,30 @@ export function ModelFormModal({
     setBusy(true);
     setProgress(0);
     try {
+      const modelFile = values.file?.[0]?.originFileObj ?? null;
+      const detailsOnly = model && !modelFile && (thumb ? !thumb.originFileObj : !model.thumbnail);
+      if (detailsOnly) {
+        // Details only: queued when offline, shown as edited and marked Pending sync.
+        const details = {
+          name: values.name,
+          urlModelName: values.urlModelName,
+          isPublic: Boolean(values.isPublic),
+          restrictedTenants: [...(values.restrictedTenants ?? [])],
+        };
+        const result = await saveModelDetailsOrQueue(model, details);
+        if (result.status === 'queued') {
+          toastInfo(MSG.savedForLater);
+          onSaved({
+            ...model,
+            ...details,
+            restrictedTenants: details.isPublic ? [] : details.restrictedTenants,
+          });
+        } else {
+          toastSuccess(MSG.modelSaved);
+          onSaved(result.data);
+        }
+        return;
+      }
       const saved = await saveModel(body, { signal: controller.signal, onProgress: setProgress });
       toastSuccess(MSG.modelSaved);
       onSaved(saved);

@@ -1,6 +1,7 @@
 import { Alert, Button, Result } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { MSG } from '@helix/shared';
+import { OfflineNotice } from '../../offline/offline-notice';
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
 import { modelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
@@ -70,9 +71,7 @@ export function ModelsPage() {
         onAdd={() => setDialog({ kind: 'add' })}
         onAddViews={() => setDialog({ kind: 'buy-views' })}
       />
-      {listing.failed && listing.fromCache && (
-        <Alert className="models-notice" type="info" showIcon title={MSG.modelsFromCache} />
-      )}
+      {listing.failed && listing.fromCache && <OfflineNotice savedAt={listing.savedAt} />}
       {nothingToShow ? (
         <Alert
           className="models-notice"

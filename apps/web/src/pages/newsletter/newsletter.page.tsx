@@ -5,11 +5,16 @@ import { MSG } from '@helix/shared';
 import { logError } from '../../logging/error-logger';
 import { columnSearch, includesText } from '../../ui/column-search';
 import { toastError } from '../../ui/notify';
+import { OfflineNotice } from '../../offline/offline-notice';
+import { loadWithSnapshot } from '../../offline/snapshot';
 import { PageTitle } from '../../ui/page-title';
 import { downloadCsv, downloadXlsx, formatCreatedAt } from './newsletter-export';
 import { fetchSubscribers, type Subscriber } from './newsletter.api';
 
-type Load = { status: 'loading' } | { status: 'ready'; list: Subscriber[] } | { status: 'failed' };
+type Load =
+  | { status: 'loading' }
+  | { status: 'ready'; list: Subscriber[]; savedAt: number | null }
+  | { status: 'failed' };
 
 /**
  * /news-letter: 'Newsletter Subscribers', Email and Created At (YYYY-MM-DD h:mm:ss), sortable and
@@ -21,8 +26,8 @@ export function NewsletterPage() {
 
   useEffect(() => {
     const controller = new AbortController();
-    fetchSubscribers({ signal: controller.signal, toast: false })
-      .then((list) => setLoad({ status: 'ready', list }))
+    loadWithSnapshot('newsletter', () => fetchSubscribers({ signal: controller.signal, toast: false }))
+      .then(({ data, savedAt }) => setLoad({ status: 'ready', list: data, savedAt }))
       .catch(() => {
         if (controller.signal.aborted) return;
         toastError(MSG.failedLoadSubscribers);
@@ -100,6 +105,7 @@ export function NewsletterPage() {
           </Button>
         </Dropdown>
       </div>
+      <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
       <Table<Subscriber>
         rowKey="id"
         columns={columns}

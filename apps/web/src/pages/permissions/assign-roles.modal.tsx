@@ -1,11 +1,12 @@
 import { Form, Modal, Select } from 'antd';
 import { useEffect, useState } from 'react';
+import { MSG } from '@helix/shared';
 import { AssignRoles, type RoleView } from '@helix/shared/schemas/role';
 import { zodRule } from '../../forms/zod-rule';
 import { applyServerErrors } from '../../forms/server-errors';
-import { toastSuccess } from '../../ui/notify';
+import { toastInfo, toastSuccess } from '../../ui/notify';
 import type { PlatformUser } from '../platform-users/platform-users.api';
-import { assignRoles } from '../roles/roles.api';
+import { assignRolesOrQueue } from '../roles/roles.api';
 
 interface Props {
   user: PlatformUser | null;
@@ -28,8 +29,9 @@ export function AssignRolesModal({ user, roles, onClose, onSaved }: Props) {
     if (!user) return;
     setSaving(true);
     try {
-      const answer = await assignRoles(user.id, values.roles);
-      toastSuccess(answer.message);
+      const result = await assignRolesOrQueue(user, values.roles);
+      if (result.status === 'sent') toastSuccess(result.data.message);
+      else toastInfo(MSG.savedForLater);
       onSaved();
       onClose();
     } catch (error) {

@@ -2,6 +2,10 @@ import { Button, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
 import type { RoleView } from '@helix/shared/schemas/role';
+import { OfflineNotice } from '../../offline/offline-notice';
+import { PendingTag } from '../../offline/outbox-panel';
+import { useReloadOnOutboxChange } from '../../offline/pending-rows';
+import { loadWithSnapshot } from '../../offline/snapshot';
 import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
@@ -11,7 +15,10 @@ import { fetchPlatformUsers, type PlatformUser } from '../platform-users/platfor
 import { fetchRoles } from '../roles/roles.api';
 import { AssignRolesModal } from './assign-roles.modal';
 
-type Load = { status: 'loading' } | { status: 'ready'; users: PlatformUser[] } | { status: 'failed' };
+type Load =
+  | { status: 'loading' }
+  | { status: 'ready'; users: PlatformUser[]; savedAt: number | null }
+  | { status: 'failed' };
 
 /** /permissions: Name and Email of every user, their roles, and Assign Roles (Role.assign). */
 export function PermissionsPage() {
@@ -22,8 +29,8 @@ export function PermissionsPage() {
   const [assigning, setAssigning] = useState<PlatformUser | null>(null);
 
   const reload = useCallback((signal?: AbortSignal) => {
-    fetchPlatformUsers({ signal, toast: false })
-      .then((users) => setLoad({ status: 'ready', users }))
+    loadWithSnapshot('platform-users', () => fetchPlatformUsers({ signal, toast: false }))
+      .then(({ data, savedAt }) => setLoad({ status: 'ready', users: data, savedAt }))
       .catch(() => {
         if (signal?.aborted) return;
         toastError(MSG.failedLoadUsers);
@@ -35,14 +42,17 @@ export function PermissionsPage() {
     const controller = new AbortController();
     reload(controller.signal);
     if (canAssign) {
-      fetchRoles({ signal: controller.signal, toast: false })
-        .then(setRoles)
+      loadWithSnapshot('roles', () => fetchRoles({ signal: controller.signal, toast: false }))
+        .then(({ data }) => setRoles(data))
         .catch(() => {
           if (!controller.signal.aborted) toastError(MSG.failedLoadRoles);
         });
     }
     return () => controller.abort();
   }, [reload, canAssign]);
+
+  const outbox = useReloadOnOutboxChange(reload);
+  const pending = new Set(outbox.map((e) => e.target));
 
   const columns: TableColumnsType<PlatformUser> = [
     {
@@ -72,7 +82,14 @@ export function PermissionsPage() {
     {
       title: 'Roles',
       key: 'roles',
-      render: (_, u) => u.roles.map((r) => <Tag key={r.id}>{r.name}</Tag>),
+      render: (_, u) => (
+        <>
+          {u.roles.map((r) => (
+            <Tag key={r.id}>{r.name}</Tag>
+          ))}
+          <PendingTag pending={pending.has(`user:${u.id}`)} />
+        </>
+      ),
     },
     ...(canAssign
       ? [
@@ -95,6 +112,7 @@ export function PermissionsPage() {
       <Typography.Title level={1} className="page-title">
         Permissions
       </Typography.Title>
+      <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
       <Table<PlatformUser>
         rowKey="id"
         columns={columns}

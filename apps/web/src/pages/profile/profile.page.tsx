@@ -17,7 +17,7 @@ import { zodRule } from '../../forms/zod-rule';
 import { replaceSessionUser } from '../../session/session';
 import { hasPermission, type SessionUser } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
-import { toastError, toastSuccess } from '../../ui/notify';
+import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { saveProfile } from './profile.api';
 import './profile.css';
@@ -93,15 +93,24 @@ function ProfileForm({ user, onDone }: { user: SessionUser; onDone(): void }) {
   const onFinish = async (values: ProfileFormValues) => {
     setBusy(true);
     try {
-      const answer = await saveProfile({
-        name: values.name,
-        oldPassword: values.oldPassword,
-        newPassword: values.newPassword,
-        confirmPassword: values.confirmPassword,
-        picture: imageChangeOf(values.profilePicture),
-      });
-      replaceSessionUser(answer.user);
-      toastSuccess(answer.message || MSG.userUpdated);
+      const result = await saveProfile(
+        {
+          name: values.name,
+          oldPassword: values.oldPassword,
+          newPassword: values.newPassword,
+          confirmPassword: values.confirmPassword,
+          picture: imageChangeOf(values.profilePicture),
+        },
+        user,
+      );
+      if (result.status === 'queued') {
+        // Optimistic: the header shows the new name; the server's answer replaces it once sent.
+        replaceSessionUser({ ...user, name: values.name });
+        toastInfo(MSG.savedForLater);
+      } else {
+        replaceSessionUser(result.data.user);
+        toastSuccess(result.data.message || MSG.userUpdated);
+      }
       onDone();
     } catch (error) {
       // The client already toasted a server failure; anything else is a bug worth saying so.

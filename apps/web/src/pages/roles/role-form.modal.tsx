@@ -3,8 +3,9 @@ import { useEffect, useState } from 'react';
 import { RoleSave, type PermissionView, type RoleView } from '@helix/shared/schemas/role';
 import { zodRule } from '../../forms/zod-rule';
 import { applyServerErrors } from '../../forms/server-errors';
-import { toastSuccess } from '../../ui/notify';
-import { fetchRolePermissions, saveRole } from './roles.api';
+import { MSG } from '@helix/shared';
+import { toastInfo, toastSuccess } from '../../ui/notify';
+import { fetchRolePermissions, saveRoleOrQueue } from './roles.api';
 
 /** The spec's roles lists height. */
 export const ROLE_LIST_HEIGHT = 270;
@@ -28,11 +29,12 @@ export function RoleFormModal({ role, permissions, open, onClose, onSaved }: Pro
   useEffect(() => {
     if (!open) return;
     form.setFieldsValue({ name: role?.name ?? '' });
-    setAssigned([]);
+    // What the listing says the role holds; the server's answer below replaces it (offline it stays).
+    setAssigned(role ? role.permissions.map((p) => String(p.id)) : []);
     if (!role) return;
     const controller = new AbortController();
     setLoading(true);
-    fetchRolePermissions(role.id, { signal: controller.signal })
+    fetchRolePermissions(role.id, { signal: controller.signal, toast: false })
       .then((answer) => setAssigned(answer.permissions.map((p) => String(p.id))))
       .catch(() => undefined)
       .finally(() => setLoading(false));
@@ -43,8 +45,12 @@ export function RoleFormModal({ role, permissions, open, onClose, onSaved }: Pro
     const { name } = await form.validateFields();
     setSaving(true);
     try {
-      const answer = await saveRole({ id: role?.id ?? 0, name, permissions: assigned.map(Number) });
-      toastSuccess(answer.message);
+      const result = await saveRoleOrQueue(
+        { id: role?.id ?? 0, name, permissions: assigned.map(Number) },
+        role,
+      );
+      if (result.status === 'sent') toastSuccess(result.data.message);
+      else toastInfo(MSG.savedForLater);
       onSaved();
       onClose();
     } catch (error) {

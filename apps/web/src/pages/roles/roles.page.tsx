@@ -1,17 +1,52 @@
 import { Button, Modal, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MSG } from '@helix/shared';
 import type { PermissionView, RoleView } from '@helix/shared/schemas/role';
+import { OfflineNotice } from '../../offline/offline-notice';
+import type { OutboxRow } from '../../offline/offline-db';
+import { PendingTag } from '../../offline/outbox-panel';
+import { useReloadOnOutboxChange } from '../../offline/pending-rows';
+import { loadWithSnapshot } from '../../offline/snapshot';
 import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
-import { toastError, toastSuccess } from '../../ui/notify';
+import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { RoleFormModal } from './role-form.modal';
 import { RoleViewModal } from './role-view.modal';
-import { deleteRole, fetchPermissions, fetchRoles } from './roles.api';
+import { deleteRoleOrQueue, fetchPermissions, fetchRoles } from './roles.api';
 
-type Load = { status: 'loading' } | { status: 'ready'; roles: RoleView[] } | { status: 'failed' };
+type Load =
+  | { status: 'loading' }
+  | { status: 'ready'; roles: RoleView[]; savedAt: number | null }
+  | { status: 'failed' };
+
+type RoleRow = RoleView & { pending?: boolean };
+
+/** The listing as it will be once the queued edits are sent: optimistic, each marked pending. */
+export function withPendingEdits(roles: RoleView[], outbox: OutboxRow[]): RoleRow[] {
+  const rows: RoleRow[] = roles.map((r) => ({ ...r }));
+  for (const entry of outbox) {
+    const body = entry.body as { id: number; name: string; permissions?: number[] };
+    if (entry.kind === 'role.create') {
+      rows.push({
+        id: -(entry.seq ?? 0),
+        name: body.name,
+        builtIn: false,
+        permissions: [],
+        userCount: 0,
+        version: 0,
+        pending: true,
+      });
+    } else if (entry.kind === 'role.update' || entry.kind === 'role.delete') {
+      const row = rows.find((r) => r.id === body.id);
+      if (!row) continue;
+      row.pending = true;
+      if (entry.kind === 'role.update') row.name = body.name;
+    }
+  }
+  return rows;
+}
 
 /** /roles: Name search and sort, View, Edit, Delete and Create Role (platform admins). */
 export function RolesPage() {
@@ -27,8 +62,8 @@ export function RolesPage() {
   const [modal, modalContext] = Modal.useModal();
 
   const reload = useCallback((signal?: AbortSignal) => {
-    fetchRoles({ signal, toast: false })
-      .then((roles) => setLoad({ status: 'ready', roles }))
+    loadWithSnapshot('roles', () => fetchRoles({ signal, toast: false }))
+      .then(({ data, savedAt }) => setLoad({ status: 'ready', roles: data, savedAt }))
       .catch(() => {
         if (signal?.aborted) return;
         toastError(MSG.failedLoadRoles);
@@ -55,55 +90,71 @@ export function RolesPage() {
       cancelText: 'No',
       width: 350,
       onOk: async () => {
-        const answer = await deleteRole(role.id, role.name);
-        toastSuccess(answer.message);
+        const result = await deleteRoleOrQueue(role);
+        if (result.status === 'sent') toastSuccess(result.data.message);
+        else toastInfo(MSG.savedForLater);
         reload();
       },
     });
   };
 
-  const columns: TableColumnsType<RoleView> = [
+  const outbox = useReloadOnOutboxChange(reload);
+  const rows = useMemo(
+    () => (load.status === 'ready' ? withPendingEdits(load.roles, outbox) : []),
+    [load, outbox],
+  );
+
+  const nameSearch = columnSearch<RoleRow>({
+    key: 'name',
+    label: 'Name',
+    value: (r) => r.name,
+    search,
+    onSearch: setSearch,
+  });
+
+  const columns: TableColumnsType<RoleRow> = [
     {
       title: 'Name',
       dataIndex: 'name',
       key: 'name',
       sorter: (a, b) => a.name.localeCompare(b.name),
-      ...columnSearch<RoleView>({
-        key: 'name',
-        label: 'Name',
-        value: (r) => r.name,
-        search,
-        onSearch: setSearch,
-      }),
+      ...nameSearch,
+      render: (value: unknown, role: RoleRow, index: number) => (
+        <Space>
+          {nameSearch.render ? (nameSearch.render(value, role, index) as React.ReactNode) : role.name}
+          <PendingTag pending={Boolean(role.pending)} />
+        </Space>
+      ),
     },
     {
       title: 'Actions',
       key: 'actions',
       width: 260,
-      render: (_, role) => (
-        <Space>
-          <Button size="small" onClick={() => setViewing(role)} data-testid={`view-role-${role.id}`}>
-            View
-          </Button>
-          {canUpdate && (
-            <Button size="small" onClick={() => setEditing({ role })} data-testid={`edit-role-${role.id}`}>
-              Edit
+      render: (_, role) =>
+        role.id < 0 ? null : (
+          <Space>
+            <Button size="small" onClick={() => setViewing(role)} data-testid={`view-role-${role.id}`}>
+              View
             </Button>
-          )}
-          {canDelete && (
-            <Button
-              size="small"
-              danger
-              disabled={role.builtIn}
-              title={role.builtIn ? MSG.builtInRoleLocked : undefined}
-              onClick={() => confirmDelete(role)}
-              data-testid={`delete-role-${role.id}`}
-            >
-              Delete
-            </Button>
-          )}
-        </Space>
-      ),
+            {canUpdate && (
+              <Button size="small" onClick={() => setEditing({ role })} data-testid={`edit-role-${role.id}`}>
+                Edit
+              </Button>
+            )}
+            {canDelete && (
+              <Button
+                size="small"
+                danger
+                disabled={role.builtIn}
+                title={role.builtIn ? MSG.builtInRoleLocked : undefined}
+                onClick={() => confirmDelete(role)}
+                data-testid={`delete-role-${role.id}`}
+              >
+                Delete
+              </Button>
+            )}
+          </Space>
+        ),
     },
   ];
 
@@ -121,10 +172,11 @@ export function RolesPage() {
           </Button>
         )}
       </div>
-      <Table<RoleView>
+      <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
+      <Table<RoleRow>
         rowKey="id"
         columns={columns}
-        dataSource={load.status === 'ready' ? load.roles : []}
+        dataSource={rows}
         loading={load.status === 'loading'}
         locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadRoles : MSG.noRoles }}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}

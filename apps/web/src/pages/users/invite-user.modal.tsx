@@ -5,8 +5,8 @@ import { InviteRequest } from '@helix/shared/schemas/invite';
 import { ApiError } from '../../api/api-error';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
-import { toastError, toastSuccess } from '../../ui/notify';
-import { inviteUser } from './users.api';
+import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
+import { inviteUserOrQueue } from './users.api';
 
 interface InviteValues {
   name: string;
@@ -25,8 +25,9 @@ export function InviteUserModal({ onClose, onInvited }: { onClose(): void; onInv
     if (!parsed.success) return;
     setBusy(true);
     try {
-      const answer = await inviteUser(parsed.data, { toast: false });
-      toastSuccess(answer.message);
+      const result = await inviteUserOrQueue(parsed.data);
+      if (result.status === 'sent') toastSuccess(result.data.message);
+      else toastInfo(MSG.savedForLater);
       onInvited();
     } catch (error) {
       const serverSaid =

@@ -4,6 +4,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import type { TenantUserList, TenantUserView } from '@helix/shared/schemas/tenant-user';
+import { OfflineNotice } from '../../offline/offline-notice';
+import { loadWithSnapshot } from '../../offline/snapshot';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
 import { toastError, toastSuccess } from '../../ui/notify';
@@ -13,7 +15,10 @@ import { downloadTable, safeTable } from '../../ui/export-table';
 import { InviteUserModal } from './invite-user.modal';
 import { fetchTenantUsers, resendInvite } from './users.api';
 
-type Load = { status: 'loading' } | { status: 'ready'; list: TenantUserList } | { status: 'failed' };
+type Load =
+  | { status: 'loading' }
+  | { status: 'ready'; list: TenantUserList; savedAt: number | null }
+  | { status: 'failed' };
 type SearchKey = 'name' | 'email';
 
 /**
@@ -32,8 +37,8 @@ export function UsersListPage() {
   const [resending, setResending] = useState<number | null>(null);
 
   const reload = useCallback((signal?: AbortSignal) => {
-    fetchTenantUsers({ signal, toast: false })
-      .then((list) => setLoad({ status: 'ready', list }))
+    loadWithSnapshot('tenant-users', () => fetchTenantUsers({ signal, toast: false }))
+      .then(({ data, savedAt }) => setLoad({ status: 'ready', list: data, savedAt }))
       .catch(() => {
         if (signal?.aborted) return;
         toastError(MSG.failedLoadUsers);
@@ -187,6 +192,7 @@ export function UsersListPage() {
           </Dropdown>
         </Space>
       </div>
+      <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
       <Table<TenantUserView>
         rowKey="id"
         columns={columns}

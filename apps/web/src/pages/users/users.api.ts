@@ -7,6 +7,7 @@ import {
 } from '@helix/shared/schemas/invite';
 import { TenantUserList, UserDetailView } from '@helix/shared/schemas/tenant-user';
 import { tenantApi, type RequestOptions } from '../../api/client';
+import { sendOrQueue } from '../../offline/outbox';
 
 /** The users area's calls (administration-content 7); every answer parsed with the shared schema. */
 
@@ -23,6 +24,20 @@ export const deleteUser = async (user: { id: number; email: string }, options?: 
 
 export const inviteUser = async (body: InviteRequest, options?: RequestOptions) =>
   MessageAnswer.parse(await tenantApi.post<unknown>('/user/invite', body, options));
+
+/** A single invite through the outbox: sent now, or queued when offline (sent once, by its key). */
+export const inviteUserOrQueue = (body: InviteRequest) =>
+  sendOrQueue<unknown>({
+    kind: 'user.invite',
+    target: `invite:${body.email}`,
+    label: `Invite ${body.name} <${body.email}>`,
+    path: '/user/invite',
+    body,
+    baseVersion: null,
+    toastRefusal: false,
+  }).then((result) =>
+    result.status === 'sent' ? { status: 'sent' as const, data: MessageAnswer.parse(result.data) } : result,
+  );
 
 export const resendInvite = async (user: { id: number; name: string; email: string }) =>
   MessageAnswer.parse(

@@ -1,0 +1,39 @@
+import { liveQuery, type Subscription } from 'dexie';
+import { atom, useAtomValue } from 'jotai';
+import { useMemo } from 'react';
+import { appStore, sessionUserAtom } from '../session/session.atoms';
+import type { OutboxRow } from './offline-db';
+import { outboxEntries } from './outbox';
+
+/** The signed-in user's outbox, kept live by one subscription (Dexie's liveQuery sees other tabs too). */
+export const outboxRowsAtom = atom<OutboxRow[]>([]);
+
+let subscription: Subscription | null = null;
+let watchedUser: number | null = null;
+
+function follow(): void {
+  const userId = appStore.get(sessionUserAtom)?.id ?? null;
+  if (userId === watchedUser) return;
+  watchedUser = userId;
+  subscription?.unsubscribe();
+  subscription = null;
+  appStore.set(outboxRowsAtom, []);
+  if (userId === null) return;
+  subscription = liveQuery(() => outboxEntries(userId)).subscribe({
+    next: (rows) => appStore.set(outboxRowsAtom, rows),
+    error: () => appStore.set(outboxRowsAtom, []),
+  });
+}
+
+export function watchOutbox(): void {
+  follow();
+  appStore.sub(sessionUserAtom, follow);
+}
+
+export const useOutbox = (): OutboxRow[] => useAtomValue(outboxRowsAtom);
+
+/** Targets ('role:12') with an edit not yet accepted by the server: the screens mark them pending. */
+export function usePendingTargets(): Set<string> {
+  const rows = useOutbox();
+  return useMemo(() => new Set(rows.map((r) => r.target)), [rows]);
+}

@@ -1,0 +1,49 @@
+import { appStore, sessionUserAtom } from '../session/session.atoms';
+import { clearUserData, offlineDb } from './offline-db';
+
+/**
+ * Whose data this device holds. Log Out clears the user's cached data and outbox (after the header's
+ * warning about queued edits). A forced sign-out (session expired, logged in elsewhere) clears the
+ * cached pages but keeps the outbox, so nothing is dropped silently: the same user signing in again
+ * replays it. Another user signing in on the device clears the previous user's data entirely.
+ */
+const LAST_USER_KEY = 'helix.offline.userId';
+
+export async function clearCachedPages(userId: number): Promise<void> {
+  const db = offlineDb();
+  if (!db) return;
+  await Promise.all([
+    db.snapshots.where('userId').equals(userId).delete(),
+    db.listings.where('userId').equals(userId).delete(),
+  ]).catch(() => undefined);
+}
+
+export function watchUserData(): void {
+  let previous = appStore.get(sessionUserAtom)?.id ?? null;
+  const check = () => {
+    const current = appStore.get(sessionUserAtom)?.id ?? null;
+    if (current === previous) return;
+    if (previous !== null && current === null) void clearCachedPages(previous);
+    previous = current;
+    if (current === null) return;
+    let last: string | null = null;
+    try {
+      last = localStorage.getItem(LAST_USER_KEY);
+      localStorage.setItem(LAST_USER_KEY, String(current));
+    } catch {
+      // No storage: nothing to compare with.
+    }
+    if (last !== null && last !== String(current)) void clearUserData(Number(last)).catch(() => undefined);
+  };
+  check();
+  appStore.sub(sessionUserAtom, check);
+}
+
+/** How many edits the user still has in the outbox (Log Out warns when there are any). */
+export async function queuedEditCount(userId: number): Promise<number> {
+  try {
+    return (await offlineDb()?.outbox.where('userId').equals(userId).count()) ?? 0;
+  } catch {
+    return 0;
+  }
+}
