@@ -231,6 +231,15 @@ export const MSG = {
   planTypeMismatch: 'This plan does not match the chosen subscription type.',
   unsubscribed: 'You have been removed from the Helix newsletter.',
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',
+  // fast-track support (issue 10; not in the specification, wording ours)
+  supportSubjectRequired: 'Please enter a subject',
+  supportMessageRequired: 'Please describe what you need help with',
+  supportRequestSent: (target: string) =>
+    `Your request has been sent. We aim to answer within ${target}; a copy is on its way to your e-mail.`,
+  supportTooMany: 'You have sent several support requests in a short time. Please wait an hour and try again.',
+  supportStatusUpdated: 'Status updated',
+  failedLoadSupport: 'Failed to load Support Requests',
+  noSupportRequests: 'No support requests yet.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;
