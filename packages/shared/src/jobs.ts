@@ -16,7 +16,14 @@ export const SendEmailPayload = z.object({
 export type SendEmailPayload = z.infer<typeof SendEmailPayload>;
 
 /** What an uploaded image is for: decides its size and dimension limits and how it is re-encoded. */
-export const IMAGE_PURPOSES = ['thumbnail', 'logo', 'loading', 'background', 'profile', 'screenshot'] as const;
+export const IMAGE_PURPOSES = [
+  'thumbnail',
+  'logo',
+  'loading',
+  'background',
+  'profile',
+  'screenshot',
+] as const;
 export type ImagePurpose = (typeof IMAGE_PURPOSES)[number];
 
 /**

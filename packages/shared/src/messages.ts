@@ -236,7 +236,8 @@ export const MSG = {
   supportMessageRequired: 'Please describe what you need help with',
   supportRequestSent: (target: string) =>
     `Your request has been sent. We aim to answer within ${target}; a copy is on its way to your e-mail.`,
-  supportTooMany: 'You have sent several support requests in a short time. Please wait an hour and try again.',
+  supportTooMany:
+    'You have sent several support requests in a short time. Please wait an hour and try again.',
   supportStatusUpdated: 'Status updated',
   failedLoadSupport: 'Failed to load Support Requests',
   noSupportRequests: 'No support requests yet.',

@@ -53,9 +53,10 @@ export function Header() {
               setHelpLoaded(true);
               setHelpOpen(true);
             }}
+            aria-label="Help"
             data-testid="help"
           >
-            Help
+            <span className="help-label">Help</span>
           </Button>
         )}
         {user && helpLoaded && (
