@@ -85,6 +85,14 @@ describe('fast-track support in the browser', () => {
       .evaluateAll((rows) => rows.map((r) => r.querySelector('[data-testid="priority-tag"]') !== null));
     expect(priorities).toEqual([...priorities].sort((a, b) => Number(b) - Number(a)));
 
+    // The message and the screenshot (fetched with the admin's session; not a public image).
+    await row.getByRole('button', { name: 'Expand row' }).click();
+    await admin.page.getByText('when I drag it.', { exact: false }).waitFor();
+    await admin.page.getByRole('button', { name: 'Show screenshot' }).click();
+    const image = admin.page.getByRole('img', { name: `Screenshot of request ${id}` });
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
     await row.getByTestId(`status-${id}`).click();
     await admin.page.locator('.ant-select-dropdown .ant-select-item-option', { hasText: 'Answered' }).click();
     await admin.page.getByText(MSG.supportStatusUpdated).waitFor();

@@ -5,6 +5,7 @@ import {
   type SupportStatusUpdate,
 } from '@helix/shared/schemas/support';
 import { tenantApi, type RequestOptions } from '../../api/client';
+import { readApiToken, readTenant } from '../../session/cookies';
 
 export type SupportRequest = SupportRequestView;
 
@@ -36,3 +37,17 @@ export const updateSupportStatus = async (
   status: SupportStatusUpdate['status'],
 ): Promise<SupportRequest> =>
   SupportRequestView.parse(await tenantApi.post<unknown>(`/support/${id}/status`, { status }));
+
+/**
+ * GET /support/:id/screenshot as an object URL (the caller revokes it). Screenshots are not on the
+ * public image path, so an <img> cannot load them by URL: they are fetched with the session's token.
+ */
+export async function fetchSupportScreenshot(id: number, signal?: AbortSignal): Promise<string> {
+  const token = readApiToken();
+  const response = await fetch(`/api/t/${encodeURIComponent(readTenant())}/support/${id}/screenshot`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    signal,
+  });
+  if (!response.ok) throw new Error(`screenshot ${id}: ${response.status}`);
+  return URL.createObjectURL(await response.blob());
+}

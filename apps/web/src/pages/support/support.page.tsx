@@ -6,6 +6,7 @@ import { columnSearch } from '../../ui/column-search';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { priorityFirst, supportAge } from './support-age';
+import { SupportScreenshot } from './support-screenshot';
 import { fetchSupportRequests, updateSupportStatus, type SupportRequest } from './support.api';
 
 type Load = { status: 'loading' } | { status: 'ready'; list: SupportRequest[] } | { status: 'failed' };
@@ -163,10 +164,10 @@ export function SupportPage() {
         loading={load.status === 'loading'}
         expandable={{
           expandedRowRender: (row) => (
-            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>
-              {row.message}
-              {row.has_screenshot ? '\n\n(The screenshot is attached to the support e-mail.)' : ''}
-            </Typography.Paragraph>
+            <>
+              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{row.message}</Typography.Paragraph>
+              {row.has_screenshot && <SupportScreenshot id={row.id} />}
+            </>
           ),
         }}
         locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadSupport : MSG.noSupportRequests }}
