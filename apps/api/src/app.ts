@@ -21,6 +21,7 @@ import { profileTenantRoutes } from './routes/profile.routes.ts';
 import { userRoutes, userTenantRoutes } from './routes/user.routes.ts';
 import { BULK_INVITE_PATH, bulkInviteBodyParser, usersRoutes } from './routes/users.routes.ts';
 import { viewerRoutes } from './routes/viewer.routes.ts';
+import { supportRoutes } from './routes/support.routes.ts';
 
 export type AppDeps = ServerDeps;
 
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): Express {
   tenantScope.use(profileTenantRoutes(deps));
   tenantScope.use(modelTenantRoutes(deps));
   tenantScope.use(billingTenantRoutes(deps));
+  tenantScope.use(supportRoutes(deps));
   app.use('/api/t/:tenant', tenantScope);
 
   app.use('/api', apiNotFound);

@@ -15,11 +15,18 @@ const LINK = /https?:\/\/[^\s"<>]+/;
  * slows each recipient command down; hold() stops them, so a test can kill a sender mid-conversation.
  */
 export async function startMailSink(
-  options: { delayRcptMs?: number; /** Recipients refused for good (550). */ refuse?: RegExp } = {},
+  options: {
+    delayRcptMs?: number;
+    /** Recipients refused for good (550). */ refuse?: RegExp;
+    /** Listen on this port (a test that brings a mail server back where it was); default any free one. */
+    port?: number;
+  } = {},
 ) {
   const mails: SunkMail[] = [];
   const listeners = new Set<() => void>();
   let held: Array<() => void> | null = null;
+  /** Recipients refused for now (451: the sender should retry), until refuseTemporarily(null). */
+  let deferred: RegExp | null = null;
   const closed = new Set<string>();
   let open = 0;
   const server = new SMTPServer({
@@ -28,6 +35,10 @@ export async function startMailSink(
     logger: false,
     maxClients: 1000,
     onRcptTo(address, _session, callback) {
+      if (deferred?.test(address.address)) {
+        callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+        return;
+      }
       if (options.refuse?.test(address.address)) {
         const refused = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
         callback(refused);
@@ -70,7 +81,7 @@ export async function startMailSink(
   });
   // A sender killed mid-conversation resets its connection: expected, not a failure of the sink.
   server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
 
   /** Resolves when at least `count` messages arrived (rejects after timeoutMs). */
@@ -107,6 +118,10 @@ export async function startMailSink(
       const waiting = held ?? [];
       held = null;
       for (const resume of waiting) resume();
+    },
+    /** Answers 451 (try later) to recipients matching `pattern`; null accepts them again. */
+    refuseTemporarily(pattern: RegExp | null) {
+      deferred = pattern;
     },
     /** Conversations waiting at the recipient command or for their 250. */
     heldCount: () => held?.length ?? 0,

@@ -9,7 +9,7 @@ import { createRedis, type Redis } from '@helix/server/redis';
 import { createSession } from '@helix/server/sessions/session.service';
 import { LocalStorage } from '@helix/server/storage/local-storage';
 import { flushViews } from '@helix/server/views/flush-views';
-import { buildHandlers } from '@helix/worker/handlers/index';
+import { buildHandlers, type HandlerDeps } from '@helix/worker/handlers/index';
 import { startWorker } from '@helix/worker/registry';
 import { createHarness, REDIS_URL, type Harness } from './harness.ts';
 import {
@@ -33,7 +33,11 @@ export interface ModelHarness extends Harness {
   flush(): ReturnType<typeof flushViews>;
 }
 
-export async function createModelHarness(env: Record<string, string> = {}): Promise<ModelHarness> {
+export async function createModelHarness(
+  env: Record<string, string> = {},
+  /** More of the worker's dependencies (e.g. a mail transport and the support jobs'). */
+  workerDeps: (h: { db: Harness['db']; storage: LocalStorage }) => Partial<HandlerDeps> = () => ({}),
+): Promise<ModelHarness> {
   const dir = await mkdtemp(path.join(tmpdir(), 'helix-storage-'));
   const h = await createHarness({ STORAGE_DIR: dir, VIEWER_URL: 'http://viewer.test', ...env });
   const storage = new LocalStorage(dir);
@@ -44,7 +48,12 @@ export async function createModelHarness(env: Record<string, string> = {}): Prom
   const worker = startWorker({
     connection: workerConnection,
     prefix: h.config.REDIS_PREFIX,
-    handlers: buildHandlers({ transport: {} as never, mailFrom: 'x@example.test', models }),
+    handlers: buildHandlers({
+      transport: {} as never,
+      mailFrom: 'x@example.test',
+      models,
+      ...workerDeps({ db: h.db, storage }),
+    }),
     logger: createLogger('silent', 'worker-test'),
   });
   const close = h.close;

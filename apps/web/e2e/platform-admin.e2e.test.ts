@@ -59,6 +59,7 @@ describe('platform administration in the browser', () => {
       'Roles',
       'Permissions',
       'Newsletter',
+      'Support',
     ]);
     await expect.poll(() => selectedItem(page)).toBe('Users');
     await page.locator('nav[aria-label="Administration"]').getByText('Roles', { exact: true }).click();

@@ -6,6 +6,7 @@ import { startWorker } from './registry.ts';
 import { createViewsRuntime } from './views-runtime.ts';
 import { startBulkInviteWorker } from './bulk-invite/bulk-invite.worker.ts';
 import { createBillingRuntime } from './billing-runtime.ts';
+import { requeueUnsentSupportRequests } from './support-runtime.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 
@@ -27,6 +28,14 @@ async function main() {
       models: views.deps,
       invites: { db: views.deps.db, transport, mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL },
       billing: billing.deps,
+      support: {
+        db: views.deps.db,
+        transport,
+        mailFrom: config.MAIL_FROM,
+        supportEmail: config.SUPPORT_EMAIL,
+        publicUrl: config.PUBLIC_URL,
+        storage: views.deps.storage,
+      },
     }),
     logger,
   });
@@ -46,6 +55,9 @@ async function main() {
   await bulkInvites.recover();
   await views.start();
   await billing.start();
+  await requeueUnsentSupportRequests(views.deps.db, connection, config.REDIS_PREFIX, logger).catch(
+    (err: unknown) => logger.warn({ err }, 'support requests not queued again'),
+  );
   logger.info('worker started');
 
   let stopping = false;

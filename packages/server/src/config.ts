@@ -24,6 +24,8 @@ export const ConfigSchema = z.object({
   REDIS_PREFIX: z.string().min(1).default('helix'),
   SMTP_URL: z.string().min(1).default('smtp://127.0.0.1:1025'),
   MAIL_FROM: z.string().min(1).default('Helix <no-reply@helix.local>'),
+  /** Where support requests (the Help form) are e-mailed. */
+  SUPPORT_EMAIL: z.email().default('support@helix.local'),
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().positive().default(60),
   INVITE_TOKEN_TTL_HOURS: z.coerce.number().int().positive().default(168),
   /** Rate limits (per IP and route, per window) for login, register and password reset. */

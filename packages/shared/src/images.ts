@@ -63,4 +63,16 @@ export const IMAGE_RULES: Record<ImagePurpose, ImageRule> = {
     dimensionMessage: MSG.dimensionsOver1000,
     output: { width: 256, height: 256, fit: 'cover' },
   },
+  /**
+   * A support request's screenshot (issue 10): a whole screen, so the background's limits; shrunk to at
+   * most 1920 px. Never served publicly: only platform admins read it, and the support e-mail attaches it.
+   */
+  screenshot: {
+    maxBytes: 5 * MB,
+    maxWidth: 4000,
+    maxHeight: 4000,
+    sizeMessage: MSG.fileOver5mb,
+    dimensionMessage: MSG.dimensionsOver4000,
+    output: { width: 1920, height: 1920, fit: 'inside' },
+  },
 };

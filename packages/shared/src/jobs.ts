@@ -16,7 +16,14 @@ export const SendEmailPayload = z.object({
 export type SendEmailPayload = z.infer<typeof SendEmailPayload>;
 
 /** What an uploaded image is for: decides its size and dimension limits and how it is re-encoded. */
-export const IMAGE_PURPOSES = ['thumbnail', 'logo', 'loading', 'background', 'profile'] as const;
+export const IMAGE_PURPOSES = [
+  'thumbnail',
+  'logo',
+  'loading',
+  'background',
+  'profile',
+  'screenshot',
+] as const;
 export type ImagePurpose = (typeof IMAGE_PURPOSES)[number];
 
 /**
@@ -99,6 +106,15 @@ export const ReconcileBillingPayload = z.object({
 });
 export type ReconcileBillingPayload = z.infer<typeof ReconcileBillingPayload>;
 
+/**
+ * send-support-request: e-mails a stored SupportRequest to SUPPORT_EMAIL (tenant, plan and user
+ * attached; `[Priority]` and the target in the subject for fast-track) and a confirmation copy to the
+ * user. Queued after the row is stored (jobId support-<id>). Each e-mail has its own sent marker on the
+ * row, checked before sending: a retry after one of the two went out sends only the other.
+ */
+export const SendSupportRequestPayload = z.object({ requestId: z.number().int().positive() });
+export type SendSupportRequestPayload = z.infer<typeof SendSupportRequestPayload>;
+
 export const JOBS = {
   sendEmail: { name: 'send-email', payload: SendEmailPayload },
   validateImage: { name: 'validate-image', payload: ValidateImagePayload },
@@ -106,6 +122,7 @@ export const JOBS = {
   sendInvite: { name: 'send-invite', payload: SendInvitePayload },
   billingEmail: { name: 'billing-email', payload: BillingEmailPayload },
   reconcileBilling: { name: 'reconcile-billing', payload: ReconcileBillingPayload },
+  sendSupportRequest: { name: 'send-support-request', payload: SendSupportRequestPayload },
 } as const;
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS]['name'];

@@ -257,6 +257,17 @@ export const MSG = {
   logoutWithQueued: (count: number) =>
     `${count} edit${count === 1 ? ' is' : 's are'} waiting in the Outbox. Logging out discards ${count === 1 ? 'it' : 'them'}.`,
   logoutAnyway: 'Log out anyway',
+
+  // fast-track support (issue 10; not in the specification, wording ours)
+  supportSubjectRequired: 'Please enter a subject',
+  supportMessageRequired: 'Please describe what you need help with',
+  supportRequestSent: (target: string) =>
+    `Your request has been sent. We aim to answer within ${target}; a copy is on its way to your e-mail.`,
+  supportTooMany:
+    'You have sent several support requests in a short time. Please wait an hour and try again.',
+  supportStatusUpdated: 'Status updated',
+  failedLoadSupport: 'Failed to load Support Requests',
+  noSupportRequests: 'No support requests yet.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

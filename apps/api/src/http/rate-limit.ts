@@ -37,6 +37,8 @@ export interface LimiterOptions {
    * answers null is not limited by this limiter.
    */
   key?: (req: Request) => string | null;
+  /** The 429's message (default: the catalogue's generic tooManyRequests). */
+  message?: string;
 }
 
 /**
@@ -62,7 +64,7 @@ export function rateLimiter(options: LimiterOptions): RequestHandler {
       sendCommand: (command: string, ...args: string[]) =>
         options.redis.call(command, ...args) as Promise<RedisReply>,
     }),
-    handler: (_req, _res, next) => next(AppError.tooManyRequests()),
+    handler: (_req, _res, next) => next(AppError.tooManyRequests(options.message)),
     ...(options.key
       ? {
           keyGenerator: (req: Request) => options.key!(req) ?? '',

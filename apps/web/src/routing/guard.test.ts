@@ -71,6 +71,7 @@ const AUTH_ROUTES = [
   '/roles',
   '/permissions',
   '/news-letter',
+  '/support',
   '/projects',
 ];
 
@@ -188,14 +189,24 @@ describe('/subscription', () => {
 });
 
 describe('admin-only areas', () => {
-  it.each(['/users', '/users/add-user', '/users/user-detail/3', '/roles', '/models', '/news-letter'])(
-    'send a non-admin from %s to /unauthorized',
-    (p) => expect(decide(p, as(owner))).toBe('/unauthorized'),
-  );
-  it.each(['/users', '/users/add-user', '/users/user-detail/3', '/roles', '/models', '/news-letter'])(
-    'let an admin open %s',
-    (p) => expect(decide(p, as(admin))).toBeNull(),
-  );
+  it.each([
+    '/users',
+    '/users/add-user',
+    '/users/user-detail/3',
+    '/roles',
+    '/models',
+    '/news-letter',
+    '/support',
+  ])('send a non-admin from %s to /unauthorized', (p) => expect(decide(p, as(owner))).toBe('/unauthorized'));
+  it.each([
+    '/users',
+    '/users/add-user',
+    '/users/user-detail/3',
+    '/roles',
+    '/models',
+    '/news-letter',
+    '/support',
+  ])('let an admin open %s', (p) => expect(decide(p, as(admin))).toBeNull());
   it("lets the owner open their own users' detail page", () => {
     expect(decide('/user/settings/users-list/user-detail/3', as(owner))).toBeNull();
   });

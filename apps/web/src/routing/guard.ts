@@ -39,7 +39,13 @@ const CHOOSE_SUBSCRIPTION = brandable('/choose-subscription');
  * tenant owner's own user detail lives under /user/settings/users-list, which the next list keeps
  * from admins. Read literally, the two rules would lock everybody out of that page.
  */
-const ADMIN_ONLY = [/^\/users(\/|$)/, /^\/roles(\/|$)/, /^\/models(\/|$)/, /^\/news-letter(\/|$)/];
+const ADMIN_ONLY = [
+  /^\/users(\/|$)/,
+  /^\/roles(\/|$)/,
+  /^\/models(\/|$)/,
+  /^\/news-letter(\/|$)/,
+  /^\/support(\/|$)/,
+];
 
 /** Subscriber areas an admin may not use: subscription, branding, users list and home. */
 const NON_ADMIN_ONLY = [

@@ -208,6 +208,13 @@ export const routes: RouteObject[] = [
               (m) => <m.NewsletterPage />,
             ),
           },
+          {
+            path: '/support',
+            ...lazyPage(
+              () => import('../pages/support/support.page'),
+              (m) => <m.SupportPage />,
+            ),
+          },
           placeholder('/projects', 'Projects'),
           {
             path: '/user/settings',

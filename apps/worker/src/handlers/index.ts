@@ -13,6 +13,8 @@ import type { SendInviteDeps } from '@helix/server/invites/send-invite';
 import type { BillingDeps } from '@helix/server/billing/tenant-billing';
 import { billingEmailHandler } from './billing-email.handler.ts';
 import { reconcileBillingHandler } from './reconcile-billing.handler.ts';
+import type { SupportMailDeps } from '@helix/server/support/send-support-request';
+import { sendSupportRequestHandler } from './send-support-request.handler.ts';
 
 /** What the model jobs (validate-image, flush-views) need. */
 export interface ModelJobDeps {
@@ -33,6 +35,8 @@ export interface HandlerDeps {
   invites?: SendInviteDeps;
   /** Without it the billing jobs fail (unrecoverably): a worker that runs them must pass it. */
   billing?: BillingDeps;
+  /** Without it send-support-request fails (unrecoverably): the worker's main passes it. */
+  support?: SupportMailDeps;
 }
 
 const notConfigured = (name: string) => async () => {
@@ -52,5 +56,8 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
     'reconcile-billing': deps.billing
       ? reconcileBillingHandler(deps.billing)
       : notConfigured('reconcile-billing'),
+    'send-support-request': deps.support
+      ? sendSupportRequestHandler(deps.support)
+      : notConfigured('send-support-request'),
   };
 }

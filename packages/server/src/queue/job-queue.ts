@@ -33,6 +33,12 @@ export const JOB_OPTIONS: Partial<Record<JobName, JobsOptions>> = {
     backoff: { type: 'exponential', delay: 30_000 },
     removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
   },
+  // A support request: the same patience (the row is stored first; its sent markers stop a resend).
+  'send-support-request': {
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 30_000 },
+    removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
+  },
 };
 
 /**

@@ -1,5 +1,12 @@
-import { DownOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  DownOutlined,
+  LogoutOutlined,
+  QuestionCircleOutlined,
+  SettingOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Modal, Space, type MenuProps } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
 import { Logo } from '../logo';
@@ -10,6 +17,11 @@ import { logout } from '../../session/session';
 import { canSeeSettings } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { useScrolledPast } from '../../ui/use-scrolled-past';
+
+// The Help form is loaded when first opened, not with every page.
+const SupportRequestModal = lazy(() =>
+  import('../../pages/support/support-request.modal').then((m) => ({ default: m.SupportRequestModal })),
+);
 
 /** The header sticks to the top once the page scrolls past it (accounts 2). */
 export const STICKY_AFTER_PX = 92;
@@ -37,6 +49,8 @@ export function Header() {
       onOk: leave,
     });
   };
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [helpLoaded, setHelpLoaded] = useState(false);
 
   const items: MenuProps['items'] = [
     ...(canSeeSettings(user) ? [{ key: 'settings', label: 'Settings', icon: <SettingOutlined /> }] : []),
@@ -57,6 +71,19 @@ export function Header() {
         {user && (
           <Space size={4}>
             <OutboxPanel />
+            <Button
+              type="text"
+              className="help-button"
+              icon={<QuestionCircleOutlined aria-hidden />}
+              onClick={() => {
+                setHelpLoaded(true);
+                setHelpOpen(true);
+              }}
+              aria-label="Help"
+              data-testid="help"
+            >
+              <span className="help-label">Help</span>
+            </Button>
             <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
               <Button
                 type="text"
@@ -72,6 +99,11 @@ export function Header() {
               </Button>
             </Dropdown>
           </Space>
+        )}
+        {user && helpLoaded && (
+          <Suspense fallback={null}>
+            <SupportRequestModal open={helpOpen} onClose={() => setHelpOpen(false)} />
+          </Suspense>
         )}
       </header>
     </div>

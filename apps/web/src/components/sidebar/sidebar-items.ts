@@ -2,7 +2,7 @@ import type { Permission } from '@helix/shared';
 import { hasPermission, type SessionUser } from '../../session/session-user';
 
 export interface SidebarItem {
-  key: 'users' | 'models' | 'stats' | 'roles' | 'permissions' | 'newsletter';
+  key: 'users' | 'models' | 'stats' | 'roles' | 'permissions' | 'newsletter' | 'support';
   label: string;
   path: string;
 }
@@ -19,6 +19,7 @@ const RULES: Rule[] = [
   { key: 'roles', label: 'Roles', path: '/roles', anyOf: ['Role.listing.view'] },
   { key: 'permissions', label: 'Permissions', path: '/permissions', anyOf: ['Permission.listing.view'] },
   { key: 'newsletter', label: 'Newsletter', path: '/news-letter', anyOf: ['Sidebar.listing.view'] },
+  { key: 'support', label: 'Support', path: '/support', anyOf: ['Sidebar.listing.view'] },
 ];
 
 /** The platform admin's sidebar (Sidebar.listing.view): the items whose permission the admin holds. */
