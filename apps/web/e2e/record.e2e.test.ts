@@ -34,8 +34,14 @@ async function openViewer(page: Page): Promise<Frame> {
   return frame;
 }
 
-/** The duration Chromium gives the file once loaded into a <video> (seeking far resolves an unknown one). */
-async function playedDuration(page: Page, url: string): Promise<{ duration: number; width: number }> {
+/**
+ * The duration Chromium gives the file once loaded into a <video> (seeking far resolves an unknown one),
+ * and the share of colourful pixels in a frame from its middle.
+ */
+async function playedDuration(
+  page: Page,
+  url: string,
+): Promise<{ duration: number; width: number; colourful: number }> {
   await page.goto(url);
   return page.evaluate(async () => {
     const video = document.querySelector('video')!;
@@ -53,7 +59,25 @@ async function playedDuration(page: Page, url: string): Promise<{ duration: numb
         video.currentTime = 1e9;
       });
     }
-    return { duration: video.duration, width: video.videoWidth };
+    // A frame from the middle: the cell's coloured organelles, not an empty backdrop (which is grey).
+    await new Promise<void>((resolve) => {
+      video.addEventListener('seeked', () => resolve(), { once: true });
+      video.currentTime = Math.min(1, video.duration / 2);
+    });
+    const canvas = document.createElement('canvas');
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(video, 0, 0);
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let colourful = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const r = data[i]!;
+      const g = data[i + 1]!;
+      const b = data[i + 2]!;
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 40) colourful += 1;
+    }
+    return { duration: video.duration, width: video.videoWidth, colourful: colourful / (data.length / 4) };
   });
 }
 
@@ -120,6 +144,7 @@ describe('screen recording in the viewer modal', () => {
     expect(played.duration).toBeGreaterThanOrEqual(2);
     expect(played.duration).toBeLessThan(60);
     expect(played.width).toBeGreaterThan(0);
+    expect(played.colourful).toBeGreaterThan(0.01);
     await player.close();
 
     // Discard returns to the Record button; the viewer still works.
