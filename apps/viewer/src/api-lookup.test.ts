@@ -94,7 +94,26 @@ describe('createApiLookup', () => {
       title: 'Animal cell',
       description: null,
       version: '3',
+      transparent: false,
+      record: false,
     });
+  });
+
+  it('takes transparent (embedding only) and record (standard only) from the answer, never from the frame', async () => {
+    const both = { transparentBackground: true, record: true };
+    const embed = await createApiLookup({ apiUrl: API, fetch: mockFetch(json(200, answer(both))) })(
+      embedParams,
+    );
+    expect(embed).toMatchObject({ transparent: true, record: false });
+    const modal = await createApiLookup({ apiUrl: API, fetch: mockFetch(json(200, answer(both))) })(
+      standardParams,
+    );
+    expect(modal).toMatchObject({ transparent: false, record: true });
+    const edited = parseViewerParams(
+      '?model=animal-cell&subscription=tok&currentmode=standard&record=true&bg=transparent',
+    );
+    const plain = await createApiLookup({ apiUrl: API, fetch: mockFetch(json(200, answer())) })(edited);
+    expect(plain).toMatchObject({ transparent: false, record: false });
   });
 
   it('uses exactly the flags the API returns, ignoring the frame’s own settings and branding', async () => {

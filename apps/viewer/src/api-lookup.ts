@@ -8,7 +8,8 @@ import { parseColour, parseUrl, type ViewerParams } from './params.ts';
  * The catalogue lookup through the API (apps/api/MODELS-API.md, "Base calls"):
  *
  *   GET ${apiUrl}/api/viewer/model?model=&subscription=&currentmode=&version=&viewer=
- *     200 { name, glbUrl, settings, branding }   403 / 404 / 429 { statusCode, error, message }
+ *     200 { name, glbUrl, settings, branding, transparentBackground, transparentFallback, record }
+ *     403 / 404 / 429 { statusCode, error, message }
  *
  * The API counts ONE view per call, so the lookup makes exactly one request: no retries (a failure
  * in the browser cannot tell "never reached the server" from "answered, but unreadable", e.g. a
@@ -102,6 +103,10 @@ export function sourceFromAnswer(
     title: str(body.name),
     description: null,
     version: params.version,
+    // Embedding mode only (share/embed pages); the portal's modal keeps its backdrop.
+    transparent: body.transparentBackground === true && params.currentmode === 'embedding',
+    // Standard mode only: share and embed pages never offer recording.
+    record: body.record === true && params.currentmode === 'standard',
   };
 }
 

@@ -12,6 +12,8 @@ import { DrawLayer } from './ui/draw-layer.ts';
 import { LabelLayer } from './ui/labels.ts';
 import { LoadingOverlay, messageOverlay } from './ui/overlays.ts';
 import { infoPanel, layersPanel, setPanelOpen, tocPanel, type SyncedPanel } from './ui/panels.ts';
+import { askToRecord } from './record/record-permission.ts';
+import { recordControl } from './ui/record-control.ts';
 import { bindKeyboard, buildToolbar } from './ui/toolbar.ts';
 import { applyBackground, applyLayout, type ViewerTestState } from './viewer-state.ts';
 
@@ -33,6 +35,8 @@ const state: ViewerTestState = {
   centred: false,
   cameraDistance: 0,
   highlighted: null,
+  transparent: false,
+  recording: null,
 };
 window.__viewer = state;
 
@@ -101,7 +105,8 @@ async function start(): Promise<void> {
 
   const stage = h('div', { class: 'stage' });
   app.append(stage);
-  applyBackground(stage, source.branding, flags);
+  applyBackground(stage, source.branding, flags, source.transparent);
+  state.transparent = source.transparent;
   const loading = new LoadingOverlay(source.branding.loadingImage);
   app.append(loading.el);
 
@@ -227,6 +232,23 @@ async function start(): Promise<void> {
   });
   app.append(toolbar.el);
   bindKeyboard(viewer, toolbar, draw, update);
+
+  // Screen recording: only when the API's answer for this load allows it (portal modal, Screen.record
+  // and the plan's screenRecord); the API is asked again at every start.
+  if (source.record && params.model && params.subscription) {
+    const { model, subscription } = params;
+    app.append(
+      recordControl({
+        stage,
+        modelName: modelTitle(source, gltf),
+        ask: async () => askToRecord(await readApiUrl(), model, subscription),
+        onState: (s) => {
+          state.recording = s;
+          document.body.dataset.recording = s;
+        },
+      }),
+    );
+  }
 
   viewer.setPlaying(flags.has('animate'));
   toolbar.sync();

@@ -62,6 +62,8 @@ describe('resolveModelSource', () => {
       title: 'Heart',
       description: null,
       version: '1',
+      transparent: false,
+      record: false,
     };
     const lookup = async (p: { model: string | null }) => (p.model === '7' ? found : null);
     await expect(
@@ -101,6 +103,8 @@ describe('resolveModelSource', () => {
       title: 'Heart',
       description: null,
       version: null,
+      transparent: false,
+      record: false,
     };
     const api = vi.fn<ModelLookup>(async () => found);
     const query =

@@ -20,6 +20,13 @@ export interface ModelSource {
   title: string | null;
   description: string | null;
   version: string | null;
+  /**
+   * No backdrop: the host page shows around the model. Only the API's answer turns it on (a
+   * transparent embed link whose plan includes it now), never a query parameter.
+   */
+  transparent: boolean;
+  /** The Record control is offered: only the API's answer for this load says so (portal modal only). */
+  record: boolean;
 }
 
 /**
@@ -64,6 +71,8 @@ export async function resolveModelSource(
       title: params.name,
       description: params.description,
       version: params.version,
+      transparent: false,
+      record: false,
     };
   }
   if (params.model && options.lookup) {

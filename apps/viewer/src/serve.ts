@@ -37,6 +37,8 @@ export const VIEWER_CSP = [
   "worker-src 'self' blob:",
   "style-src 'self' 'unsafe-inline'",
   'img-src * data: blob:',
+  // The recording's preview plays from a blob: URL.
+  "media-src 'self' blob:",
   'connect-src * data: blob:',
   "font-src 'self' data:",
   "object-src 'none'",

@@ -18,6 +18,10 @@ export interface ViewerTestState {
   cameraDistance: number;
   /** Name of the part highlighted from the table of contents, if any. */
   highlighted: string | null;
+  /** No backdrop (a transparent embed link the plan still includes). */
+  transparent: boolean;
+  /** The Record control's state, null when the control is not offered. */
+  recording: 'idle' | 'starting' | 'recording' | 'ready' | null;
 }
 
 /** Breakpoint of the compact layout (the spec's 767 px mobile breakpoint). */
@@ -35,10 +39,22 @@ export function applyLayout(flags: ReadonlySet<EmbedFlag>): void {
 
 /**
  * Tenant background: background_color paints the branding colour, background shows the branding
- * image (covering, above the colour). Without them the viewer's default backdrop is used.
+ * image (covering, above the colour). Without them the viewer's default backdrop is used. A transparent
+ * link (the API's answer) has no backdrop at all.
  */
-export function applyBackground(stage: HTMLElement, branding: Branding, flags: ReadonlySet<EmbedFlag>): void {
+export function applyBackground(
+  stage: HTMLElement,
+  branding: Branding,
+  flags: ReadonlySet<EmbedFlag>,
+  transparent = false,
+): void {
   if (branding.primaryColor) document.documentElement.style.setProperty('--accent', branding.primaryColor);
+  if (transparent) {
+    // A transparent embed: no backdrop at all (the renderer clears to alpha 0, the page is transparent).
+    document.documentElement.style.setProperty('--stage-bg', 'transparent');
+    document.body.dataset.background = 'transparent';
+    return;
+  }
   const kinds: string[] = [];
   if (flags.has('background_color') && branding.backgroundColor) {
     document.documentElement.style.setProperty('--stage-bg', branding.backgroundColor);

@@ -150,6 +150,22 @@ export const MSG = {
   viewerLinkInvalid: 'This viewer link is not valid or has expired. Open the model again.',
   embedLinkInvalid: 'This link is not valid or is no longer available.',
   embedNotInPlan: 'Sharing and embedding are not included in your plan.',
+  // transparent embeds and screen recording (issue 10; wording ours)
+  transparentNotAllowed: 'Transparent backgrounds are not included in your plan or role.',
+  transparentExclusive: 'Choose one of background, background_color and a transparent background.',
+  recordNotAllowed: 'Screen recording is not included in your plan or role.',
+  recordStart: 'Record',
+  recordStop: 'Stop recording',
+  recordNarration: 'Record my microphone',
+  recordMicDenied:
+    'The microphone could not be used (permission denied or no microphone), so no narration is recorded.',
+  recordUnsupported: 'This browser cannot record the view. Try a current Chrome, Edge, Firefox or Safari.',
+  recordHidden: 'Recording stopped because the tab was hidden.',
+  recordMaxReached: (minutes: number) => `Recording stopped at the ${minutes}-minute maximum.`,
+  recordFailed: 'The recording failed. The viewer still works; please try again.',
+  recordReady: 'Your recording is ready.',
+  recordDownload: 'Download',
+  recordDiscard: 'Discard',
   fileLinkInvalid: 'This file link is not valid or has expired.',
   // models area (web; not in the specification, wording ours)
   modelFileType: 'The model file must be a .glb file',

@@ -236,6 +236,9 @@ describe('GET /api/viewer/model', () => {
         modelBgLogo: 'http://portal.test/api/files/images/background-abc123456.webp',
         modelLoadingLogo: null,
       },
+      transparentBackground: false,
+      transparentFallback: false,
+      record: false,
     });
     const other = await load(params, 'http://evil.test');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();

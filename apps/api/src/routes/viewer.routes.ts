@@ -2,11 +2,12 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { ViewerModelQuery } from '@helix/shared/schemas/model';
+import { ViewerModelQuery, ViewerRecordQuery } from '@helix/shared/schemas/model';
 import { AppError, type Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { openModelFile } from '@helix/server/models/model-file.query';
 import { loadViewerModel } from '@helix/server/models/viewer-model.query';
+import { authorizeRecording } from '@helix/server/models/viewer-record.query';
 import { imageKeyOf } from '@helix/server/presenters/image-url';
 import { storageOf } from '@helix/server/storage/create-storage';
 import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
@@ -77,7 +78,7 @@ export function viewerRoutes(deps: ServerDeps): Router {
     windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
   });
 
-  router.options(['/viewer/model', '/files/models/:id'], cors);
+  router.options(['/viewer/model', '/viewer/record', '/files/models/:id'], cors);
 
   const perToken = tokenLimiter(deps, 'viewer-model-token', (req) => req.query.subscription);
 
@@ -92,6 +93,12 @@ export function viewerRoutes(deps: ServerDeps): Router {
       res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
     },
   );
+
+  // The Record control asks before each recording (the server decides again; no view is counted).
+  router.get('/viewer/record', cors, limit, validate(ViewerRecordQuery, 'query'), async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json(await authorizeRecording(deps, inputOf(req, ViewerRecordQuery)));
+  });
 
   router.get('/files/models/:id', cors, validate(FileParams, 'params'), async (req, res) => {
     // A malformed signature is refused like a wrong one (403), not as bad input.

@@ -16,3 +16,20 @@ export async function coverage(png: Buffer): Promise<number> {
   }
   return differing / pixels;
 }
+
+/** The share of pixels in a PNG within `tolerance` (sum of channel differences) of an RGB colour. */
+export async function shareOfColour(
+  png: Buffer,
+  rgb: [number, number, number],
+  tolerance = 24,
+): Promise<number> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let matching = 0;
+  const pixels = info.width * info.height;
+  for (let i = 0; i < pixels; i += 1) {
+    const o = i * info.channels;
+    const d = Math.abs(data[o]! - rgb[0]) + Math.abs(data[o + 1]! - rgb[1]) + Math.abs(data[o + 2]! - rgb[2]);
+    if (d <= tolerance) matching += 1;
+  }
+  return matching / pixels;
+}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EMBED_FLAGS, type EmbedFlag } from '@helix/shared';
+import { EMBED_FLAGS, TRANSPARENT_BACKGROUND, type EmbedFlag } from '@helix/shared';
 import {
   applyChecklistChange,
+  applyLinkOptionsChange,
   DEFAULT_EMBED_SETTINGS,
   MODAL_VIEWER_FLAGS,
   toggleFlag,
@@ -91,5 +92,38 @@ describe('withModalSettings', () => {
   it('leaves a URL that already carries settings alone', () => {
     const url = 'https://viewer.test/?model=heart&settings=info,draw';
     expect(withModalSettings(url)).toBe(url);
+  });
+});
+
+describe('applyLinkOptionsChange: background, background_color and transparent are exclusive', () => {
+  const T = TRANSPARENT_BACKGROUND;
+  it('ticking transparent unticks both backdrops', () => {
+    const start = { settings: ['info', 'background_color'] as EmbedFlag[], transparentBackground: false };
+    expect(applyLinkOptionsChange(start, ['info', 'background_color', T])).toEqual({
+      settings: ['info'],
+      transparentBackground: true,
+    });
+  });
+
+  it('ticking a backdrop unticks transparent; the most recently picked of the three wins', () => {
+    let options = { settings: ['info'] as EmbedFlag[], transparentBackground: true };
+    options = applyLinkOptionsChange(options, ['info', T, 'background']);
+    expect(options).toEqual({ settings: ['info', 'background'], transparentBackground: false });
+    options = applyLinkOptionsChange(options, ['info', 'background', 'background_color']);
+    expect(options).toEqual({ settings: ['info', 'background_color'], transparentBackground: false });
+    options = applyLinkOptionsChange(options, ['info', 'background_color', T]);
+    expect(options).toEqual({ settings: ['info'], transparentBackground: true });
+  });
+
+  it('unticking transparent leaves the others as they are; other boxes keep it', () => {
+    const start = { settings: ['info'] as EmbedFlag[], transparentBackground: true };
+    expect(applyLinkOptionsChange(start, ['info', 'layers', T])).toEqual({
+      settings: ['info', 'layers'],
+      transparentBackground: true,
+    });
+    expect(applyLinkOptionsChange(start, ['info'])).toEqual({
+      settings: ['info'],
+      transparentBackground: false,
+    });
   });
 });

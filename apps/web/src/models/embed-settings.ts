@@ -1,4 +1,4 @@
-import { EMBED_FLAGS, type EmbedFlag } from '@helix/shared';
+import { EMBED_FLAGS, TRANSPARENT_BACKGROUND, type EmbedFlag } from '@helix/shared';
 
 /** The Share/Embed checklist starts with all 15 features on (spec 9). */
 export const DEFAULT_EMBED_SETTINGS: readonly EmbedFlag[] = EMBED_FLAGS;
@@ -62,4 +62,28 @@ export function withModalSettings(url: string, base = 'http://localhost/'): stri
   const hash = hashAt === -1 ? '' : url.slice(hashAt);
   const separator = !head.includes('?') ? '?' : /[?&]$/.test(head) ? '' : '&';
   return `${head}${separator}settings=${MODAL_VIEWER_FLAGS.join(',')}${hash}`;
+}
+
+/** What a link is made with: the features, and whether it has no backdrop at all. */
+export interface LinkOptions {
+  settings: EmbedFlag[];
+  transparentBackground: boolean;
+}
+
+const isBackdrop = (f: string) => f === 'background' || f === 'background_color';
+
+/**
+ * The checklist with the transparent option (TRANSPARENT_BACKGROUND among the values): background,
+ * background_color and transparent are exclusive, the most recently picked of the three wins.
+ */
+export function applyLinkOptionsChange(previous: LinkOptions, next: readonly string[]): LinkOptions {
+  const wantsTransparent = next.includes(TRANSPARENT_BACKGROUND);
+  let settings = applyChecklistChange(previous.settings, next);
+  if (wantsTransparent && !previous.transparentBackground) {
+    return { settings: settings.filter((f) => !isBackdrop(f)), transparentBackground: true };
+  }
+  const newBackdrop = settings.some((f) => isBackdrop(f) && !previous.settings.includes(f));
+  if (newBackdrop) return { settings, transparentBackground: false };
+  settings = wantsTransparent ? settings.filter((f) => !isBackdrop(f)) : settings;
+  return { settings, transparentBackground: wantsTransparent };
 }

@@ -13,6 +13,11 @@ export interface ModelAbilities {
   remove: boolean;
   /** Share and embed (Model.embed; the plan's modelEmbed flag is already folded into the permissions). */
   embed: boolean;
+  /**
+   * The Share/Embed modal offers a transparent background (Background.transparent: in the effective
+   * permissions only with the plan's transparentBackgroundWebEmbeding). The server decides again.
+   */
+  transparentEmbed: boolean;
   /** Views counters and additional-view information: non-admins only. */
   seeViews: boolean;
   /** Additional-view price and extras: non-admins with Subscription.listing.view. */
@@ -33,6 +38,7 @@ export function modelAbilities(user: SessionUser | null): ModelAbilities {
     edit: admin && can('Model.update'),
     remove: admin && can('Model.delete'),
     embed: can('Model.embed'),
+    transparentEmbed: can('Model.embed') && can('Background.transparent'),
     seeViews: Boolean(user) && !admin,
     seeAdditionalViews: Boolean(user) && !admin && subscriptionView,
     addViews:

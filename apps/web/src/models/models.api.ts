@@ -82,7 +82,14 @@ export const createEmbedToken = (
   id: number,
   settings: readonly EmbedFlag[],
   expiresAt: string | null = null,
-) => tenantApi.post<{ token: string }>('/model/embed', { id, settings, expiresAt });
+  transparentBackground = false,
+) =>
+  tenantApi.post<{ token: string }>('/model/embed', {
+    id,
+    settings,
+    expiresAt,
+    ...(transparentBackground ? { transparentBackground: true } : {}),
+  });
 
 export const fetchViewerUrl = (id: number, signal?: AbortSignal) =>
   tenantApi.post<{ url: string }>('/model/viewer-url', { id }, { signal });

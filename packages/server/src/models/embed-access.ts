@@ -4,7 +4,7 @@ import type { Db, SubscriptionStatus } from '../db.ts';
 import type { ServerDeps } from '../deps.ts';
 import type { BrandingSource } from '../presenters/branding.presenter.ts';
 import { sha256 } from '../tokens.ts';
-import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
+import { hasActivePlan, type SubscriptionWithPlan, type TenantPlanContext } from '../views/allowance.ts';
 
 /** Embed tokens are 32 random bytes in base64url: anything else is not worth a database query. */
 export const EMBED_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -16,6 +16,8 @@ export const EMBED_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 export interface EmbedRecord {
   id: number;
   settings: string[];
+  /** The link was made with a transparent background (served only while the plan includes it). */
+  transparentBackground: boolean;
   creatorName: string;
   model: {
     id: number;
@@ -26,6 +28,8 @@ export interface EmbedRecord {
     backgroundColor: string | null;
   };
   tenant: TenantPlanContext & {
+    subscription:
+      (SubscriptionWithPlan & { plan: { transparentBackgroundWebEmbeding: boolean } | null }) | null;
     domainPrefix: string;
     name: string;
     customBrandName: string | null;
@@ -43,6 +47,7 @@ export type EmbedAccess =
 interface Row {
   id: number;
   settings: string[];
+  transparentBackground: boolean;
   revokedAt: Date | null;
   expiresAt: Date | null;
   creatorName: string;
@@ -73,6 +78,7 @@ interface Row {
   viewLimit: number | null;
   unlimitedViews: boolean | null;
   additionalViewsPrice: number | null;
+  transparentBackgroundWebEmbeding: boolean | null;
   brandingId: number | null;
   primaryColor: string | null;
   textColor: string | null;
@@ -90,7 +96,7 @@ interface Row {
  */
 async function findEmbed(db: Db, tokenHash: string): Promise<Row | null> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT et."id", et."settings", et."revokedAt", et."expiresAt", u."name" AS "creatorName",
+    SELECT et."id", et."settings", et."transparentBackground", et."revokedAt", et."expiresAt", u."name" AS "creatorName",
            m."id" AS "modelId", m."name" AS "modelName", m."urlModelName", m."version", m."fileKey",
            m."backgroundColor" AS "modelBackground", (m."deletedAt" IS NOT NULL) AS "modelDeleted", m."isPublic",
            EXISTS (SELECT 1 FROM "ModelTenantAccess" a WHERE a."modelId" = m."id" AND a."tenantId" = t."id") AS "listed",
@@ -99,6 +105,7 @@ async function findEmbed(db: Db, tokenHash: string): Promise<Row | null> {
            s."id" AS "subscriptionId", s."status"::text AS "status", s."activePayment", s."trialEnd", s."cancelAt",
            s."currentPeriodStart", s."currentPeriodEnd", s."additionalViews",
            p."id" AS "planId", p."viewLimit", p."unlimitedViews", p."additionalViewsPrice",
+           p."transparentBackgroundWebEmbeding",
            b."id" AS "brandingId", b."primaryColor", b."textColor", b."backgroundColor", b."brandLogo",
            b."modelBgLogo", b."modelLoadingLogo", b."additionalViewsValidation"
     FROM "EmbedToken" et
@@ -116,6 +123,7 @@ function recordOf(row: Row): EmbedRecord {
   return {
     id: row.id,
     settings: row.settings,
+    transparentBackground: row.transparentBackground,
     creatorName: row.creatorName,
     model: {
       id: row.modelId,
@@ -150,6 +158,7 @@ function recordOf(row: Row): EmbedRecord {
                       viewLimit: row.viewLimit ?? 0,
                       unlimitedViews: row.unlimitedViews ?? false,
                       additionalViewsPrice: row.additionalViewsPrice ?? 0,
+                      transparentBackgroundWebEmbeding: row.transparentBackgroundWebEmbeding ?? false,
                     },
             },
       branding:

@@ -1,9 +1,10 @@
-import { MSG, type EmbedFlag } from '@helix/shared';
+import { MSG } from '@helix/shared';
 import type { EmbedDetail } from '@helix/shared/schemas/model';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { presentBranding } from '../presenters/branding.presenter.ts';
 import { embedAccess } from './embed-access.ts';
+import { embedBackground } from './embed-background.ts';
 import { apiOrigin, viewerPageUrl } from './viewer-urls.ts';
 
 export type { EmbedDetail };
@@ -19,6 +20,7 @@ export async function embedDetail(deps: ServerDeps, token: string): Promise<Embe
   const { embed } = access;
   const { tenant } = embed;
   const origin = apiOrigin(deps.config);
+  const backdrop = embedBackground(embed);
   return {
     success: true,
     message: 'OK',
@@ -28,7 +30,9 @@ export async function embedDetail(deps: ServerDeps, token: string): Promise<Embe
     branding: presentBranding(tenant, tenant.branding, origin),
     modelId: embed.model.id,
     modelName: embed.model.name,
-    settings: embed.settings as EmbedFlag[],
+    settings: backdrop.settings,
     url: viewerPageUrl(deps.config, embed.model, token, 'embedding'),
+    transparentBackground: backdrop.transparentBackground,
+    transparentFallback: backdrop.transparentFallback,
   };
 }

@@ -14,6 +14,7 @@ const MAX_LINKS = 1_000;
 export const embedLinkSelect = {
   id: true,
   settings: true,
+  transparentBackground: true,
   createdAt: true,
   expiresAt: true,
   revokedAt: true,

@@ -4,18 +4,21 @@ import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { randomToken, sha256 } from '../tokens.ts';
 import { hasActivePlan } from '../views/allowance.ts';
+import { actorHasFeature } from '../plans/plan-features.policy.ts';
 import { isPlatformAdmin, visibleTo } from './model.policy.ts';
 
 /**
  * POST /model/embed: a share/embed link for a model the caller may see, with the chosen viewer
  * features. Non-admins also need their plan's modelEmbed feature (in force). The token is unguessable
  * (32 random bytes) and names the tenant whose views and plan it uses. It is answered once and only its
- * sha256 is stored. An expiry, when given, must lie ahead.
+ * sha256 is stored. An expiry, when given, must lie ahead. A transparent background needs
+ * Background.transparent and the plan's transparentBackgroundWebEmbeding (plan-features.policy.ts);
+ * each load checks the plan again (viewer-model.query.ts).
  */
 export async function createEmbed(
   deps: ServerDeps,
   actor: Actor,
-  input: { id: number; settings: EmbedFlag[]; expiresAt?: string | null },
+  input: { id: number; settings: EmbedFlag[]; expiresAt?: string | null; transparentBackground?: boolean },
   now = new Date(),
 ): Promise<{ token: string }> {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
@@ -25,6 +28,10 @@ export async function createEmbed(
     if (!actor.tenant.subscription?.plan?.modelEmbed || !hasActivePlan(tenant)) {
       throw AppError.forbidden(MSG.embedNotInPlan);
     }
+  }
+  const transparentBackground = input.transparentBackground === true;
+  if (transparentBackground && !actorHasFeature(actor, 'transparentBackgroundWebEmbeding', now)) {
+    throw AppError.forbidden(MSG.transparentNotAllowed);
   }
   const model = await deps.db.model.findFirst({
     where: { id: input.id, ...visibleTo(actor) },
@@ -40,6 +47,7 @@ export async function createEmbed(
       createdById: actor.user.id,
       settings: input.settings,
       expiresAt,
+      transparentBackground,
     },
   });
   return { token };

@@ -9,6 +9,8 @@ import type { Actor } from '../sessions/session.service.ts';
 import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
 import { recordView, type ViewLoad } from '../views/record-view.ts';
 import { embedAccess } from './embed-access.ts';
+import { embedBackground } from './embed-background.ts';
+import { FEATURE_PERMISSION, tenantHasFeature, type FeatureTenant } from '../plans/plan-features.policy.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
 import { visibleTo, visibleToTenant } from './model.policy.ts';
 import { signViewerTicket, verifyViewerTicket } from './signing.ts';
@@ -38,6 +40,32 @@ interface Resolved {
   };
   settings: EmbedFlag[];
   load: ViewLoad;
+  transparentBackground: boolean;
+  transparentFallback: boolean;
+  record: boolean;
+}
+
+/**
+ * Whether the ticket's user may record now (plan-features.policy.ts, read at this load): the tenant's
+ * plan, already loaded, must have screenRecord in force; only then one light query asks whether one of
+ * the user's roles holds Screen.record (with the plan's flag on, that is the effective permission). A
+ * user gone since is not refused the view (the ticket was valid), only the recording.
+ */
+async function ticketUserMayRecord(
+  deps: ServerDeps,
+  tenant: FeatureTenant,
+  ticket: { userId: number; tenantId: number },
+): Promise<boolean> {
+  if (!tenantHasFeature(tenant, 'screenRecord')) return false;
+  const role = await deps.db.userRole.findFirst({
+    where: {
+      userId: ticket.userId,
+      user: { tenantId: ticket.tenantId, deletedAt: null },
+      role: { permissions: { some: { permission: { name: FEATURE_PERMISSION.screenRecord } } } },
+    },
+    select: { userId: true },
+  });
+  return role !== null;
 }
 
 async function resolveStandard(
@@ -60,6 +88,9 @@ async function resolveStandard(
     model,
     tenant,
     settings: STANDARD_VIEWER_FLAGS,
+    transparentBackground: false,
+    transparentFallback: false,
+    record: await ticketUserMayRecord(deps, tenant, ticket),
     load: {
       modelId: model.id,
       viewerKey: `u:${ticket.userId}`,
@@ -81,10 +112,15 @@ async function resolveEmbedding(
   }
   const { embed } = access;
   if (embed.model.urlModelName !== query.model) throw AppError.notFound();
+  const backdrop = embedBackground(embed);
   return {
     model: embed.model,
     tenant: embed.tenant,
-    settings: embed.settings as EmbedFlag[],
+    settings: backdrop.settings,
+    transparentBackground: backdrop.transparentBackground,
+    transparentFallback: backdrop.transparentFallback,
+    // Share and embed pages never offer recording.
+    record: false,
     load: {
       modelId: embed.model.id,
       viewerKey: `e:${embed.id}`,
@@ -130,5 +166,8 @@ export async function loadViewerModel(
       modelBgLogo: look.modelBgLogo,
       modelLoadingLogo: look.modelLoadingLogo,
     },
+    transparentBackground: resolved.transparentBackground,
+    transparentFallback: resolved.transparentFallback,
+    record: resolved.record,
   };
 }

@@ -4,7 +4,7 @@ import type { EmbedToken } from '../db.ts';
 
 export type EmbedLinkRecord = Pick<
   EmbedToken,
-  'id' | 'settings' | 'createdAt' | 'expiresAt' | 'revokedAt'
+  'id' | 'settings' | 'transparentBackground' | 'createdAt' | 'expiresAt' | 'revokedAt'
 > & {
   model: { id: number; name: string };
   createdBy: { id: number; name: string };
@@ -16,6 +16,7 @@ export function presentEmbedLink(link: EmbedLinkRecord, views: number, now = new
     id: link.id,
     model: { id: link.model.id, name: link.model.name },
     settings: link.settings as EmbedFlag[],
+    transparentBackground: link.transparentBackground,
     createdBy: { id: link.createdBy.id, name: link.createdBy.name },
     createdAt: link.createdAt.toISOString(),
     expiresAt: link.expiresAt?.toISOString() ?? null,

@@ -22,6 +22,8 @@ export const EmbedLinkView = z.strictObject({
   id: z.number().int(),
   model: z.strictObject({ id: z.number().int(), name: z.string() }),
   settings: z.array(z.enum(EMBED_FLAGS)),
+  /** Made with a transparent background (served only while the plan includes it). */
+  transparentBackground: z.boolean(),
   createdBy: z.strictObject({ id: z.number().int(), name: z.string() }),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime().nullable(),

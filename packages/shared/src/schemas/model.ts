@@ -110,14 +110,25 @@ export type ModelIdRequest = z.input<typeof ModelIdRequest>;
  * POST /model/embed: the enabled viewer features (at most the 15 flags, each once) and an optional
  * expiry (an ISO date-time in the future; absent or null: the link does not expire).
  */
-export const EmbedCreate = z.strictObject({
-  id: id(1),
-  settings: z
-    .array(z.enum(EMBED_FLAGS))
-    .max(EMBED_FLAGS.length)
-    .refine((flags) => new Set(flags).size === flags.length, { error: 'Each feature may be listed once.' }),
-  expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
-});
+export const EmbedCreate = z
+  .strictObject({
+    id: id(1),
+    settings: z
+      .array(z.enum(EMBED_FLAGS))
+      .max(EMBED_FLAGS.length)
+      .refine((flags) => new Set(flags).size === flags.length, { error: 'Each feature may be listed once.' }),
+    expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    /**
+     * No backdrop at all: the host page shows around the model (plan transparentBackgroundWebEmbeding
+     * and Background.transparent, checked by the server). Exclusive with background and background_color.
+     */
+    transparentBackground: z.boolean().optional(),
+  })
+  .refine(
+    (v) =>
+      !v.transparentBackground || !v.settings.some((f) => f === 'background' || f === 'background_color'),
+    { error: MSG.transparentExclusive, path: ['transparentBackground'] },
+  );
 export type EmbedCreate = z.input<typeof EmbedCreate>;
 
 /** POST /api/model/embed/detail (base, no login). */
@@ -140,6 +151,10 @@ export const EmbedDetail = z.strictObject({
   modelName: z.string(),
   settings: z.array(z.enum(EMBED_FLAGS)),
   url: z.string(),
+  /** The page and its frame have no backdrop (the link asks for it and the plan includes it now). */
+  transparentBackground: z.boolean(),
+  /** The link asks for a transparent background but the plan no longer includes it: the tenant's colour is used. */
+  transparentFallback: z.boolean(),
 });
 export type EmbedDetail = z.output<typeof EmbedDetail>;
 
@@ -251,4 +266,26 @@ export interface ViewerModel {
   glbUrl: string;
   settings: EmbedFlag[];
   branding: ViewerBranding;
+  /** Render with no backdrop (embedding mode, the link asks for it and the plan includes it now). */
+  transparentBackground: boolean;
+  /** The link asks for a transparent background the plan no longer includes: background_color is used instead. */
+  transparentFallback: boolean;
+  /**
+   * The viewer may offer its Record control (standard mode only: the ticket's user holds Screen.record
+   * and the plan has screenRecord, checked at this load). Share and embed loads are always false.
+   */
+  record: boolean;
+}
+
+/** GET /api/viewer/record: asked when the user starts a recording (the server decides again). */
+export const ViewerRecordQuery = z.strictObject({
+  model: z.string().min(1).max(MODEL_LIMITS.urlModelName).regex(URL_MODEL_NAME_PATTERN),
+  subscription: opaqueText(1000).pipe(z.string().min(1)),
+});
+export type ViewerRecordQuery = z.input<typeof ViewerRecordQuery>;
+
+export interface ViewerRecordGrant {
+  record: true;
+  /** The longest recording allowed (RECORDING_MAX_SECONDS). */
+  maxSeconds: number;
 }

@@ -2,7 +2,7 @@ import { Alert, Button, Empty, Modal, Table, Tag, Typography, type TableColumnsT
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { MSG } from '@helix/shared';
+import { MSG, TRANSPARENT_BACKGROUND } from '@helix/shared';
 import { ApiError } from '../../api/api-error';
 import { logError } from '../../logging/error-logger';
 import { fetchLinks, revokeLink, type EmbedLinkView } from '../../models/links.api';
@@ -77,8 +77,12 @@ export function LinksPage() {
     {
       title: 'Features',
       key: 'settings',
-      render: (_, link) =>
-        link.settings.length === 0 ? '—' : <span className="link-settings">{link.settings.join(', ')}</span>,
+      render: (_, link) => {
+        const features = link.transparentBackground
+          ? [...link.settings, TRANSPARENT_BACKGROUND]
+          : link.settings;
+        return features.length === 0 ? '—' : <span className="link-settings">{features.join(', ')}</span>;
+      },
     },
     { title: 'Created by', key: 'createdBy', render: (_, link) => link.createdBy.name },
     { title: 'Created at', key: 'createdAt', render: (_, link) => when(link.createdAt) },

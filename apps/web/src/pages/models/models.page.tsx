@@ -118,7 +118,12 @@ export function ModelsPage() {
           />
         )}
         {(dialog?.kind === 'share' || dialog?.kind === 'embed') && (
-          <ShareEmbedModal kind={dialog.kind} model={dialog.model} onClose={close} />
+          <ShareEmbedModal
+            kind={dialog.kind}
+            model={dialog.model}
+            allowTransparent={abilities.transparentEmbed}
+            onClose={close}
+          />
         )}
         {dialog?.kind === 'buy-views' && <BuyViewsModal views={listing.views} onClose={close} />}
       </Suspense>

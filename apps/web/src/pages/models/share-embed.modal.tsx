@@ -2,14 +2,23 @@ import { CopyOutlined } from '@ant-design/icons';
 import { Button, Checkbox, DatePicker, Input, Modal } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { EMBED_FLAGS, MSG, type EmbedFlag } from '@helix/shared';
+import { EMBED_FLAGS, MSG, TRANSPARENT_BACKGROUND } from '@helix/shared';
 import { copyText } from '../../models/copy-text';
-import { applyChecklistChange, DEFAULT_EMBED_SETTINGS } from '../../models/embed-settings';
+import {
+  applyLinkOptionsChange,
+  DEFAULT_EMBED_SETTINGS,
+  type LinkOptions,
+} from '../../models/embed-settings';
 import { createEmbedToken, type Model } from '../../models/models.api';
 import { embedSnippet, linkFor, type LinkKind } from '../../models/share-links';
 import { toastError, toastSuccess } from '../../ui/notify';
 
-const FLAG_OPTIONS = EMBED_FLAGS.map((flag) => ({ label: flag, value: flag }));
+const FLAG_OPTIONS: { label: string; value: string }[] = EMBED_FLAGS.map((flag) => ({
+  label: flag,
+  value: flag,
+}));
+/** Offered only when the user's permissions (and so their plan) include Background.transparent. */
+const TRANSPARENT_OPTION = { label: TRANSPARENT_BACKGROUND, value: TRANSPARENT_BACKGROUND };
 
 async function copy(text: string): Promise<void> {
   if (await copyText(text)) toastSuccess(MSG.copied);
@@ -17,12 +26,25 @@ async function copy(text: string): Promise<void> {
 }
 
 /**
- * Share or Embed: the feature checklist (all on; background and background_color exclusive), an
- * optional expiry date, Create Link (POST /model/embed), and the link (plus the iframe code for Embed)
+ * Share or Embed: the feature checklist (all on; background and background_color exclusive, and with
+ * Background.transparent a transparent_background option exclusive with both), an optional expiry date, Create Link (POST /model/embed), and the link (plus the iframe code for Embed)
  * with copy buttons. Owners list and revoke links at /user/settings/links.
  */
-export function ShareEmbedModal({ kind, model, onClose }: { kind: LinkKind; model: Model; onClose(): void }) {
-  const [settings, setSettings] = useState<EmbedFlag[]>([...DEFAULT_EMBED_SETTINGS]);
+export function ShareEmbedModal({
+  kind,
+  model,
+  allowTransparent = false,
+  onClose,
+}: {
+  kind: LinkKind;
+  model: Model;
+  allowTransparent?: boolean;
+  onClose(): void;
+}) {
+  const [options, setOptions] = useState<LinkOptions>({
+    settings: [...DEFAULT_EMBED_SETTINGS],
+    transparentBackground: false,
+  });
   const [link, setLink] = useState<string | null>(null);
   const [expiry, setExpiry] = useState<Dayjs | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,7 +55,12 @@ export function ShareEmbedModal({ kind, model, onClose }: { kind: LinkKind; mode
     try {
       // The link works through the whole chosen day (the viewer's time zone).
       const expiresAt = expiry ? expiry.endOf('day').toISOString() : null;
-      const { token } = await createEmbedToken(model.id, settings, expiresAt);
+      const { token } = await createEmbedToken(
+        model.id,
+        options.settings,
+        expiresAt,
+        allowTransparent && options.transparentBackground,
+      );
       setLink(linkFor(kind, token, window.location.origin));
     } catch {
       // The client has shown the server's message.
@@ -48,11 +75,13 @@ export function ShareEmbedModal({ kind, model, onClose }: { kind: LinkKind; mode
     <Modal open title={`${verb} ${model.name}`} footer={null} onCancel={onClose} width={560} destroyOnHidden>
       <fieldset className="embed-features">
         <legend>Features</legend>
-        <Checkbox.Group<EmbedFlag>
-          options={FLAG_OPTIONS}
-          value={settings}
+        <Checkbox.Group<string>
+          options={allowTransparent ? [...FLAG_OPTIONS, TRANSPARENT_OPTION] : FLAG_OPTIONS}
+          value={
+            options.transparentBackground ? [...options.settings, TRANSPARENT_BACKGROUND] : options.settings
+          }
           onChange={(next) => {
-            setSettings((previous) => applyChecklistChange(previous, next));
+            setOptions((previous) => applyLinkOptionsChange(previous, next));
             // A link carries the features it was made with; a changed list needs a new link.
             setLink(null);
           }}

@@ -61,7 +61,8 @@ export function ViewerModal({ model, onClose }: { model: Model; onClose(): void 
           className="viewer-frame"
           title={`${model.name} viewer`}
           src={state.url}
-          allow="fullscreen; xr-spatial-tracking; autoplay"
+          // microphone: the viewer's Record control may add narration (Screen.record, plan screenRecord).
+          allow="fullscreen; xr-spatial-tracking; autoplay; microphone"
         />
       )}
     </Modal>

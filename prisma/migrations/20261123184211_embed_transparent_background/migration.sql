@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "EmbedToken" ADD COLUMN     "transparentBackground" BOOLEAN NOT NULL DEFAULT false;
