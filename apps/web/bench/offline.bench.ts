@@ -52,7 +52,10 @@ const GRID_MARK_SCRIPT = `(() => {
   observer.observe(document, { childList: true, subtree: true });
 })()`;
 
-async function newContext(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
+async function newContext(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
