@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { MSG } from '@helix/shared';
 import { DEMO, logIn } from './support/accounts.ts';
+import { registerPerson, sql } from './support/billing.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
 
 /**
@@ -48,6 +49,31 @@ async function adminOnRoles(): Promise<{ context: BrowserContext; page: Page }> 
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await page.getByTestId('create-role').waitFor();
   return { context, page };
+}
+
+/**
+ * A new account made a platform admin whose only role (`editors`) holds Role.listing.view and
+ * Role.update (roles are the platform's: only platform admins manage them, see role.policy.ts).
+ */
+async function roleEditor(page: Page, editors: string) {
+  const person = await registerPerson(page);
+  await sql(`INSERT INTO "Role" (name, "updatedAt") VALUES ($1, now())`, [editors]);
+  await sql(
+    `INSERT INTO "RolePermission" ("roleId", "permissionId")
+     SELECT r.id, p.id FROM "Role" r, "Permission" p
+     WHERE r.name = $1 AND p.name IN ('Role.listing.view', 'Role.update')`,
+    [editors],
+  );
+  await sql(`UPDATE "User" SET "isAdmin" = true WHERE email = $1`, [person.email]);
+  await sql(`DELETE FROM "UserRole" WHERE "userId" = (SELECT id FROM "User" WHERE email = $1)`, [
+    person.email,
+  ]);
+  await sql(
+    `INSERT INTO "UserRole" ("userId", "roleId")
+     SELECT u.id, r.id FROM "User" u, "Role" r WHERE u.email = $1 AND r.name = $2`,
+    [person.email, editors],
+  );
+  return person;
 }
 
 async function createRoleInUi(page: Page, name: string): Promise<void> {
@@ -215,6 +241,54 @@ describe('the outbox', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: MSG.outboxDiscard }).click();
     await expect.poll(() => outboxCount(page)).toBe(0);
     expect(await query('SELECT 1 FROM "Role" WHERE name = $1', ['Admin'])).toHaveLength(1);
+    await context.close();
+  });
+
+  it('an edit refused because the user lost the permission shows with the reason, and discard works', async () => {
+    const { context, page } = await newPage(browser);
+    const stamp = Date.now();
+    const editors = `Role editors ${stamp}`;
+    const target = `Lost permission ${stamp}`;
+    const person = await roleEditor(page, editors);
+    await sql(`INSERT INTO "Role" (name, "updatedAt") VALUES ($1, now())`, [target]);
+    const [role] = await query<{ id: number }>('SELECT id FROM "Role" WHERE name = $1', [target]);
+    await logIn(page, person.email, person.password);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto('/roles');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // The other tests made many roles: the name search brings this one onto the first page.
+    await page.locator('.ant-table-filter-trigger').first().click();
+    await page.getByTestId('search-name').fill(target);
+    await page.getByTestId('search-name').press('Enter');
+    await page.getByTestId(`edit-role-${role!.id}`).waitFor();
+
+    await context.setOffline(true);
+    await page.getByTestId(`edit-role-${role!.id}`).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Role' });
+    await dialog.getByTestId('role-name').fill(`${target} renamed`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator('tr', { hasText: target }).getByTestId('pending-sync').waitFor();
+    // Meanwhile the platform takes Role.update away from the user's role.
+    await sql(
+      `DELETE FROM "RolePermission"
+       WHERE "roleId" = (SELECT id FROM "Role" WHERE name = $1)
+         AND "permissionId" = (SELECT id FROM "Permission" WHERE name = 'Role.update')`,
+      [editors],
+    );
+    await context.setOffline(false);
+
+    await page.getByTestId('outbox-button').click();
+    const refused = page.locator('[data-testid="outbox-entry"][data-state="refused"]');
+    await refused.getByTestId('outbox-reason').getByText(MSG.unauthorizedAccess).waitFor({ timeout: 30_000 });
+    await refused.getByRole('button', { name: MSG.outboxDiscard }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: MSG.outboxDiscard }).click();
+    await expect.poll(() => outboxCount(page)).toBe(0);
+    await refused.waitFor({ state: 'detached' });
+    expect(await query('SELECT 1 FROM "Role" WHERE name = $1', [target])).toHaveLength(1);
+    expect(await query('SELECT 1 FROM "Role" WHERE name = $1', [`${target} renamed`])).toHaveLength(0);
     await context.close();
   });
 });
