@@ -4,6 +4,7 @@ import { tenantApiOf } from '../api/client';
 import { clientEffects } from '../api/client-effects';
 import { readTenant } from '../session/cookies';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
+import { refreshSessionUser } from '../session/session';
 import { offlineDb, type OutboxRow } from './offline-db';
 
 /**
@@ -144,6 +145,14 @@ function scheduleReplay(delayMs: number): void {
 
 type Outcome = 'done' | 'stop';
 
+/**
+ * What follows an accepted replay of a kind, beyond the screens' reload on an outbox change: a
+ * profile name lives in the session user (the header), so it is read again from the server.
+ */
+const AFTER_REPLAY: Partial<Record<string, () => Promise<unknown>>> = {
+  'profile.update': () => refreshSessionUser(),
+};
+
 /** The record's new version in an answer (model, role save, branding, profile, role assignment). */
 function versionIn(data: unknown, field: 'version' | 'rolesVersion'): number | null {
   const d = data as Record<string, unknown> | null | undefined;
@@ -188,6 +197,7 @@ async function replayOne(row: OutboxRow): Promise<Outcome> {
     });
     await rebase(row, data);
     await db.outbox.delete(row.seq!);
+    void AFTER_REPLAY[row.kind]?.().catch(() => undefined);
     return 'done';
   } catch (error) {
     const failure = error instanceof ApiError ? error : ApiError.network(false);
