@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { MSG } from '@helix/shared';
+import { createDb } from '@helix/server/db';
+import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { DEMO, logIn } from './support/accounts.ts';
 import { registerPerson, sql } from './support/billing.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
@@ -74,6 +76,21 @@ async function roleEditor(page: Page, editors: string) {
     [person.email, editors],
   );
   return person;
+}
+
+/** The owner of a fresh tenant on the Educator Monthly plan (id 8, with seats to invite). */
+async function educatorOwner(name: string) {
+  const db = createDb(inject('databaseUrl'));
+  try {
+    const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
+    const tenant = await createTenant(db, { plan, name });
+    await db.tenantSubscription.update({ where: { tenantId: tenant.id }, data: { userLimit: 10 } });
+    const email = `owner.${name.toLowerCase().replace(/\W+/g, '')}@example.com`;
+    await createUser(db, { tenant, email, name: `Owner ${name}`, isOwner: true, roles: ['Admin'] });
+    return { email, password: PASSWORD };
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 async function createRoleInUi(page: Page, name: string): Promise<void> {
@@ -289,6 +306,55 @@ describe('the outbox', () => {
     await refused.waitFor({ state: 'detached' });
     expect(await query('SELECT 1 FROM "Role" WHERE name = $1', [target])).toHaveLength(1);
     expect(await query('SELECT 1 FROM "Role" WHERE name = $1', [`${target} renamed`])).toHaveLength(0);
+    await context.close();
+  });
+
+  it('a queued invite is a pending row of the users list; a replayed profile name comes back from the server', async () => {
+    const stamp = Date.now();
+    const owner = await educatorOwner(`Outbox ${stamp}`);
+    const invitee = { name: `Invitee ${stamp}`, email: `invitee.${stamp}@example.com` };
+    const { context, page } = await newPage(browser);
+    await logIn(page, owner.email, owner.password);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto('/user/settings/users-list');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByTestId('total-users').waitFor();
+
+    await context.setOffline(true);
+    await page.getByTestId('add-users').click();
+    await page.getByRole('menuitem', { name: 'Single Invite' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite User' });
+    await dialog.getByLabel('Name').fill(invitee.name);
+    await dialog.getByLabel('Email').fill(invitee.email);
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = page.getByRole('row', { name: new RegExp(invitee.name) });
+    await row.getByTestId('pending-sync').waitFor();
+
+    await page.goto('/user/settings/profile');
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Full name').fill(`Renamed ${stamp}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(MSG.savedForLater).first().waitFor();
+    await expect.poll(() => outboxCount(page)).toBe(2);
+
+    await context.setOffline(false);
+    await expect.poll(() => outboxCount(page), { timeout: 30_000 }).toBe(0);
+    // The header holds the server's user again (its new version too): a second edit online is accepted.
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Full name').fill(`Renamed again ${stamp}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(MSG.userUpdated).waitFor();
+    await expect
+      .poll(() => page.getByTestId('user-menu').getAttribute('aria-label'))
+      .toBe(`User menu (Renamed again ${stamp})`);
+
+    await page.goto('/user/settings/users-list');
+    await row.getByRole('button', { name: 'Resend Email' }).waitFor();
+    expect(await row.getByTestId('pending-sync').count()).toBe(0);
+    expect(await query('SELECT 1 FROM "User" WHERE email = $1', [invitee.email])).toHaveLength(1);
     await context.close();
   });
 });
