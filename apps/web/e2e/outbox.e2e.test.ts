@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { MSG } from '@helix/shared';
+import { createDb } from '@helix/server/db';
+import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { DEMO, logIn } from './support/accounts.ts';
+import { registerPerson, sql } from './support/billing.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
 
 /**
@@ -48,6 +51,46 @@ async function adminOnRoles(): Promise<{ context: BrowserContext; page: Page }> 
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await page.getByTestId('create-role').waitFor();
   return { context, page };
+}
+
+/**
+ * A new account made a platform admin whose only role (`editors`) holds Role.listing.view and
+ * Role.update (roles are the platform's: only platform admins manage them, see role.policy.ts).
+ */
+async function roleEditor(page: Page, editors: string) {
+  const person = await registerPerson(page);
+  await sql(`INSERT INTO "Role" (name, "updatedAt") VALUES ($1, now())`, [editors]);
+  await sql(
+    `INSERT INTO "RolePermission" ("roleId", "permissionId")
+     SELECT r.id, p.id FROM "Role" r, "Permission" p
+     WHERE r.name = $1 AND p.name IN ('Role.listing.view', 'Role.update')`,
+    [editors],
+  );
+  await sql(`UPDATE "User" SET "isAdmin" = true WHERE email = $1`, [person.email]);
+  await sql(`DELETE FROM "UserRole" WHERE "userId" = (SELECT id FROM "User" WHERE email = $1)`, [
+    person.email,
+  ]);
+  await sql(
+    `INSERT INTO "UserRole" ("userId", "roleId")
+     SELECT u.id, r.id FROM "User" u, "Role" r WHERE u.email = $1 AND r.name = $2`,
+    [person.email, editors],
+  );
+  return person;
+}
+
+/** The owner of a fresh tenant on the Educator Monthly plan (id 8, with seats to invite). */
+async function educatorOwner(name: string) {
+  const db = createDb(inject('databaseUrl'));
+  try {
+    const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
+    const tenant = await createTenant(db, { plan, name });
+    await db.tenantSubscription.update({ where: { tenantId: tenant.id }, data: { userLimit: 10 } });
+    const email = `owner.${name.toLowerCase().replace(/\W+/g, '')}@example.com`;
+    await createUser(db, { tenant, email, name: `Owner ${name}`, isOwner: true, roles: ['Admin'] });
+    return { email, password: PASSWORD };
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 async function createRoleInUi(page: Page, name: string): Promise<void> {
@@ -215,6 +258,103 @@ describe('the outbox', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: MSG.outboxDiscard }).click();
     await expect.poll(() => outboxCount(page)).toBe(0);
     expect(await query('SELECT 1 FROM "Role" WHERE name = $1', ['Admin'])).toHaveLength(1);
+    await context.close();
+  });
+
+  it('an edit refused because the user lost the permission shows with the reason, and discard works', async () => {
+    const { context, page } = await newPage(browser);
+    const stamp = Date.now();
+    const editors = `Role editors ${stamp}`;
+    const target = `Lost permission ${stamp}`;
+    const person = await roleEditor(page, editors);
+    await sql(`INSERT INTO "Role" (name, "updatedAt") VALUES ($1, now())`, [target]);
+    const [role] = await query<{ id: number }>('SELECT id FROM "Role" WHERE name = $1', [target]);
+    await logIn(page, person.email, person.password);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto('/roles');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // The other tests made many roles: the name search brings this one onto the first page.
+    await page.locator('.ant-table-filter-trigger').first().click();
+    await page.getByTestId('search-name').fill(target);
+    await page.getByTestId('search-name').press('Enter');
+    await page.getByTestId(`edit-role-${role!.id}`).waitFor();
+
+    await context.setOffline(true);
+    await page.getByTestId(`edit-role-${role!.id}`).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Role' });
+    await dialog.getByTestId('role-name').fill(`${target} renamed`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator('tr', { hasText: target }).getByTestId('pending-sync').waitFor();
+    // Meanwhile the platform takes Role.update away from the user's role.
+    await sql(
+      `DELETE FROM "RolePermission"
+       WHERE "roleId" = (SELECT id FROM "Role" WHERE name = $1)
+         AND "permissionId" = (SELECT id FROM "Permission" WHERE name = 'Role.update')`,
+      [editors],
+    );
+    await context.setOffline(false);
+
+    await page.getByTestId('outbox-button').click();
+    const refused = page.locator('[data-testid="outbox-entry"][data-state="refused"]');
+    await refused.getByTestId('outbox-reason').getByText(MSG.unauthorizedAccess).waitFor({ timeout: 30_000 });
+    await refused.getByRole('button', { name: MSG.outboxDiscard }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: MSG.outboxDiscard }).click();
+    await expect.poll(() => outboxCount(page)).toBe(0);
+    await refused.waitFor({ state: 'detached' });
+    expect(await query('SELECT 1 FROM "Role" WHERE name = $1', [target])).toHaveLength(1);
+    expect(await query('SELECT 1 FROM "Role" WHERE name = $1', [`${target} renamed`])).toHaveLength(0);
+    await context.close();
+  });
+
+  it('a queued invite is a pending row of the users list; a replayed profile name comes back from the server', async () => {
+    const stamp = Date.now();
+    const owner = await educatorOwner(`Outbox ${stamp}`);
+    const invitee = { name: `Invitee ${stamp}`, email: `invitee.${stamp}@example.com` };
+    const { context, page } = await newPage(browser);
+    await logIn(page, owner.email, owner.password);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto('/user/settings/users-list');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByTestId('total-users').waitFor();
+
+    await context.setOffline(true);
+    await page.getByTestId('add-users').click();
+    await page.getByRole('menuitem', { name: 'Single Invite' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite User' });
+    await dialog.getByLabel('Name').fill(invitee.name);
+    await dialog.getByLabel('Email').fill(invitee.email);
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = page.getByRole('row', { name: new RegExp(invitee.name) });
+    await row.getByTestId('pending-sync').waitFor();
+
+    await page.goto('/user/settings/profile');
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Full name').fill(`Renamed ${stamp}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(MSG.savedForLater).first().waitFor();
+    await expect.poll(() => outboxCount(page)).toBe(2);
+
+    await context.setOffline(false);
+    await expect.poll(() => outboxCount(page), { timeout: 30_000 }).toBe(0);
+    // The header holds the server's user again (its new version too): a second edit online is accepted.
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Full name').fill(`Renamed again ${stamp}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(MSG.userUpdated).waitFor();
+    await expect
+      .poll(() => page.getByTestId('user-menu').getAttribute('aria-label'))
+      .toBe(`User menu (Renamed again ${stamp})`);
+
+    await page.goto('/user/settings/users-list');
+    await row.getByRole('button', { name: 'Resend Email' }).waitFor();
+    expect(await row.getByTestId('pending-sync').count()).toBe(0);
+    expect(await query('SELECT 1 FROM "User" WHERE email = $1', [invitee.email])).toHaveLength(1);
     await context.close();
   });
 });

@@ -4,7 +4,9 @@ import { tenantApiOf } from '../api/client';
 import { clientEffects } from '../api/client-effects';
 import { readTenant } from '../session/cookies';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
+import { refreshSessionUser } from '../session/session';
 import { offlineDb, type OutboxRow } from './offline-db';
+import { backoffMs, nextReplayStep } from './outbox-schedule';
 
 /**
  * The offline outbox (ARCHITECTURE.md §10, issue 8 §2). An edit is sent at once when it can be; when
@@ -33,12 +35,6 @@ export interface EditSpec {
 export type EditResult<T> = { status: 'sent'; data: T } | { status: 'queued' };
 
 const LOCK_NAME = 'helix-outbox';
-const BACKOFF_BASE_MS = 1000;
-const BACKOFF_MAX_MS = 5 * 60_000;
-
-/** 1 s, 2 s, 4 s ... up to 5 minutes, with a little jitter so tabs and devices do not beat in step. */
-export const backoffMs = (attempts: number): number =>
-  Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1)) * (1 + Math.random() * 0.2);
 
 const newKey = (): string => crypto.randomUUID();
 
@@ -144,6 +140,14 @@ function scheduleReplay(delayMs: number): void {
 
 type Outcome = 'done' | 'stop';
 
+/**
+ * What follows an accepted replay of a kind, beyond the screens' reload on an outbox change: a
+ * profile name lives in the session user (the header), so it is read again from the server.
+ */
+const AFTER_REPLAY: Partial<Record<string, () => Promise<unknown>>> = {
+  'profile.update': () => refreshSessionUser(),
+};
+
 /** The record's new version in an answer (model, role save, branding, profile, role assignment). */
 function versionIn(data: unknown, field: 'version' | 'rolesVersion'): number | null {
   const d = data as Record<string, unknown> | null | undefined;
@@ -188,6 +192,7 @@ async function replayOne(row: OutboxRow): Promise<Outcome> {
     });
     await rebase(row, data);
     await db.outbox.delete(row.seq!);
+    void AFTER_REPLAY[row.kind]?.().catch(() => undefined);
     return 'done';
   } catch (error) {
     const failure = error instanceof ApiError ? error : ApiError.network(false);
@@ -215,15 +220,14 @@ async function replayOne(row: OutboxRow): Promise<Outcome> {
 
 async function drain(userId: number): Promise<void> {
   for (;;) {
-    const rows = (await outboxEntries(userId)).filter((r) => r.state === 'pending' || r.state === 'syncing');
-    const next = rows[0];
-    if (!next) return;
+    const step = nextReplayStep(await outboxEntries(userId), Date.now());
+    if (!step) return;
     // Replay waits for the first entry's backoff: a later edit never overtakes an earlier one.
-    const wait = next.nextAttemptAt - Date.now();
-    if (wait > 0) {
-      scheduleReplay(wait);
+    if ('waitMs' in step) {
+      scheduleReplay(step.waitMs);
       return;
     }
+    const next = step.send;
     if ((await replayOne(next)) === 'stop') {
       const row = await offlineDb()!.outbox.get(next.seq!);
       if (row) scheduleReplay(row.nextAttemptAt - Date.now());

@@ -1,10 +1,12 @@
 import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import type { TenantUserList, TenantUserView } from '@helix/shared/schemas/tenant-user';
 import { OfflineNotice } from '../../offline/offline-notice';
+import { PendingTag } from '../../offline/outbox-panel';
+import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { loadWithSnapshot } from '../../offline/snapshot';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
@@ -13,6 +15,7 @@ import { PageTitle } from '../../ui/page-title';
 import { DeleteUserModal } from './delete-user.modal';
 import { downloadTable, safeTable } from '../../ui/export-table';
 import { InviteUserModal } from './invite-user.modal';
+import { withPendingInvites, type UserRow } from './pending-invites';
 import { fetchTenantUsers, resendInvite } from './users.api';
 
 type Load =
@@ -24,7 +27,8 @@ type SearchKey = 'name' | 'email';
 /**
  * /user/settings/users-list (owner with User.listing.view): name and e-mail with column search and
  * highlighting, name sorting, a row menu (View, Delete), Resend Email for users without a password,
- * 'Total Users: n/limit', Add Users (Single Invite, Bulk Invite) and Export.
+ * 'Total Users: n/limit', Add Users (Single Invite, Bulk Invite) and Export. Single invites queued
+ * offline are rows marked "Pending sync" (without actions) until the server has them.
  */
 export function UsersListPage() {
   const navigate = useNavigate();
@@ -52,8 +56,9 @@ export function UsersListPage() {
     return () => controller.abort();
   }, [reload]);
 
+  const outbox = useReloadOnOutboxChange(reload);
   const list = load.status === 'ready' ? load.list : null;
-  const users = list?.users ?? [];
+  const users = useMemo(() => withPendingInvites(list?.users ?? [], outbox), [list, outbox]);
   const full = list ? list.totalUsers >= list.userLimit : true;
 
   const resend = async (user: TenantUserView) => {
@@ -69,7 +74,7 @@ export function UsersListPage() {
   };
 
   const searchable = (key: SearchKey, label: string) =>
-    columnSearch<TenantUserView>({
+    columnSearch<UserRow>({
       key,
       label,
       value: (u) => u[key],
@@ -77,12 +82,20 @@ export function UsersListPage() {
       onSearch: (value) => setSearch((s) => ({ ...s, [key]: value })),
     });
 
-  const columns: TableColumnsType<TenantUserView> = [
+  const nameSearch = searchable('name', 'Name');
+
+  const columns: TableColumnsType<UserRow> = [
     {
       title: 'Name',
       key: 'name',
       sorter: (a, b) => a.name.localeCompare(b.name),
-      ...searchable('name', 'Name'),
+      ...nameSearch,
+      render: (value: unknown, user: UserRow, index: number) => (
+        <Space>
+          {nameSearch.render ? (nameSearch.render(value, user, index) as React.ReactNode) : user.name}
+          <PendingTag pending={Boolean(user.pending)} />
+        </Space>
+      ),
     },
     {
       title: 'Email',
@@ -94,7 +107,7 @@ export function UsersListPage() {
       key: 'resend',
       width: 130,
       render: (_, user) =>
-        !user.isPassword && can('User.invite') ? (
+        !user.isPassword && !user.pending && can('User.invite') ? (
           <Button
             type="link"
             size="small"
@@ -110,29 +123,30 @@ export function UsersListPage() {
       title: 'Actions',
       key: 'actions',
       width: 90,
-      render: (_, user) => (
-        <Dropdown
-          trigger={['click']}
-          menu={{
-            items: [
-              { key: 'view', label: 'View', icon: <EyeOutlined />, disabled: !can('User.detail.view') },
-              {
-                key: 'delete',
-                label: 'Delete',
-                icon: <DeleteOutlined />,
-                danger: true,
-                disabled: !can('User.delete') || user.isOwner || user.id === me?.id,
+      render: (_, user) =>
+        user.pending ? null : (
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'view', label: 'View', icon: <EyeOutlined />, disabled: !can('User.detail.view') },
+                {
+                  key: 'delete',
+                  label: 'Delete',
+                  icon: <DeleteOutlined />,
+                  danger: true,
+                  disabled: !can('User.delete') || user.isOwner || user.id === me?.id,
+                },
+              ],
+              onClick: ({ key }) => {
+                if (key === 'view') void navigate(`/user/settings/users-list/user-detail/${user.id}`);
+                if (key === 'delete') setDeleting(user);
               },
-            ],
-            onClick: ({ key }) => {
-              if (key === 'view') void navigate(`/user/settings/users-list/user-detail/${user.id}`);
-              if (key === 'delete') setDeleting(user);
-            },
-          }}
-        >
-          <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} />
-        </Dropdown>
-      ),
+            }}
+          >
+            <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} />
+          </Dropdown>
+        ),
     },
   ];
 
@@ -140,7 +154,8 @@ export function UsersListPage() {
     void downloadTable(
       safeTable(
         ['Name', 'Email'],
-        users.map((u) => [u.name, u.email]),
+        // The server's rows: an invite still queued is not a user yet.
+        (list?.users ?? []).map((u) => [u.name, u.email]),
       ),
       'users',
       format,
@@ -193,7 +208,7 @@ export function UsersListPage() {
         </Space>
       </div>
       <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
-      <Table<TenantUserView>
+      <Table<UserRow>
         rowKey="id"
         columns={columns}
         dataSource={users}
