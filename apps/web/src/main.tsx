@@ -5,6 +5,7 @@ import { setClientEffects } from './api/client-effects';
 import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
+import { startOfflineServices } from './offline/offline-start';
 import { quietPwaOnFramedPages } from './pwa/framed-pages';
 import { pathKind } from './routing/guard';
 import { routes } from './routing/routes';
@@ -18,6 +19,8 @@ installGlobalErrorLogger();
 quietPwaOnFramedPages(window.location.pathname);
 // The session is read before the first render so the guard never acts on an empty session.
 initSession();
+// Pinned models' clean-up on sign-out and the sending of views made offline, on every page.
+startOfflineServices();
 
 const router = createBrowserRouter(routes);
 

@@ -5,9 +5,11 @@ import {
   ExperimentOutlined,
   ShareAltOutlined,
 } from '@ant-design/icons';
-import { Button, Card, Tooltip } from 'antd';
+import { Button, Card, Tag, Tooltip } from 'antd';
+import { MSG } from '@helix/shared';
 import type { ModelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
+import { PinButton } from './pin-button';
 
 export type CardAction = 'open' | 'edit' | 'delete' | 'share' | 'embed';
 
@@ -15,6 +17,8 @@ interface ModelCardProps {
   model: Model;
   abilities: ModelAbilities;
   onAction(action: CardAction, model: Model): void;
+  /** Kept on this device for offline use. */
+  pinned?: boolean;
 }
 
 const ACTIONS = [
@@ -26,9 +30,10 @@ const ACTIONS = [
 
 /**
  * One model: thumbnail, name, views (non-admins) and the actions the user holds. The whole card is one
- * button ("Open <name>") for the viewer; the action buttons sit above it.
+ * button ("Open <name>") for the viewer; the action buttons sit above it. A pinned model shows "Kept
+ * offline".
  */
-export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
+export function ModelCard({ model, abilities, onAction, pinned = false }: ModelCardProps) {
   const actions = ACTIONS.filter((a) => a.allowed(abilities)).map(({ action, label, icon }) => (
     <Tooltip key={action} title={label}>
       <Button
@@ -40,6 +45,8 @@ export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
       />
     </Tooltip>
   ));
+  // Whoever may open the viewer may keep the model for offline viewing.
+  if (abilities.view) actions.push(<PinButton key="pin" model={model} pinned={pinned} />);
 
   return (
     <Card
@@ -67,6 +74,11 @@ export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
       <h3 className="model-card-name" title={model.name}>
         {model.name}
       </h3>
+      {pinned && (
+        <Tag className="model-card-pinned" color="purple" data-testid="kept-offline">
+          {MSG.keptOffline}
+        </Tag>
+      )}
       {abilities.seeViews && (
         <p className="model-card-views">Views: {Math.max(0, model.viewCount || 0).toLocaleString('en-US')}</p>
       )}

@@ -5,11 +5,13 @@ import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model'
 import { modelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { useModelListing } from '../../models/use-model-listing';
+import { usePinnedModels } from '../../offline/use-pinned-models';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
 import type { CardAction } from './model-card';
 import { ModelGrid } from './model-grid';
 import { ModelsToolbar } from './models-toolbar';
+import { PinnedStorage } from './pinned-storage';
 import './models.css';
 
 // The dialogs (upload form, viewer, share/embed links, ...) are downloaded when first opened, not
@@ -38,6 +40,9 @@ export function ModelsPage() {
   const [sort, setSort] = useState<ModelSort>(DEFAULT_MODEL_SORT);
   const [dialog, setDialog] = useState<Dialog>(null);
   const listing = useModelListing(search, sort, abilities.list);
+  const pins = usePinnedModels(user?.id ?? null);
+  const pinnedIds = new Set(pins.keys());
+  const pinnedBytes = [...pins.values()].reduce((sum, pin) => sum + pin.bytes, 0);
   const close = () => setDialog(null);
 
   if (!abilities.list) {
@@ -70,6 +75,7 @@ export function ModelsPage() {
         onAdd={() => setDialog({ kind: 'add' })}
         onAddViews={() => setDialog({ kind: 'buy-views' })}
       />
+      {pins.size > 0 && <PinnedStorage pinnedCount={pins.size} pinnedBytes={pinnedBytes} />}
       {listing.failed && listing.fromCache && (
         <Alert className="models-notice" type="info" showIcon title={MSG.modelsFromCache} />
       )}
@@ -93,11 +99,14 @@ export function ModelsPage() {
           searching={search.trim() !== ''}
           abilities={abilities}
           onAction={onAction}
+          pinned={pinnedIds}
         />
       )}
 
       <Suspense fallback={null}>
-        {dialog?.kind === 'open' && <ViewerModal model={dialog.model} onClose={close} />}
+        {dialog?.kind === 'open' && (
+          <ViewerModal model={dialog.model} pinned={pins.has(dialog.model.id)} onClose={close} />
+        )}
         {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
           <ModelFormModal
             model={dialog.kind === 'edit' ? dialog.model : null}
