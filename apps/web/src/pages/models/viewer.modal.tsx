@@ -1,4 +1,4 @@
-import { Alert, Modal, Result, Spin } from 'antd';
+import { Modal, Result, Spin, Tag } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { ApiError } from '../../api/api-error';
@@ -93,6 +93,12 @@ export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: 
           <span>{model.name}</span>
           <PinButton model={model} pinned={pinned} variant="button" />
           {pinned && <PinnedStorage pinnedCount={0} pinnedBytes={0} />}
+          {/* In the title bar, so the frame has the same size online and offline. */}
+          {state.status === 'offline' && (
+            <Tag color="blue" role="status" data-testid="viewer-offline">
+              {MSG.viewerOffline}
+            </Tag>
+          )}
         </div>
       }
       width="100%"
@@ -111,9 +117,6 @@ export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: 
         <div className="viewer-status">
           <Result status="warning" title={MSG.viewerFailed} subTitle={state.message} />
         </div>
-      )}
-      {state.status === 'offline' && (
-        <Alert className="viewer-offline-note" type="info" showIcon title={MSG.viewerOffline} banner />
       )}
       {(state.status === 'ready' || state.status === 'offline') && (
         <iframe
