@@ -39,6 +39,13 @@ export async function sweep(inUse: ReadonlySet<string>): Promise<number> {
   return stale.length;
 }
 
+/** Deletes the given kept files. */
+export async function forget(urls: readonly string[]): Promise<void> {
+  if (!cacheStorageAvailable() || urls.length === 0) return;
+  const cache = await caches.open(PINNED_CACHE);
+  await Promise.all(urls.map((url) => cache.delete(url)));
+}
+
 /** Every URL currently kept (tests and the storage display). */
 export async function keptUrls(): Promise<string[]> {
   if (!cacheStorageAvailable()) return [];

@@ -4,7 +4,7 @@ import { tenantApi } from '../api/client';
 import type { Model } from '../models/models.api';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
 import { offlineDb, type PinnedModelRow } from './offline-db';
-import { cacheStorageAvailable, keep, sweep } from './pinned-cache';
+import { cacheStorageAvailable, forget, keep, sweep } from './pinned-cache';
 import { prepareOfflineViewer } from './prepare-viewer';
 
 /**
@@ -110,6 +110,21 @@ export async function pinModel(userId: number, tenant: string, model: Model): Pr
   await db.pinnedModels.put(row);
   await persistence;
   return row;
+}
+
+/**
+ * A pinned model changed on the server (a new file: a higher version): the new copy is kept, then the
+ * old files no pin uses any more are freed. When it fails the old copy stays (still better offline).
+ */
+export async function refreshPin(
+  userId: number,
+  tenant: string,
+  model: Model,
+  previous: PinnedModel,
+): Promise<void> {
+  const next = await pinModel(userId, tenant, model);
+  const inUse = await urlsInUse();
+  await forget(previous.urls.filter((url) => !next.urls.includes(url) && !inUse.has(url)));
 }
 
 /** Unpins: the row goes, then every cached file no other pin uses (a thumbnail may be shared). */

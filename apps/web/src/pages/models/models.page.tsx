@@ -6,6 +6,7 @@ import { modelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { useModelListing } from '../../models/use-model-listing';
 import { usePinnedModels } from '../../offline/use-pinned-models';
+import { useRefreshPins } from '../../offline/use-refresh-pins';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
 import type { CardAction } from './model-card';
@@ -43,6 +44,7 @@ export function ModelsPage() {
   const pins = usePinnedModels(user?.id ?? null);
   const pinnedIds = new Set(pins.keys());
   const pinnedBytes = [...pins.values()].reduce((sum, pin) => sum + pin.bytes, 0);
+  useRefreshPins(user?.id ?? null, listing.models, pins, !listing.fromCache && !listing.loading);
   const close = () => setDialog(null);
 
   if (!abilities.list) {

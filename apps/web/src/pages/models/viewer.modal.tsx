@@ -5,7 +5,7 @@ import { ApiError } from '../../api/api-error';
 import { withModalSettings } from '../../models/embed-settings';
 import { fetchViewerUrl, type Model } from '../../models/models.api';
 import { safeFrameUrl } from '../../models/share-links';
-import { getPinnedModel, type PinnedModel } from '../../offline/pinned-models';
+import { getPinnedModel, unpinModel, type PinnedModel } from '../../offline/pinned-models';
 import { useSessionUser } from '../../session/use-session';
 import { handOverPinnedCopy, offlineFrameUrl } from './offline-viewer';
 import { PinButton } from './pin-button';
@@ -52,6 +52,10 @@ export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: 
         // No answer at all (statusCode 0): the device is offline in all but name.
         if (error instanceof ApiError && error.statusCode === 0 && (await offlineCopy())) return;
         if (controller.signal.aborted) return;
+        // The model is gone or no longer visible to this tenant: a kept copy would only mislead.
+        if (error instanceof ApiError && error.statusCode === 404 && userId !== null) {
+          void unpinModel(userId, model.id).catch(() => undefined);
+        }
         const offline = !navigator.onLine || (error instanceof ApiError && error.statusCode === 0);
         // The client has shown the server's reason (e.g. the view limit); the modal says it too.
         setState({
