@@ -1,8 +1,11 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { MSG } from '@helix/shared';
+import { WEB_DIST_DIR } from '@helix/stack/paths';
 import { expectPath, logIn, logOut } from './support/accounts.ts';
 import { registerPerson, sql } from './support/billing.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
@@ -67,6 +70,13 @@ async function renderedViewer(page: Page): Promise<{ frame: Frame; shot: Buffer 
   return { frame, shot: await iframe.screenshot() };
 }
 
+/** Closes the viewer modal (Escape would go to the viewer frame, which has the focus). */
+async function closeViewer(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: MODEL });
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 const pinnedEntries = (page: Page) =>
   page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), PINNED_CACHE);
 
@@ -107,8 +117,7 @@ describe('models kept offline on a tablet', () => {
     await dialog.getByRole('button', { name: MSG.keepOffline }).click();
     await dialog.getByRole('button', { name: MSG.removeOffline }).waitFor({ timeout: 60_000 });
     await dialog.getByTestId('pinned-storage').waitFor();
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
+    await closeViewer(page);
     const card = page.getByRole('listitem', { name: MODEL });
     await card.getByTestId('kept-offline').waitFor();
     await page.getByTestId('pinned-storage').waitFor();
@@ -128,7 +137,7 @@ describe('models kept offline on a tablet', () => {
     const offline = await renderedViewer(page);
     expect(await coverage(offline.shot)).toBeGreaterThan(0.01);
     expect(await difference(online.shot, offline.shot)).toBeLessThan(0.02);
-    await page.keyboard.press('Escape');
+    await closeViewer(page);
     const queued = await page.evaluate(
       () =>
         new Promise<number>((resolve, reject) => {
@@ -193,6 +202,30 @@ describe('models kept offline on a tablet', () => {
     expect(resend).toEqual({ status: 200, body: { counted: true, duplicate: true } });
     expect(await rows('SELECT key FROM "OfflineView" WHERE "userId" = $1', [user!.id])).toHaveLength(1);
     expect(await views()).toBe(2);
+
+    // A deploy while the tablet was offline: back online, the new version is offered at once, and after
+    // the update the pinned model still opens without network (the precache clean-up spares it).
+    const worker = path.join(process.env.WEB_DIST_DIR ?? WEB_DIST_DIR, 'sw.js');
+    const deployed = await readFile(worker);
+    try {
+      await context.setOffline(true);
+      await appendFile(worker, `\n// deploy ${Date.now()}\n`);
+      await context.setOffline(false);
+      const prompt = page.getByTestId('update-prompt');
+      await prompt.waitFor({ timeout: 30_000 });
+      await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload' }).click()]);
+    } finally {
+      await writeFile(worker, deployed);
+    }
+    await card.getByTestId('kept-offline').waitFor();
+    expect(await pinnedEntries(page)).toEqual(expect.arrayContaining(kept));
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('button', { name: `Open ${MODEL}` }).click();
+    await page.getByTestId('viewer-offline').waitFor();
+    expect(await coverage((await renderedViewer(page)).shot)).toBeGreaterThan(0.01);
+    await closeViewer(page);
+    await context.setOffline(false);
 
     // Unpin frees the space: the files leave Cache Storage and the estimate drops.
     const usedWhilePinned = await storageUsage(page);
