@@ -5,7 +5,6 @@ import { setClientEffects } from './api/client-effects';
 import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
-import { startOfflineServices } from './offline/offline-start';
 import { quietPwaOnFramedPages } from './pwa/framed-pages';
 import { pathKind } from './routing/guard';
 import { routes } from './routing/routes';
@@ -19,8 +18,9 @@ installGlobalErrorLogger();
 quietPwaOnFramedPages(window.location.pathname);
 // The session is read before the first render so the guard never acts on an empty session.
 initSession();
-// Pinned models' clean-up on sign-out and the sending of views made offline, on every page.
-startOfflineServices();
+// Pinned models' clean-up on sign-out and the sending of views made offline, on every page; their own
+// chunk (precached like every other), so the first page does not wait for them.
+void import('./offline/offline-start').then((m) => m.startOfflineServices());
 
 const router = createBrowserRouter(routes);
 
