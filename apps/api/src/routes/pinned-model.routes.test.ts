@@ -181,6 +181,36 @@ describe('POST /model/offline-view', () => {
     expect(await recorded({ modelId: model.id })).toBe(0);
   });
 
+  it('forgets keys once no resend of them could be accepted any more (older than the age limit and a day)', async () => {
+    const a = await customer(h);
+    const b = await customer(h);
+    const model = await createModel(h);
+    const day = 24 * 60 * 60 * 1000;
+    const old = (tenantId: number, userId: number, ageDays: number) => ({
+      key: randomUUID(),
+      tenantId,
+      userId,
+      modelId: model.id,
+      viewedAt: new Date(Date.now() - ageDays * day),
+      createdAt: new Date(Date.now() - ageDays * day),
+      outcome: 'counted',
+    });
+    const [stale, recent, otherTenant] = [
+      old(a.tenant.id, a.user.id, OFFLINE_VIEW_MAX_AGE_DAYS + 2),
+      old(a.tenant.id, a.user.id, OFFLINE_VIEW_MAX_AGE_DAYS - 1),
+      old(b.tenant.id, b.user.id, OFFLINE_VIEW_MAX_AGE_DAYS + 2),
+    ];
+    await h.db.offlineView.createMany({ data: [stale, recent, otherTenant] });
+    expect((await offlineView(a, aView(model.id))).status).toBe(200);
+    const left = await h.db.offlineView.findMany({
+      where: { key: { in: [stale.key, recent.key, otherTenant.key] } },
+    });
+    expect(left.map((r) => r.key).sort()).toEqual([recent.key, otherTenant.key].sort());
+    // The kept one still answers a resend as already counted.
+    const resend = { id: model.id, key: recent.key, viewedAt: recent.viewedAt.toISOString() };
+    expect((await offlineView(a, resend)).body).toEqual({ counted: true, duplicate: true });
+  });
+
   it('refuses a key already used for another user or model (409) and counts nothing', async () => {
     const a = await customer(h);
     const other = await member(h, a.tenant, ['User']);

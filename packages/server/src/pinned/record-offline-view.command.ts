@@ -1,5 +1,9 @@
 import { MSG } from '@helix/shared';
-import type { OfflineViewAnswer, OfflineViewRequest } from '@helix/shared/schemas/pinned-model';
+import {
+  OFFLINE_VIEW_MAX_AGE_DAYS,
+  type OfflineViewAnswer,
+  type OfflineViewRequest,
+} from '@helix/shared/schemas/pinned-model';
 import type { z } from 'zod';
 import type { ServerDeps } from '../deps.ts';
 import type { OfflineView } from '../db.ts';
@@ -17,6 +21,14 @@ import { viewDepsOf } from '../views/views-summary.ts';
  * is recognised by Redis and not counted again.
  */
 const OFFLINE_SEEN_SECONDS = 24 * 60 * 60;
+
+/**
+ * A key row is kept while a resend could still be accepted: views older than
+ * OFFLINE_VIEW_MAX_AGE_DAYS are refused by the request schema, and a row is made at most the clock
+ * allowance after its view, so a day more is safe. Older rows of the caller's tenant are deleted as
+ * calls come in (the table stays small without a job of its own).
+ */
+const KEEP_KEYS_MS = (OFFLINE_VIEW_MAX_AGE_DAYS + 1) * 24 * 60 * 60 * 1000;
 
 type Input = z.output<typeof OfflineViewRequest>;
 
@@ -67,6 +79,9 @@ export async function recordOfflineView(
     select: { id: true },
   });
   if (!model) throw AppError.notFound();
+  await deps.db.offlineView.deleteMany({
+    where: { tenantId: actor.tenant.id, createdAt: { lt: new Date(Date.now() - KEEP_KEYS_MS) } },
+  });
   const { row, created } = await claimKey(deps, actor, input);
   if (row.outcome === 'counted') return { counted: true, duplicate: true };
   if (row.outcome === 'refused') return { counted: false, duplicate: true };

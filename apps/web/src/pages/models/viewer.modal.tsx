@@ -28,6 +28,8 @@ export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: 
   const userId = user?.id ?? null;
   const [state, setState] = useState<FrameState>({ status: 'loading' });
   const frame = useRef<HTMLIFrameElement>(null);
+  // Read when opening, not a reason to open again (pinning from the modal keeps the frame as it is).
+  const pinnedWhenOpened = useRef(pinned);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -40,7 +42,10 @@ export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: 
     const open = async () => {
       if (!navigator.onLine && (await offlineCopy())) return;
       try {
-        const { url } = await fetchViewerUrl(model.id, controller.signal);
+        // With a kept copy to fall back on, a failure is not worth a toast: the modal says what happens.
+        const { url } = await fetchViewerUrl(model.id, controller.signal, {
+          toast: !pinnedWhenOpened.current,
+        });
         const safe = safeFrameUrl(url, window.location.origin);
         setState(
           safe
