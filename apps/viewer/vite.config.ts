@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Connect, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 import { allowSrcFromEnv, apiUrlFromEnv } from './src/api-config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,7 +33,30 @@ export default defineConfig({
   base: './',
   publicDir: false,
   // .br and .gz beside each asset: the viewer server (src/serve.ts, sirv) sends them when accepted.
-  plugins: [runtimeConfig(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
+  plugins: [
+    runtimeConfig(),
+    // A service worker that keeps the viewer's own app (page, scripts, decoders) on the device, so the
+    // portal can open a pinned model without network (src/offline-copy.ts). Registered only by the
+    // portal's modal (standard mode), never on share and embed pages. No manifest: not an installable
+    // app. It updates itself (nothing to lose in a viewer page) and caches nothing at run time: model
+    // files stay with the portal, which hands a pinned copy over.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      manifest: false,
+      workbox: {
+        cacheId: 'helix-viewer',
+        globPatterns: ['**/*.{js,css,html,wasm}'],
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/(healthz|config\.json)$/, /^\/models\//],
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+        maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+      },
+    }),
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
+  ],
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,

@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { pinnedFilesRoute } from './src/pwa/pinned-files-route';
 
 // The config is also run from the repository root (npm -w), so paths are anchored to this file.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -39,8 +40,12 @@ export default defineConfig({
         // API answers (and the OAuth round trip under /api/auth) and the dev mail page must always
         // reach the server; only the app shell is cached.
         navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/dev(\/|$)/],
+        // Deletes older '-precache-' caches only: the pinned models' cache (helix-pinned-v1) survives
+        // every update (src/offline/pinned-cache.ts).
         cleanupOutdatedCaches: true,
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+        // Thumbnails and branding images of pinned models answer from the device (src/pwa/pinned-files-route.ts).
+        runtimeCaching: [pinnedFilesRoute],
       },
     }),
     // .br and .gz beside each text asset, made once at build time; the API serves the one the browser

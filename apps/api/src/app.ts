@@ -12,6 +12,7 @@ import { devMailRoutes } from './routes/dev-mail.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { logsRoutes } from './routes/logs.routes.ts';
 import { embedRoutes, modelTenantRoutes } from './routes/model.routes.ts';
+import { pinnedModelTenantRoutes } from './routes/pinned-model.routes.ts';
 import { newsletterRoutes, newsletterTenantRoutes } from './routes/newsletter.routes.ts';
 import { platformUserRoutes } from './routes/platform-users.routes.ts';
 import { roleRoutes } from './routes/roles.routes.ts';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): Express {
   tenantScope.use(brandingTenantRoutes(deps));
   tenantScope.use(profileTenantRoutes(deps));
   tenantScope.use(modelTenantRoutes(deps));
+  tenantScope.use(pinnedModelTenantRoutes(deps));
   tenantScope.use(billingTenantRoutes(deps));
   tenantScope.use(supportRoutes(deps));
   app.use('/api/t/:tenant', tenantScope);

@@ -4,6 +4,7 @@ import type { GLTF } from 'three/addons/loaders/GLTFLoader.js';
 import { readAllowSrc, readApiUrl } from './api-config.ts';
 import { createApiLookup } from './api-lookup.ts';
 import { fetchModel, ModelLoadError } from './load-model.ts';
+import { offlineModeOf, receiveOfflineCopy, registerOfflineViewer } from './offline-copy.ts';
 import { resolveModelSource, type ModelSource } from './model-source.ts';
 import { parseViewerParams } from './params.ts';
 import type { Viewer3D } from './scene/viewer-3d.ts';
@@ -84,16 +85,30 @@ async function start(): Promise<void> {
   const params = parseViewerParams(location.search);
   state.mode = params.currentmode;
 
+  const offline = offlineModeOf(location.search);
+  if (offline === 'prepare') {
+    // The portal is pinning a model: it only needs this app cached for offline use.
+    notifyParent({ type: (await registerOfflineViewer()) ? 'offline-ready' : 'offline-unavailable' });
+    return;
+  }
+  // The portal's modal keeps the viewer's app cached, so a pinned model opens without network.
+  if (params.currentmode === 'standard') void registerOfflineViewer();
+
   let source: ModelSource;
   try {
-    // `src` (tests, development) loads a file directly, but only when the server allows it
-    // (VIEWER_ALLOW_SRC) or under the Vite dev server; otherwise `model` is resolved through the
-    // API, which counts one view per call: resolveModelSource calls the lookup once per page load.
-    const allowSrc = import.meta.env.DEV || (params.src !== null && (await readAllowSrc()));
-    source = await resolveModelSource(params, {
-      allowSrc,
-      lookup: createApiLookup({ apiUrl: () => readApiUrl() }),
-    });
+    if (offline === 'copy') {
+      // No network: the portal hands over the copy it keeps of a pinned model (offline-copy.ts).
+      source = await receiveOfflineCopy({ portalOrigin: new URL(await readApiUrl()).origin, params });
+    } else {
+      // `src` (tests, development) loads a file directly, but only when the server allows it
+      // (VIEWER_ALLOW_SRC) or under the Vite dev server; otherwise `model` is resolved through the
+      // API, which counts one view per call: resolveModelSource calls the lookup once per page load.
+      const allowSrc = import.meta.env.DEV || (params.src !== null && (await readAllowSrc()));
+      source = await resolveModelSource(params, {
+        allowSrc,
+        lookup: createApiLookup({ apiUrl: () => readApiUrl() }),
+      });
+    }
   } catch (e) {
     fail(app, e);
     return;

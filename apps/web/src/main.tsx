@@ -25,6 +25,9 @@ initSession();
 watchUserData();
 watchOutbox();
 startOutbox();
+// Pinned models' clean-up on sign-out and the sending of views made offline, on every page; their own
+// chunk (precached like every other), so the first page does not wait for them.
+void import('./offline/offline-start').then((m) => m.startOfflineServices());
 
 const router = createBrowserRouter(routes);
 

@@ -175,7 +175,6 @@ export const MSG = {
   deleteModelBody: (name: string) => `Do you want to delete ${name}?`,
   noModels: 'No models yet.',
   noModelsMatch: 'No models match your search.',
-  modelsFromCache: 'Showing the models saved on this device; they could not be refreshed.',
   unlimitedViews: 'Unlimited Views',
   buyViewsNotAvailable: 'Buying views is not available yet.',
   viewerFailed: 'The viewer could not be opened.',
@@ -284,6 +283,24 @@ export const MSG = {
   supportStatusUpdated: 'Status updated',
   failedLoadSupport: 'Failed to load Support Requests',
   noSupportRequests: 'No support requests yet.',
+
+  // models kept offline on a device (not in the specification; wording ours)
+  keepOffline: 'Keep offline',
+  keptOffline: 'Kept offline',
+  removeOffline: 'Remove from this device',
+  pinnedSaved: (name: string) => `${name} is kept on this device for offline use.`,
+  pinnedRemoved: (name: string) => `${name} was removed from this device.`,
+  pinFailed: 'The model could not be kept offline. Check the connection and the free space, then try again.',
+  pinNotSupported: 'This browser cannot keep models offline.',
+  pinnedStorage: (used: string, left: string) => `On this device: ${used} used, ${left} free`,
+  pinnedStoragePersistent: 'Kept until you remove it',
+  pinnedStorageBestEffort: 'The browser may clear it when space runs low',
+  viewerOffline: 'Offline: showing the copy kept on this device.',
+  viewerNotPinned: 'You are offline and this model is not kept on this device.',
+  offlineViewKeyRule: 'The view key must be 16 to 64 letters, digits, - or _.',
+  offlineViewInFuture: 'The view time is in the future.',
+  offlineViewTooOld: (days: number) => `Views made offline are counted for ${days} days; this one is older.`,
+  offlineViewKeyReused: 'This view key was already used for another view.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

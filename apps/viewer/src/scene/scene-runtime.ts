@@ -16,7 +16,10 @@ export async function parseGltf(buffer: ArrayBuffer, url: string): Promise<GLTF>
   loader.setDRACOLoader(draco);
   loader.setMeshoptDecoder(MeshoptDecoder);
   try {
-    return await loader.parseAsync(buffer, new URL('.', url).href);
+    // A pinned copy handed over by the portal is a blob: URL, which has no folder to resolve against;
+    // a .glb carries its resources, so none is needed.
+    const base = url.startsWith('blob:') ? '' : new URL('.', url).href;
+    return await loader.parseAsync(buffer, base);
   } catch (e) {
     throw new ModelLoadError('invalid', 0, (e as Error)?.message ?? 'Invalid glTF');
   } finally {

@@ -33,3 +33,25 @@ export async function shareOfColour(
   }
   return matching / pixels;
 }
+
+/**
+ * The share of pixels that differ clearly between two PNGs of the same size (1 when the sizes
+ * differ): two renders of the same model in the same view differ in almost none.
+ */
+export async function difference(a: Buffer, b: Buffer): Promise<number> {
+  const [x, y] = await Promise.all(
+    [a, b].map((png) => sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })),
+  );
+  if (x!.info.width !== y!.info.width || x!.info.height !== y!.info.height) return 1;
+  const pixels = x!.info.width * x!.info.height;
+  let differing = 0;
+  for (let i = 0; i < pixels; i += 1) {
+    const o = i * x!.info.channels;
+    const d =
+      Math.abs(x!.data[o]! - y!.data[o]!) +
+      Math.abs(x!.data[o + 1]! - y!.data[o + 1]!) +
+      Math.abs(x!.data[o + 2]! - y!.data[o + 2]!);
+    if (d > 48) differing += 1;
+  }
+  return differing / pixels;
+}

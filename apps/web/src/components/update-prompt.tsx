@@ -17,10 +17,17 @@ export function UpdatePrompt() {
   } = useRegisterSW({
     onRegisteredSW(_url, registration) {
       if (!registration) return;
-      // Installed apps stay open for days on classroom tablets; look for new versions now and then.
-      setInterval(() => {
+      // Installed apps stay open for days on classroom tablets; look for new versions now and then,
+      // and as soon as a tablet is back online or brought to the front, so a deploy made while it
+      // was offline is offered at once rather than leaving it on the old shell.
+      const check = () => {
         if (navigator.onLine) void registration.update().catch(() => undefined);
-      }, UPDATE_CHECK_MS);
+      };
+      setInterval(check, UPDATE_CHECK_MS);
+      window.addEventListener('online', check);
+      document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'visible') check();
+      });
     },
     onOfflineReady() {
       toastInfo(MSG.offlineReady);

@@ -91,8 +91,12 @@ export const createEmbedToken = (
     ...(transparentBackground ? { transparentBackground: true } : {}),
   });
 
-export const fetchViewerUrl = (id: number, signal?: AbortSignal) =>
-  tenantApi.post<{ url: string }>('/model/viewer-url', { id }, { signal });
+/** `toast: false` when the caller has its own answer to a failure (a pinned model's kept copy). */
+export const fetchViewerUrl = (
+  id: number,
+  signal?: AbortSignal,
+  options: Omit<RequestOptions, 'signal'> = {},
+) => tenantApi.post<{ url: string }>('/model/viewer-url', { id }, { ...options, signal });
 
 export const fetchTenants = (options?: RequestOptions) =>
   tenantApi.get<Tenant[]>('/tenant/getAllTenants', options).then((list) => asArray<Tenant>(list));

@@ -5,11 +5,13 @@ import {
   ExperimentOutlined,
   ShareAltOutlined,
 } from '@ant-design/icons';
-import { Button, Card, Tooltip } from 'antd';
+import { Button, Card, Tag, Tooltip } from 'antd';
+import { MSG } from '@helix/shared';
 import type { ModelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { PendingTag } from '../../offline/outbox-panel';
 import { usePendingTargets } from '../../offline/use-outbox';
+import { PinButton } from './pin-button';
 
 export type CardAction = 'open' | 'edit' | 'delete' | 'share' | 'embed';
 
@@ -17,6 +19,8 @@ interface ModelCardProps {
   model: Model;
   abilities: ModelAbilities;
   onAction(action: CardAction, model: Model): void;
+  /** Kept on this device for offline use. */
+  pinned?: boolean;
 }
 
 const ACTIONS = [
@@ -28,9 +32,10 @@ const ACTIONS = [
 
 /**
  * One model: thumbnail, name, views (non-admins) and the actions the user holds. The whole card is one
- * button ("Open <name>") for the viewer; the action buttons sit above it.
+ * button ("Open <name>") for the viewer; the action buttons sit above it. A pinned model shows "Kept
+ * offline".
  */
-export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
+export function ModelCard({ model, abilities, onAction, pinned = false }: ModelCardProps) {
   const pending = usePendingTargets().has(`model:${model.id}`);
   const actions = ACTIONS.filter((a) => a.allowed(abilities)).map(({ action, label, icon }) => (
     <Tooltip key={action} title={label}>
@@ -43,6 +48,8 @@ export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
       />
     </Tooltip>
   ));
+  // Whoever may open the viewer may keep the model for offline viewing.
+  if (abilities.view) actions.push(<PinButton key="pin" model={model} pinned={pinned} />);
 
   return (
     <Card
@@ -71,6 +78,11 @@ export function ModelCard({ model, abilities, onAction }: ModelCardProps) {
         {model.name}
         <PendingTag pending={pending} />
       </h3>
+      {pinned && (
+        <Tag className="model-card-pinned" color="purple" data-testid="kept-offline">
+          {MSG.keptOffline}
+        </Tag>
+      )}
       {abilities.seeViews && (
         <p className="model-card-views">Views: {Math.max(0, model.viewCount || 0).toLocaleString('en-US')}</p>
       )}

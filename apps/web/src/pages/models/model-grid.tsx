@@ -12,11 +12,21 @@ interface ModelGridProps {
   searching: boolean;
   abilities: ModelAbilities;
   onAction(action: CardAction, model: Model): void;
+  /** Ids of the models kept on this device. */
+  pinned?: ReadonlySet<number>;
 }
 
 const SKELETON_CARDS = 8;
 
-export function ModelGrid({ models, loading, refreshing, searching, abilities, onAction }: ModelGridProps) {
+export function ModelGrid({
+  models,
+  loading,
+  refreshing,
+  searching,
+  abilities,
+  onAction,
+  pinned,
+}: ModelGridProps) {
   if (loading) {
     return (
       <ul className="model-grid" aria-busy="true" aria-label="Loading models">
@@ -37,7 +47,7 @@ export function ModelGrid({ models, loading, refreshing, searching, abilities, o
     <ul className="model-grid" aria-label="Models" aria-busy={refreshing}>
       {models.map((model) => (
         <li key={model.id} aria-label={model.name}>
-          <ModelCard model={model} abilities={abilities} onAction={onAction} />
+          <ModelCard model={model} abilities={abilities} onAction={onAction} pinned={pinned?.has(model.id)} />
         </li>
       ))}
     </ul>

@@ -6,11 +6,14 @@ import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model'
 import { modelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { useModelListing } from '../../models/use-model-listing';
+import { usePinnedModels } from '../../offline/use-pinned-models';
+import { useRefreshPins } from '../../offline/use-refresh-pins';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
 import type { CardAction } from './model-card';
 import { ModelGrid } from './model-grid';
 import { ModelsToolbar } from './models-toolbar';
+import { PinnedStorage } from './pinned-storage';
 import './models.css';
 
 // The dialogs (upload form, viewer, share/embed links, ...) are downloaded when first opened, not
@@ -39,6 +42,10 @@ export function ModelsPage() {
   const [sort, setSort] = useState<ModelSort>(DEFAULT_MODEL_SORT);
   const [dialog, setDialog] = useState<Dialog>(null);
   const listing = useModelListing(search, sort, abilities.list);
+  const pins = usePinnedModels(user?.id ?? null);
+  const pinnedIds = new Set(pins.keys());
+  const pinnedBytes = [...pins.values()].reduce((sum, pin) => sum + pin.bytes, 0);
+  useRefreshPins(user?.id ?? null, listing.models, pins, !listing.fromCache && !listing.loading);
   const close = () => setDialog(null);
 
   if (!abilities.list) {
@@ -71,6 +78,7 @@ export function ModelsPage() {
         onAdd={() => setDialog({ kind: 'add' })}
         onAddViews={() => setDialog({ kind: 'buy-views' })}
       />
+      {pins.size > 0 && <PinnedStorage pinnedCount={pins.size} pinnedBytes={pinnedBytes} />}
       {listing.failed && listing.fromCache && <OfflineNotice savedAt={listing.savedAt} />}
       {nothingToShow ? (
         <Alert
@@ -92,11 +100,14 @@ export function ModelsPage() {
           searching={search.trim() !== ''}
           abilities={abilities}
           onAction={onAction}
+          pinned={pinnedIds}
         />
       )}
 
       <Suspense fallback={null}>
-        {dialog?.kind === 'open' && <ViewerModal model={dialog.model} onClose={close} />}
+        {dialog?.kind === 'open' && (
+          <ViewerModal model={dialog.model} pinned={pins.has(dialog.model.id)} onClose={close} />
+        )}
         {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
           <ModelFormModal
             model={dialog.kind === 'edit' ? dialog.model : null}
