@@ -13,6 +13,7 @@ import { Logo } from '../logo';
 import { clearUserData } from '../../offline/offline-db';
 import { OutboxPanel } from '../../offline/outbox-panel';
 import { queuedEditCount } from '../../offline/user-data';
+import { readTenant } from '../../session/cookies';
 import { logout } from '../../session/session';
 import { canSeeSettings } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
@@ -35,6 +36,10 @@ export function Header() {
   /** Log Out clears this user's offline data; queued edits would be lost, so it asks first. */
   const signOut = async () => {
     if (!user) return;
+    // Views made offline go out first when the network allows: clearing the user's data drops them.
+    await import('../../offline/queued-views')
+      .then((m) => m.sendQueuedViews(user.id, readTenant()))
+      .catch(() => undefined);
     const queued = await queuedEditCount(user.id);
     const leave = async () => {
       await clearUserData(user.id).catch(() => undefined);
