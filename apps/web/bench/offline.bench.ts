@@ -26,6 +26,7 @@ import { launchChromium } from '../../../packages/stack/src/chromium.ts';
 import { startStack, type Stack } from '../../../packages/stack/src/stack.ts';
 import { createDatabase, dropDatabase } from '../../../packages/stack/src/test-db.ts';
 import { DEMO, logIn } from '../e2e/support/accounts.ts';
+import { outboxCount, queueMore } from '../e2e/support/outbox-store.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const GRID_RUNS = Number(process.env.BENCH_GRID_RUNS ?? 7);
@@ -93,52 +94,8 @@ async function queueRoles(page: Page, prefix: string, count: number): Promise<vo
   await dialog.getByTestId('role-name').fill(`${prefix}000`);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await page.evaluate(
-    async ({ prefix, count }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const open = indexedDB.open('helix');
-        open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
-      });
-      const all = await new Promise<Record<string, unknown>[]>((resolve) => {
-        const req = db.transaction('outbox').objectStore('outbox').getAll();
-        req.onsuccess = () => resolve(req.result as Record<string, unknown>[]);
-      });
-      const model = all[0]!;
-      const tx = db.transaction('outbox', 'readwrite');
-      for (let i = 1; i < count; i++) {
-        const name = `${prefix}${String(i).padStart(3, '0')}`;
-        const { seq: _seq, ...rest } = model;
-        tx.objectStore('outbox').add({
-          ...rest,
-          key: crypto.randomUUID(),
-          target: `role:new:${name}`,
-          label: `Create role ${name}`,
-          body: { id: 0, name, permissions: [] },
-          createdAt: Date.now(),
-        });
-      }
-      await new Promise((resolve) => (tx.oncomplete = resolve));
-      db.close();
-    },
-    { prefix, count },
-  );
+  await queueMore(page, prefix, count - 1);
 }
-
-const outboxCount = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        const open = indexedDB.open('helix');
-        open.onsuccess = () => {
-          const req = open.result.transaction('outbox').objectStore('outbox').count();
-          req.onsuccess = () => {
-            resolve(req.result);
-            open.result.close();
-          };
-        };
-      }),
-  );
 
 interface ReplayResult {
   ms: number;
