@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { inlineEntryCss } from './build/inline-entry-css';
 
 // The config is also run from the repository root (npm -w), so paths are anchored to this file.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -12,6 +13,7 @@ export default defineConfig({
   root,
   plugins: [
     react(),
+    inlineEntryCss(),
     VitePWA({
       // The app shows its own "new version" prompt; the page is never reloaded behind the user's back.
       registerType: 'prompt',
