@@ -2,6 +2,7 @@ import { Card, Empty, Skeleton } from 'antd';
 import { MSG } from '@helix/shared';
 import type { ModelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
+import { EAGER_THUMBNAILS } from '../../models/listing-prefetch';
 import { ModelCard, type CardAction } from './model-card';
 
 interface ModelGridProps {
@@ -35,9 +36,14 @@ export function ModelGrid({ models, loading, refreshing, searching, abilities, o
   }
   return (
     <ul className="model-grid" aria-label="Models" aria-busy={refreshing}>
-      {models.map((model) => (
+      {models.map((model, index) => (
         <li key={model.id} aria-label={model.name}>
-          <ModelCard model={model} abilities={abilities} onAction={onAction} />
+          <ModelCard
+            model={model}
+            abilities={abilities}
+            onAction={onAction}
+            priority={index < EAGER_THUMBNAILS ? (index === 0 ? 'high' : 'eager') : 'lazy'}
+          />
         </li>
       ))}
     </ul>
