@@ -21,8 +21,9 @@ export function ModelGrid({ models, loading, refreshing, searching, abilities, o
   if (loading) {
     return (
       <ul className="model-grid" aria-busy="true" aria-label="Loading models">
+        {/* Keys apart from model ids: React must not reuse a placeholder's <li> for a card (a layout shift). */}
         {Array.from({ length: SKELETON_CARDS }, (_, i) => (
-          <li key={i}>
+          <li key={`placeholder-${i}`}>
             <Card className="model-card-skeleton" cover={<Skeleton.Image active />}>
               <Skeleton active title paragraph={{ rows: 1 }} />
             </Card>

@@ -1,9 +1,14 @@
+import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router-dom';
 import { useEmbedDetail } from '../../models/use-embed-detail';
 import { PageTitle } from '../../ui/page-title';
-import { LinkUnavailable } from './link-unavailable';
 import { ModelFrame, PublicLoading } from './model-frame';
 import './share.css';
+
+// The unavailable page is built with antd (with its theme): downloaded only when a link fails.
+const LinkUnavailable = lazy(() =>
+  import('./link-unavailable').then((m) => ({ default: m.LinkUnavailable })),
+);
 
 /**
  * /embed/:token, inside a customer's site: the viewer fills the whole window. Failures are only logged
@@ -13,7 +18,13 @@ export function EmbedPage() {
   const { token } = useParams();
   const state = useEmbedDetail(token, 'embed');
 
-  if (state.status === 'unavailable') return <LinkUnavailable hint={false} />;
+  if (state.status === 'unavailable') {
+    return (
+      <Suspense fallback={null}>
+        <LinkUnavailable hint={false} />
+      </Suspense>
+    );
+  }
   if (state.status === 'loading') {
     return <PublicLoading className="embed-page" />;
   }
