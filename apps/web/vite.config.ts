@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { inlineEntryCss } from './build/inline-entry-css';
+import { preloadApp } from './build/preload-app';
 
 // The config is also run from the repository root (npm -w), so paths are anchored to this file.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -14,6 +15,7 @@ export default defineConfig({
   plugins: [
     react(),
     inlineEntryCss(),
+    preloadApp(),
     VitePWA({
       // The app shows its own "new version" prompt; the page is never reloaded behind the user's back.
       registerType: 'prompt',
