@@ -7,6 +7,10 @@
  * With the app it starts the page module the address needs, so its download overlaps the app's
  * start-up instead of following it (each is also a lazy route in routing/routes.tsx).
  */
+// The app's own stylesheet (about 2 kB) is this entry's, so the build inlines it into index.html
+// (build/inline-entry-css.ts): no request before the first paint or before the app starts.
+import './styles/global.css';
+
 const path = window.location.pathname.toLowerCase();
 
 function start(): void {
@@ -15,6 +19,8 @@ function start(): void {
     void import('./ui/themed');
     void import('./layouts/auth-layout');
     void import('./pages/login/auth.page');
+  } else if (/^\/embed\/[^/]+\/?$/.test(path)) {
+    void import('./pages/share/embed.page');
   } else if (/^\/(user\/home|models)\/?$/.test(path)) {
     void import('./ui/themed');
     void import('./layouts/app-layout');

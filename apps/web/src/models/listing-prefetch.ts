@@ -1,6 +1,5 @@
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
-import { readApiToken, readTenant } from '../session/cookies';
-import { appStore, sessionUserAtom } from '../session/session.atoms';
+import { readApiToken, readTenant, readUserCookie } from '../session/cookies';
 import { modelAbilities } from './model-permissions';
 import { fetchModels, type ModelListing } from './models.api';
 
@@ -16,7 +15,8 @@ let prefetched: { tenant: string; answer: Promise<ModelListing> } | null = null;
  * may list models (the server still checks; a refusal is handled where the answer is used).
  */
 export function prefetchFirstListing(): void {
-  if (prefetched || !readApiToken() || !modelAbilities(appStore.get(sessionUserAtom)).list) return;
+  // The cookies, not the session atoms: src/boot.ts may load this page before the app has read them.
+  if (prefetched || !readApiToken() || !modelAbilities(readUserCookie().user ?? null).list) return;
   const answer = fetchModels({ sort: DEFAULT_MODEL_SORT });
   prefetched = { tenant: readTenant(), answer };
   answer.then(
