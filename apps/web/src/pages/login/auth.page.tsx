@@ -1,4 +1,3 @@
-import { Spin } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
@@ -36,7 +35,13 @@ export function AuthPage({ tab, step = 0 }: AuthPageProps) {
         {tab === 'login' ? (
           <LoginForm />
         ) : (
-          <Suspense fallback={<Spin className="auth-tab-loading" aria-label="Loading" />}>
+          <Suspense
+            fallback={
+              <p className="auth-tab-loading" role="status">
+                Loading…
+              </p>
+            }
+          >
             <SignupFlow step={step} />
           </Suspense>
         )}
