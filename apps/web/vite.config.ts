@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pinnedFilesRoute } from './src/pwa/pinned-files-route';
+import { inlineEntryCss } from './build/inline-entry-css';
+import { preloadApp } from './build/preload-app';
 
 // The config is also run from the repository root (npm -w), so paths are anchored to this file.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -13,6 +15,8 @@ export default defineConfig({
   root,
   plugins: [
     react(),
+    inlineEntryCss(),
+    preloadApp(),
     VitePWA({
       // The app shows its own "new version" prompt; the page is never reloaded behind the user's back.
       registerType: 'prompt',
@@ -76,6 +80,13 @@ export default defineConfig({
               // button): one chunk instead of dozens of tiny ones, so the first page makes few requests.
               name: 'antd-base',
               test: /node_modules[\\/](antd[\\/]es[\\/](_util|config-provider|theme|locale|style|button|space|form[\\/](context|validateMessagesContext))[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color)[\\/]|@rc-component[\\/](util|motion|resize-observer|portal)[\\/]|stylis|clsx|@babel[\\/]runtime|throttle-debounce)/,
+            },
+            {
+              // What forms stand on (Form, Input, Password, Checkbox, Divider, the field store and the
+              // tooltip a form item can show): nearly every screen has a form, and as one chunk the
+              // login page makes a handful fewer requests (each a round trip on a slow network).
+              name: 'antd-forms',
+              test: /node_modules[\\/](antd[\\/]es[\\/](form|input|checkbox|divider|grid|tooltip|_util[\\/]hooks)[\\/]|@rc-component[\\/](form|input|checkbox|tooltip|trigger|textarea)[\\/]|@ant-design[\\/]icons[\\/](es[\\/])?icons[\\/](EyeOutlined|EyeInvisibleOutlined|CloseCircleFilled)\b)/,
             },
           ],
         },

@@ -10,11 +10,14 @@
  * seed, like the browser tests' global setup, with NODE_ENV=production. Environment: BENCH_RUNS
  * (Lighthouse runs per page, the median is kept; default 3), BENCH_FRAME_RUNS (default 5), REDIS_URL,
  * TEST_ADMIN_DATABASE_URL / DATABASE_URL (the PostgreSQL server), BENCH_JSON (write the summary there),
- * BENCH_ONLY (`lighthouse` or `frame`: only that half).
+ * BENCH_ONLY (`lighthouse` or `frame`: only that half), BENCH_PAGES (a comma list of `login`, `embed`,
+ * `home`: only those pages), BENCH_REPORTS (a folder: each Lighthouse report is written there as JSON,
+ * for its diagnostics: main-thread work, request chains, long tasks).
  * Exit code 1 when a target is missed.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +45,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FRAME_RUNS = Number(process.env.BENCH_FRAME_RUNS ?? 5);
 /** `lighthouse` or `frame` to run only that half. */
 const ONLY = process.env.BENCH_ONLY;
+const PAGES = new Set((process.env.BENCH_PAGES ?? 'login,embed,home').split(',').map((p) => p.trim()));
+const REPORTS = process.env.BENCH_REPORTS;
 const OWNER = { email: 'owner@demo.helix.local', password: 'owner-demo-2026' };
 
 const TARGETS = { performance: 0.95, accessibility: 0.95, 'best-practices': 0.95 } as const;
@@ -120,7 +125,35 @@ async function signIn(browser: Browser, apiUrl: string): Promise<void> {
   await page.close();
 }
 
-async function audit(port: number, url: string): Promise<Omit<PageResult, 'page'>> {
+let reportCount = 0;
+
+/** The brotli body of a URL as the server sends it (not decoded), in bytes. */
+function brotliBytes(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': 'br' } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve(bytes));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** The figure the issue's 250 kB target is about: what /login sends as JavaScript and CSS. */
+async function loginBytesLine(login: PageResult): Promise<string> {
+  const files = (login.requests as { url: string; type?: string; target?: string }[]).filter(
+    (r) => (r.type === 'Script' || r.type === 'Stylesheet') && (r.target ?? 'page') === 'page',
+  );
+  const bodies = (await Promise.all(files.map((f) => brotliBytes(f.url)))).reduce((a, b) => a + b, 0);
+  return (
+    `/login JS+CSS: ${(login.scriptAndCssBytes / 1024).toFixed(1)} KiB transferred in ${files.length} files ` +
+    `(${(bodies / 1024).toFixed(1)} KiB of brotli bodies, the rest response headers); target 250 KiB`
+  );
+}
+
+async function audit(port: number, url: string, page: string): Promise<Omit<PageResult, 'page'>> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -129,6 +162,12 @@ async function audit(port: number, url: string): Promise<Omit<PageResult, 'page'
   });
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+  if (REPORTS) {
+    mkdirSync(REPORTS, { recursive: true });
+    reportCount += 1;
+    const name = `${String(reportCount).padStart(2, '0')}-${page.replace(/\W+/g, '_')}.json`;
+    writeFileSync(path.join(REPORTS, name), JSON.stringify(lhr));
+  }
   // A page that paints nothing of its own (NO_FCP) scores 0 for performance; it is reported, not fatal.
   const error = lhr.runtimeError?.code;
   const scores = Object.fromEntries(
@@ -175,9 +214,14 @@ async function audit(port: number, url: string): Promise<Omit<PageResult, 'page'
 
 async function auditMedian(port: number, page: string, url: string): Promise<PageResult> {
   const runs: Omit<PageResult, 'page'>[] = [];
-  for (let i = 0; i < RUNS; i += 1) runs.push(await audit(port, url));
-  // The run with the median performance score stands for the page (Lighthouse's own advice).
-  const sorted = [...runs].sort((a, b) => a.scores.performance - b.scores.performance);
+  for (let i = 0; i < RUNS; i += 1) runs.push(await audit(port, url, page));
+  // The run with the median performance score stands for the page (Lighthouse's own advice). A run
+  // Lighthouse could not measure (a trace error such as NO_NAVSTART on a loaded machine scores 0) is
+  // left out while another run succeeded; the report shows the error otherwise.
+  const measured = runs.filter((r) => !r.error || r.error === 'NO_FCP');
+  const sorted = (measured.length ? measured : runs).sort(
+    (a, b) => a.scores.performance - b.scores.performance,
+  );
   return { page, ...sorted[Math.floor((sorted.length - 1) / 2)]! };
 }
 
@@ -269,10 +313,14 @@ async function main() {
     if (ONLY !== 'frame') {
       chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
       const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-      results.push(await auditMedian(chrome.port, '/login', new URL('/login', apiUrl).href));
-      results.push(await auditMedian(chrome.port, '/embed/{token}', embedUrl));
-      await signIn(browser, apiUrl);
-      results.push(await auditMedian(chrome.port, '/user/home', new URL('/user/home', apiUrl).href));
+      if (PAGES.has('login')) {
+        results.push(await auditMedian(chrome.port, '/login', new URL('/login', apiUrl).href));
+      }
+      if (PAGES.has('embed')) results.push(await auditMedian(chrome.port, '/embed/{token}', embedUrl));
+      if (PAGES.has('home')) {
+        await signIn(browser, apiUrl);
+        results.push(await auditMedian(chrome.port, '/user/home', new URL('/user/home', apiUrl).href));
+      }
       await browser.disconnect();
       chrome.kill();
       chrome = undefined;
@@ -309,8 +357,9 @@ async function main() {
           }
         }
       }
-      const login = results[0]!;
-      if (login.scriptAndCssBytes > LOGIN_BYTES_MAX) {
+      const login = results.find((r) => r.page === '/login');
+      if (login) console.log(await loginBytesLine(login));
+      if (login && login.scriptAndCssBytes > LOGIN_BYTES_MAX) {
         failed = true;
         console.log(
           `  FAIL /login sends ${(login.scriptAndCssBytes / 1024).toFixed(1)} KiB of JS+CSS > 250 KiB`,

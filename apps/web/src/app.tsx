@@ -1,18 +1,19 @@
-import { ConfigProvider } from 'antd';
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
-import { UpdatePrompt } from './components/update-prompt';
 import { isFramedPath } from './pwa/framed-pages';
 import { appStore, multipleLoginOpenAtom } from './session/session.atoms';
-import { theme } from './ui/theme';
-import { ToastBridge } from './ui/toast-bridge';
 
 type Router = ReturnType<typeof createBrowserRouter>;
 
-// Downloaded only when a session is ended elsewhere, not with every page.
+// Downloaded only when a session is ended elsewhere, not with every page. Both come with antd's theme
+// (ui/themed.tsx): antd is not part of the entry chunk.
 const MultipleLoginModal = lazy(() =>
   import('./components/multiple-login-modal').then((m) => ({ default: m.MultipleLoginModal })),
+);
+// Registers the service worker; loaded after the first page, never on embed and share pages.
+const UpdatePrompt = lazy(() =>
+  import('./components/update-prompt').then((m) => ({ default: m.UpdatePrompt })),
 );
 
 function MultipleLogin() {
@@ -36,13 +37,14 @@ export function App({ router }: { router: Router }) {
   const framed = useOnFramedPage(router);
   return (
     <JotaiProvider store={appStore}>
-      <ConfigProvider theme={theme}>
-        <ToastBridge />
-        <RouterProvider router={router} />
-        <MultipleLogin />
-        {/* The service worker is registered here, so a framed page never installs one. */}
-        {!framed && <UpdatePrompt />}
-      </ConfigProvider>
+      <RouterProvider router={router} />
+      <MultipleLogin />
+      {/* The service worker is registered here, so a framed page never installs one. */}
+      {!framed && (
+        <Suspense fallback={null}>
+          <UpdatePrompt />
+        </Suspense>
+      )}
     </JotaiProvider>
   );
 }

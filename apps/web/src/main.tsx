@@ -15,7 +15,6 @@ import { clearLocalStorage } from './session/local-storage';
 import { appStore, brandAtom, multipleLoginOpenAtom } from './session/session.atoms';
 import { clearLocalSession, initSession } from './session/session';
 import { toastError } from './ui/notify';
-import './styles/global.css';
 
 installGlobalErrorLogger();
 quietPwaOnFramedPages(window.location.pathname);

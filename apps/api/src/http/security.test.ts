@@ -50,3 +50,18 @@ describe('framing rule', () => {
     expect(EMBEDDABLE.test('/embed/x/y')).toBe(false);
   });
 });
+
+describe('static assets', () => {
+  it('serves hashed build files without the document-only headers, keeping nosniff', async () => {
+    const asset = await request(app).get('/assets/index-abc123.js');
+    expect(asset.headers['content-security-policy']).toBeUndefined();
+    expect(asset.headers['x-frame-options']).toBeUndefined();
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    expect(asset.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // Documents and the service worker (a worker's CSP is its script's header) keep the policy.
+    for (const path of ['/login', '/sw.js', '/assets']) {
+      const res = await request(app).get(path);
+      expect(res.headers['content-security-policy'], path).toContain("default-src 'self'");
+    }
+  });
+});

@@ -24,7 +24,10 @@ export function brandingRoutes(deps: ServerDeps): Router {
     windowSeconds: deps.config.BRANDING_RATE_LIMIT_WINDOW_SECONDS,
   });
   router.post('/tenant/custom-branding-detail', limit, validate(CustomBrandingRequest), async (req, res) => {
-    res.json(await customBrandingDetail(deps, inputOf(req, CustomBrandingRequest), req.hostname));
+    const view = await customBrandingDetail(deps, inputOf(req, CustomBrandingRequest), req.hostname);
+    // A host lookup on a host without a white label: nothing to show, not an error.
+    if (!view) res.status(204).end();
+    else res.json(view);
   });
   return router;
 }

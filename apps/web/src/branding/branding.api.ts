@@ -11,14 +11,17 @@ export const fetchBranding = async (): Promise<TenantBrandingView> =>
 
 /**
  * POST /tenant/custom-branding-detail (no login): by brand name, or with none by this page's host (a
- * tenant's custom domain). Quiet: an unknown brand simply shows the Helix look.
+ * tenant's custom domain; 204, null, on a host without one). Quiet: an unknown brand simply shows the
+ * Helix look.
  */
-export const fetchWhiteLabel = async (brandName: string | null): Promise<BrandingView> =>
-  BrandingView.parse(
-    await baseApi.post<unknown>('/tenant/custom-branding-detail', brandName ? { brandName } : {}, {
-      toast: false,
-    }),
+export const fetchWhiteLabel = async (brandName: string | null): Promise<BrandingView | null> => {
+  const answer = await baseApi.post<unknown>(
+    '/tenant/custom-branding-detail',
+    brandName ? { brandName } : {},
+    { toast: false },
   );
+  return answer === undefined ? null : BrandingView.parse(answer);
+};
 
 export interface BrandingChange {
   primaryColor: string;

@@ -3,6 +3,7 @@ import { useAtom } from 'jotai';
 import { MSG } from '@helix/shared';
 import { multipleLoginOpenAtom } from '../session/session.atoms';
 import { clearLocalSession } from '../session/session';
+import { Themed } from '../ui/themed';
 
 /**
  * Shown on 401 'Invalid token': a newer login elsewhere ended this session. It cannot be dismissed,
@@ -17,20 +18,22 @@ export function MultipleLoginModal() {
   };
 
   return (
-    <Modal
-      open={open}
-      title={MSG.multipleLoginTitle}
-      closable={false}
-      keyboard={false}
-      mask={{ closable: false }}
-      modalRender={(node) => <div data-testid="multiple-login-modal">{node}</div>}
-      footer={
-        <Button type="primary" onClick={goToLogin}>
-          Go to login
-        </Button>
-      }
-    >
-      <p>{MSG.multipleLogin}</p>
-    </Modal>
+    <Themed>
+      <Modal
+        open={open}
+        title={MSG.multipleLoginTitle}
+        closable={false}
+        keyboard={false}
+        mask={{ closable: false }}
+        modalRender={(node) => <div data-testid="multiple-login-modal">{node}</div>}
+        footer={
+          <Button type="primary" onClick={goToLogin}>
+            Go to login
+          </Button>
+        }
+      >
+        <p>{MSG.multipleLogin}</p>
+      </Modal>
+    </Themed>
   );
 }

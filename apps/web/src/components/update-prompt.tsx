@@ -3,6 +3,7 @@ import { MSG } from '@helix/shared';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { logError } from '../logging/error-logger';
 import { toastInfo } from '../ui/notify';
+import { Themed } from '../ui/themed';
 
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
@@ -39,14 +40,16 @@ export function UpdatePrompt() {
 
   if (!needRefresh) return null;
   return (
-    <div className="update-prompt" role="alert" data-testid="update-prompt">
-      <span>{MSG.newVersionAvailable}</span>
-      <Space>
-        <Button type="primary" onClick={() => void updateServiceWorker(true)}>
-          Reload
-        </Button>
-        <Button onClick={() => setNeedRefresh(false)}>Later</Button>
-      </Space>
-    </div>
+    <Themed>
+      <div className="update-prompt" role="alert" data-testid="update-prompt">
+        <span>{MSG.newVersionAvailable}</span>
+        <Space>
+          <Button type="primary" onClick={() => void updateServiceWorker(true)}>
+            Reload
+          </Button>
+          <Button onClick={() => setNeedRefresh(false)}>Later</Button>
+        </Space>
+      </div>
+    </Themed>
   );
 }

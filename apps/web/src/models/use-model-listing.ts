@@ -7,6 +7,7 @@ import { useSessionUser } from '../session/use-session';
 import { toastError } from '../ui/notify';
 import { cacheKey, readCachedListing, writeCachedListing, type CachedListing } from './model-cache';
 import { filterAndSort, upsertModel } from './model-listing';
+import { takePrefetchedListing } from './listing-prefetch';
 import { fetchModels, type Model, type ModelViews, type UserStats } from './models.api';
 import { useDebouncedValue } from './use-debounced-value';
 
@@ -70,8 +71,13 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
     if (!enabled) return;
     const controller = new AbortController();
     setPending(true);
-    fetchModels({ search: serverSearch, sort }, controller.signal)
+    const request =
+      takePrefetchedListing({ search: serverSearch, sort }) ??
+      fetchModels({ search: serverSearch, sort }, controller.signal);
+    request
       .then((listing) => {
+        // The prefetched request cannot be aborted: a stale answer is dropped here.
+        if (controller.signal.aborted) return;
         setAnswer({ search: serverSearch, sort, ...listing });
         setFailed(false);
         setPending(false);

@@ -1,9 +1,9 @@
-import { Spin } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { forgetRedirect, peekRedirect, rememberRedirect } from '../session/local-storage';
 import { brandAtom, sessionAtom, sessionReadyAtom, signedOutAtom } from '../session/session.atoms';
+import { BootScreen } from '../ui/boot-screen';
 import { pathKind, resolveRedirect, type GuardInput } from './guard';
 
 /**
@@ -41,14 +41,9 @@ export function RouteGuard() {
     if (leavingGuestPage) forgetRedirect();
   }, [arrivingSignedOut, leavingGuestPage, here]);
 
-  // Public pages (embed, share) never wait for the session refresh.
-  if (!ready && kind !== 'public') {
-    return (
-      <div className="page-loading">
-        <Spin size="large" aria-label="Loading" />
-      </div>
-    );
-  }
+  // Public pages (embed, share) never wait for the session refresh. Meanwhile the boot screen stays:
+  // the same neutral "Loading…" index.html shows, and no antd in the entry chunk.
+  if (!ready && kind !== 'public') return <BootScreen />;
   if (target) return <Navigate to={target} replace />;
   return <Outlet />;
 }

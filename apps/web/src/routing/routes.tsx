@@ -1,6 +1,5 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, type RouteObject } from 'react-router-dom';
-import { AuthLayout } from '../layouts/auth-layout';
 import { BootScreen } from '../ui/boot-screen';
 import { lazyPage } from './lazy-page';
 import { RouteGuard } from './route-guard';
@@ -69,6 +68,21 @@ const branded = (path: string, page: Pick<RouteObject, 'lazy'>): RouteObject[] =
 
 const placeholder = (path: string, title: string): RouteObject => ({ path, ...placeholderPage(title) });
 
+const authLayout = (wide: boolean) =>
+  lazyPage(
+    () => import('../layouts/auth-layout'),
+    (m) => <m.AuthLayout wide={wide} />,
+  );
+
+/** antd's theme and toasts around every screen but embed and share (src/ui/themed.tsx). */
+const themed = (children: RouteObject[]): RouteObject => ({
+  ...lazyPage(
+    () => import('../ui/themed'),
+    (m) => <m.ThemedOutlet />,
+  ),
+  children,
+});
+
 /**
  * Every route of both specification documents. Access rules are not here but in guard.ts, applied by
  * RouteGuard at the root, so the table and the rules cannot drift apart per route.
@@ -84,36 +98,7 @@ export const routes: RouteObject[] = [
     // Shown while the first page's chunk downloads.
     hydrateFallbackElement: <BootScreen />,
     children: [
-      // Guest pages (accounts 2).
-      {
-        element: <AuthLayout />,
-        children: [
-          ...branded('/login', authPage({ tab: 'login' })),
-          ...branded('/signup', authPage({ tab: 'signup' })),
-          { path: '/authentication/register', ...authPage({ tab: 'signup' }) },
-          { path: '/register', ...authPage({ tab: 'signup' }) },
-          {
-            path: '/authentication/reset-password',
-            ...lazyPage(
-              () => import('../pages/set-password/reset-password.page'),
-              (m) => <m.ResetPasswordPage />,
-            ),
-          },
-          ...branded('/forgot-password', forgotPasswordPage()),
-          ...branded('/set-password', setPasswordPage()),
-        ],
-      },
-      {
-        element: <AuthLayout wide />,
-        children: [
-          ...branded('/choose-subscription', authPage({ tab: 'signup', step: 1 })),
-          { path: '/subscription/plans', ...plansPage('guest') },
-          { path: '/guest-success/subscribe/:planId', ...guestSuccessPage() },
-          { path: '/guest-success/:subscriptionStatus?/:productId?', ...guestSuccessPage() },
-        ],
-      },
-
-      // Public pages.
+      // Public pages: no antd on the way to the viewer frame.
       {
         path: '/embed/:token',
         ...lazyPage(
@@ -128,168 +113,200 @@ export const routes: RouteObject[] = [
           (m) => <m.SharePage />,
         ),
       },
-      {
-        path: '/unauthorized',
-        ...lazyPage(
-          () => import('../pages/unauthorized/unauthorized.page'),
-          (m) => <m.UnauthorizedPage />,
-        ),
-      },
-      {
-        path: '/auth/google',
-        ...lazyPage(
-          () => import('../pages/google-return/google-return.page'),
-          (m) => <m.GoogleReturnPage />,
-        ),
-      },
 
-      // Signed-in pages.
-      {
-        ...lazyPage(
-          () => import('../layouts/app-layout'),
-          (m) => <m.AppLayout />,
-        ),
-        children: [
-          placeholder('/', 'Dashboard'),
-          { path: '/subscription', ...subscriptionPage() },
-          { path: '/success', ...successPage() },
-          { path: '/success/subscribe', ...successPage() },
-          { path: '/success/subscribe/:planId', ...successPage() },
-          { path: '/success/unsubscribe', ...successPage() },
-          { path: '/success/:subscriptionStatus?/:productId?', ...successPage() },
-          {
-            path: '/users',
-            ...lazyPage(
-              () => import('../pages/platform-users/platform-users.page'),
-              (m) => <m.PlatformUsersPage />,
-            ),
-          },
-          {
-            path: '/users/add-user',
-            ...lazyPage(
-              () => import('../pages/platform-users/add-user.page'),
-              (m) => <m.AddUserPage />,
-            ),
-          },
-          {
-            path: '/users/user-detail/:id',
-            ...lazyPage(
-              () => import('../pages/users/user-detail.page'),
-              (m) => <m.UserDetailPage />,
-            ),
-          },
-          { path: '/models', ...modelsPage() },
-          { path: '/user/home', ...modelsPage() },
-          {
-            path: '/stats',
-            ...lazyPage(
-              () => import('../pages/stats/stats.page'),
-              (m) => <m.StatsPage />,
-            ),
-          },
-          {
-            path: '/roles',
-            ...lazyPage(
-              () => import('../pages/roles/roles.page'),
-              (m) => <m.RolesPage />,
-            ),
-          },
-          {
-            path: '/permissions',
-            ...lazyPage(
-              () => import('../pages/permissions/permissions.page'),
-              (m) => <m.PermissionsPage />,
-            ),
-          },
-          {
-            path: '/news-letter',
-            ...lazyPage(
-              () => import('../pages/newsletter/newsletter.page'),
-              (m) => <m.NewsletterPage />,
-            ),
-          },
-          {
-            path: '/support',
-            ...lazyPage(
-              () => import('../pages/support/support.page'),
-              (m) => <m.SupportPage />,
-            ),
-          },
-          placeholder('/projects', 'Projects'),
-          {
-            path: '/user/settings',
-            ...lazyPage(
-              () => import('../layouts/settings-layout'),
-              (m) => <m.SettingsLayout />,
-            ),
-            children: [
-              {
-                index: true,
-                ...lazyPage(
-                  () => import('../layouts/settings-layout'),
-                  (m) => <m.SettingsIndex />,
-                ),
-              },
-              {
-                path: 'profile',
-                ...lazyPage(
-                  () => import('../pages/profile/profile.page'),
-                  (m) => <m.ProfilePage />,
-                ),
-              },
-              {
-                path: 'branding',
-                ...lazyPage(
-                  () => import('../pages/branding/branding.page'),
-                  (m) => <m.BrandingPage />,
-                ),
-              },
-              { path: 'subscription', ...subscriptionPage() },
-              {
-                path: 'links',
-                ...lazyPage(
-                  () => import('../pages/links/links.page'),
-                  (m) => <m.LinksPage />,
-                ),
-              },
-              {
-                path: 'users-list',
-                element: <Outlet />,
-                children: [
-                  {
-                    index: true,
-                    ...lazyPage(
-                      () => import('../pages/users/users-list.page'),
-                      (m) => <m.UsersListPage />,
-                    ),
-                  },
-                  {
-                    path: 'user-detail/:id',
-                    ...lazyPage(
-                      () => import('../pages/users/user-detail.page'),
-                      (m) => <m.UserDetailPage />,
-                    ),
-                  },
-                  {
-                    path: 'bulk-user-invite',
-                    ...lazyPage(
-                      () => import('../pages/users/bulk-invite.page'),
-                      (m) => <m.BulkInvitePage />,
-                    ),
-                  },
-                ],
-              },
-            ],
-          },
-          {
-            path: '*',
-            ...lazyPage(
-              () => import('../pages/not-found/not-found.page'),
-              (m) => <m.NotFoundPage />,
-            ),
-          },
-        ],
-      },
+      // Everything else is built with antd.
+      themed([
+        // Guest pages (accounts 2).
+        {
+          ...authLayout(false),
+          children: [
+            ...branded('/login', authPage({ tab: 'login' })),
+            ...branded('/signup', authPage({ tab: 'signup' })),
+            { path: '/authentication/register', ...authPage({ tab: 'signup' }) },
+            { path: '/register', ...authPage({ tab: 'signup' }) },
+            {
+              path: '/authentication/reset-password',
+              ...lazyPage(
+                () => import('../pages/set-password/reset-password.page'),
+                (m) => <m.ResetPasswordPage />,
+              ),
+            },
+            ...branded('/forgot-password', forgotPasswordPage()),
+            ...branded('/set-password', setPasswordPage()),
+          ],
+        },
+        {
+          ...authLayout(true),
+          children: [
+            ...branded('/choose-subscription', authPage({ tab: 'signup', step: 1 })),
+            { path: '/subscription/plans', ...plansPage('guest') },
+            { path: '/guest-success/subscribe/:planId', ...guestSuccessPage() },
+            { path: '/guest-success/:subscriptionStatus?/:productId?', ...guestSuccessPage() },
+          ],
+        },
+        {
+          path: '/unauthorized',
+          ...lazyPage(
+            () => import('../pages/unauthorized/unauthorized.page'),
+            (m) => <m.UnauthorizedPage />,
+          ),
+        },
+        {
+          path: '/auth/google',
+          ...lazyPage(
+            () => import('../pages/google-return/google-return.page'),
+            (m) => <m.GoogleReturnPage />,
+          ),
+        },
+
+        // Signed-in pages.
+        {
+          ...lazyPage(
+            () => import('../layouts/app-layout'),
+            (m) => <m.AppLayout />,
+          ),
+          children: [
+            placeholder('/', 'Dashboard'),
+            { path: '/subscription', ...subscriptionPage() },
+            { path: '/success', ...successPage() },
+            { path: '/success/subscribe', ...successPage() },
+            { path: '/success/subscribe/:planId', ...successPage() },
+            { path: '/success/unsubscribe', ...successPage() },
+            { path: '/success/:subscriptionStatus?/:productId?', ...successPage() },
+            {
+              path: '/users',
+              ...lazyPage(
+                () => import('../pages/platform-users/platform-users.page'),
+                (m) => <m.PlatformUsersPage />,
+              ),
+            },
+            {
+              path: '/users/add-user',
+              ...lazyPage(
+                () => import('../pages/platform-users/add-user.page'),
+                (m) => <m.AddUserPage />,
+              ),
+            },
+            {
+              path: '/users/user-detail/:id',
+              ...lazyPage(
+                () => import('../pages/users/user-detail.page'),
+                (m) => <m.UserDetailPage />,
+              ),
+            },
+            { path: '/models', ...modelsPage() },
+            { path: '/user/home', ...modelsPage() },
+            {
+              path: '/stats',
+              ...lazyPage(
+                () => import('../pages/stats/stats.page'),
+                (m) => <m.StatsPage />,
+              ),
+            },
+            {
+              path: '/roles',
+              ...lazyPage(
+                () => import('../pages/roles/roles.page'),
+                (m) => <m.RolesPage />,
+              ),
+            },
+            {
+              path: '/permissions',
+              ...lazyPage(
+                () => import('../pages/permissions/permissions.page'),
+                (m) => <m.PermissionsPage />,
+              ),
+            },
+            {
+              path: '/news-letter',
+              ...lazyPage(
+                () => import('../pages/newsletter/newsletter.page'),
+                (m) => <m.NewsletterPage />,
+              ),
+            },
+            {
+              path: '/support',
+              ...lazyPage(
+                () => import('../pages/support/support.page'),
+                (m) => <m.SupportPage />,
+              ),
+            },
+            placeholder('/projects', 'Projects'),
+            {
+              path: '/user/settings',
+              ...lazyPage(
+                () => import('../layouts/settings-layout'),
+                (m) => <m.SettingsLayout />,
+              ),
+              children: [
+                {
+                  index: true,
+                  ...lazyPage(
+                    () => import('../layouts/settings-layout'),
+                    (m) => <m.SettingsIndex />,
+                  ),
+                },
+                {
+                  path: 'profile',
+                  ...lazyPage(
+                    () => import('../pages/profile/profile.page'),
+                    (m) => <m.ProfilePage />,
+                  ),
+                },
+                {
+                  path: 'branding',
+                  ...lazyPage(
+                    () => import('../pages/branding/branding.page'),
+                    (m) => <m.BrandingPage />,
+                  ),
+                },
+                { path: 'subscription', ...subscriptionPage() },
+                {
+                  path: 'links',
+                  ...lazyPage(
+                    () => import('../pages/links/links.page'),
+                    (m) => <m.LinksPage />,
+                  ),
+                },
+                {
+                  path: 'users-list',
+                  element: <Outlet />,
+                  children: [
+                    {
+                      index: true,
+                      ...lazyPage(
+                        () => import('../pages/users/users-list.page'),
+                        (m) => <m.UsersListPage />,
+                      ),
+                    },
+                    {
+                      path: 'user-detail/:id',
+                      ...lazyPage(
+                        () => import('../pages/users/user-detail.page'),
+                        (m) => <m.UserDetailPage />,
+                      ),
+                    },
+                    {
+                      path: 'bulk-user-invite',
+                      ...lazyPage(
+                        () => import('../pages/users/bulk-invite.page'),
+                        (m) => <m.BulkInvitePage />,
+                      ),
+                    },
+                  ],
+                },
+              ],
+            },
+            {
+              path: '*',
+              ...lazyPage(
+                () => import('../pages/not-found/not-found.page'),
+                (m) => <m.NotFoundPage />,
+              ),
+            },
+          ],
+        },
+      ]),
     ],
   },
 ];

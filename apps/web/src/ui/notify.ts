@@ -1,28 +1,24 @@
-import { message as staticMessage } from 'antd';
-
-type MessageInstance = ReturnType<typeof staticMessage.useMessage>[0];
+/**
+ * Toasts, callable from anywhere (the API client included). antd's message machinery is imported on
+ * the first toast, not with the entry chunk (see ./themed.tsx); a page that shows a toast has antd
+ * loaded already, so the import resolves at once.
+ */
 
 /** Server and failure messages stay up long enough to read and act on (accounts 8). */
 export const ERROR_TOAST_SECONDS = 15;
 
-// Bound by <ToastBridge/> so toasts from outside React (the API client) use the theme's context.
-let bound: MessageInstance | null = null;
+type Kind = 'error' | 'success' | 'info';
 
-export const bindMessageApi = (api: MessageInstance | null): void => {
-  bound = api;
-};
-
-const api = (): MessageInstance => bound ?? staticMessage;
-
-export function toastError(text: string, seconds = ERROR_TOAST_SECONDS): void {
-  // Keyed by text: the same failure from several calls shows once, not stacked.
-  void api().error({ content: text, duration: seconds, key: `error:${text}` });
+function toast(kind: Kind, text: string, seconds: number): void {
+  void import('./toasts').then(({ messageApi }) =>
+    // Keyed by text: the same message from several calls shows once, not stacked.
+    messageApi()[kind]({ content: text, duration: seconds, key: `${kind}:${text}` }),
+  );
 }
 
-export function toastSuccess(text: string, seconds = 5): void {
-  void api().success({ content: text, duration: seconds, key: `success:${text}` });
-}
+export const toastError = (text: string, seconds = ERROR_TOAST_SECONDS): void =>
+  toast('error', text, seconds);
 
-export function toastInfo(text: string, seconds = 5): void {
-  void api().info({ content: text, duration: seconds, key: `info:${text}` });
-}
+export const toastSuccess = (text: string, seconds = 5): void => toast('success', text, seconds);
+
+export const toastInfo = (text: string, seconds = 5): void => toast('info', text, seconds);

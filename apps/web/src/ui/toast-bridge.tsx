@@ -1,6 +1,6 @@
 import { message } from 'antd';
 import { useEffect } from 'react';
-import { bindMessageApi } from './notify';
+import { bindMessageApi } from './toasts';
 
 /**
  * Binds the themed message API (toasts) for code outside React (the API client). message.useMessage

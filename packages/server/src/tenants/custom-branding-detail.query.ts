@@ -15,14 +15,16 @@ export const hostnameOf = (host: string | undefined): string | null => {
 /**
  * POST /tenant/custom-branding-detail (base, no login): the branding of a white-label page. By custom
  * domain, else by custom brand name (both case-insensitive); with neither, by the request's host, so
- * a visitor on a tenant's own domain sees that tenant's branding. The portal's own host, and anything
- * unknown, answers 404.
+ * a visitor on a tenant's own domain sees that tenant's branding. An unknown brand name or domain
+ * answers 404. The host lookup answers null (the route: 204 No Content) when the host is the
+ * portal's own or no tenant's: every guest page on the portal asks, and "no white label here" is the
+ * normal answer, not an error (a 404 would show as a failed request in every visitor's console).
  */
 export async function customBrandingDetail(
   deps: Pick<ServerDeps, 'db' | 'config'>,
   input: { domain?: string; brandName?: string },
   requestHost?: string,
-): Promise<BrandingView> {
+): Promise<BrandingView | null> {
   const { db } = deps;
   const domain = input.domain || input.brandName ? hostnameOf(input.domain) : hostnameOf(requestHost);
   const byDomain =
@@ -40,6 +42,7 @@ export async function customBrandingDetail(
           include,
         })
       : null);
+  if (!tenant && !input.domain && !input.brandName) return null;
   if (!tenant) throw AppError.notFound();
   return presentBranding(tenant, tenant.branding);
 }

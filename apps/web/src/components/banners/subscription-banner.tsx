@@ -5,7 +5,7 @@ import { MSG } from '@helix/shared';
 import { subscriptionDetail } from '../../api/billing.api';
 import { bannerFor, CLICK_HERE } from '../../billing/banner';
 import { sessionSubscriptionState } from '../../billing/subscription-state';
-import { goToProvider, portalUrl } from '../../pages/subscription/plan-wizard';
+import { goToProvider, portalUrl } from '../../billing/provider-redirect';
 import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import '../../pages/plans/plans.css';

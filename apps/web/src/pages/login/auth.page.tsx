@@ -1,9 +1,9 @@
-import { Spin, Tabs } from 'antd';
 import { lazy, Suspense } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { PageTitle } from '../../ui/page-title';
 import type { SignupStep } from '../signup/signup-flow';
+import { AuthTabs } from './auth-tabs';
 import { LoginForm } from './login.form';
 
 // The sign-up steps (with the plan list) are their own chunk: /login does not download them.
@@ -18,34 +18,34 @@ interface AuthPageProps {
 /** Login and sign-up on one screen, as two tabs (accounts 2). */
 export function AuthPage({ tab, step = 0 }: AuthPageProps) {
   const brand = useBrandParam();
-  const navigate = useNavigate();
   const { search } = useLocation();
 
   return (
     <>
       <PageTitle title={tab === 'login' ? 'Login' : 'Sign Up'} />
       <h1 className="visually-hidden">{tab === 'login' ? 'Login' : 'Sign Up'}</h1>
-      <Tabs
-        activeKey={tab}
-        centered
-        // Only the active form is in the page, so labels such as "Email" are unique.
-        destroyOnHidden
-        onChange={(key) =>
-          void navigate({ pathname: withBrand(key === 'login' ? '/login' : '/signup', brand), search })
-        }
-        items={[
-          { key: 'login', label: 'Login', children: <LoginForm /> },
-          {
-            key: 'signup',
-            label: 'Sign Up',
-            children: (
-              <Suspense fallback={<Spin className="auth-tab-loading" aria-label="Loading" />}>
-                <SignupFlow step={step} />
-              </Suspense>
-            ),
-          },
+      <AuthTabs
+        active={tab}
+        tabs={[
+          { key: 'login', label: 'Login', to: `${withBrand('/login', brand)}${search}` },
+          { key: 'signup', label: 'Sign Up', to: `${withBrand('/signup', brand)}${search}` },
         ]}
-      />
+      >
+        {/* Only the active form is in the page, so labels such as "Email" are unique. */}
+        {tab === 'login' ? (
+          <LoginForm />
+        ) : (
+          <Suspense
+            fallback={
+              <p className="auth-tab-loading" role="status">
+                Loading…
+              </p>
+            }
+          >
+            <SignupFlow step={step} />
+          </Suspense>
+        )}
+      </AuthTabs>
     </>
   );
 }

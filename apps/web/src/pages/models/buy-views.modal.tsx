@@ -6,7 +6,7 @@ import { buyViews } from '../../api/billing.api';
 import { formatCents } from '../../models/model-listing';
 import type { ModelViews } from '../../models/models.api';
 import { viewBlocksError } from '../../plans/quantity';
-import { goToProvider, portalUrl } from '../subscription/plan-wizard';
+import { goToProvider, portalUrl } from '../../billing/provider-redirect';
 
 interface BuyViewsValues {
   quantity: string;

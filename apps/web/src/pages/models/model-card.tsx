@@ -21,6 +21,11 @@ interface ModelCardProps {
   onAction(action: CardAction, model: Model): void;
   /** Kept on this device for offline use. */
   pinned?: boolean;
+  /**
+   * How the thumbnail loads: the first row at once ('high' for the very first, the page's largest
+   * paint), the cards below the fold lazily. The frame keeps a 4:3 box, so nothing shifts.
+   */
+  priority?: 'high' | 'eager' | 'lazy';
 }
 
 const ACTIONS = [
@@ -35,7 +40,7 @@ const ACTIONS = [
  * button ("Open <name>") for the viewer; the action buttons sit above it. A pinned model shows "Kept
  * offline".
  */
-export function ModelCard({ model, abilities, onAction, pinned = false }: ModelCardProps) {
+export function ModelCard({ model, abilities, onAction, pinned = false, priority = 'lazy' }: ModelCardProps) {
   const pending = usePendingTargets().has(`model:${model.id}`);
   const actions = ACTIONS.filter((a) => a.allowed(abilities)).map(({ action, label, icon }) => (
     <Tooltip key={action} title={label}>
@@ -58,7 +63,14 @@ export function ModelCard({ model, abilities, onAction, pinned = false }: ModelC
       cover={
         <div className="model-card-thumb">
           {model.thumbnail ? (
-            <img src={model.thumbnail} alt="" loading="lazy" />
+            <img
+              src={model.thumbnail}
+              alt=""
+              width={400}
+              height={300}
+              loading={priority === 'lazy' ? 'lazy' : 'eager'}
+              fetchPriority={priority === 'high' ? 'high' : 'auto'}
+            />
           ) : (
             <ExperimentOutlined aria-hidden />
           )}
@@ -74,10 +86,10 @@ export function ModelCard({ model, abilities, onAction, pinned = false }: ModelC
           onClick={() => onAction('open', model)}
         />
       )}
-      <h3 className="model-card-name" title={model.name}>
+      <h2 className="model-card-name" title={model.name}>
         {model.name}
         <PendingTag pending={pending} />
-      </h3>
+      </h2>
       {pinned && (
         <Tag className="model-card-pinned" color="purple" data-testid="kept-offline">
           {MSG.keptOffline}

@@ -2,6 +2,7 @@ import { Card, Empty, Skeleton } from 'antd';
 import { MSG } from '@helix/shared';
 import type { ModelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
+import { EAGER_THUMBNAILS } from '../../models/listing-prefetch';
 import { ModelCard, type CardAction } from './model-card';
 
 interface ModelGridProps {
@@ -30,8 +31,9 @@ export function ModelGrid({
   if (loading) {
     return (
       <ul className="model-grid" aria-busy="true" aria-label="Loading models">
+        {/* Keys apart from model ids: React must not reuse a placeholder's <li> for a card (a layout shift). */}
         {Array.from({ length: SKELETON_CARDS }, (_, i) => (
-          <li key={i}>
+          <li key={`placeholder-${i}`}>
             <Card className="model-card-skeleton" cover={<Skeleton.Image active />}>
               <Skeleton active title paragraph={{ rows: 1 }} />
             </Card>
@@ -45,9 +47,15 @@ export function ModelGrid({
   }
   return (
     <ul className="model-grid" aria-label="Models" aria-busy={refreshing}>
-      {models.map((model) => (
+      {models.map((model, index) => (
         <li key={model.id} aria-label={model.name}>
-          <ModelCard model={model} abilities={abilities} onAction={onAction} pinned={pinned?.has(model.id)} />
+          <ModelCard
+            model={model}
+            abilities={abilities}
+            onAction={onAction}
+            pinned={pinned?.has(model.id)}
+            priority={index < EAGER_THUMBNAILS ? (index === 0 ? 'high' : 'eager') : 'lazy'}
+          />
         </li>
       ))}
     </ul>

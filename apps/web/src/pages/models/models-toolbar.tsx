@@ -48,9 +48,7 @@ export function ModelsToolbar(props: ModelsToolbarProps) {
         options={SORT_OPTIONS}
         onChange={props.onSort}
       />
-      {abilities.seeViews && views && (
-        <ViewsCounter views={views} showAdditional={abilities.seeAdditionalViews} />
-      )}
+      {abilities.seeViews && <ViewsCounter views={views} showAdditional={abilities.seeAdditionalViews} />}
       {abilities.addViews && <Button onClick={props.onAddViews}>Add Views</Button>}
     </div>
   );

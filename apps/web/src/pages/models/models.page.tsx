@@ -3,6 +3,7 @@ import { lazy, Suspense, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
+import { prefetchFirstListing } from '../../models/listing-prefetch';
 import { modelAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { useModelListing } from '../../models/use-model-listing';
@@ -15,6 +16,9 @@ import { ModelGrid } from './model-grid';
 import { ModelsToolbar } from './models-toolbar';
 import { PinnedStorage } from './pinned-storage';
 import './models.css';
+
+// The first listing is asked for when this chunk loads, not after the session refresh (see there).
+prefetchFirstListing();
 
 // The dialogs (upload form, viewer, share/embed links, ...) are downloaded when first opened, not
 // with the grid (src/routing/lazy-page.tsx explains the pattern).

@@ -1,10 +1,14 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { useEmbedDetail } from '../../models/use-embed-detail';
 import { PageTitle } from '../../ui/page-title';
-import { LinkUnavailable } from './link-unavailable';
 import { ModelFrame, PublicLoading } from './model-frame';
 import './share.css';
+
+// The unavailable page is built with antd (with its theme): downloaded only when a link fails.
+const LinkUnavailable = lazy(() =>
+  import('./link-unavailable').then((m) => ({ default: m.LinkUnavailable })),
+);
 
 /**
  * A transparent embed (the server's answer for this load): this page, like the viewer inside it, paints
@@ -30,7 +34,13 @@ export function EmbedPage() {
   const transparent = state.status === 'ready' && state.detail.transparentBackground;
   useTransparentDocument(transparent);
 
-  if (state.status === 'unavailable') return <LinkUnavailable hint={false} />;
+  if (state.status === 'unavailable') {
+    return (
+      <Suspense fallback={null}>
+        <LinkUnavailable hint={false} />
+      </Suspense>
+    );
+  }
   if (state.status === 'loading') {
     return <PublicLoading className="embed-page" />;
   }

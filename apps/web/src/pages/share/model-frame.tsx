@@ -1,5 +1,3 @@
-import { Spin } from 'antd';
-
 /** The viewer host in a frame, as the share and embed pages show it. */
 export function ModelFrame({ name, src }: { name: string; src: string }) {
   return (
@@ -12,11 +10,11 @@ export function ModelFrame({ name, src }: { name: string; src: string }) {
   );
 }
 
-/** While the embed detail loads. */
+/** While the embed detail loads: a CSS spinner (share.css), no antd on these pages (ui/themed.tsx). */
 export function PublicLoading({ className = '' }: { className?: string }) {
   return (
     <div className={`${className} public-loading`.trim()}>
-      <Spin size="large" aria-label="Loading model" />
+      <span className="public-spinner" role="status" aria-label="Loading model" />
     </div>
   );
 }

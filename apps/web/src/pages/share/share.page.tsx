@@ -1,11 +1,16 @@
+import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router-dom';
 import type { EmbedDetail } from '../../models/models.api';
 import { safeFrameUrl } from '../../models/share-links';
 import { useEmbedDetail } from '../../models/use-embed-detail';
 import { PageTitle } from '../../ui/page-title';
-import { LinkUnavailable } from './link-unavailable';
 import { ModelFrame, PublicLoading } from './model-frame';
 import './share.css';
+
+// The unavailable page is built with antd (with its theme): downloaded only when a link fails.
+const LinkUnavailable = lazy(() =>
+  import('./link-unavailable').then((m) => ({ default: m.LinkUnavailable })),
+);
 
 function ShareHeader({ detail, name }: { detail: EmbedDetail; name: string }) {
   const brandName = detail.branding.customBrandName || detail.branding.name || 'Helix';
@@ -28,7 +33,13 @@ export function SharePage() {
   const { token } = useParams();
   const state = useEmbedDetail(token, 'share');
 
-  if (state.status === 'unavailable') return <LinkUnavailable />;
+  if (state.status === 'unavailable') {
+    return (
+      <Suspense fallback={null}>
+        <LinkUnavailable />
+      </Suspense>
+    );
+  }
   if (state.status === 'loading') {
     return <PublicLoading />;
   }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { cancelPlan, changePlan, createCheckout, subscriptionDetail } from '../../api/billing.api';
+import { goToProvider, portalUrl } from '../../billing/provider-redirect';
 import {
   sessionSubscriptionState,
   trialAvailable,
@@ -29,12 +30,6 @@ interface Checkout {
   quantity: number;
   flow: 'trial' | 'card';
 }
-
-/** An absolute URL on this portal for the provider to send the browser back to. */
-export const portalUrl = (path: string): string => new URL(path, window.location.origin).toString();
-
-/** Sends the browser to a provider page (Checkout, billing portal). */
-export const goToProvider = (url: string): void => window.location.assign(url);
 
 /**
  * The plan wizard: choose a plan, then Finish Up (the payment form) or, for a tenant that holds a plan,

@@ -6,7 +6,8 @@ import { subscriptionDetail } from '../../api/billing.api';
 import { sessionSubscriptionState } from '../../billing/subscription-state';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
-import { goToProvider, PlanWizard, portalUrl } from './plan-wizard';
+import { goToProvider, portalUrl } from '../../billing/provider-redirect';
+import { PlanWizard } from './plan-wizard';
 import '../plans/plans.css';
 
 dayjs.extend(advancedFormat);

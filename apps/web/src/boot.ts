@@ -1,0 +1,40 @@
+/**
+ * The entry index.html loads: it lets the browser paint the boot screen (the HTML's "Loading…")
+ * before any of the app's JavaScript runs, then starts the app. The app's modules are already on their
+ * way (modulepreload links, build/preload-app.ts), so waiting one frame costs nothing, while running
+ * them first would hold the first paint back by their whole evaluation on a slow tablet.
+ *
+ * With the app it starts the page module the address needs, so its download overlaps the app's
+ * start-up instead of following it (each is also a lazy route in routing/routes.tsx).
+ */
+// The app's own stylesheet (about 2 kB) is this entry's, so the build inlines it into index.html
+// (build/inline-entry-css.ts): no request before the first paint or before the app starts.
+import './styles/global.css';
+
+const path = window.location.pathname.toLowerCase();
+
+function start(): void {
+  void import('./main');
+  if (/^\/login(\/[^/]+)?\/?$/.test(path)) {
+    void import('./ui/themed');
+    void import('./layouts/auth-layout');
+    void import('./pages/login/auth.page');
+  } else if (/^\/embed\/[^/]+\/?$/.test(path)) {
+    void import('./pages/share/embed.page');
+  } else if (/^\/(user\/home|models)\/?$/.test(path)) {
+    void import('./ui/themed');
+    void import('./layouts/app-layout');
+    void import('./pages/models/models.page');
+  }
+}
+
+let started = false;
+const once = () => {
+  if (started) return;
+  started = true;
+  start();
+};
+// After the next frame is painted (a task queued from requestAnimationFrame runs after that paint);
+// the timer covers a tab opened in the background, where frames wait until it is shown.
+requestAnimationFrame(() => setTimeout(once, 0));
+setTimeout(once, 200);
