@@ -136,7 +136,9 @@ describe('models kept offline on a tablet', () => {
     await page.getByTestId('viewer-offline').waitFor();
     const offline = await renderedViewer(page);
     expect(await coverage(offline.shot)).toBeGreaterThan(0.01);
-    expect(await difference(online.shot, offline.shot)).toBeLessThan(0.02);
+    // The same model in the same view: far fewer pixels differ than the model covers (a blank or another
+    // render would differ in about all of them).
+    expect(await difference(online.shot, offline.shot)).toBeLessThan((await coverage(online.shot)) / 2);
     await closeViewer(page);
     const queued = await page.evaluate(
       () =>
