@@ -130,12 +130,14 @@ describe('bad input never gives a 500', () => {
       expectClean4xx(res);
     }
     // A body that is not JSON, or none at all, counts as {}: every required field reports itself
-    // (validate-user has none: it answers an empty object).
+    // (validate-user and custom-branding-detail have none).
     for (const res of [
       await request(h.app).post(path).set('Content-Type', 'text/plain').send('email=a'),
       await request(h.app).post(path),
     ]) {
       if (path === '/api/validate-user') expect(res.body).toEqual({});
+      // No brand name and no domain: the request's host is looked up (it has no white label here).
+      else if (path === '/api/tenant/custom-branding-detail') expect(res.status).toBe(204);
       else expectClean4xx(res);
     }
   });
