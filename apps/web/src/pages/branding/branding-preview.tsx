@@ -1,7 +1,7 @@
 import { Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import type { ImageValue } from '../../components/image-picker/image-picker';
-import type { BrandingFormValues } from './branding.page';
+import type { BrandingFormValues } from './branding-form';
 
 const shownUrl = (value: ImageValue | undefined, fileUrl: string | null) =>
   fileUrl ?? (value && !value.removed ? value.url : null);

@@ -8,13 +8,7 @@ import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { loadWithSnapshot } from '../../offline/snapshot';
 import { usePendingTargets } from '../../offline/use-outbox';
-import {
-  ImagePicker,
-  imageChangeOf,
-  imageRule,
-  imageValueOf,
-  type ImageValue,
-} from '../../components/image-picker/image-picker';
+import { ImagePicker, imageChangeOf, imageRule } from '../../components/image-picker/image-picker';
 import { ApiError } from '../../api/api-error';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
@@ -23,41 +17,9 @@ import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
+import { BRANDING_FIELDS as FIELDS, valuesOf, type BrandingFormValues } from './branding-form';
 import { BrandingPreview } from './branding-preview';
 import './branding.css';
-
-export interface BrandingFormValues {
-  primaryColor: string;
-  textColor: string;
-  backgroundColor: string;
-  customBrandName: string;
-  customDomainName: string;
-  brandLogo: ImageValue;
-  modelBgLogo: ImageValue;
-  modelLoadingLogo: ImageValue;
-}
-
-const FIELDS = [
-  'primaryColor',
-  'textColor',
-  'backgroundColor',
-  'customBrandName',
-  'customDomainName',
-  'brandLogo',
-  'modelBgLogo',
-  'modelLoadingLogo',
-] as const;
-
-const valuesOf = (b: TenantBrandingView): BrandingFormValues => ({
-  primaryColor: b.primaryColor,
-  textColor: b.textColor,
-  backgroundColor: b.backgroundColor,
-  customBrandName: b.customBrandName ?? '',
-  customDomainName: b.customDomainName ?? '',
-  brandLogo: imageValueOf(b.brandLogo),
-  modelBgLogo: imageValueOf(b.modelBgLogo),
-  modelLoadingLogo: imageValueOf(b.modelLoadingLogo),
-});
 
 type Load =
   | { status: 'loading' }
