@@ -1,42 +1,27 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Table, Typography, type TableColumnsType } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { logError } from '../../logging/error-logger';
 import { columnSearch, includesText } from '../../ui/column-search';
 import { toastError } from '../../ui/notify';
 import { OfflineNotice } from '../../offline/offline-notice';
-import { loadWithSnapshot } from '../../offline/snapshot';
+import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { PageTitle } from '../../ui/page-title';
 import { downloadCsv, downloadXlsx, formatCreatedAt } from './newsletter-export';
 import { fetchSubscribers, type Subscriber } from './newsletter.api';
 
-type Load =
-  | { status: 'loading' }
-  | { status: 'ready'; list: Subscriber[]; savedAt: number | null }
-  | { status: 'failed' };
+const loadSubscribers = (signal?: AbortSignal) => fetchSubscribers({ signal, toast: false });
 
 /**
  * /news-letter: 'Newsletter Subscribers', Email and Created At (YYYY-MM-DD h:mm:ss), sortable and
  * searchable; Export writes the rows the table shows (its searches applied) to CSV or XLSX.
  */
 export function NewsletterPage() {
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const { load } = useSnapshotLoad('newsletter', loadSubscribers, MSG.failedLoadSubscribers);
   const [search, setSearch] = useState({ email: '', createdAt: '' });
 
-  useEffect(() => {
-    const controller = new AbortController();
-    loadWithSnapshot('newsletter', () => fetchSubscribers({ signal: controller.signal, toast: false }))
-      .then(({ data, savedAt }) => setLoad({ status: 'ready', list: data, savedAt }))
-      .catch(() => {
-        if (controller.signal.aborted) return;
-        toastError(MSG.failedLoadSubscribers);
-        setLoad({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, []);
-
-  const list = useMemo(() => (load.status === 'ready' ? load.list : []), [load]);
+  const list = useMemo(() => (load.status === 'ready' ? load.data : []), [load]);
   const shown = useMemo(
     () =>
       list.filter(

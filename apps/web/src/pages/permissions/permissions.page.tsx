@@ -1,11 +1,12 @@
 import { Button, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
 import type { RoleView } from '@helix/shared/schemas/role';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { loadWithSnapshot } from '../../offline/snapshot';
+import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
@@ -15,32 +16,18 @@ import { fetchPlatformUsers, type PlatformUser } from '../platform-users/platfor
 import { fetchRoles } from '../roles/roles.api';
 import { AssignRolesModal } from './assign-roles.modal';
 
-type Load =
-  | { status: 'loading' }
-  | { status: 'ready'; users: PlatformUser[]; savedAt: number | null }
-  | { status: 'failed' };
+const loadPlatformUsers = (signal?: AbortSignal) => fetchPlatformUsers({ signal, toast: false });
 
 /** /permissions: Name and Email of every user, their roles, and Assign Roles (Role.assign). */
 export function PermissionsPage() {
   const canAssign = hasPermission(useSessionUser(), 'Role.assign');
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const { load, reload } = useSnapshotLoad('platform-users', loadPlatformUsers, MSG.failedLoadUsers);
   const [roles, setRoles] = useState<RoleView[]>([]);
   const [search, setSearch] = useState({ name: '', email: '' });
   const [assigning, setAssigning] = useState<PlatformUser | null>(null);
 
-  const reload = useCallback((signal?: AbortSignal) => {
-    loadWithSnapshot('platform-users', () => fetchPlatformUsers({ signal, toast: false }))
-      .then(({ data, savedAt }) => setLoad({ status: 'ready', users: data, savedAt }))
-      .catch(() => {
-        if (signal?.aborted) return;
-        toastError(MSG.failedLoadUsers);
-        setLoad({ status: 'failed' });
-      });
-  }, []);
-
   useEffect(() => {
     const controller = new AbortController();
-    reload(controller.signal);
     if (canAssign) {
       loadWithSnapshot('roles', () => fetchRoles({ signal: controller.signal, toast: false }))
         .then(({ data }) => setRoles(data))
@@ -49,7 +36,7 @@ export function PermissionsPage() {
         });
     }
     return () => controller.abort();
-  }, [reload, canAssign]);
+  }, [canAssign]);
 
   const outbox = useReloadOnOutboxChange(reload);
   const pending = new Set(outbox.map((e) => e.target));
@@ -116,7 +103,7 @@ export function PermissionsPage() {
       <Table<PlatformUser>
         rowKey="id"
         columns={columns}
-        dataSource={load.status === 'ready' ? load.users : []}
+        dataSource={load.status === 'ready' ? load.data : []}
         loading={load.status === 'loading'}
         locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadUsers : MSG.noUsers }}
         pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}

@@ -1,25 +1,22 @@
 import { Button, Modal, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { MSG } from '@helix/shared';
 import type { PermissionView, RoleView } from '@helix/shared/schemas/role';
 import { OfflineNotice } from '../../offline/offline-notice';
 import type { OutboxRow } from '../../offline/offline-db';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
-import { loadWithSnapshot } from '../../offline/snapshot';
+import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
-import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
+import { toastInfo, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { RoleFormModal } from './role-form.modal';
 import { RoleViewModal } from './role-view.modal';
 import { deleteRoleOrQueue, fetchPermissions, fetchRoles } from './roles.api';
 
-type Load =
-  | { status: 'loading' }
-  | { status: 'ready'; roles: RoleView[]; savedAt: number | null }
-  | { status: 'failed' };
+const loadRoles = (signal?: AbortSignal) => fetchRoles({ signal, toast: false });
 
 type RoleRow = RoleView & { pending?: boolean };
 
@@ -54,33 +51,21 @@ export function RolesPage() {
   const canCreate = hasPermission(user, 'Role.create');
   const canUpdate = hasPermission(user, 'Role.update');
   const canDelete = hasPermission(user, 'Role.delete');
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const { load, reload } = useSnapshotLoad('roles', loadRoles, MSG.failedLoadRoles);
   const [permissions, setPermissions] = useState<PermissionView[]>([]);
   const [search, setSearch] = useState('');
   const [viewing, setViewing] = useState<RoleView | null>(null);
   const [editing, setEditing] = useState<{ role: RoleView | null } | null>(null);
   const [modal, modalContext] = Modal.useModal();
 
-  const reload = useCallback((signal?: AbortSignal) => {
-    loadWithSnapshot('roles', () => fetchRoles({ signal, toast: false }))
-      .then(({ data, savedAt }) => setLoad({ status: 'ready', roles: data, savedAt }))
-      .catch(() => {
-        if (signal?.aborted) return;
-        toastError(MSG.failedLoadRoles);
-        setLoad({ status: 'failed' });
-      });
-  }, []);
-
   useEffect(() => {
+    if (!canCreate && !canUpdate) return;
     const controller = new AbortController();
-    reload(controller.signal);
-    if (canCreate || canUpdate) {
-      fetchPermissions({ signal: controller.signal, toast: false })
-        .then(setPermissions)
-        .catch(() => undefined);
-    }
+    fetchPermissions({ signal: controller.signal, toast: false })
+      .then(setPermissions)
+      .catch(() => undefined);
     return () => controller.abort();
-  }, [reload, canCreate, canUpdate]);
+  }, [canCreate, canUpdate]);
 
   const confirmDelete = (role: RoleView) => {
     void modal.confirm({
@@ -100,7 +85,7 @@ export function RolesPage() {
 
   const outbox = useReloadOnOutboxChange(reload);
   const rows = useMemo(
-    () => (load.status === 'ready' ? withPendingEdits(load.roles, outbox) : []),
+    () => (load.status === 'ready' ? withPendingEdits(load.data, outbox) : []),
     [load, outbox],
   );
 

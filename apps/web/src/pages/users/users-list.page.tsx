@@ -1,16 +1,16 @@
 import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import type { TenantUserList, TenantUserView } from '@helix/shared/schemas/tenant-user';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
-import { loadWithSnapshot } from '../../offline/snapshot';
+import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
-import { toastError, toastSuccess } from '../../ui/notify';
+import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { DeleteUserModal } from './delete-user.modal';
 import { downloadTable, safeTable } from '../../ui/export-table';
@@ -18,10 +18,8 @@ import { InviteUserModal } from './invite-user.modal';
 import { withPendingInvites, type UserRow } from './pending-invites';
 import { fetchTenantUsers, resendInvite } from './users.api';
 
-type Load =
-  | { status: 'loading' }
-  | { status: 'ready'; list: TenantUserList; savedAt: number | null }
-  | { status: 'failed' };
+const loadTenantUsers = (signal?: AbortSignal): Promise<TenantUserList> =>
+  fetchTenantUsers({ signal, toast: false });
 type SearchKey = 'name' | 'email';
 
 /**
@@ -34,30 +32,14 @@ export function UsersListPage() {
   const navigate = useNavigate();
   const me = useSessionUser();
   const can = (p: string) => me?.permissions.includes(p as never) ?? false;
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const { load, reload } = useSnapshotLoad('tenant-users', loadTenantUsers, MSG.failedLoadUsers);
   const [search, setSearch] = useState<Record<SearchKey, string>>({ name: '', email: '' });
   const [inviting, setInviting] = useState(false);
   const [deleting, setDeleting] = useState<TenantUserView | null>(null);
   const [resending, setResending] = useState<number | null>(null);
 
-  const reload = useCallback((signal?: AbortSignal) => {
-    loadWithSnapshot('tenant-users', () => fetchTenantUsers({ signal, toast: false }))
-      .then(({ data, savedAt }) => setLoad({ status: 'ready', list: data, savedAt }))
-      .catch(() => {
-        if (signal?.aborted) return;
-        toastError(MSG.failedLoadUsers);
-        setLoad({ status: 'failed' });
-      });
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    reload(controller.signal);
-    return () => controller.abort();
-  }, [reload]);
-
   const outbox = useReloadOnOutboxChange(reload);
-  const list = load.status === 'ready' ? load.list : null;
+  const list = load.status === 'ready' ? load.data : null;
   const users = useMemo(() => withPendingInvites(list?.users ?? [], outbox), [list, outbox]);
   const full = list ? list.totalUsers >= list.userLimit : true;
 
