@@ -15,20 +15,13 @@
  * Environment: BENCH_GRID_RUNS, BENCH_EDITS, REDIS_URL, TEST_ADMIN_DATABASE_URL / DATABASE_URL.
  * Exit code 1 when the grid target is missed or an edit is lost or doubled.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../../packages/stack/src/chromium.ts';
-import { startStack, type Stack } from '../../../packages/stack/src/stack.ts';
-import { createDatabase, dropDatabase } from '../../../packages/stack/src/test-db.ts';
 import { DEMO, logIn } from '../e2e/support/accounts.ts';
 import { outboxCount, queueMore } from '../e2e/support/outbox-store.ts';
+import { startBenchStack, type BenchStack } from './bench-stack.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const GRID_RUNS = Number(process.env.BENCH_GRID_RUNS ?? 7);
 const EDITS = Number(process.env.BENCH_EDITS ?? 100);
 const GRID_MAX_MS = 1000;
@@ -138,31 +131,13 @@ async function replay(browser: Browser, baseURL: string, db: pg.Client): Promise
 }
 
 async function main() {
-  const dist = path.join(here, '..', 'dist', 'index.html');
-  if (!existsSync(dist)) throw new Error('apps/web/dist is missing: run `npm run build` first');
-
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'helix-bench-offline-'));
-  const dbName = `helix_bench_offline_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = await createDatabase(dbName);
-  let stack: Stack | undefined;
+  let bench: BenchStack | undefined;
   let browser: Browser | undefined;
   let db: pg.Client | undefined;
   let failed = false;
   try {
-    stack = await startStack({
-      databaseUrl,
-      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      build: false,
-      quiet: true,
-      dataDir: path.join(tmp, 'data'),
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        SIGNING_SECRET: randomBytes(32).toString('hex'),
-        REDIS_PREFIX: `helix-bench-offline-${randomBytes(3).toString('hex')}`,
-        RATE_LIMIT_MAX: '100000',
-      },
-    });
+    bench = await startBenchStack('offline', { RATE_LIMIT_MAX: '100000' });
+    const { stack, databaseUrl } = bench;
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     browser = await launchChromium();
@@ -193,9 +168,7 @@ async function main() {
   } finally {
     await browser?.close();
     await db?.end();
-    await stack?.stop();
-    await dropDatabase(dbName).catch(() => {});
-    rmSync(tmp, { recursive: true, force: true });
+    await bench?.stop();
   }
   process.exit(failed ? 1 : 0);
 }

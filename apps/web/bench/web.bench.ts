@@ -15,19 +15,14 @@
  * for its diagnostics: main-thread work, request chains, long tasks).
  * Exit code 1 when a target is missed.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { startStack, type Stack } from '../../../packages/stack/src/stack.ts';
-import { createDatabase, dropDatabase } from '../../../packages/stack/src/test-db.ts';
+import { startBenchStack, type BenchStack } from './bench-stack.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
   '--headless',
@@ -280,31 +275,12 @@ async function firstFrame(url: string): Promise<FrameTiming> {
 }
 
 async function main() {
-  const dist = path.join(here, '..', 'dist', 'index.html');
-  if (!existsSync(dist)) throw new Error('apps/web/dist is missing: run `npm run build` first');
-
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'helix-bench-web-'));
-  const dbName = `helix_bench_web_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = await createDatabase(dbName);
-  let stack: Stack | undefined;
+  let bench: BenchStack | undefined;
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   let failed = false;
   try {
-    stack = await startStack({
-      databaseUrl,
-      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      build: false,
-      quiet: true,
-      dataDir: path.join(tmp, 'data'),
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        SIGNING_SECRET: randomBytes(32).toString('hex'),
-        REDIS_PREFIX: `helix-bench-web-${randomBytes(3).toString('hex')}`,
-        RATE_LIMIT_MAX: '1000',
-        EMBED_RATE_LIMIT_MAX: '100000',
-      },
-    });
+    bench = await startBenchStack('web', { RATE_LIMIT_MAX: '1000', EMBED_RATE_LIMIT_MAX: '100000' });
+    const { stack } = bench;
     const { apiUrl } = stack;
     const token = await embedToken(apiUrl);
     const embedUrl = new URL(`/embed/${token}`, apiUrl).href;
@@ -396,9 +372,7 @@ async function main() {
     }
   } finally {
     chrome?.kill();
-    await stack?.stop();
-    await dropDatabase(dbName).catch(() => {});
-    rmSync(tmp, { recursive: true, force: true });
+    await bench?.stop();
   }
   process.exit(failed ? 1 : 0);
 }
