@@ -128,6 +128,29 @@ describe('billing in the browser', () => {
     await context.close();
   });
 
+  it('shows the error and logs out when the success page cannot refresh the user', async () => {
+    const { context, page } = await newPage(browser);
+    const person = await registerPerson(page);
+    await logIn(page, person.email, person.password);
+    await expectPath(page, '/subscription');
+    // The API stops answering GET /user/info (start-up keeps the cached user quietly; the success
+    // page's refresh after its 5 s wait does not).
+    const message = 'The subscription service is not answering';
+    await page.route('**/api/t/*/user/info', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message }),
+      }),
+    );
+    await page.goto('/success/subscribe/7');
+    await page.getByTestId('payment-success').waitFor();
+    await expectPath(page, '/login', AFTER_SUCCESS_MS);
+    // The toast outlives the page that raised it.
+    await page.locator('.ant-message').getByText(message).waitFor();
+    await context.close();
+  });
+
   describe('a user whose trial has passed', () => {
     let page: Page;
     let closeContext: () => Promise<void>;

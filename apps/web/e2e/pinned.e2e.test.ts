@@ -243,5 +243,7 @@ describe('models kept offline on a tablet', () => {
     await logOut(page);
     await expect.poll(() => pinnedEntries(page)).toEqual([]);
     await context.close();
-  });
+    // Two viewer renders, a service-worker install and an offline round trip: about 45 s alone, more
+    // when the other browser files run beside it.
+  }, 150_000);
 });

@@ -11,6 +11,12 @@
 // (build/inline-entry-css.ts): no request before the first paint or before the app starts.
 import './styles/global.css';
 
+// zod without its compiled fast path, set before any schema is built (zod reads this object when it
+// loads, and each object schema reads it when built): the fast path compiles parsers with
+// `new Function`, which the portal's Content-Security-Policy (no 'unsafe-eval') refuses and reports as a
+// violation on every page. Interpreted parsing is plenty for API answers.
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
+
 const path = window.location.pathname.toLowerCase();
 
 function start(): void {

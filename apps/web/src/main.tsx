@@ -5,14 +5,11 @@ import { setClientEffects } from './api/client-effects';
 import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
-import { startOutbox } from './offline/outbox';
-import { watchOutbox } from './offline/use-outbox';
-import { watchUserData } from './offline/user-data';
 import { quietPwaOnFramedPages } from './pwa/framed-pages';
 import { pathKind } from './routing/guard';
 import { routes } from './routing/routes';
 import { clearLocalStorage } from './session/local-storage';
-import { appStore, brandAtom, multipleLoginOpenAtom } from './session/session.atoms';
+import { appStore, brandAtom, multipleLoginOpenAtom, sessionUserAtom } from './session/session.atoms';
 import { clearLocalSession, initSession } from './session/session';
 import { toastError } from './ui/notify';
 
@@ -20,13 +17,20 @@ installGlobalErrorLogger();
 quietPwaOnFramedPages(window.location.pathname);
 // The session is read before the first render so the guard never acts on an empty session.
 initSession();
-// Another user's offline data is cleared; queued edits replay now and whenever the browser is back online.
-watchUserData();
-watchOutbox();
-startOutbox();
-// Pinned models' clean-up on sign-out and the sending of views made offline, on every page; their own
-// chunk (precached like every other), so the first page does not wait for them.
-void import('./offline/offline-start').then((m) => m.startOfflineServices());
+// The offline services (another user's data cleared, queued edits replayed now and whenever the browser
+// is back online, pinned models freed on sign-out, views made offline sent) start with the first signed-in
+// user, from their own chunk (precached like every other): the login page never downloads IndexedDB's
+// library, and a signed-in page does not wait for it.
+whenSignedIn(() => void import('./offline/offline-start').then((m) => m.startOfflineServices()));
+
+function whenSignedIn(start: () => void): void {
+  if (appStore.get(sessionUserAtom)) return start();
+  const stop = appStore.sub(sessionUserAtom, () => {
+    if (!appStore.get(sessionUserAtom)) return;
+    stop();
+    start();
+  });
+}
 
 const router = createBrowserRouter(routes);
 

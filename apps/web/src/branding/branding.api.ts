@@ -1,6 +1,6 @@
 import type { BrandingImageField } from '@helix/shared/schemas/branding';
-import { BrandingView, TenantBrandingView } from '@helix/shared/schemas/tenant';
-import { baseApi, tenantApi } from '../api/client';
+import { type BrandingView, TenantBrandingView } from '@helix/shared/schemas/tenant';
+import { tenantApi } from '../api/client';
 import { sendOrQueue, type EditResult } from '../offline/outbox';
 
 export type { BrandingView, TenantBrandingView };
@@ -8,20 +8,6 @@ export type { BrandingView, TenantBrandingView };
 /** GET /tenant/get: the signed-in user's tenant branding. */
 export const fetchBranding = async (): Promise<TenantBrandingView> =>
   TenantBrandingView.parse(await tenantApi.get<unknown>('/tenant/get', { toast: false }));
-
-/**
- * POST /tenant/custom-branding-detail (no login): by brand name, or with none by this page's host (a
- * tenant's custom domain; 204, null, on a host without one). Quiet: an unknown brand simply shows the
- * Helix look.
- */
-export const fetchWhiteLabel = async (brandName: string | null): Promise<BrandingView | null> => {
-  const answer = await baseApi.post<unknown>(
-    '/tenant/custom-branding-detail',
-    brandName ? { brandName } : {},
-    { toast: false },
-  );
-  return answer === undefined ? null : BrandingView.parse(answer);
-};
 
 export interface BrandingChange {
   primaryColor: string;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ThemeConfig } from 'antd';
-import { fetchWhiteLabel, type BrandingView } from './branding.api';
+import type { BrandingView } from '@helix/shared/schemas/tenant';
+import { fetchWhiteLabel } from './white-label.api';
 
 /** By host: asked once per page load (the answer cannot change while the page is open). */
 let byHost: Promise<BrandingView | null> | null = null;

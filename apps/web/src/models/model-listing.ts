@@ -1,6 +1,7 @@
 import { MSG } from '@helix/shared';
 import { MODEL_SORTS, type ModelSort } from '@helix/shared/schemas/model';
 import type { Model, ModelViews } from './models.api';
+import { formatCount } from '../ui/count-format';
 
 export const SORT_OPTIONS: { value: ModelSort; label: string }[] = [
   { value: 'name-Asc', label: 'Name (A to Z)' },
@@ -46,8 +47,6 @@ export function upsertModel(
   return filterAndSort([...rest, saved], search, sort);
 }
 
-const count = (n: number) => Math.max(0, Math.trunc(n || 0)).toLocaleString('en-US');
-
 /**
  * 'Views: 120 / 10,000', or 'Unlimited Views' when the plan has no limit (viewLimit 0). Purchased
  * blocks of 1,000 views extend the period's limit, so they count in the figure after the slash.
@@ -56,7 +55,7 @@ export function viewsCounterText(
   views: Pick<ModelViews, 'viewCount' | 'viewLimit'> & Partial<Pick<ModelViews, 'additionalViews'>>,
 ): string {
   if (!views.viewLimit) return MSG.unlimitedViews;
-  return `Views: ${count(views.viewCount)} / ${count(views.viewLimit + (views.additionalViews ?? 0))}`;
+  return `Views: ${formatCount(views.viewCount)} / ${formatCount(views.viewLimit + (views.additionalViews ?? 0))}`;
 }
 
 /** Cents to dollars with two decimals: 500 → '$5.00'. */
@@ -78,7 +77,7 @@ export function additionalViewsInfo(views: ModelViews): AdditionalViewsInfo | nu
   if (!views.viewLimit) return null;
   const used = views.additionalViewsUsed ?? additionalViewsUsed(views);
   return {
-    used: `Additional views used: ${count(used)}`,
+    used: `Additional views used: ${formatCount(used)}`,
     price: `Additional views: ${formatCents(views.additionalViewsPrice)} per thousand views`,
   };
 }

@@ -19,11 +19,12 @@ export async function clearCachedPages(userId: number): Promise<void> {
 }
 
 export function watchUserData(): void {
-  let previous = appStore.get(sessionUserAtom)?.id ?? null;
+  // Undefined until the first check, which compares the signed-in user with the device's last one.
+  let previous: number | null | undefined;
   const check = () => {
     const current = appStore.get(sessionUserAtom)?.id ?? null;
     if (current === previous) return;
-    if (previous !== null && current === null) void clearCachedPages(previous);
+    if (previous != null && current === null) void clearCachedPages(previous);
     previous = current;
     if (current === null) return;
     let last: string | null = null;

@@ -10,6 +10,7 @@ import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
+import { formatCount } from '../../ui/count-format';
 
 type Load = { status: 'loading' } | { status: 'ready'; links: EmbedLinkView[] } | { status: 'failed' };
 
@@ -92,7 +93,7 @@ export function LinksPage() {
       key: 'views',
       align: 'right',
       sorter: (a, b) => a.views - b.views,
-      render: (_, link) => link.views.toLocaleString('en'),
+      render: (_, link) => formatCount(link.views),
     },
     {
       title: 'Status',

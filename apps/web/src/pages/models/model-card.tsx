@@ -12,6 +12,7 @@ import type { Model } from '../../models/models.api';
 import { PendingTag } from '../../offline/outbox-panel';
 import { usePendingTargets } from '../../offline/use-outbox';
 import { PinButton } from './pin-button';
+import { formatCount } from '../../ui/count-format';
 
 export type CardAction = 'open' | 'edit' | 'delete' | 'share' | 'embed';
 
@@ -95,9 +96,7 @@ export function ModelCard({ model, abilities, onAction, pinned = false, priority
           {MSG.keptOffline}
         </Tag>
       )}
-      {abilities.seeViews && (
-        <p className="model-card-views">Views: {Math.max(0, model.viewCount || 0).toLocaleString('en-US')}</p>
-      )}
+      {abilities.seeViews && <p className="model-card-views">Views: {formatCount(model.viewCount)}</p>}
     </Card>
   );
 }

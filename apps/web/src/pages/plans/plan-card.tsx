@@ -11,6 +11,7 @@ import {
   type Plan,
 } from '../../plans/plan-display';
 import { userCountError, validUserCount } from '../../plans/quantity';
+import { formatCount } from '../../ui/count-format';
 
 export type ManageAction = 'details' | 'cancel';
 
@@ -66,7 +67,7 @@ export function PlanCard(props: PlanCardProps) {
         </p>
         {plan.description && <p className="plan-description">{plan.description}</p>}
         <p className="plan-views">
-          {plan.viewLimit === 0 ? MSG.unlimitedViews : `${plan.viewLimit.toLocaleString('en-US')} views`}
+          {plan.viewLimit === 0 ? MSG.unlimitedViews : `${formatCount(plan.viewLimit)} views`}
         </p>
         {dynamic && (
           <Form.Item

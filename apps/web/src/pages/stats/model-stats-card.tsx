@@ -2,12 +2,11 @@ import { Card, Skeleton } from 'antd';
 import { lazy, Suspense } from 'react';
 import type { Model, Tenant } from '../../models/models.api';
 import { topTenantRows } from '../../models/stats-series';
+import { formatCount } from '../../ui/count-format';
 
 const ModelViewsChart = lazy(() =>
   import('./model-views-chart').then((m) => ({ default: m.ModelViewsChart })),
 );
-
-const n = (value: number) => Math.max(0, value || 0).toLocaleString('en-US');
 
 /** Per-model statistics: name, Website Views, Top Tenants and the 30-day chart. */
 export function ModelStatsCard({ model, tenants }: { model: Model; tenants: readonly Tenant[] }) {
@@ -20,7 +19,7 @@ export function ModelStatsCard({ model, tenants }: { model: Model; tenants: read
           {model.name}
         </h3>
         <p className="stats-figure">
-          Website Views: <strong>{n(model.viewCount)}</strong>
+          Website Views: <strong>{formatCount(model.viewCount)}</strong>
         </p>
         <h4 className="stats-subtitle">Top Tenants</h4>
         {top.length ? (
@@ -28,7 +27,7 @@ export function ModelStatsCard({ model, tenants }: { model: Model; tenants: read
             {top.map((t) => (
               <li key={t.id}>
                 <span>{t.name}</span>
-                <span>{n(t.views)}</span>
+                <span>{formatCount(t.views)}</span>
               </li>
             ))}
           </ul>

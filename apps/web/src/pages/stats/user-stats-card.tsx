@@ -1,7 +1,6 @@
 import { Card } from 'antd';
 import type { UserStats } from '../../models/models.api';
-
-const n = (value: number) => Math.max(0, value || 0).toLocaleString('en-US');
+import { formatCount } from '../../ui/count-format';
 
 /** Per-user statistics: name, email, and the models they opened with view counts. */
 export function UserStatsCard({ user }: { user: UserStats }) {
@@ -18,7 +17,7 @@ export function UserStatsCard({ user }: { user: UserStats }) {
             {user.models.map((m) => (
               <li key={m.medicalModelId}>
                 <span>{m.modelName}</span>
-                <span>{n(m.viewCount)}</span>
+                <span>{formatCount(m.viewCount)}</span>
               </li>
             ))}
           </ul>
