@@ -5,6 +5,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { pinnedFilesRoute } from './src/pwa/pinned-files-route';
 import { inlineEntryCss } from './build/inline-entry-css';
 import { preloadApp } from './build/preload-app';
+import { prerenderLogin } from './build/prerender-login';
 
 // The config is also run from the repository root (npm -w), so paths are anchored to this file.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -17,6 +18,7 @@ export default defineConfig({
     react(),
     inlineEntryCss(),
     preloadApp(),
+    prerenderLogin(),
     VitePWA({
       // The app shows its own "new version" prompt; the page is never reloaded behind the user's back.
       registerType: 'prompt',
@@ -40,6 +42,8 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
+        // The drawn login page is for a first visit over the network; the installed app opens index.html.
+        globIgnores: ['login.html'],
         navigateFallback: 'index.html',
         // API answers (and the OAuth round trip under /api/auth) and the dev mail page must always
         // reach the server; only the app shell is cached.

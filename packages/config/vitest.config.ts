@@ -11,6 +11,7 @@ export default defineConfig({
     include: [
       'apps/*/src/**/*.test.ts',
       'apps/*/src/**/*.test.tsx',
+      'apps/*/build/**/*.test.ts',
       'packages/*/src/**/*.test.ts',
       'prisma/**/*.test.ts',
     ],

@@ -82,7 +82,9 @@ export function createApp(deps: AppDeps): Express {
   if (config.DEV_MAIL_DIR && config.NODE_ENV !== 'production') {
     app.use('/dev/mail', devMailRoutes(config.DEV_MAIL_DIR));
   }
-  if (config.WEB_DIST_DIR) app.use(webApp(config.WEB_DIST_DIR));
+  if (config.WEB_DIST_DIR) {
+    app.use(webApp(config.WEB_DIST_DIR, { portalHost: new URL(config.PUBLIC_URL).hostname }));
+  }
 
   app.use(errorHandler);
   return app;

@@ -10,6 +10,8 @@
 // The app's own stylesheet (about 2 kB) is this entry's, so the build inlines it into index.html
 // (build/inline-entry-css.ts): no request before the first paint or before the app starts.
 import './styles/global.css';
+import { prerenderedLoginForm, recordEarlyUse } from './pages/login/prerendered-login';
+import { COOKIE } from './session/storage-keys';
 
 // zod without its compiled fast path, set before any schema is built (zod reads this object when it
 // loads, and each object schema reads it when built): the fast path compiles parsers with
@@ -40,7 +42,25 @@ const once = () => {
   started = true;
   start();
 };
-// After the next frame is painted (a task queued from requestAnimationFrame runs after that paint);
-// the timer covers a tab opened in the background, where frames wait until it is shown.
-requestAnimationFrame(() => setTimeout(once, 0));
-setTimeout(once, 200);
+const signedIn = document.cookie.split('; ').some((c) => c.startsWith(`${COOKIE.apiToken}=`));
+// A signed-in visitor is moved on by the app, and a link with parameters may ask the app for more than
+// the form: both start the app at once, as on every other page.
+const drawnLogin = signedIn || window.location.search ? null : prerenderedLoginForm();
+
+if (drawnLogin) {
+  // The login page came drawn (build/prerender-login.ts): nothing runs until the visitor uses it, so a
+  // tablet spends its first seconds on nothing but the page; the app's chunks still download meanwhile
+  // (modulepreload). What the visitor does before the app is up carries over (prerendered-login.ts).
+  recordEarlyUse(drawnLogin);
+  const FIRST_USE = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
+  const onFirstUse = () => {
+    for (const type of FIRST_USE) document.removeEventListener(type, onFirstUse, true);
+    once();
+  };
+  for (const type of FIRST_USE) document.addEventListener(type, onFirstUse, { capture: true, passive: true });
+} else {
+  // After the next frame is painted (a task queued from requestAnimationFrame runs after that paint);
+  // the timer covers a tab opened in the background, where frames wait until it is shown.
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 200);
+}

@@ -54,10 +54,24 @@ if (!container) throw new Error('index.html has no #root element');
 // A transition: React renders the first page in slices and yields between them, so a slow tablet
 // stays responsive (no single long task) while the boot screen is still showing.
 const root = createRoot(container);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <App router={router} />
-    </StrictMode>,
-  );
-});
+const render = () =>
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App router={router} />
+      </StrictMode>,
+    );
+  });
+// Over a drawn page (the prerendered login, build/prerender-login.ts) the first render waits for the
+// route's code, so the drawn page is replaced by the same page, never by a loading screen.
+if (container.dataset.prerendered) whenRouterReady(render);
+else render();
+
+function whenRouterReady(then: () => void): void {
+  if (router.state.initialized) return then();
+  const stop = router.subscribe((state) => {
+    if (!state.initialized) return;
+    stop();
+    then();
+  });
+}

@@ -17,6 +17,7 @@ const BIG_CSS = Array.from({ length: 200 }, (_, i) => `.c${i} { color: #5f51fb; 
   '\n',
 );
 const INDEX = `<!doctype html><title>Helix</title>${'<!-- shell -->'.repeat(200)}`;
+const LOGIN = `<!doctype html><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}</form>`;
 
 const eml = (subject: string, to: string, text: string) =>
   [
@@ -45,6 +46,7 @@ beforeAll(async () => {
   await compressed(path.join(dir, 'web', 'assets', 'page-def456.js'), BIG_JS);
   await compressed(path.join(dir, 'web', 'assets', 'page-def456.css'), BIG_CSS);
   await compressed(path.join(dir, 'web', 'index.html'), INDEX);
+  await compressed(path.join(dir, 'web', 'login.html'), LOGIN);
   await compressed(path.join(dir, 'web', 'sw.js'), `self.addEventListener("fetch", () => {});${BIG_JS}`);
   await writeFile(path.join(dir, 'mail', 'old.eml'), eml('Old one', 'a@example.test', 'old'));
   await utimes(path.join(dir, 'mail', 'old.eml'), new Date(2000, 1, 1), new Date(2000, 1, 1));
@@ -135,6 +137,29 @@ describe('the built web app', () => {
     expect(embed.status).toBe(200);
     expect(embed.headers['content-security-policy']).toContain('frame-ancestors *');
     expect(embed.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('answers /login on the portal host with the drawn login page, and other hosts with the app shell', async () => {
+    // The harness's PUBLIC_URL is http://portal.test.
+    const drawn = await request(app).get('/login').set('Host', 'portal.test').set('Accept-Encoding', 'br');
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers['content-encoding']).toBe('br');
+    expect(drawn.headers['cache-control']).toBe('no-cache');
+    expect(drawn.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(drawn.text).toContain('<form id="login">');
+    expect((await request(app).get('/login/').set('Host', 'portal.test')).text).toContain(
+      '<form id="login">',
+    );
+
+    // A brand in the path, or a tenant's custom domain: the app shell, which asks for the look.
+    for (const [host, route] of [
+      ['portal.test', '/login/acme'],
+      ['models.acme.example', '/login'],
+    ] as const) {
+      const shell = await request(app).get(route).set('Host', host);
+      expect(shell.status).toBe(200);
+      expect(shell.text).toContain('<title>Helix</title>');
+    }
   });
 
   it('never answers /api paths with the app', async () => {

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 
-const NO_CACHE = new Set(['index.html', 'sw.js', 'registerSW.js', 'manifest.webmanifest']);
+const NO_CACHE = new Set(['index.html', 'login.html', 'sw.js', 'registerSW.js', 'manifest.webmanifest']);
+/** The login page without a brand in the path: the one the build prerenders. */
+const LOGIN = /^\/login\/?$/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
@@ -14,9 +17,14 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * (vite-plugin-compression2) and express-static-gzip picks the one the request's Accept-Encoding
  * allows (brotli first), with `Vary: Accept-Encoding` for caches. The compressed files are found when
  * the server starts, so a rebuild is served compressed after a restart (as `npm start` does).
+ *
+ * `/login` on the portal's own host is login.html, the login page drawn at build time
+ * (apps/web/build/prerender-login.ts). Other hosts are tenants' custom domains, whose login shows the
+ * tenant's look once the app has asked for it: they get the app shell, as every other page does.
  */
-export function webApp(dir: string): Router {
+export function webApp(dir: string, options: { portalHost?: string } = {}): Router {
   const root = path.resolve(dir);
+  const loginPage = existsSync(path.join(root, 'login.html'));
   const assets = path.join(root, 'assets') + path.sep;
   const serve = expressStaticGzip(root, {
     enableBrotli: true,
@@ -41,7 +49,8 @@ export function webApp(dir: string): Router {
     if (/\.[A-Za-z0-9]+$/.test(req.path)) return next();
     // The app shell, compressed like any other file.
     const url = req.url;
-    req.url = '/index.html';
+    const drawnLogin = loginPage && LOGIN.test(req.path) && req.hostname === options.portalHost;
+    req.url = drawnLogin ? '/login.html' : '/index.html';
     serve(req, res, (err?: unknown) => {
       req.url = url;
       next(err);

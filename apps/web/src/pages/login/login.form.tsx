@@ -3,7 +3,7 @@ import { Button, Checkbox, Divider, Form } from 'antd';
 // the first page's download; apps/web/README.md, "Loading").
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LoginRequest } from '@helix/shared';
 import { login } from '../../api/auth.api';
@@ -12,6 +12,7 @@ import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { startSession } from '../../session/session';
+import { prerenderedLoginForm, takeOver } from './prerendered-login';
 
 interface LoginValues {
   email: string;
@@ -21,11 +22,22 @@ interface LoginValues {
 
 const FIELDS = ['email', 'password'] as const;
 
+/** The form the HTML came with, until this form has taken over from it (./prerendered-login.ts). */
+let drawn = prerenderedLoginForm();
+
 export function LoginForm() {
   const [form] = Form.useForm<LoginValues>();
   const [busy, setBusy] = useState(false);
   const [params] = useSearchParams();
   const brand = useBrandParam();
+  useLayoutEffect(() => {
+    // This form (id "login", from its name) has just replaced the drawn one in the page.
+    const mounted = document.getElementById('login');
+    if (!drawn || !mounted || drawn.isConnected) return;
+    const from = drawn;
+    drawn = null;
+    takeOver(from, form, mounted);
+  }, [form]);
 
   const onFinish = async (values: LoginValues) => {
     const parsed = LoginRequest.safeParse({ ...values, token: params.get('token') ?? undefined });

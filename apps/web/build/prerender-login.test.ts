@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { loginDocument, usedCss } from './prerender-login';
+
+const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
+
+describe('the drawn login document', () => {
+  it('puts the page in #root, its title and hoisted links in the head, and its styles last in the head', () => {
+    const html = loginDocument(INDEX, {
+      html: '<link rel="preload" as="image" href="/favicon.svg"/><title>Login · Helix</title><form id="login">$&</form>',
+      css: '.a{color:red}',
+    });
+    expect(html).toContain('<title>Login · Helix</title>');
+    expect(html).not.toContain('<title>Helix</title>');
+    expect(html).toMatch(
+      /<link rel="preload" as="image" href="\/favicon.svg"\/><style>\.a\{color:red\}<\/style>\s*<\/head>/,
+    );
+    // The markup is taken literally (no $& replacement patterns), and the boot screen is gone.
+    expect(html).toContain('<div id="root" data-prerendered="login"><form id="login">$&</form></div>');
+    expect(html).not.toContain('boot-screen');
+    expect(html).toContain('<script type="module" src="/assets/index.js"></script>');
+  });
+
+  it('refuses an index.html without the root element', () => {
+    expect(() => loginDocument('<html><head></head><body></body></html>', { html: '', css: '' })).toThrow(
+      /root/,
+    );
+  });
+});
+
+describe('the drawn page styles', () => {
+  it('keeps the rules and custom properties the markup uses, and drops the rest', async () => {
+    const css = [
+      '.css-var-x{--ant-color-primary:#5f51fb;--ant-unused-token:1px}',
+      ':where(.css-h).ant-btn{color:var(--ant-color-primary)}',
+      ':where(.css-h).ant-col-xs-12{width:50%}',
+      '.ant-input-status-error{border-color:red}',
+    ].join('');
+    const kept = await usedCss('<button class="ant-btn css-h css-var-x">Log In</button>', css);
+    expect(kept).toContain('.ant-btn');
+    expect(kept).toContain('--ant-color-primary:#5f51fb');
+    expect(kept).not.toContain('--ant-unused-token');
+    expect(kept).not.toContain('ant-col-xs-12');
+    expect(kept).not.toContain('status-error');
+  });
+});
