@@ -144,7 +144,8 @@ describe('the outbox', () => {
     await context.setOffline(false);
     await expectExactlyOnce(prefix, 100);
     await context.close();
-  });
+    // A replay of 100 edits, like the tests around it.
+  }, 180_000);
 
   it('on a flaky network (a third of the calls dropped, before or after the server acted) still exactly once', async () => {
     const { context, page } = await adminOnRoles();

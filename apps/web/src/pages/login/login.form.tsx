@@ -9,6 +9,7 @@ import { LoginRequest } from '@helix/shared';
 import { login } from '../../api/auth.api';
 import { GoogleButton } from '../../components/google-button';
 import { applyServerErrors } from '../../forms/server-errors';
+import { logError } from '../../logging/error-logger';
 import { zodRule } from '../../forms/zod-rule';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { startSession } from '../../session/session';
@@ -36,7 +37,12 @@ export function LoginForm() {
     if (!drawn || !mounted || drawn.isConnected) return;
     const from = drawn;
     drawn = null;
-    takeOver(from, form, mounted);
+    try {
+      takeOver(from, form, mounted);
+    } catch (error) {
+      // The form works without what was carried over; it must never become an error page.
+      logError('Taking over the drawn login form failed', error, 'warn');
+    }
   }, [form]);
 
   const onFinish = async (values: LoginValues) => {

@@ -63,8 +63,9 @@ export function takeOver(
   if (focused) {
     const field = mounted.ownerDocument.getElementById(focused);
     field?.focus();
-    if (field instanceof HTMLInputElement && field.type !== 'checkbox') {
-      field.setSelectionRange?.(field.value.length, field.value.length);
+    // The caret after what was typed, where the input has one (an e-mail input refuses selections).
+    if (field instanceof HTMLInputElement && ['text', 'password', 'search'].includes(field.type)) {
+      field.setSelectionRange(field.value.length, field.value.length);
     }
   }
   if (submitted) form.submit();
