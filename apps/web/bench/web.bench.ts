@@ -110,6 +110,10 @@ async function embedToken(apiUrl: string): Promise<string> {
 async function signIn(browser: Browser, apiUrl: string): Promise<void> {
   const page = await browser.newPage();
   await page.goto(new URL('/login', apiUrl).href, { waitUntil: 'networkidle0' });
+  // The page arrives drawn and the app starts on first use: wait until its form has taken over, so the
+  // typing below cannot land in the drawn form while it is being replaced.
+  await page.focus('#login_email');
+  await page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
   // antd names the fields <form name>_<field name>.
   await page.locator('#login_email').fill(OWNER.email);
   await page.locator('#login_password').fill(OWNER.password);

@@ -81,6 +81,18 @@ describe('the drawn login page', () => {
     await context.close();
   });
 
+  it('goes on to Google when "Continue with Google" was pressed before the app was up', async () => {
+    const { context, page } = await newPage(browser);
+    const release = await holdApp(page);
+    await page.goto('/login');
+    const toGoogle = page.waitForRequest((request) => request.url().includes('/api/auth/google?type=login'));
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await release();
+    await toGoogle;
+    await context.close();
+  });
+
   it('logs in when Enter was pressed before the app was up', async () => {
     const { context, page } = await newPage(browser);
     const person = await registerPerson(page);

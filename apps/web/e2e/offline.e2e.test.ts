@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@helix/shared';
-import { DEMO } from './support/accounts.ts';
+import { DEMO, startLoginPage } from './support/accounts.ts';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
 
 /** An embed token of a demo model, made by the demo tenant's owner through the API. */
@@ -59,7 +59,7 @@ describe('installable PWA', () => {
   it('opens the app shell offline after one visit', async () => {
     const { context, page } = await newPage(browser);
     await page.goto('/login');
-    await page.getByRole('button', { name: 'Log In', exact: true }).waitFor();
+    await startLoginPage(page);
     // The manifest is linked and the service worker takes control once it has precached the shell.
     await page.locator('link[rel="manifest"]').waitFor({ state: 'attached' });
     await page.evaluate(async () => {
@@ -80,6 +80,7 @@ describe('installable PWA', () => {
     // The portal: the service worker installs and the toast says so (this is what must not happen below).
     const portal = await newPage(browser);
     await portal.page.goto('/login');
+    await startLoginPage(portal.page);
     await portal.page.getByText(MSG.offlineReady).waitFor();
     expect(await refusesInstallPrompt(portal.page)).toBe(false);
     await portal.context.close();

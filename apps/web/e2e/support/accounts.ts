@@ -21,8 +21,19 @@ export function newPerson() {
   };
 }
 
+/**
+ * /login arrives drawn and the app starts on the visitor's first use of the page (apps/web/README.md,
+ * "Loading"): this uses it (focus in the e-mail field) and waits until the app's form has taken over.
+ * Typing before that is tested on its own (login-page.e2e.test.ts); other tests type into the app.
+ */
+export async function startLoginPage(page: Page): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).focus();
+  await page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
+}
+
 export async function logIn(page: Page, email: string, password: string, rememberMe = false): Promise<void> {
   await page.goto('/login');
+  await startLoginPage(page);
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   if (rememberMe) await page.getByLabel('Remember me').check();
