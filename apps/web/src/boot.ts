@@ -10,6 +10,7 @@
 // The app's own stylesheet (about 2 kB) is this entry's, so the build inlines it into index.html
 // (build/inline-entry-css.ts): no request before the first paint or before the app starts.
 import './styles/global.css';
+import { prefetchEmbedDetail } from './models/embed-detail-prefetch';
 import { prerenderedLoginForm, recordEarlyUse } from './pages/login/prerendered-login';
 import { COOKIE } from './session/storage-keys';
 
@@ -20,6 +21,16 @@ import { COOKIE } from './session/storage-keys';
 (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
 
 const path = window.location.pathname.toLowerCase();
+
+// A share or embed link: its one API call starts now, with the scripts' download.
+const publicLink = /^\/(?:embed|share)\/([^/]+)\/?$/.exec(window.location.pathname);
+if (publicLink?.[1]) {
+  try {
+    prefetchEmbedDetail(decodeURIComponent(publicLink[1]));
+  } catch {
+    // A malformed address: the page reports it itself.
+  }
+}
 
 function start(): void {
   void import('./main');

@@ -1,13 +1,13 @@
 import type { EmbedFlag } from '@helix/shared';
 import {
-  EmbedDetail,
+  type EmbedDetail,
   type ModelSort,
   type ModelView,
   type TenantOption,
   type UserStats,
   type ViewsSummary,
 } from '@helix/shared/schemas/model';
-import { baseApi, tenantApi, type FormRequestOptions, type RequestOptions } from '../api/client';
+import { tenantApi, type FormRequestOptions, type RequestOptions } from '../api/client';
 import { sendOrQueue } from '../offline/outbox';
 
 /** A model as the API presents it (MODELS-API.md `presentModel`). */
@@ -100,9 +100,3 @@ export const fetchViewerUrl = (
 
 export const fetchTenants = (options?: RequestOptions) =>
   tenantApi.get<Tenant[]>('/tenant/getAllTenants', options).then((list) => asArray<Tenant>(list));
-
-/** Public share and embed pages: no session, no toast, no popup; the page decides what to show. */
-export const fetchEmbedDetail = (token: string, signal?: AbortSignal): Promise<EmbedDetail> =>
-  baseApi
-    .post<unknown>('/model/embed/detail', { token }, { signal, toast: false, sessionEffects: false })
-    .then((answer) => EmbedDetail.parse(answer));

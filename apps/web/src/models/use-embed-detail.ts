@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/api-error';
 import { logError } from '../logging/error-logger';
-import { fetchEmbedDetail, type EmbedDetail } from './models.api';
+import type { EmbedDetail } from '@helix/shared/schemas/model';
+import { fetchEmbedDetail } from './embed-detail.api';
 import { isPlausibleToken, safeFrameUrl } from './share-links';
 import { viewerId, withViewerId } from './viewer-id';
 
