@@ -53,6 +53,8 @@ const once = () => {
   started = true;
   start();
 };
+// Read here rather than with session/cookies.ts, which would bring js-cookie and the session's schemas
+// into the entry.
 const signedIn = document.cookie.split('; ').some((c) => c.startsWith(`${COOKIE.apiToken}=`));
 // A signed-in visitor is moved on by the app, and a link with parameters may ask the app for more than
 // the form: both start the app at once, as on every other page.

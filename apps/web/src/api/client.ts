@@ -63,9 +63,22 @@ async function request<T>({ url, withToken }: Target, options: RequestOptions = 
     signal?.removeEventListener('abort', forwardAbort);
   }
 
+  return readAnswer<T>(response, Boolean(token), options);
+}
+
+/**
+ * A fetch answer read as every call reads one: the body, or the server's failure as an ApiError after
+ * the toast, popup or logout it calls for. Exported for an answer fetched before the client was
+ * loaded (the share and embed pages' early call, models/embed-detail-prefetch.ts).
+ */
+export async function readAnswer<T>(
+  response: Response,
+  sentToken: boolean,
+  options: Pick<RequestOptions, 'toast' | 'sessionEffects'> = {},
+): Promise<T> {
   const data = await readBody(response);
   if (response.ok) return data as T;
-  throw failed(response.status, response.statusText, data, Boolean(token), options);
+  throw failed(response.status, response.statusText, data, sentToken, options);
 }
 
 /** The server's failure as an ApiError, after the toast, popup or logout it calls for. */
@@ -74,7 +87,7 @@ function failed(
   statusText: string,
   data: unknown,
   sentToken: boolean,
-  options: RequestOptions,
+  options: Pick<RequestOptions, 'toast' | 'sessionEffects'>,
 ): ApiError {
   const failure = ApiError.fromResponse(status, statusText, data);
   const action = classifyFailure(status, failure.error, sentToken);

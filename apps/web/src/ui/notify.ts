@@ -10,9 +10,9 @@ export const ERROR_TOAST_SECONDS = 15;
 type Kind = 'error' | 'success' | 'info';
 
 function toast(kind: Kind, text: string, seconds: number): void {
-  void import('./toasts').then(({ messageApi }) =>
+  void import('./toasts').then(({ message }) =>
     // Keyed by text: the same message from several calls shows once, not stacked.
-    messageApi()[kind]({ content: text, duration: seconds, key: `${kind}:${text}` }),
+    message[kind]({ content: text, duration: seconds, key: `${kind}:${text}` }),
   );
 }
 

@@ -12,4 +12,4 @@ ConfigProvider.config({
   holderRender: (children) => <ConfigProvider theme={theme}>{children}</ConfigProvider>,
 });
 
-export const messageApi = () => message;
+export { message };
