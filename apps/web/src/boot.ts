@@ -24,22 +24,32 @@ const path = window.location.pathname.toLowerCase();
 
 // A share or embed link: its one API call starts now, with the scripts' download.
 const publicLink = /^\/(?:embed|share)\/([^/]+)\/?$/.exec(window.location.pathname);
-if (publicLink?.[1]) {
+const publicToken = decodeToken(publicLink?.[1]);
+if (publicToken) prefetchEmbedDetail(publicToken);
+
+/** A token from the address; undefined for a malformed one (the page then reports it itself). */
+function decodeToken(segment: string | undefined): string | undefined {
   try {
-    prefetchEmbedDetail(decodeURIComponent(publicLink[1]));
+    return segment === undefined ? undefined : decodeURIComponent(segment);
   } catch {
-    // A malformed address: the page reports it itself.
+    return undefined;
   }
 }
 
 function start(): void {
+  // An embed link is not the app: one frame, drawn without React (pages/share/embed-start.ts).
+  // Case-insensitive, like the router's /embed/:token (pages/share/embed.page.tsx).
+  const embedLink = /^\/embed\/([^/]+)\/?$/i.exec(window.location.pathname);
+  if (embedLink) {
+    const root = document.getElementById('root') ?? document.body;
+    void import('./pages/share/embed-start').then((m) => m.startEmbedPage(decodeToken(embedLink[1]), root));
+    return;
+  }
   void import('./main');
   if (/^\/login(\/[^/]+)?\/?$/.test(path)) {
     void import('./ui/themed');
     void import('./layouts/auth-layout');
     void import('./pages/login/auth.page');
-  } else if (/^\/embed\/[^/]+\/?$/.test(path)) {
-    void import('./pages/share/embed.page');
   } else if (/^\/(user\/home|models)\/?$/.test(path)) {
     void import('./ui/themed');
     void import('./layouts/app-layout');

@@ -1,4 +1,6 @@
+import { titleText } from './title-text';
+
 /** React 19 hoists <title> into the document head. */
 export function PageTitle({ title }: { title: string }) {
-  return <title>{`${title} · Helix`}</title>;
+  return <title>{titleText(title)}</title>;
 }

@@ -1,54 +1,29 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { useParams } from 'react-router-dom';
-import { useEmbedDetail } from '../../models/use-embed-detail';
-import { PageTitle } from '../../ui/page-title';
-import { ModelFrame, PublicLoading } from './model-frame';
-import './share.css';
+import { BootScreen } from '../../ui/boot-screen';
 
-// The unavailable page is built with antd (with its theme): downloaded only when a link fails.
 const LinkUnavailable = lazy(() =>
   import('./link-unavailable').then((m) => ({ default: m.LinkUnavailable })),
 );
 
-/**
- * A transparent embed (the server's answer for this load): this page, like the viewer inside it, paints
- * no background, so the customer's page shows around the model. Undone when the page goes.
- */
-function useTransparentDocument(on: boolean): void {
-  useEffect(() => {
-    if (!on) return;
-    const targets = [document.documentElement, document.body];
-    const before = targets.map((el) => el.style.background);
-    for (const el of targets) el.style.background = 'transparent';
-    return () => targets.forEach((el, i) => (el.style.background = before[i] ?? ''));
-  }, [on]);
-}
+/** Whether this document was loaded at the current address (not reached by a navigation in the app). */
+const loadedAtThisAddress = (): boolean =>
+  performance.getEntriesByType('navigation')[0]?.name === window.location.href;
 
 /**
- * /embed/:token, inside a customer's site: the viewer fills the whole window. Failures are only logged
- * (POST /api/logs); the visitor sees the neutral unavailable page and nothing else.
+ * /embed/:token inside the app. The embed page is not a screen of the app: src/boot.ts draws it on its
+ * own (./embed-start.ts), so an address reached by a navigation within the app is loaded as its own
+ * document. An address boot did not take for an embed link is unavailable (and is never reloaded in a
+ * loop).
  */
 export function EmbedPage() {
-  const { token } = useParams();
-  const state = useEmbedDetail(token, 'embed');
-  const transparent = state.status === 'ready' && state.detail.transparentBackground;
-  useTransparentDocument(transparent);
-
-  if (state.status === 'unavailable') {
-    return (
-      <Suspense fallback={null}>
-        <LinkUnavailable hint={false} />
-      </Suspense>
-    );
-  }
-  if (state.status === 'loading') {
-    return <PublicLoading className="embed-page" />;
-  }
-  const name = state.detail.modelName || '3D model';
+  const reload = !loadedAtThisAddress();
+  useEffect(() => {
+    if (reload) window.location.reload();
+  }, [reload]);
+  if (reload) return <BootScreen />;
   return (
-    <div className="embed-page" data-transparent={transparent ? 'true' : undefined}>
-      <PageTitle title={name} />
-      <ModelFrame name={name} src={state.frameUrl} />
-    </div>
+    <Suspense fallback={null}>
+      <LinkUnavailable hint={false} />
+    </Suspense>
   );
 }
