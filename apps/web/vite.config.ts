@@ -3,9 +3,11 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pinnedFilesRoute } from './src/pwa/pinned-files-route';
+import { writeEmbedDocument } from './build/embed-document';
 import { inlineEntryCss } from './build/inline-entry-css';
 import { preloadApp } from './build/preload-app';
 import { prerenderLogin } from './build/prerender-login';
+import { serverBundle } from './build/server-bundle';
 
 // The config is also run from the repository root (npm -w), so paths are anchored to this file.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -19,6 +21,8 @@ export default defineConfig({
     inlineEntryCss(),
     preloadApp(),
     prerenderLogin(),
+    writeEmbedDocument(),
+    serverBundle(),
     VitePWA({
       // The app shows its own "new version" prompt; the page is never reloaded behind the user's back.
       registerType: 'prompt',
@@ -42,8 +46,9 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
-        // The drawn login page is for a first visit over the network; the installed app opens index.html.
-        globIgnores: ['login.html'],
+        // The drawn login page is for a first visit over the network, and the embed document for embed
+        // links; the installed app opens index.html.
+        globIgnores: ['login.html', 'embed.html'],
         navigateFallback: 'index.html',
         // API answers (and the OAuth round trip under /api/auth) and the dev mail page must always
         // reach the server; only the app shell is cached.

@@ -5,6 +5,7 @@ import { auth, tenantParam } from './http/auth.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security.ts';
+import { drawnHome } from './http/drawn-home.ts';
 import { webApp } from './http/web-app.ts';
 import { googleRoutes } from './routes/auth-google.routes.ts';
 import { billingBaseRoutes, billingTenantRoutes, billingWebhookRoutes } from './routes/billing.routes.ts';
@@ -83,7 +84,9 @@ export function createApp(deps: AppDeps): Express {
     app.use('/dev/mail', devMailRoutes(config.DEV_MAIL_DIR));
   }
   if (config.WEB_DIST_DIR) {
-    app.use(webApp(config.WEB_DIST_DIR, { portalHost: new URL(config.PUBLIC_URL).hostname }));
+    const portalHost = new URL(config.PUBLIC_URL).hostname;
+    app.get('/user/home', drawnHome(deps, { webDist: config.WEB_DIST_DIR, portalHost }));
+    app.use(webApp(config.WEB_DIST_DIR, { portalHost }));
   }
 
   app.use(errorHandler);

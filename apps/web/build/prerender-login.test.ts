@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { loginDocument, usedCss } from './prerender-login';
+import { drawnDocument } from '../src/prerender/drawn-document';
+import { usedCss } from '../src/prerender/used-css';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
 
 describe('the drawn login document', () => {
   it('puts the page in #root, its title and hoisted links in the head, and its styles last in the head', () => {
-    const html = loginDocument(INDEX, {
-      html: '<link rel="preload" as="image" href="/favicon.svg"/><title>Login · Helix</title><form id="login">$&</form>',
-      css: '.a{color:red}',
-    });
+    const html = drawnDocument(
+      INDEX,
+      {
+        html: '<link rel="preload" as="image" href="/favicon.svg"/><title>Login · Helix</title><form id="login">$&</form>',
+        css: '.a{color:red}',
+      },
+      'login',
+    );
     expect(html).toContain('<title>Login · Helix</title>');
     expect(html).not.toContain('<title>Helix</title>');
     expect(html).toMatch(
@@ -21,9 +26,9 @@ describe('the drawn login document', () => {
   });
 
   it('refuses an index.html without the root element', () => {
-    expect(() => loginDocument('<html><head></head><body></body></html>', { html: '', css: '' })).toThrow(
-      /root/,
-    );
+    expect(() =>
+      drawnDocument('<html><head></head><body></body></html>', { html: '', css: '' }, 'login'),
+    ).toThrow(/root/);
   });
 });
 

@@ -2,46 +2,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { PurgeCSS } from 'purgecss';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
+import { drawnDocument } from '../src/prerender/drawn-document';
 import type { PrerenderedPage } from '../src/prerender/login-page.server';
+import { usedCss } from '../src/prerender/used-css';
 
 const ENTRY = '/src/prerender/login-page.server.tsx';
-/** The boot screen index.html paints inside #root (see index.html). */
-const ROOT = /<div id="root">[\s\S]*?<\/div>/;
-/** What React hoists out of a component tree (title, preloads) ahead of the markup. */
-const HOISTED = /^(?:<title>[^<]*<\/title>|<link [^>]*\/?>|<meta [^>]*\/?>)+/;
-
-/**
- * The rules of `css` that can apply to `html`: antd's styles for the form's components include every
- * state and size (the grid's 24 columns at six breakpoints, error states...) and every theme token as a
- * custom property, about 200 kB that the browser would parse and match before the first paint. The
- * app brings its full styles when it starts.
- */
-export async function usedCss(html: string, css: string): Promise<string> {
-  const [result] = await new PurgeCSS().purge({
-    content: [{ raw: html, extension: 'html' }],
-    css: [{ raw: css }],
-    // The theme's 500-odd custom properties are set on every component's root element; only those the
-    // kept rules read are needed.
-    variables: true,
-  });
-  return result?.css ?? '';
-}
-
-/** index.html with the prerendered login page inside #root, and its title and styles in the head. */
-export function loginDocument(indexHtml: string, page: { html: string; css: string }): string {
-  if (!ROOT.test(indexHtml)) throw new Error('prerender-login: index.html has no <div id="root">');
-  const hoisted = HOISTED.exec(page.html)?.[0] ?? '';
-  const body = page.html.slice(hoisted.length);
-  const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
-  const head = `${hoisted.replace(/<title>[^<]*<\/title>/, '')}<style>${page.css}</style>`;
-  let html = indexHtml;
-  if (title) html = html.replace(/<title>[^<]*<\/title>/, title);
-  html = html.replace('</head>', `  ${head}\n  </head>`);
-  return html.replace(ROOT, () => `<div id="root" data-prerendered="login">${body}</div>`);
-}
-
 /**
  * Writes dist/login.html after the client build: the login page as the app renders it for a
  * signed-out visitor (src/prerender/login-page.server.tsx, rendered in Node with the app's own
@@ -82,7 +48,7 @@ export function prerenderLogin(): Plugin {
         };
         const page = await renderLoginPage();
         const css = await usedCss(page.html, page.css);
-        const html = loginDocument(readFileSync(indexPath, 'utf8'), { html: page.html, css });
+        const html = drawnDocument(readFileSync(indexPath, 'utf8'), { html: page.html, css }, 'login');
         const file = path.join(outDir, 'login.html');
         writeFileSync(file, html);
         writeFileSync(

@@ -12,6 +12,7 @@
 import './styles/global.css';
 import { prefetchEmbedDetail } from './models/embed-detail-prefetch';
 import { prerenderedLoginForm, recordEarlyUse } from './pages/login/prerendered-login';
+import { drawnHomeRoot, holdClicks } from './prerender/drawn-home';
 import { COOKIE } from './session/storage-keys';
 
 // zod without its compiled fast path, set before any schema is built (zod reads this object when it
@@ -70,11 +71,16 @@ const signedIn = document.cookie.split('; ').some((c) => c.startsWith(`${COOKIE.
 // the form: both start the app at once, as on every other page.
 const drawnLogin = signedIn || window.location.search ? null : prerenderedLoginForm();
 
-if (drawnLogin) {
-  // The login page came drawn (build/prerender-login.ts): nothing runs until the visitor uses it, so a
-  // tablet spends its first seconds on nothing but the page; the app's chunks still download meanwhile
-  // (modulepreload). What the visitor does before the app is up carries over (prerendered-login.ts).
-  recordEarlyUse(drawnLogin);
+// A signed-in home drawn by the server (prerender/drawn-home.ts) waits for first use just the same.
+const drawnHome = drawnHomeRoot();
+
+if (drawnLogin || drawnHome) {
+  // The page came drawn (build/prerender-login.ts, the API's drawn home): nothing runs until the visitor
+  // uses it, so a tablet spends its first seconds on nothing but the page; the app's chunks still
+  // download meanwhile (modulepreload). What the visitor does before the app is up carries over
+  // (prerendered-login.ts, drawn-home.ts).
+  if (drawnLogin) recordEarlyUse(drawnLogin);
+  if (drawnHome) holdClicks(drawnHome);
   const FIRST_USE = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
   const onFirstUse = () => {
     for (const type of FIRST_USE) document.removeEventListener(type, onFirstUse, true);

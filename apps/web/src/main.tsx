@@ -5,11 +5,21 @@ import { setClientEffects } from './api/client-effects';
 import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
+import { seedFirstListing } from './models/listing-seed';
+import { readDrawnHomeData } from './prerender/drawn-data';
+import { takeOverWhenReplaced } from './prerender/drawn-home';
 import { quietPwaOnFramedPages } from './pwa/framed-pages';
 import { pathKind } from './routing/guard';
 import { routes } from './routing/routes';
+import { readTenant } from './session/cookies';
 import { clearLocalStorage } from './session/local-storage';
-import { appStore, brandAtom, multipleLoginOpenAtom, sessionUserAtom } from './session/session.atoms';
+import {
+  appStore,
+  brandAtom,
+  multipleLoginOpenAtom,
+  sessionReadyAtom,
+  sessionUserAtom,
+} from './session/session.atoms';
 import { clearLocalSession, initSession } from './session/session';
 import { toastError } from './ui/notify';
 
@@ -62,16 +72,27 @@ const render = () =>
       </StrictMode>,
     );
   });
-// Over a drawn page (the prerendered login, build/prerender-login.ts) the first render waits for the
-// route's code, so the drawn page is replaced by the same page, never by a loading screen.
-if (container.dataset.prerendered) whenRouterReady(render);
+// Over a drawn page (the prerendered login, build/prerender-login.ts; a signed-in home, the API's
+// drawn-home.ts) the first render waits for the route's code and the session refresh, so the drawn page
+// is replaced by the same page, never by a loading screen. A drawn home's grid starts with the answer
+// the page was drawn with, when it is this browser's session's.
+if (container.dataset.prerendered === 'home') {
+  const drawn = readDrawnHomeData();
+  if (drawn && drawn.tenant === readTenant() && drawn.userId === appStore.get(sessionUserAtom)?.id) {
+    seedFirstListing(drawn.listing);
+  }
+  takeOverWhenReplaced(container);
+}
+if (container.dataset.prerendered) whenReady(render);
 else render();
 
-function whenRouterReady(then: () => void): void {
-  if (router.state.initialized) return then();
-  const stop = router.subscribe((state) => {
-    if (!state.initialized) return;
-    stop();
+function whenReady(then: () => void): void {
+  const ready = () => router.state.initialized && appStore.get(sessionReadyAtom);
+  if (ready()) return then();
+  const stops = [router.subscribe(check), appStore.sub(sessionReadyAtom, check)];
+  function check() {
+    if (!ready()) return;
+    stops.forEach((stop) => stop());
     then();
-  });
+  }
 }

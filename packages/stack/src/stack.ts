@@ -284,9 +284,11 @@ function inheritedEnv(): Record<string, string> {
 
 const BUILDS = [
   { output: 'apps/web/dist/index.html', sources: ['apps/web', 'packages/shared/src'] },
+  // The web app's server bundle (the drawn home page), written by the same build.
+  { output: 'apps/web/dist-server/home-page.server.js', sources: ['apps/web', 'packages/shared/src'] },
   { output: 'apps/viewer/dist/index.html', sources: ['apps/viewer', 'packages/shared/src'] },
 ];
-const IGNORED = new Set(['node_modules', 'dist', '.vite', 'test-results']);
+const IGNORED = new Set(['node_modules', 'dist', 'dist-server', '.vite', 'test-results']);
 
 function shouldBuild(build: StackOptions['build']): boolean {
   if (build === 'auto') return BUILDS.some((b) => isStale(b.output, b.sources));

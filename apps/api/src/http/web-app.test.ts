@@ -17,6 +17,7 @@ const BIG_CSS = Array.from({ length: 200 }, (_, i) => `.c${i} { color: #5f51fb; 
   '\n',
 );
 const INDEX = `<!doctype html><title>Helix</title>${'<!-- shell -->'.repeat(200)}`;
+const EMBED = `<!doctype html><title>Helix</title>${'<!-- embed shell -->'.repeat(200)}`;
 const LOGIN = `<!doctype html><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}</form>`;
 
 const eml = (subject: string, to: string, text: string) =>
@@ -47,6 +48,7 @@ beforeAll(async () => {
   await compressed(path.join(dir, 'web', 'assets', 'page-def456.css'), BIG_CSS);
   await compressed(path.join(dir, 'web', 'index.html'), INDEX);
   await compressed(path.join(dir, 'web', 'login.html'), LOGIN);
+  await compressed(path.join(dir, 'web', 'embed.html'), EMBED);
   await compressed(path.join(dir, 'web', 'sw.js'), `self.addEventListener("fetch", () => {});${BIG_JS}`);
   await writeFile(path.join(dir, 'mail', 'old.eml'), eml('Old one', 'a@example.test', 'old'));
   await utimes(path.join(dir, 'mail', 'old.eml'), new Date(2000, 1, 1), new Date(2000, 1, 1));
@@ -119,7 +121,13 @@ describe('the built web app', () => {
       expect(sw.headers['cache-control'], encoding).toBe('no-cache');
       expect(sw.headers['content-type']).toMatch(/javascript/);
 
-      for (const p of ['/index.html', '/login', '/embed/some-token']) {
+      for (const [p, text] of [
+        ['/index.html', INDEX],
+        ['/login', INDEX],
+        ['/embed/some-token', EMBED],
+        ['/Embed/some-token/', EMBED],
+        ['/embed/some-token/more', INDEX],
+      ] as const) {
         const page = await request(app).get(p).set('Accept-Encoding', encoding);
         expect(page.status, p).toBe(200);
         expect(page.headers['cache-control'], `${p} ${encoding}`).toBe('no-cache');
@@ -127,7 +135,7 @@ describe('the built web app', () => {
         expect(page.headers['content-encoding'], `${p} ${encoding}`).toBe(
           encoding === 'identity' ? undefined : encoding,
         );
-        expect(page.text, p).toBe(INDEX);
+        expect(page.text, p).toBe(text);
       }
     }
   });

@@ -3,9 +3,18 @@ import path from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 
-const NO_CACHE = new Set(['index.html', 'login.html', 'sw.js', 'registerSW.js', 'manifest.webmanifest']);
+const NO_CACHE = new Set([
+  'index.html',
+  'login.html',
+  'embed.html',
+  'sw.js',
+  'registerSW.js',
+  'manifest.webmanifest',
+]);
 /** The login page without a brand in the path: the one the build prerenders. */
 const LOGIN = /^\/login\/?$/;
+/** An embed link (case-insensitive, like the web app's router). */
+const EMBED = /^\/embed\/[^/]+\/?$/i;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
@@ -21,10 +30,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * `/login` on the portal's own host is login.html, the login page drawn at build time
  * (apps/web/build/prerender-login.ts). Other hosts are tenants' custom domains, whose login shows the
  * tenant's look once the app has asked for it: they get the app shell, as every other page does.
+ * `/embed/{token}` is embed.html, the shell without the app's module preloads
+ * (apps/web/build/embed-document.ts): the embed page is not the app.
  */
 export function webApp(dir: string, options: { portalHost?: string } = {}): Router {
   const root = path.resolve(dir);
   const loginPage = existsSync(path.join(root, 'login.html'));
+  const embedPage = existsSync(path.join(root, 'embed.html'));
   const assets = path.join(root, 'assets') + path.sep;
   const serve = expressStaticGzip(root, {
     enableBrotli: true,
@@ -50,7 +62,7 @@ export function webApp(dir: string, options: { portalHost?: string } = {}): Rout
     // The app shell, compressed like any other file.
     const url = req.url;
     const drawnLogin = loginPage && LOGIN.test(req.path) && req.hostname === options.portalHost;
-    req.url = drawnLogin ? '/login.html' : '/index.html';
+    req.url = drawnLogin ? '/login.html' : embedPage && EMBED.test(req.path) ? '/embed.html' : '/index.html';
     serve(req, res, (err?: unknown) => {
       req.url = url;
       next(err);

@@ -1,5 +1,7 @@
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
 import { readApiToken, readTenant, readUserCookie } from '../session/cookies';
+import { drawnHomeRoot } from '../prerender/drawn-home';
+import { peekSeededListing, takeSeededListing } from './listing-seed';
 import { modelAbilities } from './model-permissions';
 import { fetchModels, type ModelListing } from './models.api';
 
@@ -16,7 +18,15 @@ let prefetched: { tenant: string; answer: Promise<ModelListing> } | null = null;
  */
 export function prefetchFirstListing(): void {
   // The cookies, not the session atoms: src/boot.ts may load this page before the app has read them.
-  if (prefetched || !readApiToken() || !modelAbilities(readUserCookie().user ?? null).list) return;
+  if (
+    prefetched ||
+    // A drawn home page brings the answer itself (src/main.tsx seeds it).
+    (typeof document !== 'undefined' && drawnHomeRoot()) ||
+    peekSeededListing({ search: '', sort: DEFAULT_MODEL_SORT }) ||
+    !readApiToken() ||
+    !modelAbilities(readUserCookie().user ?? null).list
+  )
+    return;
   const answer = fetchModels({ sort: DEFAULT_MODEL_SORT });
   prefetched = { tenant: readTenant(), answer };
   answer.then(
@@ -32,11 +42,13 @@ export function prefetchFirstListing(): void {
   );
 }
 
-/** The prefetched answer, once, when it is the one asked for (else the caller fetches its own). */
+/** The seeded (./listing-seed.ts) or prefetched answer, once, when it is the one asked for (else the caller fetches its own). */
 export function takePrefetchedListing(query: {
   search: string;
   sort: ModelSort;
 }): Promise<ModelListing> | null {
+  const seeded = takeSeededListing(query);
+  if (seeded) return Promise.resolve(seeded);
   const hit = prefetched;
   prefetched = null;
   if (!hit || query.search !== '' || query.sort !== DEFAULT_MODEL_SORT || hit.tenant !== readTenant()) {

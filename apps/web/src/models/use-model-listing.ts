@@ -8,6 +8,7 @@ import { toastError } from '../ui/notify';
 import { cacheKey, readCachedListing, writeCachedListing, type CachedListing } from './model-cache';
 import { filterAndSort, upsertModel } from './model-listing';
 import { takePrefetchedListing } from './listing-prefetch';
+import { peekSeededListing } from './listing-seed';
 import { fetchModels, type Model, type ModelViews, type UserStats } from './models.api';
 import { useDebouncedValue } from './use-debounced-value';
 
@@ -50,9 +51,13 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
   const userId = user?.id ?? null;
   const key = userId !== null ? cacheKey(readTenant(), userId) : null;
   const serverSearch = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [answer, setAnswer] = useState<Answer | null>(null);
+  // A drawn page's grid starts with the listing it was drawn with (./listing-prefetch.ts).
+  const [answer, setAnswer] = useState<Answer | null>(() => {
+    const seeded = peekSeededListing({ search: '', sort });
+    return seeded ? { search: '', sort, ...seeded } : null;
+  });
   const [cached, setCached] = useState<CachedListing | null>(null);
-  const [pending, setPending] = useState(true);
+  const [pending, setPending] = useState(() => answer === null);
   const [failed, setFailed] = useState(false);
   const [tick, setTick] = useState(0);
 

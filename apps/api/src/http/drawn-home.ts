@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Request, RequestHandler, Response } from 'express';
+import { AUTH_TYPES } from '@helix/shared/schemas/account';
+import { ModelListQuery } from '@helix/shared/schemas/model';
+import type { ServerDeps } from '@helix/server/deps';
+import { listModels } from '@helix/server/models/list-models.query';
+import { redisKey } from '@helix/server/redis';
+import { sha256 } from '@helix/server/tokens';
+import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
+import { authenticate } from '@helix/server/sessions/session.service';
+import { readCookie } from './oauth-cookie.ts';
+
+/** The web app's cookies (apps/web/src/session/storage-keys.ts). */
+const COOKIE = { apiToken: 'apiToken', authType: 'auth-type' } as const;
+
+/** What apps/web/src/prerender/home-page.server.tsx takes (its HomePageInput, as JSON would carry it). */
+export interface HomePageInput {
+  user: unknown;
+  authType: (typeof AUTH_TYPES)[number] | null;
+  tenant: string;
+  listing: unknown;
+}
+
+/** The web app's server bundle (built beside its dist/ by apps/web/build/server-bundle.ts). */
+export interface HomeRenderer {
+  /** Null when the web app's route guard would not show this user the page. */
+  renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null>;
+}
+
+/** The server bundle next to the built web app, loaded once; null when the build has none. */
+export function bundledHomeRenderer(webDist: string): () => Promise<HomeRenderer | null> {
+  const file = path.resolve(webDist, '..', 'dist-server', 'home-page.server.js');
+  let loaded: Promise<HomeRenderer | null> | undefined;
+  return () =>
+    (loaded ??= existsSync(file)
+      ? (import(pathToFileURL(file).href) as Promise<HomeRenderer>)
+      : Promise.resolve(null));
+}
+
+const cookie = (req: Request, name: string): string | undefined => {
+  const raw = readCookie(req, name);
+  try {
+    return raw === undefined ? undefined : decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Drawn pages per session and minute; beyond it the static shell answers (reloads cannot load the server). */
+export const DRAWN_HOME_PER_MINUTE = 30;
+
+/** Counts a draw for the session; false once it is over the limit (a Redis failure: the shell, below). */
+async function withinLimit(deps: ServerDeps, token: string): Promise<boolean> {
+  const key = redisKey(deps.config.REDIS_PREFIX, 'drawn-home', sha256(token));
+  const count = await deps.redis.incr(key);
+  if (count === 1) await deps.redis.expire(key, 60);
+  return count <= DRAWN_HOME_PER_MINUTE;
+}
+
+/** JSON's own round trip: the page is drawn with exactly what the browser app would receive. */
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+function sendHtml(req: Request, res: Response, html: string): void {
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  // Personal: never stored by the browser's cache or a proxy, and never served for another cookie.
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Vary', 'Cookie, Accept-Encoding');
+  const accepts = req.acceptsEncodings('br', 'gzip');
+  if (accepts === 'br') {
+    res.setHeader('Content-Encoding', 'br');
+    res.end(brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
+  } else if (accepts === 'gzip') {
+    res.setHeader('Content-Encoding', 'gzip');
+    res.end(gzipSync(html, { level: 6 }));
+  } else {
+    res.end(html);
+  }
+}
+
+/**
+ * GET /user/home on the portal's own host, for a browser holding a valid session cookie: the home
+ * page (the model grid) drawn by the web app's own components for that user, with the grid's first
+ * answer (apps/web/src/prerender/home-page.server.tsx), so a classroom tablet paints the page with the
+ * HTML and the app starts on first use (apps/web/src/boot.ts). The session, tenant and permission are
+ * checked as GET /model/all checks them. Anything else (no or expired session, a user who may not list
+ * models, a user the web app's route guard sends elsewhere, a custom domain, more than DRAWN_HOME_PER_MINUTE draws a minute for the session, no server
+ * bundle, a render that fails, Redis down) falls through to the app shell, which
+ * handles it as before. Once the service worker is installed, it answers navigations with the shell
+ * itself and this is not asked.
+ */
+export function drawnHome(
+  deps: ServerDeps,
+  options: { webDist: string; portalHost?: string; renderer?: () => Promise<HomeRenderer | null> },
+): RequestHandler {
+  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
+  const indexFile = path.join(options.webDist, 'index.html');
+  let indexHtml: string | undefined;
+  return async (req, res, next) => {
+    const token = cookie(req, COOKIE.apiToken);
+    if (!token || req.hostname !== options.portalHost || !existsSync(indexFile)) return next();
+    try {
+      const renderer = await loadRenderer();
+      if (!renderer) return next();
+      const actor = await authenticate(deps.db, token).catch(() => null);
+      if (!actor?.permissions.includes('Model.listing.view')) return next();
+      if (!(await withinLimit(deps, token))) return next();
+      const authType = cookie(req, COOKIE.authType);
+      const listing = await listModels(deps, actor, ModelListQuery.parse({}));
+      indexHtml ??= readFileSync(indexFile, 'utf8');
+      const html = await renderer.renderHomeDocument(indexHtml, {
+        user: asJson(presentSessionUser(actor.user)),
+        authType: AUTH_TYPES.find((t) => t === authType) ?? null,
+        tenant: actor.tenant.domainPrefix,
+        listing: asJson(listing),
+      });
+      if (html === null) return next();
+      sendHtml(req, res, html);
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'drawn home page failed; serving the app shell');
+      next();
+    }
+  };
+}

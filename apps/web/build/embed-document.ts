@@ -1,0 +1,44 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Plugin, ResolvedConfig } from 'vite';
+
+/** The app's module preloads (build/preload-app.ts marks them low priority). */
+const APP_PRELOAD = /\s*<link rel="modulepreload" crossorigin fetchpriority="low" href="[^"]+">/g;
+
+/**
+ * index.html without the app's module preloads: the embed page is not the app (src/boot.ts hands it to
+ * pages/share/embed-start.ts, which loads its own few modules), so a visitor's connection goes to the
+ * viewer frame and its model instead of React, the router and the session code.
+ */
+export function embedDocument(indexHtml: string): string {
+  return indexHtml.replace(APP_PRELOAD, '');
+}
+
+/**
+ * Writes dist/embed.html (and its .br and .gz) after the client build. The API serves it for
+ * /embed/{token} (apps/api/src/http/web-app.ts).
+ */
+export function writeEmbedDocument(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'helix:embed-document',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    closeBundle() {
+      const outDir = path.resolve(config.root, config.build.outDir);
+      const indexPath = path.join(outDir, 'index.html');
+      if (!existsSync(indexPath)) return;
+      const html = embedDocument(readFileSync(indexPath, 'utf8'));
+      const file = path.join(outDir, 'embed.html');
+      writeFileSync(file, html);
+      writeFileSync(
+        `${file}.br`,
+        brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
+      writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
+    },
+  };
+}

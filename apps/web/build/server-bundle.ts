@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import type { OutputBundle, OutputChunk } from 'rolldown';
+import { build, type Plugin, type ResolvedConfig } from 'vite';
+
+/** What the API imports at run time to draw pages for a session (apps/api/src/http/home-page.ts). */
+export const SERVER_ENTRY = 'src/prerender/home-page.server.tsx';
+/** Beside dist/, never served as a static file. */
+export const SERVER_OUT_DIR = 'dist-server';
+
+/** The lazy modules the home route renders (src/routing/routes.tsx; src/boot.ts starts the same). */
+const HOME_MODULES = [
+  '/src/ui/themed.tsx',
+  '/src/layouts/app-layout.tsx',
+  '/src/pages/models/models.page.tsx',
+];
+
+/**
+ * The app's own stylesheets of those modules' chunks and everything they import, in the client build:
+ * the drawn page inlines them (index.html links none of them; the app loads them with the chunks).
+ */
+function homeStylesheets(bundle: OutputBundle): string[] {
+  const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
+  const files = new Set<string>();
+  const css = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const chunk = bundle[file] as (OutputChunk & { viteMetadata?: { importedCss: Set<string> } }) | undefined;
+    chunk?.viteMetadata?.importedCss.forEach((f) => css.add(f));
+    chunk?.imports.forEach(visit);
+  };
+  for (const module of HOME_MODULES) {
+    const chunk = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(module)));
+    if (!chunk) throw new Error(`server-bundle: no chunk for ${module}`);
+    visit(chunk.fileName);
+  }
+  return [...css];
+}
+
+/**
+ * After the client build, the server bundle: the signed-in home page's renderer
+ * (src/prerender/home-page.server.tsx) with the app's routes and components, built for Node. antd and
+ * its parts are bundled (they ship ES modules in folders Node reads as CommonJS); React, the router and
+ * jotai stay imports, resolved from node_modules when the API loads the bundle.
+ */
+export function serverBundle(): Plugin {
+  let config: ResolvedConfig;
+  let stylesheets: string[] = [];
+  return {
+    name: 'helix:server-bundle',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    generateBundle(_options, bundle) {
+      stylesheets = homeStylesheets(bundle);
+    },
+    async closeBundle() {
+      const outDir = path.resolve(config.root, config.build.outDir);
+      const homeCss = stylesheets.map((file) => readFileSync(path.join(outDir, file), 'utf8')).join('\n');
+      await build({
+        configFile: false,
+        root: config.root,
+        mode: 'production',
+        logLevel: 'warn',
+        plugins: [react()],
+        define: { __HOME_CSS__: JSON.stringify(homeCss) },
+        ssr: { noExternal: [/^antd\//, /^antd$/, /^@ant-design\//, /^@rc-component\//, /^@emotion\//] },
+        build: {
+          ssr: SERVER_ENTRY,
+          outDir: path.join(config.root, SERVER_OUT_DIR),
+          emptyOutDir: true,
+          minify: false,
+          sourcemap: false,
+          copyPublicDir: false,
+          rolldownOptions: { output: { entryFileNames: '[name].js', codeSplitting: false } },
+        },
+      });
+      config.logger.info(`server-bundle: ${SERVER_OUT_DIR}/${path.basename(SERVER_ENTRY, '.tsx')}.js`);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { readDrawnHomeData, type DrawnHomeData } from './drawn-data';
+import { DRAWN_DATA_ID, drawnDocument } from './drawn-document';
+
+const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
+
+const DATA: DrawnHomeData = {
+  tenant: 'demo',
+  userId: 7,
+  listing: {
+    models: [{ id: 1, name: 'Cell </script><script>alert(1)</script>' } as never],
+    views: null,
+    users: [],
+  },
+};
+
+/** A document holding `html`, as far as readDrawnHomeData looks. */
+const docOf = (html: string) =>
+  ({
+    getElementById: (id: string) => {
+      const match = new RegExp(`<script type="application/json" id="${id}">([\\s\\S]*?)</script>`).exec(html);
+      return match ? { textContent: match[1] } : null;
+    },
+  }) as unknown as Document;
+
+describe('a drawn home document', () => {
+  it('marks the page, and carries its data as JSON no markup in it can end', () => {
+    const html = drawnDocument(
+      INDEX,
+      { html: '<title>Models · Helix</title><main>grid</main>', css: '.g{}' },
+      'home',
+      DATA,
+    );
+    expect(html).toContain('<div id="root" data-prerendered="home"><main>grid</main></div>');
+    expect(html).toContain('<title>Models · Helix</title>');
+    // One data script, and the model name's "</script>" did not close it.
+    expect(html.match(/<script type="application\/json"/g)).toHaveLength(1);
+    expect(html).not.toContain('</script><script>alert(1)');
+    expect(readDrawnHomeData(docOf(html))).toEqual(DATA);
+  });
+
+  it('carries no data script for a page without data', () => {
+    expect(drawnDocument(INDEX, { html: '<form id="login"></form>', css: '' }, 'login')).not.toContain(
+      DRAWN_DATA_ID,
+    );
+  });
+
+  it('reads nothing from a page without data, or with data that is not what it should be', () => {
+    const page = (json: string) =>
+      docOf(`<script type="application/json" id="${DRAWN_DATA_ID}">${json}</script>`);
+    expect(readDrawnHomeData(docOf(INDEX))).toBeNull();
+    expect(readDrawnHomeData(page('{not json'))).toBeNull();
+    expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, tenant: 3 })))).toBeNull();
+    expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, userId: '7' })))).toBeNull();
+    expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, listing: { models: {} } })))).toBeNull();
+  });
+});

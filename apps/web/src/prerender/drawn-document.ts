@@ -1,0 +1,38 @@
+/** The boot screen index.html paints inside #root (see index.html). */
+const ROOT = /<div id="root">[\s\S]*?<\/div>/;
+/** What React hoists out of a component tree (title, preloads) ahead of the markup. */
+const HOISTED = /^(?:<title>[^<]*<\/title>|<link [^>]*\/?>|<meta [^>]*\/?>)+/;
+
+/** The id of the JSON a drawn page carries for the app that takes it over (src/prerender/drawn-data.ts). */
+export const DRAWN_DATA_ID = 'drawn-data';
+
+export type DrawnKind = 'login' | 'home';
+
+/** JSON that can sit inside a <script> element: no `<` can close it. */
+const scriptJson = (data: unknown): string => JSON.stringify(data).replace(/</g, '\\u003c');
+
+/**
+ * index.html with a page drawn in Node inside #root (`data-prerendered` says which), its title and
+ * hoisted links in the head, its styles last in the head, and, for a page with data, the data as a
+ * JSON script (not run: `type="application/json"`, which the Content-Security-Policy allows).
+ */
+export function drawnDocument(
+  indexHtml: string,
+  page: { html: string; css: string },
+  kind: DrawnKind,
+  data?: unknown,
+): string {
+  if (!ROOT.test(indexHtml)) throw new Error('drawn page: index.html has no <div id="root">');
+  const hoisted = HOISTED.exec(page.html)?.[0] ?? '';
+  const body = page.html.slice(hoisted.length);
+  const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
+  const head = `${hoisted.replace(/<title>[^<]*<\/title>/, '')}<style>${page.css}</style>`;
+  let html = indexHtml;
+  if (title) html = html.replace(/<title>[^<]*<\/title>/, () => title);
+  html = html.replace('</head>', () => `  ${head}\n  </head>`);
+  const json =
+    data === undefined
+      ? ''
+      : `<script type="application/json" id="${DRAWN_DATA_ID}">${scriptJson(data)}</script>`;
+  return html.replace(ROOT, () => `<div id="root" data-prerendered="${kind}">${body}</div>${json}`);
+}

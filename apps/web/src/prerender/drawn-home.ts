@@ -1,0 +1,56 @@
+/*
+ * A signed-in user's /user/home can arrive drawn by the server (apps/api/src/http/drawn-home.ts): the
+ * real page, with their models, before any script runs. src/boot.ts starts the app when the visitor
+ * first uses the page, and the app's own page then replaces the drawn one. A click made meanwhile (a
+ * card's Open, a menu item) is not lost: it is held, and made again on the same element of the app's
+ * page once that is up.
+ */
+
+/** The drawn home page's root, or null when the page came without it. */
+export const drawnHomeRoot = (): HTMLElement | null =>
+  document.querySelector<HTMLElement>('#root[data-prerendered="home"]');
+
+/** Where `element` sits under `root`, as child indices. */
+function pathOf(root: Element, element: Element): number[] {
+  const path: number[] = [];
+  for (let node: Element | null = element; node && node !== root; node = node.parentElement) {
+    path.unshift(node.parentElement ? [...node.parentElement.children].indexOf(node) : 0);
+  }
+  return path;
+}
+
+const elementAt = (root: Element, path: number[]): Element | null =>
+  path.reduce<Element | null>((node, index) => node?.children[index] ?? null, root);
+
+let heldClick: { path: number[]; tag: string } | null = null;
+
+/** Called by src/boot.ts: a click on the drawn page waits for the app (a link would reload the page). */
+export function holdClicks(root: HTMLElement): void {
+  root.addEventListener(
+    'click',
+    (event) => {
+      if (!root.dataset.prerendered || !(event.target instanceof Element)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      heldClick ??= { path: pathOf(root, event.target), tag: event.target.tagName };
+    },
+    { capture: true },
+  );
+}
+
+/**
+ * Called by src/main.tsx before its first render over the drawn page: when the app's page has replaced
+ * it, the page is the app's (tests and benchmarks wait for `data-prerendered` to go) and a held click
+ * is made again on the same element, if the app drew one there.
+ */
+export function takeOverWhenReplaced(root: HTMLElement): void {
+  const observer = new MutationObserver(() => {
+    observer.disconnect();
+    delete root.dataset.prerendered;
+    const click = heldClick;
+    heldClick = null;
+    const target = click && elementAt(root, click.path);
+    if (target instanceof HTMLElement && target.tagName === click?.tag) target.click();
+  });
+  observer.observe(root, { childList: true });
+}

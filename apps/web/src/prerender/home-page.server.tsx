@@ -1,0 +1,98 @@
+import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
+import { createStore, Provider as JotaiProvider } from 'jotai';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import type { AuthType } from '@helix/shared';
+import { seedFirstListing } from '../models/listing-seed';
+import type { ModelListing } from '../models/models.api';
+import { resolveRedirect } from '../routing/guard';
+import { routes } from '../routing/routes';
+import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
+import type { SessionUser } from '../session/session-user';
+import type { DrawnHomeData } from './drawn-data';
+import { drawnDocument } from './drawn-document';
+import type { PrerenderedPage } from './login-page.server';
+import { usedCss } from './used-css';
+
+export interface HomePageInput {
+  user: SessionUser;
+  authType: AuthType | null;
+  tenant: string;
+  listing: ModelListing;
+}
+
+/** The app's own stylesheets of the home route's chunks (build/server-bundle.ts defines it). */
+declare const __HOME_CSS__: string;
+
+/** Pruned styles by the set of classes a page uses: pages of the same components share one entry. */
+const cssCache = new Map<string, string>();
+const CSS_CACHE_MAX = 64;
+
+async function prunedCss(page: PrerenderedPage): Promise<string> {
+  // What PurgeCSS matches selectors against: classes, ids, element and attribute names.
+  const words = new Set<string>();
+  for (const [, list] of page.html.matchAll(/class="([^"]*)"/g))
+    for (const c of list!.split(/\s+/)) words.add(c);
+  for (const [name] of page.html.matchAll(/<[a-z][a-z0-9-]*|\s[a-zA-Z-]+(?==)|id="[^"]*"/g)) words.add(name);
+  const key = `${page.css.length}:${[...words].sort().join(' ')}`;
+  const hit = cssCache.get(key);
+  if (hit !== undefined) return hit;
+  const css = await usedCss(page.html, page.css);
+  if (cssCache.size >= CSS_CACHE_MAX) cssCache.delete(cssCache.keys().next().value!);
+  cssCache.set(key, css);
+  return css;
+}
+
+/** The drawn page's address. */
+const HOME = '/user/home';
+
+/**
+ * The whole document of a signed-in user's home: index.html with the page drawn in #root, its styles,
+ * and the grid's answer for the app that takes it over (src/prerender/drawn-data.ts). Null when the
+ * app's route guard would not show this user the page (a platform admin, a user who must pick a plan
+ * first...): the app shell then answers, and the guard moves them on as always.
+ */
+export async function renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null> {
+  if (resolveRedirect(HOME, { user: input.user, authType: input.authType, brand: null }) !== null)
+    return null;
+  const page = await renderHomePage(input);
+  const css = `${await prunedCss(page)}\n${__HOME_CSS__}`;
+  const data: DrawnHomeData = { tenant: input.tenant, userId: input.user.id, listing: input.listing };
+  return drawnDocument(indexHtml, { html: page.html, css }, 'home', data);
+}
+
+/**
+ * A signed-in user's home (/user/home, the model grid) as the browser app renders it for them, drawn
+ * by the API for the session cookie of a first visit (apps/api/src/http/home-page.ts) with the app's
+ * own routes, guard, layout and grid. Runs in Node only, from the server bundle the build writes
+ * (build/server-bundle.ts).
+ */
+export async function renderHomePage(input: HomePageInput): Promise<PrerenderedPage> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(`http://localhost${HOME}`));
+  if (context instanceof Response) throw new Error(`/user/home answered ${context.status}`);
+  const failure = Object.values(context.errors ?? {})[0];
+  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const store = createStore();
+  store.set(sessionUserAtom, input.user);
+  store.set(authTypeAtom, input.authType);
+  store.set(sessionReadyAtom, true);
+  const cache = createCache();
+  // The grid's first answer, as the page hands it to the app (renderToString is synchronous: the
+  // seed belongs to this render only).
+  const release = seedFirstListing(input.listing);
+  try {
+    const html = renderToString(
+      <JotaiProvider store={store}>
+        <StyleProvider cache={cache}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </StyleProvider>
+      </JotaiProvider>,
+    );
+    const css = extractStyle(cache, { plain: true }).replace(/\.data-ant-cssinjs-cache-path\{[^}]*\}/g, '');
+    return { html, css };
+  } finally {
+    release();
+  }
+}
