@@ -2,9 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin, ResolvedConfig } from 'vite';
-
-/** The app's module preloads (build/preload-app.ts marks them low priority). */
-const APP_PRELOAD = /\s*<link rel="modulepreload" crossorigin fetchpriority="low" href="[^"]+">/g;
+import { APP_PRELOADS } from '../src/prerender/drawn-document';
 
 /**
  * index.html without the app's module preloads: the embed page is not the app (src/boot.ts hands it to
@@ -12,7 +10,7 @@ const APP_PRELOAD = /\s*<link rel="modulepreload" crossorigin fetchpriority="low
  * viewer frame and its model instead of React, the router and the session code.
  */
 export function embedDocument(indexHtml: string): string {
-  return indexHtml.replace(APP_PRELOAD, '');
+  return indexHtml.replace(APP_PRELOADS, '');
 }
 
 /**

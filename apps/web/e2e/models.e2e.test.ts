@@ -134,8 +134,14 @@ describe('models in the browser', () => {
   it('shows the embed to a visitor who is not signed in, honouring the chosen features', async () => {
     expect(embedUrl).not.toBe('');
     const { context, page } = await newPage(browser);
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script' && r.frame() === page.mainFrame()) scripts.push(r.url());
+    });
     await page.goto(new URL(embedUrl).pathname);
     const frameTitle = await page.locator('iframe[title$="viewer"]').getAttribute('title');
+    // The embed page is not the app: no React, no router, no antd on the way to the frame.
+    expect(scripts.filter((url) => /\/assets\/(react|main|antd)-/.test(url))).toEqual([]);
     const frame = await viewerFrame(page, frameTitle!);
     expect(await frame.locator('[data-flag="layers"]').count()).toBe(0);
     expect(await frame.locator('[data-flag="zoom_controls"]').count()).toBe(0);

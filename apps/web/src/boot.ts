@@ -80,7 +80,10 @@ if (drawnLogin || drawnHome) {
   // download meanwhile (modulepreload). What the visitor does before the app is up carries over
   // (prerendered-login.ts, drawn-home.ts).
   if (drawnLogin) recordEarlyUse(drawnLogin);
-  if (drawnHome) holdClicks(drawnHome);
+  if (drawnHome) {
+    holdClicks(drawnHome);
+    whenLoaded(addAppPreloads);
+  }
   const FIRST_USE = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
   const onFirstUse = () => {
     for (const type of FIRST_USE) document.removeEventListener(type, onFirstUse, true);
@@ -92,4 +95,15 @@ if (drawnLogin || drawnHome) {
   // the timer covers a tab opened in the background, where frames wait until it is shown.
   requestAnimationFrame(() => setTimeout(once, 0));
   setTimeout(once, 200);
+}
+
+function whenLoaded(then: () => void): void {
+  if (document.readyState === 'complete') then();
+  else window.addEventListener('load', then, { once: true });
+}
+
+/** The app's module preloads a drawn home holds back until it has loaded (prerender/drawn-document.ts). */
+function addAppPreloads(): void {
+  const template = document.getElementById('app-preloads');
+  if (template instanceof HTMLTemplateElement) document.head.append(template.content);
 }

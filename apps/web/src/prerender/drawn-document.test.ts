@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readDrawnHomeData, type DrawnHomeData } from './drawn-data';
 import { DRAWN_DATA_ID, drawnDocument } from './drawn-document';
 
-const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
+const INDEX = `<!doctype html><html><head><title>Helix</title><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/main-a.js"></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
 
 const DATA: DrawnHomeData = {
   tenant: 'demo',
@@ -37,6 +37,16 @@ describe('a drawn home document', () => {
     expect(html.match(/<script type="application\/json"/g)).toHaveLength(1);
     expect(html).not.toContain('</script><script>alert(1)');
     expect(readDrawnHomeData(docOf(html))).toEqual(DATA);
+  });
+
+  it("holds the app's module preloads in an inert template (boot adds them once the page has loaded)", () => {
+    const home = drawnDocument(INDEX, { html: '<main></main>', css: '' }, 'home', DATA);
+    expect(home).toContain(
+      '<template id="app-preloads"><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/main-a.js"></template>',
+    );
+    expect(home.match(/main-a\.js/g)).toHaveLength(1);
+    // The drawn login keeps them: its app starts at the first touch of a form.
+    expect(drawnDocument(INDEX, { html: '<form></form>', css: '' }, 'login')).not.toContain('app-preloads');
   });
 
   it('carries no data script for a page without data', () => {

@@ -3,6 +3,9 @@ const ROOT = /<div id="root">[\s\S]*?<\/div>/;
 /** What React hoists out of a component tree (title, preloads) ahead of the markup. */
 const HOISTED = /^(?:<title>[^<]*<\/title>|<link [^>]*\/?>|<meta [^>]*\/?>)+/;
 
+/** The app's module preloads in index.html (build/preload-app.ts marks them low priority). */
+export const APP_PRELOADS = /\s*<link rel="modulepreload" crossorigin fetchpriority="low" href="[^"]+">/g;
+
 /** The id of the JSON a drawn page carries for the app that takes it over (src/prerender/drawn-data.ts). */
 export const DRAWN_DATA_ID = 'drawn-data';
 
@@ -30,9 +33,22 @@ export function drawnDocument(
   let html = indexHtml;
   if (title) html = html.replace(/<title>[^<]*<\/title>/, () => title);
   html = html.replace('</head>', () => `  ${head}\n  </head>`);
+  if (kind === 'home') html = deferAppPreloads(html);
   const json =
     data === undefined
       ? ''
       : `<script type="application/json" id="${DRAWN_DATA_ID}">${scriptJson(data)}</script>`;
   return html.replace(ROOT, () => `<div id="root" data-prerendered="${kind}">${body}</div>${json}`);
+}
+
+/**
+ * The app's module preloads, moved into an inert <template> that src/boot.ts adds to the head once the
+ * page has loaded: on a drawn home the thumbnails (the largest paint) get the connection first, and
+ * the app, which starts on first use, downloads right after (or at once on an earlier first use).
+ */
+function deferAppPreloads(html: string): string {
+  const links = html.match(APP_PRELOADS) ?? [];
+  if (links.length === 0) return html;
+  const template = `<template id="app-preloads">${links.map((l) => l.trim()).join('')}</template>`;
+  return html.replace(APP_PRELOADS, '').replace('</head>', () => `  ${template}\n  </head>`);
 }
