@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin, ResolvedConfig } from 'vite';
 import { APP_PRELOADS } from '../src/prerender/drawn-document';
+import { writeCompressed } from './write-compressed';
 
 /**
  * index.html without the app's module preloads: the embed page is not the app (src/boot.ts hands it to
@@ -30,13 +30,7 @@ export function writeEmbedDocument(): Plugin {
       const indexPath = path.join(outDir, 'index.html');
       if (!existsSync(indexPath)) return;
       const html = embedDocument(readFileSync(indexPath, 'utf8'));
-      const file = path.join(outDir, 'embed.html');
-      writeFileSync(file, html);
-      writeFileSync(
-        `${file}.br`,
-        brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-      );
-      writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
+      writeCompressed(path.join(outDir, 'embed.html'), html);
     },
   };
 }

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import { drawnDocument } from '../src/prerender/drawn-document';
 import type { PrerenderedPage } from '../src/prerender/login-page.server';
 import { usedCss } from '../src/prerender/used-css';
+import { writeCompressed } from './write-compressed';
 
 const ENTRY = '/src/prerender/login-page.server.tsx';
 /**
@@ -50,12 +50,7 @@ export function prerenderLogin(): Plugin {
         const css = await usedCss(page.html, page.css);
         const html = drawnDocument(readFileSync(indexPath, 'utf8'), { html: page.html, css }, 'login');
         const file = path.join(outDir, 'login.html');
-        writeFileSync(file, html);
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        );
-        writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
+        writeCompressed(file, html);
         config.logger.info(
           `prerender-login: ${path.relative(config.root, file)} (${(html.length / 1024).toFixed(1)} kB)`,
         );

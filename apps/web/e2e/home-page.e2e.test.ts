@@ -1,25 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Cookie, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
+import { holdApp } from './support/drawn-pages.ts';
 import { DEMO, logIn } from './support/accounts.ts';
 
 /**
  * A signed-in first visit to /user/home arrives drawn by the server (apps/api/src/http/drawn-home.ts)
  * with the user's models, and the app starts on the first use of the page (src/boot.ts). Holding back
- * the app's main chunk keeps the page drawn for as long as the test needs.
+ * the app's main chunk keeps the page drawn for as long as the test needs (support/drawn-pages.ts).
  */
-async function holdApp(page: Page): Promise<() => Promise<void>> {
-  const held: Route[] = [];
-  let holding = true;
-  await page.route(/\/assets\/main-[^/]+\.js$/, (route) => {
-    if (holding) held.push(route);
-    else void route.continue();
-  });
-  return async () => {
-    holding = false;
-    await Promise.all(held.map((route) => route.continue()));
-  };
-}
 
 const drawn = (page: Page) =>
   page.evaluate(() => document.querySelector('#root')?.getAttribute('data-prerendered') ?? null);

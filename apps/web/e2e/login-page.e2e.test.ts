@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
+import { holdApp } from './support/drawn-pages.ts';
 import { expectPath } from './support/accounts.ts';
 import { registerPerson } from './support/billing.ts';
 
@@ -9,19 +10,6 @@ import { registerPerson } from './support/billing.ts';
  * page (src/boot.ts). Holding back the app's main chunk keeps the page in its drawn state for as
  * long as a test needs: what the visitor does meanwhile must carry over to the app's form.
  */
-async function holdApp(page: Page): Promise<() => Promise<void>> {
-  const held: Route[] = [];
-  let holding = true;
-  await page.route(/\/assets\/main-[^/]+\.js$/, (route) => {
-    if (holding) held.push(route);
-    else void route.continue();
-  });
-  return async () => {
-    holding = false;
-    await Promise.all(held.map((route) => route.continue()));
-  };
-}
-
 /** Marks the drawn form, so a test can tell when the app's own form has replaced it. */
 const markDrawn = (page: Page) =>
   page.evaluate(() => {

@@ -1,17 +1,13 @@
-import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
-import { createStore, Provider as JotaiProvider } from 'jotai';
-import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { createStore } from 'jotai';
 import type { AuthType } from '@helix/shared';
 import { seedFirstListing } from '../models/listing-seed';
 import type { ModelListing } from '../models/models.api';
 import { resolveRedirect } from '../routing/guard';
-import { routes } from '../routing/routes';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import type { SessionUser } from '../session/session-user';
 import type { DrawnHomeData } from './drawn-data';
 import { drawnDocument } from './drawn-document';
-import type { PrerenderedPage } from './login-page.server';
+import { renderRoute, type PrerenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
 export interface HomePageInput {
@@ -63,36 +59,16 @@ export async function renderHomeDocument(indexHtml: string, input: HomePageInput
 
 /**
  * A signed-in user's home (/user/home, the model grid) as the browser app renders it for them, drawn
- * by the API for the session cookie of a first visit (apps/api/src/http/home-page.ts) with the app's
+ * by the API for the session cookie of a first visit (apps/api/src/http/drawn-home.ts) with the app's
  * own routes, guard, layout and grid. Runs in Node only, from the server bundle the build writes
  * (build/server-bundle.ts).
  */
-export async function renderHomePage(input: HomePageInput): Promise<PrerenderedPage> {
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://localhost${HOME}`));
-  if (context instanceof Response) throw new Error(`/user/home answered ${context.status}`);
-  const failure = Object.values(context.errors ?? {})[0];
-  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
-  const router = createStaticRouter(handler.dataRoutes, context);
+export function renderHomePage(input: HomePageInput): Promise<PrerenderedPage> {
   const store = createStore();
   store.set(sessionUserAtom, input.user);
   store.set(authTypeAtom, input.authType);
   store.set(sessionReadyAtom, true);
-  const cache = createCache();
-  // The grid's first answer, as the page hands it to the app (renderToString is synchronous: the
-  // seed belongs to this render only).
-  const release = seedFirstListing(input.listing);
-  try {
-    const html = renderToString(
-      <JotaiProvider store={store}>
-        <StyleProvider cache={cache}>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
-        </StyleProvider>
-      </JotaiProvider>,
-    );
-    const css = extractStyle(cache, { plain: true }).replace(/\.data-ant-cssinjs-cache-path\{[^}]*\}/g, '');
-    return { html, css };
-  } finally {
-    release();
-  }
+  // The grid's first answer, as the page hands it to the app (the render is synchronous: the seed
+  // belongs to this render only).
+  return renderRoute(HOME, store, () => seedFirstListing(input.listing));
 }

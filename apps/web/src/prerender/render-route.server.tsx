@@ -1,0 +1,48 @@
+import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
+import { Provider as JotaiProvider, type createStore } from 'jotai';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { routes } from '../routing/routes';
+
+export interface PrerenderedPage {
+  /** The markup inside #root, as the app renders it. */
+  html: string;
+  /** antd's styles for that markup, as CSS. */
+  css: string;
+}
+
+/**
+ * One address of the app rendered in Node with the app's own routes, guard and components, over
+ * `store` (the session the page is drawn for). `beforeRender` runs right before the synchronous render
+ * and its answer right after (what a page needs set only for its own render). A route that failed to
+ * load would be drawn as the error page: this throws instead. Runs in Node only.
+ */
+export async function renderRoute(
+  path: string,
+  store: ReturnType<typeof createStore>,
+  beforeRender: () => () => void = () => () => undefined,
+): Promise<PrerenderedPage> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(`http://localhost${path}`));
+  if (context instanceof Response) throw new Error(`${path} answered ${context.status}`);
+  const failure = Object.values(context.errors ?? {})[0];
+  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const cache = createCache();
+  const after = beforeRender();
+  try {
+    const html = renderToString(
+      <JotaiProvider store={store}>
+        <StyleProvider cache={cache}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </StyleProvider>
+      </JotaiProvider>,
+    );
+    // Plain CSS, without the map antd's runtime reads to skip styles a server already sent: the browser
+    // app injects its own full styles when it starts, as on every other page.
+    const css = extractStyle(cache, { plain: true }).replace(/\.data-ant-cssinjs-cache-path\{[^}]*\}/g, '');
+    return { html, css };
+  } finally {
+    after();
+  }
+}
