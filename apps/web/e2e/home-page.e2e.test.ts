@@ -43,7 +43,7 @@ describe('the drawn home page', () => {
     expect(await drawn(page)).toBe('home');
     expect(await page.title()).toBe('Models · Helix');
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Open Animal cell' }).waitFor();
+    await page.getByRole('button', { name: 'Open Animal cell', exact: true }).waitFor();
     await page.getByTestId('user-menu').getByText('Olivia Owner').waitFor();
     expect(await page.getByRole('img').count()).toBeGreaterThan(3);
     await context.close();
@@ -60,7 +60,7 @@ describe('the drawn home page', () => {
     await page.goto('/user/home');
     expect(await drawn(page)).toBe('home');
     // Open a model on the drawn page: the app is still held back, so nothing opens yet.
-    await page.getByRole('button', { name: 'Open Animal cell' }).click();
+    await page.getByRole('button', { name: 'Open Animal cell', exact: true }).click();
     expect(await page.getByRole('dialog').count()).toBe(0);
     await release();
     // The app's page replaces the drawn one, and the click opens the viewer there.
@@ -68,6 +68,25 @@ describe('the drawn home page', () => {
     await page.getByRole('dialog', { name: /Animal cell/ }).waitFor();
     // The grid started with the answer the page was drawn with.
     expect(listings).toBe(0);
+    await context.close();
+  });
+
+  it('keeps the focus and what was typed into the search box when the app takes over', async () => {
+    const context = await firstVisit();
+    const page = await context.newPage();
+    const release = await holdApp(page);
+    await page.goto('/user/home');
+    await page.getByLabel('Search models').click();
+    await page.keyboard.type('neur');
+    expect(await drawn(page)).toBe('home');
+    await release();
+    await page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
+    const search = page.getByLabel('Search models');
+    expect(await search.inputValue()).toBe('neur');
+    expect(await search.evaluate((input) => input === document.activeElement)).toBe(true);
+    // The app's search took it: the grid shows the match only.
+    await page.getByRole('button', { name: 'Open Animal cell', exact: true }).waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Open Neuron', exact: true }).waitFor();
     await context.close();
   });
 

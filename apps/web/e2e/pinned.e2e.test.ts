@@ -233,7 +233,8 @@ describe('models kept offline on a tablet', () => {
     const usedWhilePinned = await storageUsage(page);
     await card.getByRole('button', { name: `${MSG.removeOffline} ${MODEL}` }).click();
     await card.getByTestId('kept-offline').waitFor({ state: 'detached' });
-    expect(await pinnedEntries(page)).toEqual([]);
+    // The pin's row goes first (the badge with it), then its files (pinned-models.ts, unpinModel).
+    await expect.poll(() => pinnedEntries(page)).toEqual([]);
     await expect.poll(() => storageUsage(page), { timeout: 15_000 }).toBeLessThan(usedWhilePinned);
 
     // Pinned again, then signing out frees the person's files too.

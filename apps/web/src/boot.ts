@@ -12,7 +12,7 @@
 import './styles/global.css';
 import { prefetchEmbedDetail } from './models/embed-detail-prefetch';
 import { prerenderedLoginForm, recordEarlyUse } from './pages/login/prerendered-login';
-import { drawnHomeRoot, holdClicks } from './prerender/drawn-home';
+import { drawnHomeRoot, holdEarlyUse } from './prerender/drawn-home';
 import { COOKIE } from './session/storage-keys';
 
 // zod without its compiled fast path, set before any schema is built (zod reads this object when it
@@ -81,7 +81,7 @@ if (drawnLogin || drawnHome) {
   // (prerendered-login.ts, drawn-home.ts).
   if (drawnLogin) recordEarlyUse(drawnLogin);
   if (drawnHome) {
-    holdClicks(drawnHome);
+    holdEarlyUse(drawnHome);
     whenLoaded(addAppPreloads);
   }
   const FIRST_USE = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;

@@ -23,9 +23,24 @@ const elementAt = (root: Element, path: number[]): Element | null =>
   path.reduce<Element | null>((node, index) => node?.children[index] ?? null, root);
 
 let heldClick: { path: number[]; tag: string } | null = null;
+let focused: { path: number[]; element: Element } | null = null;
 
-/** Called by src/boot.ts: a click on the drawn page waits for the app (a link would reload the page). */
-export function holdClicks(root: HTMLElement): void {
+/** Sets a field's value as typing does, so the app's controlled field (React) takes it. */
+function typeInto(input: HTMLInputElement, value: string): void {
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/**
+ * Called by src/boot.ts: a click on the drawn page waits for the app (a link would reload the page),
+ * and the focused element is remembered.
+ */
+export function holdEarlyUse(root: HTMLElement): void {
+  root.addEventListener('focusin', (event) => {
+    if (root.dataset.prerendered && event.target instanceof Element) {
+      focused = { path: pathOf(root, event.target), element: event.target };
+    }
+  });
   root.addEventListener(
     'click',
     (event) => {
@@ -40,13 +55,21 @@ export function holdClicks(root: HTMLElement): void {
 
 /**
  * Called by src/main.tsx before its first render over the drawn page: when the app's page has replaced
- * it, the page is the app's (tests and benchmarks wait for `data-prerendered` to go) and a held click
- * is made again on the same element, if the app drew one there.
+ * it, the page is the app's (tests and benchmarks wait for `data-prerendered` to go); the focus and a
+ * field's typed value move to the same element of the app's page, and a held click is made again there,
+ * if the app drew one.
  */
 export function takeOverWhenReplaced(root: HTMLElement): void {
   const observer = new MutationObserver(() => {
     observer.disconnect();
     delete root.dataset.prerendered;
+    const field = focused && elementAt(root, focused.path);
+    if (focused && field instanceof HTMLElement && field.tagName === focused.element.tagName) {
+      const typed = focused.element instanceof HTMLInputElement ? focused.element.value : '';
+      if (typed && field instanceof HTMLInputElement) typeInto(field, typed);
+      field.focus();
+    }
+    focused = null;
     const click = heldClick;
     heldClick = null;
     const target = click && elementAt(root, click.path);
