@@ -60,9 +60,12 @@ export function holdEarlyUse(root: HTMLElement): void {
  * if the app drew one.
  */
 export function takeOverWhenReplaced(root: HTMLElement): void {
+  const drawnAt = window.location.pathname;
   const observer = new MutationObserver(() => {
     observer.disconnect();
     delete root.dataset.prerendered;
+    // The app showed another page (the session had ended, say): what was done on this one is dropped.
+    if (window.location.pathname !== drawnAt) focused = heldClick = null;
     const field = focused && elementAt(root, focused.path);
     if (focused && field instanceof HTMLElement && field.tagName === focused.element.tagName) {
       const typed = focused.element instanceof HTMLInputElement ? focused.element.value : '';
