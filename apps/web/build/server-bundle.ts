@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
 
-/** What the API imports at run time to draw pages for a session (apps/api/src/http/home-page.ts). */
+/** What the API imports at run time to draw pages for a session (apps/api/src/http/drawn-home.ts). */
 export const SERVER_ENTRY = 'src/prerender/home-page.server.tsx';
 /** Beside dist/, never served as a static file. */
 export const SERVER_OUT_DIR = 'dist-server';

@@ -85,11 +85,11 @@ function sendHtml(req: Request, res: Response, html: string): void {
  * page (the model grid) drawn by the web app's own components for that user, with the grid's first
  * answer (apps/web/src/prerender/home-page.server.tsx), so a classroom tablet paints the page with the
  * HTML and the app starts on first use (apps/web/src/boot.ts). The session, tenant and permission are
- * checked as GET /model/all checks them. Anything else (no or expired session, a user who may not list
- * models, a user the web app's route guard sends elsewhere, a custom domain, more than DRAWN_HOME_PER_MINUTE draws a minute for the session, no server
- * bundle, a render that fails, Redis down) falls through to the app shell, which
- * handles it as before. Once the service worker is installed, it answers navigations with the shell
- * itself and this is not asked.
+ * checked as GET /model/all checks them. Anything else falls through to the app shell, which handles
+ * it as before: no or expired session, a user who may not list models, a user the web app's route
+ * guard sends elsewhere, a custom domain, more than DRAWN_HOME_PER_MINUTE draws a minute for the
+ * session, no built app or server bundle, a render that fails, Redis down. Once the service worker is
+ * installed, it answers navigations with the shell itself and this is not asked.
  */
 export function drawnHome(
   deps: ServerDeps,
@@ -97,20 +97,22 @@ export function drawnHome(
 ): RequestHandler {
   const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
   const indexFile = path.join(options.webDist, 'index.html');
-  let indexHtml: string | undefined;
+  // Read once, like the static files (a rebuild is picked up by a restart, as web-app.ts says).
+  let indexHtml: string | null | undefined;
+  const readIndex = () => (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null);
   return async (req, res, next) => {
     const token = cookie(req, COOKIE.apiToken);
-    if (!token || req.hostname !== options.portalHost || !existsSync(indexFile)) return next();
+    if (!token || req.hostname !== options.portalHost) return next();
     try {
       const renderer = await loadRenderer();
-      if (!renderer) return next();
+      const index = readIndex();
+      if (!renderer || index === null) return next();
       const actor = await authenticate(deps.db, token).catch(() => null);
       if (!actor?.permissions.includes('Model.listing.view')) return next();
       if (!(await withinLimit(deps, token))) return next();
       const authType = cookie(req, COOKIE.authType);
       const listing = await listModels(deps, actor, ModelListQuery.parse({}));
-      indexHtml ??= readFileSync(indexFile, 'utf8');
-      const html = await renderer.renderHomeDocument(indexHtml, {
+      const html = await renderer.renderHomeDocument(index, {
         user: asJson(presentSessionUser(actor.user)),
         authType: AUTH_TYPES.find((t) => t === authType) ?? null,
         tenant: actor.tenant.domainPrefix,

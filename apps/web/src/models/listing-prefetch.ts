@@ -1,7 +1,7 @@
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
 import { readApiToken, readTenant, readUserCookie } from '../session/cookies';
 import { drawnHomeRoot } from '../prerender/drawn-home';
-import { peekSeededListing, takeSeededListing } from './listing-seed';
+import { takeSeededListing } from './listing-seed';
 import { modelAbilities } from './model-permissions';
 import { fetchModels, type ModelListing } from './models.api';
 
@@ -21,8 +21,7 @@ export function prefetchFirstListing(): void {
   if (
     prefetched ||
     // A drawn home page brings the answer itself (src/main.tsx seeds it).
-    (typeof document !== 'undefined' && drawnHomeRoot()) ||
-    peekSeededListing({ search: '', sort: DEFAULT_MODEL_SORT }) ||
+    drawnHomeRoot() ||
     !readApiToken() ||
     !modelAbilities(readUserCookie().user ?? null).list
   )
@@ -42,7 +41,10 @@ export function prefetchFirstListing(): void {
   );
 }
 
-/** The seeded (./listing-seed.ts) or prefetched answer, once, when it is the one asked for (else the caller fetches its own). */
+/**
+ * The seeded (./listing-seed.ts) or prefetched answer, once, when it is the one asked for (else the
+ * caller fetches its own).
+ */
 export function takePrefetchedListing(query: {
   search: string;
   sort: ModelSort;

@@ -51,7 +51,7 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
   const userId = user?.id ?? null;
   const key = userId !== null ? cacheKey(readTenant(), userId) : null;
   const serverSearch = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  // A drawn page's grid starts with the listing it was drawn with (./listing-prefetch.ts).
+  // A drawn page's grid starts with the listing it was drawn with (./listing-seed.ts).
   const [answer, setAnswer] = useState<Answer | null>(() => {
     const seeded = peekSeededListing({ search: '', sort });
     return seeded ? { search: '', sort, ...seeded } : null;

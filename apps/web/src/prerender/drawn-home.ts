@@ -1,14 +1,16 @@
 /*
  * A signed-in user's /user/home can arrive drawn by the server (apps/api/src/http/drawn-home.ts): the
  * real page, with their models, before any script runs. src/boot.ts starts the app when the visitor
- * first uses the page, and the app's own page then replaces the drawn one. A click made meanwhile (a
- * card's Open, a menu item) is not lost: it is held, and made again on the same element of the app's
- * page once that is up.
+ * first uses the page, and the app's own page then replaces the drawn one. What the visitor did
+ * meanwhile is not lost: a click (a card's Open, a menu item) is held and made again on the same
+ * element of the app's page, and the focused field keeps its focus and what was typed into it.
  */
 
-/** The drawn home page's root, or null when the page came without it. */
+/** The drawn home page's root, or null when the page came without it (and in Node, where it renders). */
 export const drawnHomeRoot = (): HTMLElement | null =>
-  document.querySelector<HTMLElement>('#root[data-prerendered="home"]');
+  typeof document === 'undefined'
+    ? null
+    : document.querySelector<HTMLElement>('#root[data-prerendered="home"]');
 
 /** Where `element` sits under `root`, as child indices. */
 function pathOf(root: Element, element: Element): number[] {
