@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The fault suite (`npm run test:faults`): real processes killed and services stopped. Each file starts
+ * what it breaks itself (its own Redis, PostgreSQL, SMTP, API and worker processes), never the machine's
+ * shared services; files run one after another because they load the machine's 2 cores.
+ */
+export default defineConfig({
+  root,
+  test: {
+    include: ['apps/*/faults/**/*.fault.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    maxWorkers: 1,
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
+  },
+});
