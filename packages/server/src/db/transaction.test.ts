@@ -34,9 +34,10 @@ beforeEach(async () => {
 const bump = (tx: TransactionClient, id: number) =>
   tx.$executeRaw`UPDATE tx_probe SET n = n + 1 WHERE id = ${id}`;
 const rows = async () =>
-  (await other.$queryRaw<{ id: number; n: number }[]>`SELECT id, n FROM tx_probe ORDER BY id`).map(
-    (r) => [r.id, r.n],
-  );
+  (await other.$queryRaw<{ id: number; n: number }[]>`SELECT id, n FROM tx_probe ORDER BY id`).map((r) => [
+    r.id,
+    r.n,
+  ]);
 
 /** Two promises that each resolve once both sides have arrived. */
 function barrier() {
@@ -95,7 +96,8 @@ describe('withTransaction', () => {
       attempts += 1;
       await bump(tx, 1);
       if (attempts === 1) {
-        const [{ pid }] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+        const [probe] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+        const pid = probe!.pid;
         await other.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
       }
       await bump(tx, 2);
@@ -234,7 +236,7 @@ describe('HeldTransaction', () => {
       [1, 0],
       [2, 0],
     ]);
-    await held.commit((tx) => bump(tx, 2).then(() => undefined));
+    await held.commit((tx) => bump(tx, 2));
     expect(ran).toEqual(['hook']);
     expect(await rows()).toEqual([
       [1, 1],

@@ -96,7 +96,10 @@ export function isConnectionLost(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown };
-  if (typeof e.code === 'string' && (CONNECTION_PRISMA_CODES.has(e.code) || CONNECTION_SOCKET_CODES.has(e.code))) {
+  if (
+    typeof e.code === 'string' &&
+    (CONNECTION_PRISMA_CODES.has(e.code) || CONNECTION_SOCKET_CODES.has(e.code))
+  ) {
     return true;
   }
   const state = sqlState(error);
@@ -229,7 +232,7 @@ export async function withTransaction<T>(
 
 export interface HeldTransactionOptions extends TransactionOptions {
   /** The first statements of the transaction, run when it begins (retried with the begin). */
-  onBegin?: (tx: TransactionClient) => Promise<void>;
+  onBegin?: (tx: TransactionClient) => Promise<unknown>;
 }
 
 /**
@@ -242,8 +245,8 @@ export interface HeldTransactionOptions extends TransactionOptions {
  */
 export class HeldTransaction {
   private started?: Promise<Frame>;
-  private decide!: (decision: { last?: (tx: TransactionClient) => Promise<void> } | null) => void;
-  private readonly decision = new Promise<{ last?: (tx: TransactionClient) => Promise<void> } | null>(
+  private decide!: (decision: { last?: (tx: TransactionClient) => Promise<unknown> } | null) => void;
+  private readonly decision = new Promise<{ last?: (tx: TransactionClient) => Promise<unknown> } | null>(
     (resolve) => (this.decide = resolve),
   );
   private outcome?: Promise<void>;
@@ -290,7 +293,13 @@ export class HeldTransaction {
           ...(maxWaitMs ? { maxWait: maxWaitMs } : {}),
         },
       );
-      const first = await Promise.race([begun, outcome.then(() => null, (error: unknown) => ({ error }))]);
+      const first = await Promise.race([
+        begun,
+        outcome.then(
+          () => null,
+          (error: unknown) => ({ error }),
+        ),
+      ]);
       if (first && 'tx' in first) {
         this.outcome = outcome;
         return first;
@@ -311,7 +320,7 @@ export class HeldTransaction {
    * (their failure is thrown after the commit: the writes stand). A failure before the commit rolls
    * everything back and is thrown as 503 when transient.
    */
-  async commit(last?: (tx: TransactionClient) => Promise<void>, hooksFailed?: (error: unknown) => void) {
+  async commit(last?: (tx: TransactionClient) => Promise<unknown>, hooksFailed?: (error: unknown) => void) {
     await this.begin();
     this.decide({ last });
     try {
