@@ -188,6 +188,10 @@ async function inSavepoint<T>(parent: Frame, fn: (tx: TransactionClient) => Prom
  * Runs `fn` in a transaction: joins the ambient one through a savepoint, else begins its own, retried
  * on transient failures before the commit. `fn` may run more than once: keep side effects out of it
  * (use afterCommit). Throws 503 DATABASE_BUSY / DATABASE_UNAVAILABLE when the retries run out.
+ * A joining call takes the outer transaction's isolation level and timeout (its own options are not
+ * used), and two joining calls must not run at once in one context (Prisma refuses concurrent
+ * savepoints). Queries made through `db` instead of `tx` run outside the transaction, on another
+ * connection.
  */
 export async function withTransaction<T>(
   db: Db,
