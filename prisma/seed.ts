@@ -12,6 +12,7 @@
 import { pathToFileURL } from 'node:url';
 import { hashPassword } from '@helix/server/auth/password';
 import { createDb, type Prisma } from '@helix/server/db';
+import { withTransaction } from '@helix/server/db/transaction';
 import { ADMIN_ROLE_PERMISSIONS, BUILT_IN_ROLES, PERMISSIONS, USER_ROLE_PERMISSIONS } from '@helix/shared';
 import {
   DEMO_ACCOUNTS,
@@ -39,12 +40,13 @@ export interface SeedOptions {
 export async function seed(databaseUrl: string, options: SeedOptions = {}): Promise<string> {
   const db = createDb(databaseUrl);
   try {
-    const created = await db.$transaction(
+    const created = await withTransaction(
+      db,
       async (tx) => {
         await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(${SEED_LOCK})`;
         return seedWith(tx, options.demo ?? true);
       },
-      { maxWait: 60_000, timeout: 120_000 },
+      { maxWaitMs: 60_000, timeoutMs: 120_000 },
     );
     return created.length ? `created ${created.join(', ')}` : 'nothing to add';
   } finally {

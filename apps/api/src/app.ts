@@ -3,6 +3,7 @@ import type { ServerDeps } from '@helix/server/deps';
 import './http/types.ts';
 import { auth, tenantParam } from './http/auth.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { jsonBody } from './http/json-body.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security.ts';
 import { drawnHome } from './http/drawn-home.ts';
@@ -50,7 +51,7 @@ export function createApp(deps: AppDeps): Express {
   app.post(BULK_INVITE_PATH, auth(deps.db), tenantParam(), bulkInviteBodyParser);
   // Stripe signs the raw body: the webhook reads it before the JSON parser does.
   app.use('/api', billingWebhookRoutes(deps));
-  app.use('/api', express.json({ limit: JSON_BODY_LIMIT }));
+  app.use('/api', jsonBody({ limit: JSON_BODY_LIMIT }));
   app.use('/api', logsRoutes(deps));
   app.use('/api', userRoutes(deps));
   app.use('/api', googleRoutes(deps));

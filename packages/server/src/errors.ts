@@ -14,6 +14,8 @@ export class AppError extends Error {
   readonly error?: string;
   /** A version conflict's current record, as its GET presenter shows it. */
   readonly current?: unknown;
+  /** Seconds the client should wait before retrying (the answer's Retry-After header; 503 and 429). */
+  readonly retryAfter?: number;
 
   constructor(
     code: string,
@@ -23,14 +25,17 @@ export class AppError extends Error {
       errors?: Record<string, string>;
       error?: string;
       current?: unknown;
+      retryAfter?: number;
+      cause?: unknown;
     },
   ) {
-    super(opts.message);
+    super(opts.message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.code = code;
     this.status = opts.status;
     this.errors = opts.errors;
     this.error = opts.error;
     this.current = opts.current;
+    this.retryAfter = opts.retryAfter;
   }
 
   /** The record changed since the version the edit was based on (If-Match): 409 with the record now. */
@@ -77,5 +82,6 @@ export const reasonFor = (status: number): string =>
     415: 'Unsupported Media Type',
     422: 'Unprocessable Entity',
     429: 'Too Many Requests',
+    503: 'Service Unavailable',
   })[status] ??
   (status >= 400 && status < 500 ? (STATUS_CODES[status] ?? 'Bad Request') : 'Internal Server Error');

@@ -13,6 +13,9 @@ export const MSG = {
   tooManyRequests: 'Too many attempts, please wait a few minutes and try again.',
   invalidJson: 'The request body is not valid JSON.',
   bodyTooLarge: 'The request body is too large.',
+  bodyTooDeep: 'The request body is nested too deeply.',
+  databaseBusy: 'The server is busy right now, please try again in a moment.',
+  databaseUnavailable: 'The server cannot reach its database right now, please try again in a moment.',
   validationFailed: 'Some fields are not valid.',
   multipleLoginTitle: 'Logged in elsewhere',
   multipleLogin:

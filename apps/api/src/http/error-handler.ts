@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { MSG, type ApiErrorBody } from '@helix/shared';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { AppError, reasonFor } from '@helix/server';
+import { databaseError } from '@helix/server/db/transaction';
 
 /** The code of an answer the handler makes itself (not an AppError), by status. */
 const codeFor = (status: number): string =>
@@ -63,6 +64,8 @@ function bodyParserError(err: unknown): ApiErrorBody | null {
       return body(400, MSG.invalidJson, undefined, undefined, ERROR_CODES.invalidJson);
     case 'entity.too.large':
       return body(413, MSG.bodyTooLarge);
+    case 'entity.too.deep':
+      return body(400, MSG.bodyTooDeep, undefined, undefined, ERROR_CODES.bodyTooDeep);
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return body(415, MSG.invalidJson, undefined, undefined, ERROR_CODES.invalidJson);
@@ -101,9 +104,13 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   let answer: ApiErrorBody;
-  if (err instanceof AppError) {
-    answer = body(err.status, err.message, err.errors, err.error, err.code);
-    if (err.current !== undefined) answer.current = err.current;
+  // A database that stays busy or out of reach (outside withTransaction too) is "try later", not a 500.
+  const known = err instanceof AppError ? err : databaseError(err);
+  if (known) {
+    answer = body(known.status, known.message, known.errors, known.error, known.code);
+    if (known.current !== undefined) answer.current = known.current;
+    if (known.retryAfter !== undefined) res.set('Retry-After', String(known.retryAfter));
+    if (known !== err) req.log?.warn({ err }, 'database unavailable');
   } else if (err instanceof ZodError) {
     const { message, errors } = fieldErrors(err);
     answer = body(400, message, errors, undefined, ERROR_CODES.validationFailed);

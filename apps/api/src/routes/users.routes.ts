@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import {
   BatchIdParams,
   BulkInviteRequest,
@@ -16,6 +16,7 @@ import { listTenantUsers } from '@helix/server/users/list-users.query';
 import { userDetail } from '@helix/server/users/user-detail.query';
 import { actorOf, can } from '../http/auth.ts';
 import { idempotent } from '../http/idempotency.ts';
+import { jsonBody } from '../http/json-body.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
 /**
@@ -23,7 +24,7 @@ import { inputOf, NoQuery, validate } from '../http/validate.ts';
  * Mounted before the general JSON parser (which then leaves the parsed body alone).
  */
 export const BULK_INVITE_BODY_LIMIT = '12mb';
-export const bulkInviteBodyParser = express.json({ limit: BULK_INVITE_BODY_LIMIT });
+export const bulkInviteBodyParser = jsonBody({ limit: BULK_INVITE_BODY_LIMIT });
 export const BULK_INVITE_PATH = '/api/t/:tenant/user/bulk-invite';
 
 /**

@@ -9,6 +9,7 @@ import { randomToken, sameSecret, sha256 } from '../tokens.ts';
 import { authResponse } from './auth-response.ts';
 import { createCustomerTenant, freeUserName } from './customer-tenant.ts';
 import { uniqueViolation, violates } from '../prisma-errors.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 /** What the OAuth callback learnt about the person, kept in Redis behind a one-time code. */
 export const GoogleProfile = z.object({
@@ -105,7 +106,7 @@ export async function validateGoogle(
     // Linking by address only when Google vouches for it, or anyone could claim an account.
     if (existing.googleId !== profile.googleId && (!profile.emailVerified || existing.googleId))
       throw failed();
-    const token = await db.$transaction(async (tx) => {
+    const token = await withTransaction(db, async (tx) => {
       if (!existing.googleId)
         await tx.user.update({ where: { id: existing.id }, data: { googleId: profile.googleId } });
       return (
@@ -118,7 +119,7 @@ export async function validateGoogle(
   if (!profile.emailVerified) throw failed();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const { userId, token } = await db.$transaction(async (tx) => {
+      const { userId, token } = await withTransaction(db, async (tx) => {
         const userName = await freeUserName(tx, email);
         const { user } = await createCustomerTenant(tx, {
           name: profile.name.trim() || userName,

@@ -9,6 +9,7 @@ import { sha256 } from '../tokens.ts';
 import { authResponse } from './auth-response.ts';
 import { subscribeNewsletter } from './customer-tenant.ts';
 import { assertAvailable, conflictFromUniqueViolation } from './register.command.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 type JoinInput = z.output<typeof JoinRequest>;
 
@@ -37,7 +38,7 @@ export async function join(
   const passwordHash = await hashPassword(input.password);
 
   try {
-    const token = await db.$transaction(async (tx) => {
+    const token = await withTransaction(db, async (tx) => {
       const used = await tx.invite.updateMany({
         where: { id: invite.id, usedAt: null },
         data: { usedAt: now },

@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import { redisKey } from '../redis.ts';
 import { endUserSessions } from '../sessions/session.service.ts';
 import { randomToken, sha256 } from '../tokens.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 /** A second request within this time does not send a second e-mail: the first is on its way. */
 const RESEND_AFTER_MS = 60 * 1000;
@@ -86,7 +87,7 @@ export async function resetPassword(
   if (!row || row.usedAt || row.expiresAt <= now || row.user.deletedAt) throw resetTokenInvalid();
   const passwordHash = await hashPassword(input.password);
 
-  await deps.db.$transaction(async (tx) => {
+  await withTransaction(deps.db, async (tx) => {
     const used = await tx.passwordResetToken.updateMany({
       where: { id: row.id, usedAt: null },
       data: { usedAt: now },

@@ -8,6 +8,7 @@ import { uniqueViolation, violates } from '../prisma-errors.ts';
 import { createSessionTx } from '../sessions/session.service.ts';
 import { authResponse } from './auth-response.ts';
 import { createCustomerTenant } from './customer-tenant.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 type RegisterInput = z.output<typeof RegisterRequest>;
 
@@ -58,7 +59,7 @@ export async function register(
 
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const { user, token } = await db.$transaction(async (tx) => {
+      const { user, token } = await withTransaction(db, async (tx) => {
         const { user } = await createCustomerTenant(tx, {
           name: input.name,
           userName: input.user_name,

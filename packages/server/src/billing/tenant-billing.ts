@@ -3,6 +3,7 @@ import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { throughBillingGate } from './billing-gate.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 export type Tx = Prisma.TransactionClient;
 export type BillingDeps = Pick<ServerDeps, 'config' | 'db'> & {
@@ -20,26 +21,17 @@ const BILLING_LOCK_NAMESPACE = 0x48_42_4c; // 'HBL'
  * Stripe calls happen inside (they are what the lock protects); the transaction allows for them.
  */
 export function withTenantBillingLock<T>(db: Db, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const attempt = () =>
-    db.$transaction(
+  // withTransaction retries a transaction that could not start, a deadlock and a lost connection.
+  return throughBillingGate(tenantId, () =>
+    withTransaction(
+      db,
       async (tx) => {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BILLING_LOCK_NAMESPACE}::int, ${tenantId}::int)::text`;
         return fn(tx);
       },
-      { maxWait: 30_000, timeout: 60_000 },
-    );
-  return throughBillingGate(tenantId, async () => {
-    for (let tries = 1; ; tries += 1) {
-      try {
-        return await attempt();
-      } catch (error) {
-        // P2028 before anything ran (the transaction could not start): nothing to undo, try again.
-        const code = (error as { code?: string }).code;
-        const message = (error as { message?: string }).message ?? '';
-        if (code !== 'P2028' || !message.includes('Unable to start') || tries >= 3) throw error;
-      }
-    }
-  });
+      { maxWaitMs: 30_000, timeoutMs: 60_000 },
+    ),
+  );
 }
 
 /** The tenant's Stripe customer: made once (idempotency key per tenant) and stored. */

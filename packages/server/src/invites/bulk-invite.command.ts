@@ -16,6 +16,7 @@ import { bulkInviteQueue, dispatchBatch } from './bulk-invite.queue.ts';
 import { createInvitedUsers } from './invited-users.ts';
 import { inviteExpiry, usersLimitExceeded } from './invite-user.command.ts';
 import { lockSeats } from './seats.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 /** Field errors for at most this many rows: enough to point at the problems, not a megabyte of them. */
 const MAX_ROW_ERRORS = 200;
@@ -50,7 +51,8 @@ export async function bulkInvite(
   let batchId: number;
   let total: number;
   try {
-    ({ batchId, total } = await deps.db.$transaction(
+    ({ batchId, total } = await withTransaction(
+      deps.db,
       async (tx) => {
         const seats = await lockSeats(tx, actor.tenant.id);
         // One array parameter instead of 10,000 (e-mails are stored lower-cased; the index answers).
@@ -82,7 +84,7 @@ export async function bulkInvite(
         });
         return { batchId: batch.id, total: rows.length };
       },
-      { timeout: 60_000, maxWait: 10_000 },
+      { timeoutMs: 60_000, maxWaitMs: 10_000 },
     ));
   } catch (error) {
     throw conflictFromUniqueViolation(error) ?? error;

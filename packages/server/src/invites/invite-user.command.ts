@@ -8,6 +8,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { authorizeInvite } from './invite.policy.ts';
 import { createInvitedUsers } from './invited-users.ts';
 import { lockSeats } from './seats.ts';
+import { afterCommit, withTransaction } from '../db/transaction.ts';
 
 export const usersLimitExceeded = () =>
   new AppError('USERS_LIMIT_EXCEEDS', { status: 409, message: MSG.usersLimitExceeds });
@@ -29,7 +30,7 @@ export async function inviteUser(
   authorizeInvite(actor, 'create');
   let inviteId: number;
   try {
-    inviteId = await deps.db.$transaction(async (tx) => {
+    inviteId = await withTransaction(deps.db, async (tx) => {
       const seats = await lockSeats(tx, actor.tenant.id);
       if (seats.used + 1 > seats.limit) throw usersLimitExceeded();
       const taken = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
@@ -45,6 +46,7 @@ export async function inviteUser(
   } catch (error) {
     throw conflictFromUniqueViolation(error) ?? error;
   }
-  await deps.queue.enqueue(JOBS.sendInvite, { inviteId }, `invite-${inviteId}`);
+  // After the commit of the outermost transaction (an Idempotency-Key request holds one open).
+  await afterCommit(() => deps.queue.enqueue(JOBS.sendInvite, { inviteId }, `invite-${inviteId}`));
   return { message: MSG.resetEmailSent(input.email) };
 }

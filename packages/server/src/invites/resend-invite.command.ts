@@ -6,6 +6,7 @@ import { ownTenant } from '../tenants/tenant-scope.ts';
 import { randomToken, sha256 } from '../tokens.ts';
 import { authorizeInvite } from './invite.policy.ts';
 import { inviteExpiry } from './invite-user.command.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 /**
  * POST /user/resend-invite: for a user of the tenant who has not set a password yet, every open
@@ -25,7 +26,7 @@ export async function resendInvite(
   if (!user) throw AppError.notFound();
   if (user.passwordHash !== null) throw AppError.conflict(MSG.inviteAlreadyAccepted);
 
-  const invite = await deps.db.$transaction(async (tx) => {
+  const invite = await withTransaction(deps.db, async (tx) => {
     await tx.invite.updateMany({
       where: { userId: user.id, usedAt: null, expiresAt: { gt: now } },
       data: { expiresAt: now },

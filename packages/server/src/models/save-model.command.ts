@@ -14,6 +14,7 @@ import { modelViewCounts } from './model-stats.query.ts';
 import { authorizeCatalogue, visibleTo } from './model.policy.ts';
 import { pendingViews } from '../views/record-view.ts';
 import type { ModelView } from '@helix/shared/schemas/model';
+import { afterCommit, withTransaction } from '../db/transaction.ts';
 
 /** An uploaded file part (multer memory storage). */
 export interface UploadedFile {
@@ -141,7 +142,7 @@ export async function saveModel(
       thumbnail: thumbnailKey,
       ...(input.backgroundColor !== undefined ? { backgroundColor: input.backgroundColor || null } : {}),
     };
-    const saved: ModelRecord = await db.$transaction(async (tx) => {
+    const saved: ModelRecord = await withTransaction(db, async (tx) => {
       if (!existing) {
         return tx.model.create({
           data: {
@@ -166,12 +167,14 @@ export async function saveModel(
       return tx.model.findUniqueOrThrow({ where: { id: existing.id }, include });
     });
 
-    // The files this save replaced are not referenced any more.
+    // The files this save replaced are not referenced any more, once the save has committed.
     for (const old of [existing?.fileKey, existing?.thumbnail]) {
       if (old && old !== saved.fileKey && old !== saved.thumbnail) {
-        await storage
-          .delete(old)
-          .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old model file not deleted'));
+        await afterCommit(() =>
+          storage
+            .delete(old)
+            .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old model file not deleted')),
+        );
       }
     }
 

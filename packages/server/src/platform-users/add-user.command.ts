@@ -9,6 +9,7 @@ import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorize } from './platform-user.policy.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 type AddUserInput = z.output<typeof AddUserRequest>;
 
@@ -29,7 +30,7 @@ export async function addUser(deps: ServerDeps, actor: Actor, input: AddUserInpu
 
   let created;
   try {
-    created = await db.$transaction((tx) =>
+    created = await withTransaction(db, (tx) =>
       createCustomerTenant(tx, {
         name: input.name,
         userName: input.user_name,

@@ -10,6 +10,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { storageOf } from '../storage/create-storage.ts';
 import { authorizeProfile } from './profile.policy.ts';
 import { newImageBytes } from './uploaded-image.ts';
+import { afterCommit, withTransaction } from '../db/transaction.ts';
 
 /**
  * POST /user/edit (administration-content 4): the signed-in user's full name, picture and password.
@@ -54,7 +55,7 @@ export async function updateProfile(
   const picture = bytes ? await checkImageInWorker(deps, bytes, 'profile', 'profilePicture') : undefined;
 
   try {
-    const updated = await db.$transaction(async (tx) => {
+    const updated = await withTransaction(db, async (tx) => {
       // Optimistic: the profile must still be at the version this update was based on.
       const { count } = await tx.user.updateMany({
         where: { id: user.id, ...(expectedVersion !== undefined ? { version: expectedVersion } : {}) },
@@ -77,9 +78,12 @@ export async function updateProfile(
     });
     const old = user.profilePicture;
     if (old && old !== updated.profilePicture && old.startsWith('images/')) {
-      await storage
-        .delete(old)
-        .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old profile picture not deleted'));
+      // Only once the change has committed (an Idempotency-Key request commits after the answer).
+      await afterCommit(() =>
+        storage
+          .delete(old)
+          .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old profile picture not deleted')),
+      );
     }
     return { message: MSG.userUpdated, user: presentSessionUser(updated) };
   } catch (error) {

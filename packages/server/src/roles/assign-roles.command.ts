@@ -7,6 +7,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { platformUserInclude, presentPlatformUser } from '../platform-users/list-platform-users.query.ts';
 import { tenantScope } from '../tenants/tenant-scope.ts';
 import { authorize } from './role.policy.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 type AssignInput = z.output<typeof AssignRoles>;
 
@@ -41,7 +42,7 @@ export async function assignRoles(
   if (user.id === actor.user.id && !roles.some((r) => r.name === BUILT_IN_ROLES.admin)) {
     throw AppError.field('roles', MSG.ownAdminRoleKept, 400);
   }
-  const bumped = await db.$transaction(async (tx) => {
+  const bumped = await withTransaction(db, async (tx) => {
     // Optimistic: the assignment must still be at the version this call read.
     const { count } = await tx.user.updateMany({
       where: { id: user.id, rolesVersion: user.rolesVersion },

@@ -1,5 +1,6 @@
 import { MSG } from '@helix/shared';
 import type { Db } from '../db.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorize } from './role.policy.ts';
@@ -22,12 +23,15 @@ export async function deleteRole(
   authorize(actor, 'delete', role);
   const conflict = () => AppError.versionConflict(presentRole(role));
   if (expectedVersion !== undefined && expectedVersion !== role.version) throw conflict();
-  const { count } = await db.role.deleteMany({
-    where: { id: role.id, ...(expectedVersion !== undefined ? { version: expectedVersion } : {}) },
+  // In a transaction: an Idempotency-Key request commits the delete with its stored answer.
+  await withTransaction(db, async (tx) => {
+    const { count } = await tx.role.deleteMany({
+      where: { id: role.id, ...(expectedVersion !== undefined ? { version: expectedVersion } : {}) },
+    });
+    if (count === 0) {
+      const now = await tx.role.findUnique({ where: { id: role.id }, include: roleInclude });
+      throw now ? AppError.versionConflict(presentRole(now)) : AppError.notFound();
+    }
   });
-  if (count === 0) {
-    const now = await db.role.findUnique({ where: { id: role.id }, include: roleInclude });
-    throw now ? AppError.versionConflict(presentRole(now)) : AppError.notFound();
-  }
   return { message: MSG.roleDeleted };
 }

@@ -7,6 +7,7 @@ import { uniqueViolation, violates } from '../prisma-errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorize } from './role.policy.ts';
 import { presentRole, roleInclude } from './role.presenter.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 type SaveInput = z.output<typeof RoleSave>;
 
@@ -53,7 +54,7 @@ export async function saveRole(
   const creating = input.id === 0;
   authorize(actor, creating ? 'create' : 'update');
   try {
-    const role = await db.$transaction(async (tx) => {
+    const role = await withTransaction(db, async (tx) => {
       const names = await permissionNames(tx, input.permissions);
       if (creating) {
         await assertNameFree(tx, input.name);

@@ -4,6 +4,7 @@ import { randomToken, sha256 } from '../tokens.ts';
 import { sessionUserInclude, type SessionUserRecord } from './session-user.include.ts';
 import { effectivePermissions } from '../auth/permissions.ts';
 import type { Permission } from '@helix/shared';
+import { withTransaction } from '../db/transaction.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** 365 days with remember me; otherwise the browser keeps a session cookie and the server 24 hours. */
@@ -54,7 +55,7 @@ export function createSession(
   db: Db,
   input: { userId: number; rememberMe: boolean; userAgent?: string | null },
 ): Promise<NewSession> {
-  return db.$transaction((tx) => createSessionTx(tx, input));
+  return withTransaction(db, (tx) => createSessionTx(tx, input));
 }
 
 export interface Actor {

@@ -12,6 +12,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { storageOf } from '../storage/create-storage.ts';
 import { authorizeBranding } from './branding.policy.ts';
 import { ownTenant } from './tenant-scope.ts';
+import { afterCommit, withTransaction } from '../db/transaction.ts';
 
 /** Each branding image, what it is checked and resized as, and its remove flag. */
 const IMAGES: { field: BrandingImageField; purpose: ImagePurpose; remove: keyof BrandingUpdateInput }[] = [
@@ -105,7 +106,7 @@ export async function updateBranding(
       textColor: input.textColor,
       backgroundColor: input.backgroundColor,
     };
-    const tenant = await db.$transaction(async (tx) => {
+    const tenant = await withTransaction(db, async (tx) => {
       if (expectedVersion === undefined) {
         await tx.branding.upsert({
           where: ownTenant(actor),
@@ -133,9 +134,12 @@ export async function updateBranding(
     for (const { field } of IMAGES) {
       const old = current?.[field];
       if (old && old !== tenant.branding?.[field] && old.startsWith('images/')) {
-        await storage
-          .delete(old)
-          .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old branding image not deleted'));
+        // Only once the change has committed (an Idempotency-Key request commits after the answer).
+        await afterCommit(() =>
+          storage
+            .delete(old)
+            .catch((err: unknown) => deps.logger.warn({ err, key: old }, 'old branding image not deleted')),
+        );
       }
     }
     return presentTenantBranding(tenant, tenant.branding);

@@ -5,6 +5,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { endUserSessions } from '../sessions/session.service.ts';
 import { tenantScope } from '../tenants/tenant-scope.ts';
 import { authorizeUser } from './user.policy.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 /**
  * POST /user/delete (owner with User.delete; never the owner themselves, never by a platform admin).
@@ -33,7 +34,7 @@ export async function deleteUser(
   }
   authorizeUser(actor, 'delete', target);
 
-  await db.$transaction(async (tx) => {
+  await withTransaction(db, async (tx) => {
     const marked = await tx.user.updateMany({
       where: { id: target.id, deletedAt: null },
       data: {

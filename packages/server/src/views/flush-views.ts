@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db.ts';
 import { parseViewHash, viewCommands, viewKeys, type ViewEntry } from './view-store.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 export interface FlushDeps {
   db: Db;
@@ -94,7 +95,7 @@ export async function applyBatch(
   const rows = rowsOf(entries);
   const views = rows.reduce((sum, r) => sum + r.count, 0);
 
-  const applied = await deps.db.$transaction(async (tx) => {
+  const applied = await withTransaction(deps.db, async (tx) => {
     const inserted =
       await tx.$executeRaw`INSERT INTO "ViewFlush" ("id") VALUES (${id}) ON CONFLICT ("id") DO NOTHING`;
     if (inserted === 0) return false;

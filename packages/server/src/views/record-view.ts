@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { MSG } from '@helix/shared';
 import type { Db } from '../db.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import { sha256 } from '../tokens.ts';
 import {
@@ -59,14 +60,16 @@ export async function periodViewCount(
   for (let attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt += 1) {
     const snapshot = await viewSnapshot(deps.redis, deps.prefix);
     await hooks.afterSnapshot?.();
-    const [applied, stored] = await deps.db.$transaction(
-      [
-        deps.db.viewFlush.findMany({
-          where: { id: { in: snapshot.batches.map((b) => b.id) } },
-          select: { id: true },
-        }),
-        deps.db.modelViewDaily.aggregate({ where, _sum: { count: true } }),
-      ],
+    const [applied, stored] = await withTransaction(
+      deps.db,
+      async (tx) =>
+        [
+          await tx.viewFlush.findMany({
+            where: { id: { in: snapshot.batches.map((b) => b.id) } },
+            select: { id: true },
+          }),
+          await tx.modelViewDaily.aggregate({ where, _sum: { count: true } }),
+        ] as const,
       { isolationLevel: 'RepeatableRead' },
     );
     if ((await viewClaims(deps.redis, deps.prefix)) !== snapshot.claims) continue;

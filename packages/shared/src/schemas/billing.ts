@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { opaqueText } from './text.ts';
+import { MAX_ID } from './ids.ts';
 
 /**
  * Request and answer schemas of the billing calls (accounts-plans-payment 7; apps/api/BILLING-API.md).
@@ -25,8 +26,6 @@ export const BILLING_LIMITS = {
 
 /** Views in one purchased block. */
 export const VIEWS_PER_BLOCK = 1_000;
-
-const MAX_ID = 2_147_483_647;
 
 const planId = z.number({ error: MSG.choosePlan }).int().min(1).max(MAX_ID);
 

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { EMBED_FLAGS } from '../embed.ts';
+import { MAX_ID } from './ids.ts';
 
 /**
  * Share and embed links as their owners see them (GET /model/links, POST /model/links/revoke). One
  * token serves both the /share and the /embed page, so a link is listed once; the token itself is
  * never shown again (only its hash is stored).
  */
-
-const MAX_ID = 2_147_483_647;
 
 /** POST /model/links/revoke */
 export const EmbedLinkRevoke = z.strictObject({

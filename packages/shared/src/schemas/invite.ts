@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { email, LIMITS } from './account.ts';
 import { optionalText, requiredText } from './text.ts';
+import { MAX_ID } from './ids.ts';
 
 /**
  * Invitations (administration-content 2, 5, 7): single invite, resend, bulk invite. The API validates
@@ -17,7 +18,6 @@ export const INVITE_LIMITS = {
   fileMb: 5,
 } as const;
 
-const MAX_ID = 2_147_483_647;
 export const EntityId = z.number().int().min(1).max(MAX_ID);
 
 /** POST /user/invite */

@@ -3,6 +3,7 @@ import { EMBED_FLAGS, VIEWER_MODES, type EmbedFlag } from '../embed.ts';
 import { MSG } from '../messages.ts';
 import { BrandingView } from './tenant.ts';
 import { opaqueText, optionalText, requiredText } from './text.ts';
+import { MAX_ID } from './ids.ts';
 
 /**
  * Request schemas of the models area (administration-content 4, 5, 7). The API validates with them and
@@ -26,8 +27,6 @@ export const MODEL_LIMITS = {
 export const MODEL_SORTS = ['name-Asc', 'name-Desc', 'createdAt-Asc', 'createdAt-Desc'] as const;
 export type ModelSort = (typeof MODEL_SORTS)[number];
 export const DEFAULT_MODEL_SORT: ModelSort = 'createdAt-Asc';
-
-const MAX_ID = 2_147_483_647;
 
 /** A database id: a number or its decimal string (multipart). */
 const id = (min: 0 | 1) =>

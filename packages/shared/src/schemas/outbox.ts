@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   validationFailed: 'VALIDATION_FAILED',
   invalidJson: 'INVALID_JSON',
   bodyTooLarge: 'BODY_TOO_LARGE',
+  bodyTooDeep: 'BODY_TOO_DEEP',
   unauthorized: 'UNAUTHORIZED',
   invalidToken: 'INVALID_TOKEN',
   forbidden: 'FORBIDDEN',
@@ -26,6 +27,10 @@ export const ERROR_CODES = {
   idempotencyKeyInvalid: 'IDEMPOTENCY_KEY_INVALID',
   ifMatchInvalid: 'IF_MATCH_INVALID',
   internal: 'INTERNAL',
+  /** A transient database conflict (deadlock, serialization failure) outlasted the retries: try later. */
+  databaseBusy: 'DATABASE_BUSY',
+  /** The database could not be reached (or the connection was lost): try later. */
+  databaseUnavailable: 'DATABASE_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

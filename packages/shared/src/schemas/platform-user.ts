@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { email, LIMITS, userName } from './account.ts';
 import { requiredText } from './text.ts';
+import { MAX_ID } from './ids.ts';
 
 /** The platform admin's users table (/users) and the Assign Roles table (/permissions). */
 export const PlatformUserView = z.object({
@@ -48,7 +49,8 @@ export const AddUserRequest = z.strictObject({
   planId: z
     .number({ error: MSG.choosePlan })
     .int({ error: MSG.choosePlan })
-    .min(1, { error: MSG.choosePlan }),
+    .min(1, { error: MSG.choosePlan })
+    .max(MAX_ID, { error: MSG.choosePlan }),
   subscription: z.enum(PLAN_TYPES, { error: MSG.chooseSubscription }),
 });
 export type AddUserRequest = z.input<typeof AddUserRequest>;

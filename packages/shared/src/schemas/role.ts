@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { requiredText } from './text.ts';
+import { MAX_ID } from './ids.ts';
 
 /**
  * Roles and role assignment (administration-content 6 and 7). The API validates with these schemas
@@ -8,7 +9,6 @@ import { requiredText } from './text.ts';
  */
 export const ROLE_LIMITS = { name: 60, permissions: 100, roles: 50 } as const;
 
-const MAX_ID = 2_147_483_647;
 const dbId = z.number({ error: MSG.notFound }).int().min(1).max(MAX_ID);
 
 /** Ids, each once (duplicates dropped). */
