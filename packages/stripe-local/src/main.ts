@@ -2,7 +2,8 @@
  * `node --import tsx packages/stripe-local/src/main.ts`: the Stripe-compatible server on
  * STRIPE_LOCAL_PORT (default 12111). STRIPE_LOCAL_WEBHOOK_URL (+ STRIPE_LOCAL_WEBHOOK_SECRET) registers a
  * webhook endpoint; STRIPE_LOCAL_PUBLIC_URL is where browsers reach it; STRIPE_LOCAL_SNAPSHOT keeps the
- * state in that JSON file across restarts.
+ * state in that JSON file (+ `.journal`, fsynced before each answer) across restarts;
+ * STRIPE_LOCAL_JOURNAL_COMPACT_BYTES sets when the journal is compacted into it.
  */
 import { DEFAULT_PORT, startStripeLocal } from './index.ts';
 
@@ -22,6 +23,9 @@ const local = await startStripeLocal({
   publishableKey: process.env.STRIPE_LOCAL_PUBLISHABLE_KEY,
   webhooks: webhookUrl ? [{ url: webhookUrl, secret: process.env.STRIPE_LOCAL_WEBHOOK_SECRET }] : [],
   snapshotFile: process.env.STRIPE_LOCAL_SNAPSHOT,
+  journalCompactBytes: process.env.STRIPE_LOCAL_JOURNAL_COMPACT_BYTES
+    ? Number(process.env.STRIPE_LOCAL_JOURNAL_COMPACT_BYTES)
+    : undefined,
 });
 
 console.log(`[stripe-local] listening on ${local.url}

@@ -349,6 +349,8 @@ export interface WebhookEndpointRecord {
   metadata: Metadata;
   status: 'enabled' | 'disabled';
   apiVersion: string | null;
+  /** Registered from the start options: made again at each start, so not kept on disk. */
+  fromStart?: boolean;
 }
 
 export interface EventRecord {
@@ -360,4 +362,13 @@ export interface EventRecord {
   requestId: string | null;
   idempotencyKey: string | null;
   pendingWebhooks: number;
+}
+
+/** A POST's stored answer for its Idempotency-Key; `id` is a hash of the API key and the key. */
+export interface IdempotencyRecord {
+  id: string;
+  created: number;
+  fingerprint: string;
+  status: number;
+  body: unknown;
 }

@@ -10,8 +10,10 @@ export function addWebhookEndpoint(
   url: string,
   secret?: string,
   enabledEvents: string[] = ['*'],
+  fromStart = false,
 ) {
   return ctx.store.webhookEndpoints.add({
+    ...(fromStart ? { fromStart } : {}),
     id: newId('we'),
     created: ctx.realNow(),
     url,
