@@ -68,6 +68,13 @@ export class Table<T extends { id: string; created: number }> {
   all(): T[] {
     return [...this.values()].reverse().sort((a, b) => b.created - a.created);
   }
+  /**
+   * Newest first, for list endpoints only: the rows are not handed to the journal as touched, so a
+   * caller must not change them (a list of thousands would otherwise be re-serialised on every call).
+   */
+  list(): T[] {
+    return [...this.rows.values()].reverse().sort((a, b) => b.created - a.created);
+  }
   *values(): IterableIterator<T> {
     for (const row of this.rows.values()) {
       this.observer?.touch(this.name, row);

@@ -28,7 +28,7 @@ export const invoiceEndpoints = [
       paginate(
         ctx,
         ctx.store.invoices
-          .all()
+          .list()
           .filter(
             (i) =>
               (!params.customer || i.customer === params.customer) &&
@@ -95,7 +95,7 @@ export const invoiceEndpoints = [
       paginate(
         ctx,
         ctx.store.invoicePayments
-          .all()
+          .list()
           .filter(
             (p) =>
               (!params.invoice || p.invoice === params.invoice) &&

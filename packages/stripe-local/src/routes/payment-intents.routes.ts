@@ -180,7 +180,7 @@ export const paymentIntentEndpoints = [
   endpoint('get', '/v1/payment_intents', { shape: { ...listShape, customer: str() } }, ({ ctx, params }) =>
     paginate(
       ctx,
-      ctx.store.paymentIntents.all().filter((pi) => !params.customer || pi.customer === params.customer),
+      ctx.store.paymentIntents.list().filter((pi) => !params.customer || pi.customer === params.customer),
       params,
       '/v1/payment_intents',
       renderPaymentIntent,

@@ -144,7 +144,7 @@ export const setupIntentEndpoints = [
       paginate(
         ctx,
         ctx.store.setupIntents
-          .all()
+          .list()
           .filter(
             (si) =>
               (!params.customer || si.customer === params.customer) &&

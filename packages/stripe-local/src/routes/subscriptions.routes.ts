@@ -214,7 +214,7 @@ export const subscriptionEndpoints = [
       const status = params.status;
       return paginate(
         ctx,
-        ctx.store.subscriptions.all().filter((s) => {
+        ctx.store.subscriptions.list().filter((s) => {
           if (params.customer && s.customer !== params.customer) return false;
           if (params.price && !s.items.some((i) => i.price === params.price)) return false;
           if (params.test_clock && s.testClock !== params.test_clock) return false;
