@@ -79,7 +79,7 @@ export interface PaymentMethodRecord {
     last4: string;
     expMonth: number;
     expYear: number;
-    funding: 'credit' | 'debit';
+    funding: 'credit' | 'debit' | 'prepaid';
     country: string;
     fingerprint: string;
     behaviour: CardBehaviour;
