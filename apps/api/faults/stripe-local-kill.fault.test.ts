@@ -135,9 +135,8 @@ describe('stripe-local killed between calls', () => {
       restartMs.push(current.startMs);
       stripe = sdk(current);
       for (const a of answered) {
-        const customer = (await stripe.customers
-          .retrieve(a.customer)
-          .catch(() => undefined)) as Stripe.Customer | undefined;
+        const customer = (await stripe.customers.retrieve(a.customer).catch(() => undefined)) as
+          Stripe.Customer | undefined;
         const sub = a.subscription
           ? await stripe.subscriptions.retrieve(a.subscription).catch(() => undefined)
           : undefined;

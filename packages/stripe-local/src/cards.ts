@@ -25,8 +25,18 @@ export const TEST_CARDS: Record<string, TestCard> = {
   '3566002020360505': { brand: 'jcb', behaviour: 'succeed', declineCode: null, funding: 'credit' },
   '6200000000000005': { brand: 'unionpay', behaviour: 'succeed', declineCode: null, funding: 'credit' },
   // 3D Secure 2 (and 1) required: the challenge on every payment.
-  '4000000000003220': { brand: 'visa', behaviour: 'authenticate_always', declineCode: null, funding: 'credit' },
-  '4000000000003063': { brand: 'visa', behaviour: 'authenticate_always', declineCode: null, funding: 'credit' },
+  '4000000000003220': {
+    brand: 'visa',
+    behaviour: 'authenticate_always',
+    declineCode: null,
+    funding: 'credit',
+  },
+  '4000000000003063': {
+    brand: 'visa',
+    behaviour: 'authenticate_always',
+    declineCode: null,
+    funding: 'credit',
+  },
   // 3-D Secure: required on every payment unless the card was set up for off-session use.
   '4000002500003155': {
     brand: 'visa',

@@ -6,7 +6,7 @@ import { wants } from './core/events.ts';
 import { advanceClock, startRealTimeTicker } from './billing/scheduler.ts';
 import { addWebhookEndpoint } from './routes/events.routes.ts';
 import { createServer } from './server.ts';
-import type { Context } from './core/context.ts';
+import type { AfterRetries, Context } from './core/context.ts';
 import type { WebhookDelivery } from './core/webhooks.ts';
 
 export { signatureHeader } from './core/webhooks.ts';
@@ -41,6 +41,11 @@ export interface StripeLocalOptions {
    * state lives in memory only and a restart starts empty.
    */
   snapshotFile?: string;
+  /**
+   * Stripe's failed-payment settings: what a subscription (cancel / unpaid / past_due) and its invoice
+   * (uncollectible / past_due = left open) become when every retry failed. Default cancel + uncollectible.
+   */
+  afterRetries?: AfterRetries;
   /** Journal size that triggers a compaction (default 8 MB). */
   journalCompactBytes?: number;
 }
@@ -77,6 +82,7 @@ export async function startStripeLocal(options: StripeLocalOptions = {}): Promis
       500, 1000, 2000, 4000, 8000, 15_000, 30_000, 60_000,
     ],
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
+    afterRetries: options.afterRetries,
   };
   const journal = options.snapshotFile
     ? new Journal(options.snapshotFile, { compactBytes: options.journalCompactBytes })
@@ -96,7 +102,13 @@ export async function startStripeLocal(options: StripeLocalOptions = {}): Promis
   const url = `http://${host}:${port}`;
   ctx.options.publicUrl = options.publicUrl ?? url;
   const secrets = (options.webhooks ?? []).map((w) => {
-    const endpoint = addWebhookEndpoint(ctx, w.url, w.secret ?? `whsec_${randomToken(32)}`, w.enabledEvents, true);
+    const endpoint = addWebhookEndpoint(
+      ctx,
+      w.url,
+      w.secret ?? `whsec_${randomToken(32)}`,
+      w.enabledEvents,
+      true,
+    );
     return endpoint.secret;
   });
   const stopTicker = startRealTimeTicker(ctx);

@@ -23,6 +23,13 @@ const local = await startStripeLocal({
   publishableKey: process.env.STRIPE_LOCAL_PUBLISHABLE_KEY,
   webhooks: webhookUrl ? [{ url: webhookUrl, secret: process.env.STRIPE_LOCAL_WEBHOOK_SECRET }] : [],
   snapshotFile: process.env.STRIPE_LOCAL_SNAPSHOT,
+  afterRetries:
+    process.env.STRIPE_LOCAL_AFTER_RETRIES_SUBSCRIPTION || process.env.STRIPE_LOCAL_AFTER_RETRIES_INVOICE
+      ? {
+          subscription: (process.env.STRIPE_LOCAL_AFTER_RETRIES_SUBSCRIPTION ?? 'cancel') as 'cancel',
+          invoice: (process.env.STRIPE_LOCAL_AFTER_RETRIES_INVOICE ?? 'uncollectible') as 'uncollectible',
+        }
+      : undefined,
   journalCompactBytes: process.env.STRIPE_LOCAL_JOURNAL_COMPACT_BYTES
     ? Number(process.env.STRIPE_LOCAL_JOURNAL_COMPACT_BYTES)
     : undefined,

@@ -55,6 +55,8 @@ describe("Stripe's documented test PaymentMethod ids", () => {
     const b = await h.stripe.paymentMethods.attach('pm_card_chargeCustomerFail', { customer: customer.id });
     expect(a.id).not.toBe(b.id);
     expect(a.card?.last4).toBe('0341');
-    expect((await h.stripe.paymentMethods.retrieve('pm_card_threeDSecure2Required')).card?.last4).toBe('3220');
+    expect((await h.stripe.paymentMethods.retrieve('pm_card_threeDSecure2Required')).card?.last4).toBe(
+      '3220',
+    );
   });
 });

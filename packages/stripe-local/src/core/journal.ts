@@ -14,7 +14,13 @@ import {
 } from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { PERSISTED_TABLES, readSnapshot, syncDirectory, writeSnapshot, type PersistedTable } from './snapshot.ts';
+import {
+  PERSISTED_TABLES,
+  readSnapshot,
+  syncDirectory,
+  writeSnapshot,
+  type PersistedTable,
+} from './snapshot.ts';
 import type { Store, Table, TableObserver } from './store.ts';
 
 type Row = { id: string; created: number };
@@ -118,7 +124,9 @@ export class Journal implements TableObserver {
       } catch (error) {
         // A torn last line is a write that never finished its fsync, so nothing answered depends on it.
         if (lines.slice(i + 1).every((l) => !l)) break;
-        throw new Error(`stripe-local: ${this.journalFile} line ${i + 1} is corrupt: ${(error as Error).message}`);
+        throw new Error(
+          `stripe-local: ${this.journalFile} line ${i + 1} is corrupt: ${(error as Error).message}`,
+        );
       }
       this.apply(line);
       this.stats.replayedLines++;

@@ -15,6 +15,11 @@ export interface CustomerRecord {
   testClock: string | null;
   defaultPaymentMethod: string | null;
   deleted: boolean;
+  /**
+   * Pending invoice items (a cancellation's proration credit, a credit left over from an invoice that
+   * came out negative): added to the customer's next invoice, as Stripe does with pending items.
+   */
+  pendingLines?: InvoiceLine[];
 }
 
 export interface ProductRecord {
@@ -255,6 +260,10 @@ export interface InvoiceRecord {
   finalizedAt: number | null;
   paidAt: number | null;
   voidedAt: number | null;
+  /** Stripe's auto_advance: false once automatic collection stopped (its subscription ended). */
+  autoAdvance?: boolean;
+  markedUncollectibleAt?: number | null;
+  description?: string | null;
   metadata: Metadata;
   testClock: string | null;
 }

@@ -39,7 +39,11 @@ type Row = { id: string; created: number; fromStart?: boolean };
  * registers its own.
  */
 export function writeSnapshot(store: Store, file: string, generation: number): void {
-  const data: Record<string, unknown> = { version: VERSION, generation, invoiceSequence: store.invoiceSequence };
+  const data: Record<string, unknown> = {
+    version: VERSION,
+    generation,
+    invoiceSequence: store.invoiceSequence,
+  };
   const now = Math.floor(Date.now() / 1000);
   for (const name of PERSISTED_TABLES) {
     const table = store[name] as unknown as Table<Row>;

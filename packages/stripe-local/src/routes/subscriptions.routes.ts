@@ -182,7 +182,10 @@ export const subscriptionEndpoints = [
     { shape: { invoice_now: bool(), prorate: bool(), cancellation_details: cancellationDetails } },
     ({ ctx, params, path }) => {
       const sub = ctx.store.subscriptions.get(path.id!);
-      cancelSubscription(ctx, sub, params.cancellation_details ?? {});
+      cancelSubscription(ctx, sub, params.cancellation_details ?? {}, {
+        invoiceNow: params.invoice_now,
+        prorate: params.prorate,
+      });
       return renderSubscription(ctx, sub);
     },
   ),
