@@ -24,6 +24,21 @@ export interface LocalServer {
   webhooks: WebhookDelivery;
 }
 
+/** Every REST endpoint stripe-local implements. */
+export const ENDPOINTS = [
+  ...customerEndpoints,
+  ...catalogEndpoints,
+  ...paymentMethodEndpoints,
+  ...setupIntentEndpoints,
+  ...paymentIntentEndpoints,
+  ...subscriptionEndpoints,
+  ...invoiceEndpoints,
+  ...checkoutEndpoints,
+  ...portalEndpoints,
+  ...eventEndpoints,
+  ...testClockEndpoints,
+];
+
 /** The Express app: Stripe's REST API under /v1, hosted pages, the 3-D Secure challenge and Stripe.js at /v3/. */
 export function createServer(options: ContextOptions, journal?: Journal): LocalServer {
   const ctx = new Context(options);
@@ -67,19 +82,7 @@ export function createServer(options: ContextOptions, journal?: Journal): LocalS
 
   const api = express.Router();
   api.use('/v1', formBody);
-  mount(api, ctx, idempotency, [
-    ...customerEndpoints,
-    ...catalogEndpoints,
-    ...paymentMethodEndpoints,
-    ...setupIntentEndpoints,
-    ...paymentIntentEndpoints,
-    ...subscriptionEndpoints,
-    ...invoiceEndpoints,
-    ...checkoutEndpoints,
-    ...portalEndpoints,
-    ...eventEndpoints,
-    ...testClockEndpoints,
-  ]);
+  mount(api, ctx, idempotency, ENDPOINTS);
   app.use(api);
   app.use('/v1', (req: Request, res: Response) => {
     const error = new StripeError(404, {

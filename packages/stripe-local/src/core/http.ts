@@ -7,6 +7,7 @@ import { authentication, invalidRequest, StripeError } from './errors.ts';
 import { applyExpand } from './expand.ts';
 import { randomToken } from './ids.ts';
 import { expandField, parseShape, type Out, type Shape } from './params.ts';
+import { sdkAccepts, stripeLocalUnsupported } from './sdk-params.ts';
 import type { Json } from './render.ts';
 
 export type KeyMode = 'secret' | 'publishable';
@@ -143,6 +144,7 @@ export function mount(
   endpoints: Endpoint[],
 ): void {
   for (const ep of endpoints) {
+    const sdkName = `${ep.method} ${ep.path}`;
     router[ep.method](ep.path, (req: Request, res: Response) => {
       const requestId = `req_${randomToken(14)}`;
       res.set('Request-Id', requestId);
@@ -186,11 +188,13 @@ export function mount(
         const json = ep.handle({ ctx, params, path: req.params as Record<string, string>, mode, req });
         answer(200, applyExpand(ctx, json, expandPaths), true);
       } catch (error) {
-        const e =
+        let e =
           error instanceof StripeError
             ? error
             : new StripeError(500, { type: 'api_error', message: 'An unknown error occurred.' });
         if (!(error instanceof StripeError)) console.error('[stripe-local]', error);
+        if (e.body.code === 'parameter_unknown' && e.body.param && sdkAccepts(sdkName, e.body.param))
+          e = stripeLocalUnsupported(e.body.param);
         e.body.request_log_url = `${ctx.url('/logs')}/${requestId}`;
         // Stripe keeps the answer of a key whose request failed on validation or a card, not 5xx.
         answer(e.status, e.toJSON(), e.status < 500);

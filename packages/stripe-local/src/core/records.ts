@@ -115,6 +115,8 @@ export interface SetupIntentRecord {
   customer: string | null;
   paymentMethod: string | null;
   paymentMethodTypes: string[];
+  /** automatic_payment_methods (only cards exist here, so it never adds a type). */
+  automaticPaymentMethods?: AutomaticPaymentMethods | null;
   usage: 'off_session' | 'on_session';
   metadata: Metadata;
   description: string | null;
@@ -140,6 +142,8 @@ export interface PaymentIntentRecord {
   customer: string | null;
   paymentMethod: string | null;
   paymentMethodTypes: string[];
+  /** automatic_payment_methods (only cards exist here, so it never adds a type). */
+  automaticPaymentMethods?: AutomaticPaymentMethods | null;
   description: string | null;
   metadata: Metadata;
   receiptEmail: string | null;
@@ -380,4 +384,9 @@ export interface IdempotencyRecord {
   fingerprint: string;
   status: number;
   body: unknown;
+}
+
+export interface AutomaticPaymentMethods {
+  enabled: boolean;
+  allowRedirects: 'always' | 'never';
 }
