@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { startRealTimeTicker } from './billing/scheduler.ts';
 import { randomToken } from './core/ids.ts';
-import { loadSnapshot, saveSnapshot } from './core/snapshot.ts';
+import { Journal } from './core/journal.ts';
+import { wants } from './core/events.ts';
+import { advanceClock, startRealTimeTicker } from './billing/scheduler.ts';
 import { addWebhookEndpoint } from './routes/events.routes.ts';
 import { createServer } from './server.ts';
-import type { Context } from './core/context.ts';
+import type { AfterRetries, Context } from './core/context.ts';
 import type { WebhookDelivery } from './core/webhooks.ts';
 
 export { signatureHeader } from './core/webhooks.ts';
@@ -34,10 +35,19 @@ export interface StripeLocalOptions {
   /** Webhook delivery timeout (ms); default 10 000. */
   webhookTimeoutMs?: number;
   /**
-   * Keep the state in this JSON file: loaded at start, written every few seconds after a change and at
-   * stop. Without it the state lives in memory only and a restart starts empty.
+   * Keep the state on disk: this JSON snapshot plus `<snapshotFile>.journal`, where every change is
+   * appended and fsynced before its answer is sent (a SIGKILL loses nothing answered); both are compacted
+   * into the snapshot at start, at stop and when the journal passes `journalCompactBytes`. Without it the
+   * state lives in memory only and a restart starts empty.
    */
   snapshotFile?: string;
+  /**
+   * Stripe's failed-payment settings: what a subscription (cancel / unpaid / past_due) and its invoice
+   * (uncollectible / past_due = left open) become when every retry failed. Default cancel + uncollectible.
+   */
+  afterRetries?: AfterRetries;
+  /** Journal size that triggers a compaction (default 8 MB). */
+  journalCompactBytes?: number;
 }
 
 export interface StripeLocal {
@@ -54,6 +64,8 @@ export interface StripeLocal {
   sdkOptions: { host: string; port: number; protocol: 'http' };
   ctx: Context;
   webhooks: WebhookDelivery;
+  /** With `snapshotFile`: the journal (its `stats`: commits, fsyncs, lines, compactions, replay). */
+  journal?: Journal;
   stop(): Promise<void>;
 }
 
@@ -70,9 +82,16 @@ export async function startStripeLocal(options: StripeLocalOptions = {}): Promis
       500, 1000, 2000, 4000, 8000, 15_000, 30_000, 60_000,
     ],
     webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000,
+    afterRetries: options.afterRetries,
   };
-  const { app, ctx, webhooks } = createServer(contextOptions);
-  if (options.snapshotFile) loadSnapshot(ctx.store, options.snapshotFile);
+  const journal = options.snapshotFile
+    ? new Journal(options.snapshotFile, { compactBytes: options.journalCompactBytes })
+    : undefined;
+  const { app, ctx, webhooks } = createServer(contextOptions, journal);
+  if (journal) {
+    journal.attach(ctx.store);
+    await journal.open();
+  }
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(options.port ?? DEFAULT_PORT, host, (error?: Error) =>
       error ? reject(error) : resolve(s),
@@ -83,21 +102,17 @@ export async function startStripeLocal(options: StripeLocalOptions = {}): Promis
   const url = `http://${host}:${port}`;
   ctx.options.publicUrl = options.publicUrl ?? url;
   const secrets = (options.webhooks ?? []).map((w) => {
-    const endpoint = addWebhookEndpoint(ctx, w.url, w.secret ?? `whsec_${randomToken(32)}`, w.enabledEvents);
+    const endpoint = addWebhookEndpoint(
+      ctx,
+      w.url,
+      w.secret ?? `whsec_${randomToken(32)}`,
+      w.enabledEvents,
+      true,
+    );
     return endpoint.secret;
   });
   const stopTicker = startRealTimeTicker(ctx);
-  const snapshotFile = options.snapshotFile;
-  let saved = ctx.store.events.size;
-  const save = () => {
-    if (!snapshotFile) return;
-    const count = ctx.store.events.size;
-    if (count === saved) return;
-    saveSnapshot(ctx.store, snapshotFile);
-    saved = count;
-  };
-  const saver = snapshotFile ? setInterval(save, 3000) : undefined;
-  saver?.unref();
+  if (journal) resumeAfterRestart(ctx, webhooks);
   return {
     url,
     port,
@@ -109,13 +124,27 @@ export async function startStripeLocal(options: StripeLocalOptions = {}): Promis
     sdkOptions: { host, port, protocol: 'http' },
     ctx,
     webhooks,
+    journal,
     async stop() {
       stopTicker();
-      if (saver) clearInterval(saver);
-      if (snapshotFile) saveSnapshot(ctx.store, snapshotFile);
       webhooks.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await journal?.close();
     },
   };
+}
+
+/**
+ * After a restart: a test clock that was advancing finishes its advance, and events whose delivery had
+ * not succeeded are sent again to today's endpoints (Stripe delivers at least once; receivers dedupe).
+ */
+function resumeAfterRestart(ctx: Context, webhooks: WebhookDelivery): void {
+  for (const clock of ctx.store.testClocks.values())
+    if (clock.status === 'advancing') advanceClock(ctx, clock.id, clock.targetTime ?? clock.frozenTime);
+  const endpoints = [...ctx.store.webhookEndpoints.values()].filter((w) => w.status === 'enabled');
+  for (const event of [...ctx.store.events.values()].filter((e) => e.pendingWebhooks > 0)) {
+    event.pendingWebhooks = endpoints.filter((w) => wants(w.enabledEvents, event.type)).length;
+    webhooks.deliver(event.id);
+  }
 }

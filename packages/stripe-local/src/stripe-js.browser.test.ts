@@ -175,4 +175,29 @@ describe('hosted pages in the browser', () => {
     expect((done.subscription as Stripe.Subscription).status).toBe('active');
     await page.close();
   });
+
+  it('pays an open invoice on its hosted page with the 3-D Secure card, then shows it paid', async () => {
+    const customer = await h.stripe.customers.create({ email: 'hosted@example.com' });
+    const sub = await h.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: monthly.id }],
+      payment_behavior: 'default_incomplete',
+      expand: ['latest_invoice'],
+    });
+    const invoice = sub.latest_invoice as Stripe.Invoice;
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(invoice.hosted_invoice_url!);
+    await expect.poll(() => page.getByTestId('invoice-status').textContent()).toBe('Due');
+    expect(await page.getByTestId('invoice-number').textContent()).toBe(invoice.number);
+    await page.getByTestId('card-number').fill('4000 0027 6000 3184');
+    await page.getByTestId('card-expiry').fill('12 / 40');
+    await page.getByTestId('card-cvc').fill('123');
+    await page.getByTestId('invoice-pay').click();
+    await page.getByTestId('three-ds-complete').click();
+    await expect.poll(() => page.getByTestId('invoice-status').textContent()).toBe('Paid');
+    expect(await page.getByTestId('invoice-paid').isVisible()).toBe(true);
+    expect((await h.stripe.subscriptions.retrieve(sub.id)).status).toBe('active');
+    await page.close();
+  });
 });

@@ -19,6 +19,11 @@ export function createInvoice(
 ): InvoiceRecord {
   const customer = ctx.store.customers.get(sub.customer);
   const now = ctx.nowFor(customer.testClock);
+  // The customer's pending items (a cancellation's credit, a credit carried over) go on this invoice.
+  if (customer.pendingLines?.length) {
+    lines = [...customer.pendingLines, ...lines];
+    customer.pendingLines = [];
+  }
   const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
   const coupons = sub.coupons.filter((id) => {
     const coupon = ctx.store.coupons.find(id);
@@ -32,6 +37,23 @@ export function createInvoice(
   let discountAmount = 0;
   for (const id of coupons)
     discountAmount += couponDiscount(ctx.store.coupons.get(id), discountable - discountAmount);
+  // A negative invoice is $0 and the rest is credit for the next one (Stripe's customer balance).
+  const leftover = subtotal - discountAmount;
+  if (leftover < 0)
+    customer.pendingLines = [
+      ...(customer.pendingLines ?? []),
+      {
+        id: newId('il'),
+        amount: leftover,
+        description: 'Credit carried over from a previous invoice',
+        price: null,
+        quantity: 1,
+        periodStart: now,
+        periodEnd: now,
+        proration: true,
+        subscriptionItem: null,
+      },
+    ];
   const inv = ctx.store.invoices.add({
     id: newId('in'),
     created: now,
@@ -115,7 +137,8 @@ export function attemptInvoice(
   inv: InvoiceRecord,
   options: { offSession: boolean; paymentMethod?: string },
 ): 'succeeded' | 'requires_action' | 'failed' {
-  if (inv.status !== 'open' || !inv.paymentIntent) return inv.status === 'paid' ? 'succeeded' : 'failed';
+  const payable = inv.status === 'open' || inv.status === 'uncollectible';
+  if (!payable || !inv.paymentIntent) return inv.status === 'paid' ? 'succeeded' : 'failed';
   const pi = ctx.store.paymentIntents.get(inv.paymentIntent);
   inv.attemptCount += 1;
   inv.attempted = true;
@@ -163,7 +186,7 @@ function markPaid(ctx: Context, inv: InvoiceRecord, pi: PaymentIntentRecord | nu
 
 export function invoicePaymentSucceeded(ctx: Context, invoiceId: string, pi: PaymentIntentRecord): void {
   const inv = ctx.store.invoices.find(invoiceId);
-  if (inv && inv.status === 'open') markPaid(ctx, inv, pi);
+  if (inv && (inv.status === 'open' || inv.status === 'uncollectible')) markPaid(ctx, inv, pi);
 }
 
 /** A renewal that needs the customer (3-D Secure) leaves the subscription past_due until they act. */
@@ -176,7 +199,7 @@ export function invoicePaymentActionRequired(ctx: Context, invoiceId: string): v
 
 export function invoicePaymentFailed(ctx: Context, invoiceId: string, _pi: PaymentIntentRecord): void {
   const inv = ctx.store.invoices.find(invoiceId);
-  if (!inv || inv.status !== 'open') return;
+  if (!inv || (inv.status !== 'open' && inv.status !== 'uncollectible')) return;
   emit(ctx, 'invoice.payment_failed', inv.id);
   settleSubscriptionAfterFailure(ctx, inv, true);
 }
@@ -185,7 +208,7 @@ function settleSubscriptionAfterFailure(ctx: Context, inv: InvoiceRecord, schedu
   const sub = inv.subscription ? ctx.store.subscriptions.find(inv.subscription) : undefined;
   if (!sub || inv.billingReason === 'subscription_create') return; // stays incomplete until paid or expired
   const now = ctx.nowFor(inv.testClock);
-  if (scheduleRetry) {
+  if (scheduleRetry && inv.autoAdvance !== false && inv.status === 'open') {
     const base = inv.finalizedAt ?? now;
     const day = RETRY_DAYS[inv.attemptCount - 1];
     inv.nextPaymentAttempt = day === undefined ? null : base + day * DAY;
@@ -200,8 +223,33 @@ function settleSubscriptionAfterFailure(ctx: Context, inv: InvoiceRecord, schedu
   }
 }
 
+/**
+ * Stripe's rule when a subscription ends: automatic collection of its finalized invoices stops
+ * (`auto_advance: false`, no next attempt), so no retry and no card update collects them later. They
+ * stay open until voided, marked uncollectible or paid on purpose.
+ */
+export function stopCollection(ctx: Context, sub: SubscriptionRecord): void {
+  for (const inv of ctx.store.invoices.values()) {
+    if (inv.subscription !== sub.id || inv.status !== 'open' || inv.autoAdvance === false) continue;
+    inv.autoAdvance = false;
+    inv.nextPaymentAttempt = null;
+    emit(ctx, 'invoice.updated', inv.id, { previous: { auto_advance: true } });
+  }
+}
+
+/** An invoice nobody will pay: still payable on purpose, never collected automatically. */
+export function markUncollectible(ctx: Context, inv: InvoiceRecord): void {
+  if (inv.status !== 'open') return;
+  inv.status = 'uncollectible';
+  inv.markedUncollectibleAt = ctx.nowFor(inv.testClock);
+  inv.nextPaymentAttempt = null;
+  inv.autoAdvance = false;
+  emit(ctx, 'invoice.marked_uncollectible', inv.id);
+  emit(ctx, 'invoice.updated', inv.id, { previous: { status: 'open' } });
+}
+
 export function voidInvoice(ctx: Context, inv: InvoiceRecord): void {
-  if (inv.status !== 'open' && inv.status !== 'draft') return;
+  if (inv.status !== 'open' && inv.status !== 'draft' && inv.status !== 'uncollectible') return;
   inv.status = 'void';
   inv.voidedAt = ctx.nowFor(inv.testClock);
   inv.nextPaymentAttempt = null;

@@ -10,6 +10,7 @@ import type {
 } from '../core/records.ts';
 import { renderSubscription } from '../core/render.ts';
 import { formatMoney, priceAmount } from './amounts.ts';
+import { stopCollection } from './invoices.ts';
 import { DAY } from './time.ts';
 
 // What the subscription modules share: prices to invoice lines, the interval, an update with its event, the end.
@@ -83,6 +84,7 @@ export function maybeTrialWillEnd(ctx: Context, sub: SubscriptionRecord): void {
 /** Ends a subscription now (`canceled`, customer.subscription.deleted). */
 export function endSubscription(ctx: Context, sub: SubscriptionRecord, reason: string | null): void {
   const now = ctx.nowFor(sub.testClock);
+  stopCollection(ctx, sub);
   sub.status = 'canceled';
   sub.endedAt = now;
   sub.canceledAt ??= now;

@@ -1,7 +1,14 @@
 import type { Context } from '../core/context.ts';
 import { emit } from '../core/events.ts';
 import type { SubscriptionRecord } from '../core/records.ts';
-import { attemptInvoice, createInvoice, finalizeInvoice, voidInvoice } from './invoices.ts';
+import {
+  attemptInvoice,
+  createInvoice,
+  finalizeInvoice,
+  markUncollectible,
+  voidInvoice,
+} from './invoices.ts';
+import type { InvoiceRecord } from '../core/records.ts';
 import { DAY, nextPeriodEnd } from './time.ts';
 import { endSubscription, intervalOf, lineFor, maybeTrialWillEnd, update } from './subscription-helpers.ts';
 
@@ -77,8 +84,6 @@ export function processDue(ctx: Context, sub: SubscriptionRecord, now: number): 
   if (!['active', 'past_due', 'trialing'].includes(sub.status)) return;
   if (sub.cancelAt && sub.cancelAt <= now) {
     endSubscription(ctx, sub, 'cancellation_requested');
-    for (const inv of ctx.store.invoices.values())
-      if (inv.subscription === sub.id && inv.status === 'open') inv.nextPaymentAttempt = null;
     return;
   }
   for (const inv of [...ctx.store.invoices.values()]) {
@@ -97,8 +102,7 @@ export function processDue(ctx: Context, sub: SubscriptionRecord, now: number): 
       inv.status === 'open' &&
       sub.status === 'past_due'
     ) {
-      // Stripe gave up (the default "cancel the subscription" after the last retry).
-      endSubscription(ctx, sub, 'payment_failed');
+      retriesExhausted(ctx, sub, inv);
       return;
     }
   }
@@ -106,4 +110,19 @@ export function processDue(ctx: Context, sub: SubscriptionRecord, now: number): 
     if (sub.status === 'trialing') sub.trialEnd = Math.min(sub.trialEnd ?? now, now);
     renew(ctx, sub, sub.periodEnd, 'subscription_cycle');
   }
+}
+
+/**
+ * Every retry failed: Stripe's failed-payment settings decide (ctx.options.afterRetries). The subscription
+ * is canceled (its invoices no longer collected), made `unpaid` (no renewals until the invoice is paid) or
+ * left `past_due`; the invoice is marked uncollectible or left open.
+ */
+function retriesExhausted(ctx: Context, sub: SubscriptionRecord, inv: InvoiceRecord): void {
+  const settings = ctx.options.afterRetries ?? { subscription: 'cancel', invoice: 'uncollectible' };
+  if (settings.invoice === 'uncollectible') markUncollectible(ctx, inv);
+  if (settings.subscription === 'cancel') return endSubscription(ctx, sub, 'payment_failed');
+  if (settings.subscription === 'unpaid')
+    update(ctx, sub, () => {
+      sub.status = 'unpaid';
+    });
 }

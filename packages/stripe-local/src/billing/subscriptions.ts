@@ -196,20 +196,55 @@ export function cancelSubscription(
   ctx: Context,
   sub: SubscriptionRecord,
   details: { comment?: string | null; feedback?: string | null } = {},
+  options: { invoiceNow?: boolean; prorate?: boolean } = {},
 ): void {
   if (sub.status === 'canceled' || sub.status === 'incomplete_expired')
     throw invalidRequest(
       `A canceled subscription can only update its cancellation_details and metadata.`,
       {},
     );
+  const now = ctx.nowFor(sub.testClock);
   sub.cancellationDetails = {
     comment: details.comment ?? sub.cancellationDetails.comment,
     feedback: details.feedback ?? sub.cancellationDetails.feedback,
     reason: 'cancellation_requested',
   };
-  sub.canceledAt = ctx.nowFor(sub.testClock);
-  for (const inv of ctx.store.invoices.values()) {
-    if (inv.subscription === sub.id && inv.status === 'open') inv.nextPaymentAttempt = null;
-  }
+  sub.canceledAt = now;
+  // prorate: a credit for the unused part of a paid period; invoice_now: a final invoice now with it and
+  // the pending prorations, else the credit waits for the customer's next invoice and the prorations go.
+  const credit = options.prorate ? unusedTimeCredit(ctx, sub, now) : [];
+  const pending = options.invoiceNow ? sub.pendingLines : [];
+  sub.pendingLines = [];
   endSubscription(ctx, sub, null);
+  if (options.invoiceNow && (pending.length || credit.length)) {
+    const inv = createInvoice(ctx, sub, 'subscription_update', [...pending, ...credit], {
+      start: now,
+      end: now,
+    });
+    finalizeInvoice(ctx, inv);
+    if (inv.status === 'open') attemptInvoice(ctx, inv, { offSession: true });
+  } else if (credit.length) {
+    const customer = ctx.store.customers.get(sub.customer);
+    customer.pendingLines = [...(customer.pendingLines ?? []), ...credit];
+  }
+}
+
+/** Credit lines for the rest of the current period, when that period was paid (not in a trial). */
+function unusedTimeCredit(ctx: Context, sub: SubscriptionRecord, now: number) {
+  if (sub.status === 'trialing' || sub.status === 'incomplete') return [];
+  const span = sub.periodEnd - sub.periodStart;
+  if (span <= 0 || now >= sub.periodEnd) return [];
+  const paid = [...ctx.store.invoices.values()].some(
+    (i) => i.subscription === sub.id && i.status === 'paid' && i.total > 0 && i.periodEnd >= sub.periodEnd,
+  );
+  if (!paid) return [];
+  return sub.items.map((item) => {
+    const line = lineFor(ctx, item, now, sub.periodEnd);
+    return {
+      ...line,
+      amount: -Math.round((line.amount * (sub.periodEnd - now)) / span),
+      description: `Unused time on ${line.description}`,
+      proration: true,
+    };
+  });
 }

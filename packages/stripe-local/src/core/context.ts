@@ -11,6 +11,16 @@ export interface ContextOptions {
   webhookRetryDelaysMs: number[];
   /** How long a webhook delivery may take before it counts as failed (ms). */
   webhookTimeoutMs: number;
+  /**
+   * Stripe's "Manage failed payments" settings: what a subscription and its invoice become when every
+   * retry failed. Default: the subscription is canceled and the invoice marked uncollectible.
+   */
+  afterRetries?: AfterRetries;
+}
+
+export interface AfterRetries {
+  subscription: 'cancel' | 'unpaid' | 'past_due';
+  invoice: 'uncollectible' | 'past_due';
 }
 
 /** Hooks the server wires after construction (webhook delivery), to keep modules free of cycles. */

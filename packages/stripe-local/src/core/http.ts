@@ -1,10 +1,13 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import qs from 'qs';
+import { createHash } from 'node:crypto';
 import type { Context } from './context.ts';
+import type { Store } from './store.ts';
 import { authentication, invalidRequest, StripeError } from './errors.ts';
 import { applyExpand } from './expand.ts';
 import { randomToken } from './ids.ts';
 import { expandField, parseShape, type Out, type Shape } from './params.ts';
+import { sdkAccepts, stripeLocalUnsupported } from './sdk-params.ts';
 import type { Json } from './render.ts';
 
 export type KeyMode = 'secret' | 'publishable';
@@ -90,17 +93,23 @@ interface Stored {
 /**
  * Idempotency keys (POST only, per API key, kept 24 hours): the same key and parameters replay the stored
  * answer with `Idempotent-Replayed: true`; other parameters are an idempotency_error; a request still
- * running with the key is a 409.
+ * running with the key is a 409. The answers live in the store, so they are journaled with the objects
+ * the request made and a retry after a restart replays instead of acting twice.
  */
 export class IdempotencyStore {
-  private readonly done = new Map<string, Stored & { at: number }>();
   private readonly running = new Set<string>();
 
+  constructor(private readonly store: Store) {}
+
+  private static id(scope: string, key: string): string {
+    return `idem_${createHash('sha256').update(`${scope}\0${key}`).digest('hex').slice(0, 32)}`;
+  }
+
   lookup(scope: string, key: string, fingerprint: string): Stored | undefined {
-    const id = `${scope}:${key}`;
-    const stored = this.done.get(id);
-    if (stored && Date.now() - stored.at > 86_400_000) this.done.delete(id);
-    const hit = this.done.get(id);
+    const id = IdempotencyStore.id(scope, key);
+    const stored = this.store.idempotencyKeys.find(id);
+    if (stored && Date.now() / 1000 - stored.created > 86_400) this.store.idempotencyKeys.delete(id);
+    const hit = this.store.idempotencyKeys.find(id);
     if (hit) {
       if (hit.fingerprint !== fingerprint)
         throw new StripeError(400, {
@@ -121,9 +130,9 @@ export class IdempotencyStore {
   }
 
   finish(scope: string, key: string, entry: Stored | undefined): void {
-    const id = `${scope}:${key}`;
+    const id = IdempotencyStore.id(scope, key);
     this.running.delete(id);
-    if (entry) this.done.set(id, { ...entry, at: Date.now() });
+    if (entry) this.store.idempotencyKeys.add({ id, created: Math.floor(Date.now() / 1000), ...entry });
   }
 }
 
@@ -135,6 +144,7 @@ export function mount(
   endpoints: Endpoint[],
 ): void {
   for (const ep of endpoints) {
+    const sdkName = `${ep.method} ${ep.path}`;
     router[ep.method](ep.path, (req: Request, res: Response) => {
       const requestId = `req_${randomToken(14)}`;
       res.set('Request-Id', requestId);
@@ -146,8 +156,15 @@ export function mount(
       const idemKey = ep.method === 'post' ? req.get('idempotency-key') : undefined;
       const scope = keyFrom(req) ?? '';
       const fingerprint = `${ep.method} ${req.path} ${JSON.stringify(raw)}`;
-      let stored: Stored | undefined;
       let acquired = false;
+      // The stored answer is recorded before the answer is sent, so both reach the disk together.
+      const answer = (status: number, body: unknown, keep: boolean) => {
+        ctx.request = null;
+        if (acquired && idemKey !== undefined)
+          idempotency.finish(scope, idemKey, keep ? { fingerprint, status, body } : undefined);
+        acquired = false;
+        res.status(status).json(body);
+      };
       try {
         const mode = authenticate(ctx, req, ep.publishable);
         if (idemKey !== undefined) {
@@ -169,22 +186,21 @@ export function mount(
         const expandPaths = expand === undefined ? undefined : expandField.parse(expand, 'expand');
         ctx.request = { id: requestId, idempotencyKey: idemKey ?? null };
         const json = ep.handle({ ctx, params, path: req.params as Record<string, string>, mode, req });
-        const body = applyExpand(ctx, json, expandPaths);
-        stored = { fingerprint, status: 200, body };
-        res.status(200).json(body);
+        answer(200, applyExpand(ctx, json, expandPaths), true);
       } catch (error) {
-        const e =
+        let e =
           error instanceof StripeError
             ? error
             : new StripeError(500, { type: 'api_error', message: 'An unknown error occurred.' });
         if (!(error instanceof StripeError)) console.error('[stripe-local]', error);
+        if (e.body.code === 'parameter_unknown' && e.body.param && sdkAccepts(sdkName, e.body.param))
+          e = stripeLocalUnsupported(e.body.param);
         e.body.request_log_url = `${ctx.url('/logs')}/${requestId}`;
         // Stripe keeps the answer of a key whose request failed on validation or a card, not 5xx.
-        if (e.status < 500) stored = { fingerprint, status: e.status, body: e.toJSON() };
-        res.status(e.status).json(e.toJSON());
+        answer(e.status, e.toJSON(), e.status < 500);
       } finally {
         ctx.request = null;
-        if (acquired && idemKey !== undefined) idempotency.finish(scope, idemKey, stored);
+        if (acquired && idemKey !== undefined) idempotency.finish(scope, idemKey, undefined);
       }
     });
   }

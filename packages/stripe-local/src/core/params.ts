@@ -179,3 +179,31 @@ export function mergeMetadata(current: Record<string, string>, update: Record<st
   for (const [key, value] of Object.entries(update)) if (value === '') delete out[key];
   return out;
 }
+
+/**
+ * `automatic_payment_methods[enabled|allow_redirects]` on intents. Only cards exist on stripe-local, so
+ * enabled or not the intent takes cards; what was asked is kept and answered. Not combined with
+ * `allowed_payment_method_types` (Stripe refuses both at once).
+ */
+export const automaticPaymentMethods = () =>
+  obj({ enabled: req(bool()), allow_redirects: oneOf('always', 'never') });
+
+export function resolveAutomaticPaymentMethods(params: {
+  automatic_payment_methods?: { enabled: boolean; allow_redirects?: 'always' | 'never' };
+  allowed_payment_method_types?: string[];
+}): { enabled: boolean; allowRedirects: 'always' | 'never' } | null {
+  const apm = params.automatic_payment_methods;
+  if (apm && params.allowed_payment_method_types)
+    throw invalidParameter(
+      'automatic_payment_methods',
+      'You may only specify one of these parameters: automatic_payment_methods, allowed_payment_method_types.',
+    );
+  if (apm?.allow_redirects && !apm.enabled)
+    throw invalidParameter(
+      'automatic_payment_methods[allow_redirects]',
+      'allow_redirects can only be set when automatic_payment_methods[enabled] is true.',
+    );
+  if (apm) return { enabled: apm.enabled, allowRedirects: apm.allow_redirects ?? 'always' };
+  // Since 2023-08-16 Stripe enables them by default when no payment method types are given.
+  return params.allowed_payment_method_types ? null : { enabled: true, allowRedirects: 'always' };
+}

@@ -15,6 +15,11 @@ export interface CustomerRecord {
   testClock: string | null;
   defaultPaymentMethod: string | null;
   deleted: boolean;
+  /**
+   * Pending invoice items (a cancellation's proration credit, a credit left over from an invoice that
+   * came out negative): added to the customer's next invoice, as Stripe does with pending items.
+   */
+  pendingLines?: InvoiceLine[];
 }
 
 export interface ProductRecord {
@@ -79,7 +84,7 @@ export interface PaymentMethodRecord {
     last4: string;
     expMonth: number;
     expYear: number;
-    funding: 'credit' | 'debit';
+    funding: 'credit' | 'debit' | 'prepaid';
     country: string;
     fingerprint: string;
     behaviour: CardBehaviour;
@@ -110,6 +115,8 @@ export interface SetupIntentRecord {
   customer: string | null;
   paymentMethod: string | null;
   paymentMethodTypes: string[];
+  /** automatic_payment_methods (only cards exist here, so it never adds a type). */
+  automaticPaymentMethods?: AutomaticPaymentMethods | null;
   usage: 'off_session' | 'on_session';
   metadata: Metadata;
   description: string | null;
@@ -135,6 +142,8 @@ export interface PaymentIntentRecord {
   customer: string | null;
   paymentMethod: string | null;
   paymentMethodTypes: string[];
+  /** automatic_payment_methods (only cards exist here, so it never adds a type). */
+  automaticPaymentMethods?: AutomaticPaymentMethods | null;
   description: string | null;
   metadata: Metadata;
   receiptEmail: string | null;
@@ -255,6 +264,10 @@ export interface InvoiceRecord {
   finalizedAt: number | null;
   paidAt: number | null;
   voidedAt: number | null;
+  /** Stripe's auto_advance: false once automatic collection stopped (its subscription ended). */
+  autoAdvance?: boolean;
+  markedUncollectibleAt?: number | null;
+  description?: string | null;
   metadata: Metadata;
   testClock: string | null;
 }
@@ -349,6 +362,8 @@ export interface WebhookEndpointRecord {
   metadata: Metadata;
   status: 'enabled' | 'disabled';
   apiVersion: string | null;
+  /** Registered from the start options: made again at each start, so not kept on disk. */
+  fromStart?: boolean;
 }
 
 export interface EventRecord {
@@ -360,4 +375,18 @@ export interface EventRecord {
   requestId: string | null;
   idempotencyKey: string | null;
   pendingWebhooks: number;
+}
+
+/** A POST's stored answer for its Idempotency-Key; `id` is a hash of the API key and the key. */
+export interface IdempotencyRecord {
+  id: string;
+  created: number;
+  fingerprint: string;
+  status: number;
+  body: unknown;
+}
+
+export interface AutomaticPaymentMethods {
+  enabled: boolean;
+  allowRedirects: 'always' | 'never';
 }

@@ -75,15 +75,16 @@ export class WebhookDelivery {
     }
     this.log.push({ eventId, endpoint: endpoint.url, attempt, status, error, at: Date.now() });
     const ok = status !== null && status >= 200 && status < 300;
-    if (ok) {
-      event.pendingWebhooks = Math.max(0, event.pendingWebhooks - 1);
-      return;
-    }
+    // Looked up again after the await, so the journal sees the change (it watches what tables hand out).
+    const settled = () => {
+      const e = this.ctx.store.events.find(eventId);
+      if (e) e.pendingWebhooks = Math.max(0, e.pendingWebhooks - 1);
+    };
+    if (ok) return settled();
     const delay = this.ctx.options.webhookRetryDelaysMs[attempt - 1];
-    if (delay === undefined || this.stopped) {
-      event.pendingWebhooks = Math.max(0, event.pendingWebhooks - 1);
-      return;
-    }
+    // Stopping is not giving up: an event still owed is sent again after the next start.
+    if (this.stopped) return;
+    if (delay === undefined) return settled();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.track(this.attempt(eventId, endpointId, attempt + 1));

@@ -185,9 +185,10 @@ export function portalRouter(ctx: Context): Router {
       for (const sub of liveSubscriptions(ctx, customer.id)) {
         if (sub.defaultPaymentMethod) updateSubscription(ctx, sub, { defaultPaymentMethod: pm.id });
       }
-      // Open invoices are paid with the new card right away, as the portal does.
+      // Open invoices still collected automatically are paid with the new card right away, as the
+      // portal does; those of ended subscriptions (auto_advance false) are not.
       for (const inv of ctx.store.invoices.all().reverse()) {
-        if (inv.customer !== customer.id || inv.status !== 'open') continue;
+        if (inv.customer !== customer.id || inv.status !== 'open' || inv.autoAdvance === false) continue;
         const outcome = attemptInvoice(ctx, inv, { offSession: false, paymentMethod: pm.id });
         if (outcome === 'requires_action')
           return void res.redirect(
@@ -214,7 +215,9 @@ export function portalRouter(ctx: Context): Router {
   router.get('/p/session/:id/after-payment', (req: Request, res: Response) => {
     const ps = load(req, res);
     if (!ps) return;
-    const open = ctx.store.invoices.all().find((i) => i.customer === ps.customer && i.status === 'open');
+    const open = ctx.store.invoices
+      .all()
+      .find((i) => i.customer === ps.customer && i.status === 'open' && i.autoAdvance !== false);
     if (open)
       return void res
         .status(402)

@@ -1,5 +1,6 @@
 import type { Context } from '../core/context.ts';
 import type {
+  AutomaticPaymentMethods,
   ChargeRecord,
   LastError,
   NextAction,
@@ -81,7 +82,7 @@ export function renderSetupIntent(ctx: Context, si: SetupIntentRecord): Json {
     object: 'setup_intent',
     allowed_payment_method_types: si.paymentMethodTypes,
     application: null,
-    automatic_payment_methods: null,
+    automatic_payment_methods: apm(si),
     cancellation_reason: si.cancellationReason,
     client_secret: si.clientSecret,
     created: si.created,
@@ -120,7 +121,7 @@ export function renderPaymentIntent(ctx: Context, pi: PaymentIntentRecord): Json
     amount_received: pi.amountReceived,
     application: null,
     application_fee_amount: null,
-    automatic_payment_methods: null,
+    automatic_payment_methods: apm(pi),
     canceled_at: pi.canceledAt,
     cancellation_reason: pi.cancellationReason,
     capture_method: 'automatic',
@@ -196,4 +197,9 @@ export function renderCharge(_ctx: Context, ch: ChargeRecord): Json {
     refunded: false,
     status: ch.status,
   };
+}
+
+function apm(intent: { automaticPaymentMethods?: AutomaticPaymentMethods | null }) {
+  const a = intent.automaticPaymentMethods;
+  return a ? { allow_redirects: a.allowRedirects, enabled: a.enabled } : null;
 }

@@ -103,7 +103,7 @@ export const catalogEndpoints = [
       paginate(
         ctx,
         ctx.store.products
-          .all()
+          .list()
           .filter(
             (p) =>
               (params.active === undefined || p.active === params.active) &&
@@ -283,7 +283,7 @@ export const catalogEndpoints = [
       paginate(
         ctx,
         ctx.store.prices
-          .all()
+          .list()
           .filter(
             (p) =>
               (params.active === undefined || p.active === params.active) &&

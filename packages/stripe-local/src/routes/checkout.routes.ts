@@ -240,7 +240,7 @@ export const checkoutEndpoints = [
       paginate(
         ctx,
         ctx.store.checkoutSessions
-          .all()
+          .list()
           .filter(
             (cs) =>
               (!params.customer || cs.customer === params.customer) &&

@@ -107,7 +107,7 @@ export const customerEndpoints = [
       paginate(
         ctx,
         ctx.store.customers
-          .all()
+          .list()
           .filter(
             (c) =>
               !c.deleted &&

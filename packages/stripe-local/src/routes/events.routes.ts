@@ -10,8 +10,10 @@ export function addWebhookEndpoint(
   url: string,
   secret?: string,
   enabledEvents: string[] = ['*'],
+  fromStart = false,
 ) {
   return ctx.store.webhookEndpoints.add({
+    ...(fromStart ? { fromStart } : {}),
     id: newId('we'),
     created: ctx.realNow(),
     url,
@@ -49,7 +51,7 @@ export const eventEndpoints = [
       };
       return paginate(
         ctx,
-        ctx.store.events.all().filter((e) => matchType(e.type) && matchesCreated(e.created, params.created)),
+        ctx.store.events.list().filter((e) => matchType(e.type) && matchesCreated(e.created, params.created)),
         params,
         '/v1/events',
         renderEvent,
@@ -109,6 +111,6 @@ export const eventEndpoints = [
     return { id: w.id, object: 'webhook_endpoint', deleted: true };
   }),
   endpoint('get', '/v1/webhook_endpoints', { shape: listShape }, ({ ctx, params }) =>
-    paginate(ctx, ctx.store.webhookEndpoints.all(), params, '/v1/webhook_endpoints', renderWebhookEndpoint),
+    paginate(ctx, ctx.store.webhookEndpoints.list(), params, '/v1/webhook_endpoints', renderWebhookEndpoint),
   ),
 ];

@@ -1,10 +1,13 @@
-import { attemptInvoice } from '../billing/invoices.ts';
+import { attemptInvoice, markUncollectible, voidInvoice } from '../billing/invoices.ts';
+import { changedFields, emit } from '../core/events.ts';
+import type { Context } from '../core/context.ts';
+import type { InvoiceRecord } from '../core/records.ts';
 import { throwIfFailed } from '../billing/payment-intents.ts';
 import { attachPaymentMethod, resolvePaymentMethod } from '../billing/payment-methods.ts';
 import { invalidRequest, StripeError } from '../core/errors.ts';
 import { endpoint } from '../core/http.ts';
 import { createdFilter, listShape, matchesCreated, paginate } from '../core/list.ts';
-import { bool, obj, oneOf, req, str } from '../core/params.ts';
+import { bool, clearable, mergeMetadata, metadata, obj, oneOf, req, str } from '../core/params.ts';
 import { renderInvoice, renderInvoicePayment } from '../core/render.ts';
 
 export const invoiceEndpoints = [
@@ -28,7 +31,7 @@ export const invoiceEndpoints = [
       paginate(
         ctx,
         ctx.store.invoices
-          .all()
+          .list()
           .filter(
             (i) =>
               (!params.customer || i.customer === params.customer) &&
@@ -49,11 +52,11 @@ export const invoiceEndpoints = [
       const inv = ctx.store.invoices.get(path.id!);
       if (inv.status === 'paid')
         throw invalidRequest('Invoice is already paid.', { code: 'invoice_already_paid' });
-      if (inv.status !== 'open')
+      if (inv.status !== 'open' && inv.status !== 'uncollectible')
         throw new StripeError(400, {
           type: 'invalid_request_error',
           code: 'invoice_not_editable',
-          message: `You can only pay an invoice that is open. This invoice is ${inv.status}.`,
+          message: `You can only pay an invoice that is open or uncollectible. This invoice is ${inv.status}.`,
         });
       let pmId: string | undefined;
       if (params.payment_method) {
@@ -82,6 +85,47 @@ export const invoiceEndpoints = [
     },
   ),
   endpoint(
+    'post',
+    '/v1/invoices/:id',
+    { shape: { auto_advance: bool(), metadata: metadata(), description: clearable(str()) } },
+    ({ ctx, params, path }) => {
+      const inv = ctx.store.invoices.get(path.id!);
+      if (inv.status === 'void' || inv.status === 'paid')
+        throw invalidRequest(`This invoice is ${inv.status} and can no longer be updated.`, {
+          code: 'invoice_not_editable',
+        });
+      update(ctx, inv, () => {
+        if (params.auto_advance !== undefined) {
+          inv.autoAdvance = params.auto_advance;
+          if (!params.auto_advance) inv.nextPaymentAttempt = null;
+        }
+        inv.metadata = mergeMetadata(inv.metadata, params.metadata);
+        if (params.description !== undefined) inv.description = params.description;
+      });
+      return renderInvoice(ctx, inv);
+    },
+  ),
+  endpoint('post', '/v1/invoices/:id/void', { shape: {} }, ({ ctx, path }) => {
+    const inv = ctx.store.invoices.get(path.id!);
+    if (inv.status !== 'open' && inv.status !== 'uncollectible')
+      throw invalidRequest(
+        `You can only void an invoice that is open or uncollectible. This invoice is ${inv.status}.`,
+        { code: 'invoice_not_editable' },
+      );
+    voidInvoice(ctx, inv);
+    return renderInvoice(ctx, inv);
+  }),
+  endpoint('post', '/v1/invoices/:id/mark_uncollectible', { shape: {} }, ({ ctx, path }) => {
+    const inv = ctx.store.invoices.get(path.id!);
+    if (inv.status !== 'open')
+      throw invalidRequest(
+        `You can only mark an invoice that is open as uncollectible. This invoice is ${inv.status}.`,
+        { code: 'invoice_not_editable' },
+      );
+    markUncollectible(ctx, inv);
+    return renderInvoice(ctx, inv);
+  }),
+  endpoint(
     'get',
     '/v1/invoice_payments',
     {
@@ -95,7 +139,7 @@ export const invoiceEndpoints = [
       paginate(
         ctx,
         ctx.store.invoicePayments
-          .all()
+          .list()
           .filter(
             (p) =>
               (!params.invoice || p.invoice === params.invoice) &&
@@ -110,3 +154,11 @@ export const invoiceEndpoints = [
     renderInvoicePayment(ctx, ctx.store.invoicePayments.get(path.id!)),
   ),
 ];
+
+/** Applies a change and sends `invoice.updated` with what changed. */
+function update(ctx: Context, inv: InvoiceRecord, change: () => void): void {
+  const before = renderInvoice(ctx, inv);
+  change();
+  const previous = changedFields(before, renderInvoice(ctx, inv));
+  if (Object.keys(previous).length) emit(ctx, 'invoice.updated', inv.id, { previous });
+}

@@ -5,7 +5,19 @@ import { invalidRequest, StripeError } from '../core/errors.ts';
 import { emit } from '../core/events.ts';
 import { endpoint } from '../core/http.ts';
 import { listShape, paginate } from '../core/list.ts';
-import { arr, bool, clearable, int, mergeMetadata, metadata, oneOf, req, str } from '../core/params.ts';
+import {
+  arr,
+  automaticPaymentMethods,
+  bool,
+  clearable,
+  int,
+  mergeMetadata,
+  metadata,
+  oneOf,
+  req,
+  resolveAutomaticPaymentMethods,
+  str,
+} from '../core/params.ts';
 import type { PaymentIntentRecord } from '../core/records.ts';
 import { renderPaymentIntent } from '../core/render.ts';
 import { checkClientSecret } from './client-secret.ts';
@@ -54,6 +66,7 @@ export const paymentIntentEndpoints = [
         customer: str(),
         payment_method: str(),
         allowed_payment_method_types: arr(oneOf('card'), 10),
+        automatic_payment_methods: automaticPaymentMethods(),
         description: str(),
         metadata: metadata(),
         receipt_email: str(),
@@ -78,6 +91,7 @@ export const paymentIntentEndpoints = [
         customer: params.customer ?? null,
         paymentMethod: pm?.id ?? null,
         paymentMethodTypes: params.allowed_payment_method_types ?? ['card'],
+        automaticPaymentMethods: resolveAutomaticPaymentMethods(params),
         description: params.description ?? null,
         metadata: params.metadata ?? {},
         receiptEmail: params.receipt_email ?? null,
@@ -180,7 +194,7 @@ export const paymentIntentEndpoints = [
   endpoint('get', '/v1/payment_intents', { shape: { ...listShape, customer: str() } }, ({ ctx, params }) =>
     paginate(
       ctx,
-      ctx.store.paymentIntents.all().filter((pi) => !params.customer || pi.customer === params.customer),
+      ctx.store.paymentIntents.list().filter((pi) => !params.customer || pi.customer === params.customer),
       params,
       '/v1/payment_intents',
       renderPaymentIntent,

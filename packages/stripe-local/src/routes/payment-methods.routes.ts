@@ -99,7 +99,7 @@ export const paymentMethodEndpoints = [
       return paginate(
         ctx,
         ctx.store.paymentMethods
-          .all()
+          .list()
           .filter((pm) => pm.customer !== null && (!params.customer || pm.customer === params.customer)),
         params,
         '/v1/payment_methods',
@@ -115,7 +115,7 @@ export const paymentMethodEndpoints = [
       const customer = ctx.store.customers.get(path.customer!, 'customer');
       return paginate(
         ctx,
-        ctx.store.paymentMethods.all().filter((pm) => pm.customer === customer.id),
+        ctx.store.paymentMethods.list().filter((pm) => pm.customer === customer.id),
         params,
         `/v1/customers/${customer.id}/payment_methods`,
         renderPaymentMethod,

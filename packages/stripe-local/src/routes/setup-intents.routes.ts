@@ -5,7 +5,17 @@ import { emit } from '../core/events.ts';
 import { endpoint } from '../core/http.ts';
 import { newId, randomToken } from '../core/ids.ts';
 import { listShape, paginate } from '../core/list.ts';
-import { arr, bool, clearable, mergeMetadata, metadata, oneOf, str } from '../core/params.ts';
+import {
+  arr,
+  automaticPaymentMethods,
+  bool,
+  clearable,
+  mergeMetadata,
+  metadata,
+  oneOf,
+  resolveAutomaticPaymentMethods,
+  str,
+} from '../core/params.ts';
 import { renderSetupIntent } from '../core/render.ts';
 import { checkClientSecret } from './client-secret.ts';
 
@@ -20,6 +30,7 @@ export const setupIntentEndpoints = [
         customer: str(),
         payment_method: str(),
         allowed_payment_method_types: pmTypes,
+        automatic_payment_methods: automaticPaymentMethods(),
         usage: oneOf('off_session', 'on_session'),
         metadata: metadata(),
         description: str(),
@@ -38,6 +49,7 @@ export const setupIntentEndpoints = [
         customer: params.customer ?? null,
         paymentMethod: pm?.id ?? null,
         paymentMethodTypes: params.allowed_payment_method_types ?? ['card'],
+        automaticPaymentMethods: resolveAutomaticPaymentMethods(params),
         usage: params.usage ?? 'off_session',
         metadata: params.metadata ?? {},
         description: params.description ?? null,
@@ -144,7 +156,7 @@ export const setupIntentEndpoints = [
       paginate(
         ctx,
         ctx.store.setupIntents
-          .all()
+          .list()
           .filter(
             (si) =>
               (!params.customer || si.customer === params.customer) &&

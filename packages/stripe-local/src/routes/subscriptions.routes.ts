@@ -182,7 +182,10 @@ export const subscriptionEndpoints = [
     { shape: { invoice_now: bool(), prorate: bool(), cancellation_details: cancellationDetails } },
     ({ ctx, params, path }) => {
       const sub = ctx.store.subscriptions.get(path.id!);
-      cancelSubscription(ctx, sub, params.cancellation_details ?? {});
+      cancelSubscription(ctx, sub, params.cancellation_details ?? {}, {
+        invoiceNow: params.invoice_now,
+        prorate: params.prorate,
+      });
       return renderSubscription(ctx, sub);
     },
   ),
@@ -214,7 +217,7 @@ export const subscriptionEndpoints = [
       const status = params.status;
       return paginate(
         ctx,
-        ctx.store.subscriptions.all().filter((s) => {
+        ctx.store.subscriptions.list().filter((s) => {
           if (params.customer && s.customer !== params.customer) return false;
           if (params.price && !s.items.some((i) => i.price === params.price)) return false;
           if (params.test_clock && s.testClock !== params.test_clock) return false;

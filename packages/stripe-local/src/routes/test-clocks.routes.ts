@@ -35,7 +35,7 @@ export const testClockEndpoints = [
   endpoint('get', '/v1/test_helpers/test_clocks', { shape: listShape }, ({ ctx, params }) =>
     paginate(
       ctx,
-      ctx.store.testClocks.all().filter((c) => !c.deleted),
+      ctx.store.testClocks.list().filter((c) => !c.deleted),
       params,
       '/v1/test_helpers/test_clocks',
       renderTestClock,
