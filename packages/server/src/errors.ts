@@ -14,6 +14,8 @@ export class AppError extends Error {
   readonly error?: string;
   /** A version conflict's current record, as its GET presenter shows it. */
   readonly current?: unknown;
+  /** Sent as Retry-After (seconds) on a 429 or 503 the client should try again later. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     code: string,
@@ -23,6 +25,7 @@ export class AppError extends Error {
       errors?: Record<string, string>;
       error?: string;
       current?: unknown;
+      retryAfterSeconds?: number;
     },
   ) {
     super(opts.message);
@@ -31,6 +34,7 @@ export class AppError extends Error {
     this.errors = opts.errors;
     this.error = opts.error;
     this.current = opts.current;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 
   /** The record changed since the version the edit was based on (If-Match): 409 with the record now. */

@@ -83,7 +83,14 @@ export const IMAGE_RULES: Record<ImagePurpose, ImageRule> = {
  * rasterised in a child process that is killed at `seconds`; other formats get sharp's `timeout`.
  * Over budget the image is refused (4xx, MSG.imageTooComplex), never retried.
  */
-export const IMAGE_CHECK_BUDGET = {
+export interface ImageCheckBudget {
+  seconds: number;
+  svgPixels: number;
+  svgMaxBlur: number;
+  svgMaxFilterUses: number;
+}
+
+export const IMAGE_CHECK_BUDGET: Readonly<ImageCheckBudget> = {
   /** Wall-clock time for decoding and re-encoding one image. */
   seconds: 5,
   /** The most pixels an SVG may be rasterised to (its density is bounded, so this is a backstop). */
@@ -95,7 +102,7 @@ export const IMAGE_CHECK_BUDGET = {
   svgMaxBlur: 100,
   /** ... or more filter references (attributes, style declarations, CSS rules) than this. */
   svgMaxFilterUses: 32,
-} as const;
+};
 
 /**
  * Image checks of one tenant in flight at once (a Redis semaphore in the API): with the images queue at

@@ -104,6 +104,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (err instanceof AppError) {
     answer = body(err.status, err.message, err.errors, err.error, err.code);
     if (err.current !== undefined) answer.current = err.current;
+    if (err.retryAfterSeconds !== undefined) res.set('Retry-After', String(err.retryAfterSeconds));
   } else if (err instanceof ZodError) {
     const { message, errors } = fieldErrors(err);
     answer = body(400, message, errors, undefined, ERROR_CODES.validationFailed);

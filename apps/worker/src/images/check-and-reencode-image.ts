@@ -1,14 +1,12 @@
 import sharp, { type Metadata, type ResizeOptions, type SharpOptions, type WebpOptions } from 'sharp';
 import { MSG, type ImagePurpose } from '@helix/shared';
-import { IMAGE_CHECK_BUDGET, IMAGE_RULES, IMAGE_TYPES } from '@helix/shared/images';
+import { IMAGE_CHECK_BUDGET, IMAGE_RULES, IMAGE_TYPES, type ImageCheckBudget } from '@helix/shared/images';
 import { rasteriseInChild } from './rasterise-in-child.ts';
 import { svgOverBudget } from './svg-budget.ts';
 
 export type ImageCheck =
   | { ok: true; bytes: Buffer; width: number; height: number; contentType: 'image/webp' }
   | { ok: false; message: string; code?: 'IMAGE_TOO_COMPLEX' };
-
-export type ImageCheckBudget = typeof IMAGE_CHECK_BUDGET;
 
 const refuse = (message: string): ImageCheck => ({ ok: false, message });
 const tooComplex = (): ImageCheck => ({ ok: false, message: MSG.imageTooComplex, code: 'IMAGE_TOO_COMPLEX' });
@@ -93,6 +91,8 @@ export async function checkAndReencodeImage(
       .toBuffer({ resolveWithObject: true });
     return { ok: true, bytes: data, width: info.width, height: info.height, contentType: 'image/webp' };
   } catch (error) {
-    return error instanceof Error && OVER_BUDGET.test(error.message) ? tooComplex() : refuse(MSG.imageTypeNotAllowed);
+    return error instanceof Error && OVER_BUDGET.test(error.message)
+      ? tooComplex()
+      : refuse(MSG.imageTypeNotAllowed);
   }
 }

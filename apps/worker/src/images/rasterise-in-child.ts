@@ -16,7 +16,8 @@ export type RasterResult =
   /** `timeout`: killed at the budget; `refused`: sharp refused the image (pixel limit, bad SVG...). */
   | { ok: false; reason: 'timeout' | 'refused'; detail: string };
 
-type ChildAnswer = { ok: true; bytes: Uint8Array; width: number; height: number } | { ok: false; error: string };
+type ChildAnswer =
+  { ok: true; bytes: Uint8Array; width: number; height: number } | { ok: false; error: string };
 
 /**
  * Rasterises with sharp in a child process killed (SIGKILL) after `seconds`: a hard bound even while
@@ -67,7 +68,9 @@ export function rasteriseInChild(request: RasterRequest, seconds: number): Promi
       settle(() => reject(error));
     });
     child.once('exit', (code, signal) =>
-      settle(() => reject(new Error(`svg rasteriser exited (${signal ?? code}) without an answer: ${stderr}`))),
+      settle(() =>
+        reject(new Error(`svg rasteriser exited (${signal ?? code}) without an answer: ${stderr}`)),
+      ),
     );
     child.send(
       { bytes: request.bytes, input: request.input, resize: request.resize, webp: request.webp, seconds },

@@ -17,7 +17,10 @@ const PLAIN_NUMBER = /^[+]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
  */
 export function svgOverBudget(text: string, budget = IMAGE_CHECK_BUDGET): boolean {
   for (const [, , value = ''] of text.matchAll(STD_DEVIATION)) {
-    const numbers = value.trim().split(/[\s,]+/).filter(Boolean);
+    const numbers = value
+      .trim()
+      .split(/[\s,]+/)
+      .filter(Boolean);
     if (numbers.some((n) => !PLAIN_NUMBER.test(n) || Number(n) > budget.svgMaxBlur)) return true;
   }
   for (const [, value = ''] of text.matchAll(CSS_BLUR)) {
