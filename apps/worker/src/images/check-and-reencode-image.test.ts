@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
 import { IMAGE_CHECK_BUDGET } from '@helix/shared/images';
 import { checkAndReencodeImage } from './check-and-reencode-image.ts';
-import { filterBombSvg } from './filter-bomb.fixture.ts';
+import { cssFilterBombSvg, filterBombSvg, useBombSvg } from './filter-bomb.fixture.ts';
 
 const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' = 'png') =>
   sharp({ create: { width, height, channels: 3, background: '#5f51fb' } })
@@ -147,6 +147,8 @@ describe('checkAndReencodeImage', () => {
     // The same blur hidden behind a character reference, or as a CSS blur(), is refused too.
     for (const svg of [
       filterBombSvg({ stdDeviation: '&#51;00' }),
+      // One CSS rule blurring all 60 rects (about 3 KB).
+      cssFilterBombSvg(),
       Buffer.from(
         '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" style="filter: blur(300px)"/></svg>',
       ),
@@ -160,6 +162,13 @@ describe('checkAndReencodeImage', () => {
     // 14 s of librsvg on this machine at 1000 x 1000).
     const budget = { ...IMAGE_CHECK_BUDGET, seconds: 1, svgMaxBlur: Infinity, svgMaxFilterUses: Infinity };
     expect(await checkAndReencodeImage(filterBombSvg(), 'loading', budget)).toEqual({
+      ok: false,
+      message: MSG.imageTooComplex,
+      code: 'IMAGE_TOO_COMPLEX',
+    });
+    // A blurred group drawn 300 times with <use>: one filter reference, so the scan lets it through.
+    const useBomb = useBombSvg();
+    expect(await checkAndReencodeImage(useBomb, 'profile', { ...IMAGE_CHECK_BUDGET, seconds: 1 })).toEqual({
       ok: false,
       message: MSG.imageTooComplex,
       code: 'IMAGE_TOO_COMPLEX',

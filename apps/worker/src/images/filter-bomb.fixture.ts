@@ -16,3 +16,34 @@ export function filterBombSvg(opts: { rects?: number; stdDeviation?: string; siz
       `<feGaussianBlur stdDeviation="${stdDeviation}"/></filter>${shapes}</svg>`,
   );
 }
+
+/**
+ * The same blur as filterBombSvg in a CSS rule (one `filter:` for every rect): 60 rects, about 3 KB,
+ * about 3 s at 256 px here without a budget.
+ */
+export function cssFilterBombSvg(rects = 60): Buffer {
+  const shapes = Array.from(
+    { length: rects },
+    (_, i) => `<rect x="${i % 50}" y="${i % 40}" width="1000" height="1000"/>`,
+  ).join('');
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><style>rect{filter:url(#b)}</style>` +
+      `<filter id="b" filterUnits="userSpaceOnUse" x="-100000" y="-100000" width="200000" height="200000">` +
+      `<feGaussianBlur stdDeviation="90"/></filter>${shapes}</svg>`,
+  );
+}
+
+/**
+ * A bomb the filter scan does not recognise: one blurred group drawn `uses` times with <use> (one
+ * filter reference in the text, `uses` blurs when rendered). 300 uses take about 13 s at 256 px here:
+ * only the rasteriser's time limit stops it.
+ */
+export function useBombSvg(uses = 300): Buffer {
+  const copies = Array.from({ length: uses }, (_, i) => `<use href="#g" x="${i % 50}"/>`).join('');
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><defs>` +
+      `<filter id="b" filterUnits="userSpaceOnUse" x="-100000" y="-100000" width="200000" height="200000">` +
+      `<feGaussianBlur stdDeviation="90"/></filter><g id="g" filter="url(#b)"><rect width="1000" height="1000"/></g>` +
+      `</defs>${copies}</svg>`,
+  );
+}
