@@ -143,7 +143,8 @@ export const MSG = {
   imageTooComplex:
     'This image is too complex to process (for example an SVG with heavy blur filters). Please upload a simpler image or a PNG/JPG.',
   imageCheckBusy: 'Another image of your organisation is being checked. Please try again in a few seconds.',
-  imageUploadsTooMany: 'You have uploaded many images in a short time. Please wait a few minutes and try again.',
+  imageUploadsTooMany:
+    'You have uploaded many images in a short time. Please wait a few minutes and try again.',
   storageUnavailable: 'Files cannot be saved right now. Nothing was changed; please try again later.',
   uploadTooManyFiles: 'Send the model file and one thumbnail at most.',
   uploadUnexpectedFile: 'This field does not take a file.',
