@@ -18,6 +18,8 @@ export async function startWorkerProcess(env: {
   REDIS_PREFIX: string;
   SMTP_URL: string;
   PUBLIC_URL: string;
+  /** Default: a temporary folder of its own; the API's folder when both must see the same files. */
+  STORAGE_DIR?: string;
 }): Promise<{ child: ChildProcess; output: () => string; kill(signal?: NodeJS.Signals): Promise<void> }> {
   let output = '';
   // node itself (not the tsx launcher, which forks): SIGKILL must reach the worker.

@@ -71,6 +71,9 @@ export const ConfigSchema = z.object({
   MODEL_UPLOAD_MAX_MB: z.coerce.number().int().positive().max(2048).default(50),
   /** How long an upload waits for the worker's image check (validate-image job), in ms. */
   IMAGE_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  /** Image uploads (profile picture, branding, thumbnails, screenshots) per user and window. */
+  IMAGE_UPLOAD_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
+  IMAGE_UPLOAD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   /** How often the worker moves buffered view counts from Redis to PostgreSQL (flush-views), in ms. */
   VIEW_FLUSH_INTERVAL_MS: z.coerce.number().int().min(200).default(2_000),
   /** Rate limit of the public embed path (embed detail and viewer loads), per client IP and window. */

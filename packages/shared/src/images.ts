@@ -76,3 +76,37 @@ export const IMAGE_RULES: Record<ImagePurpose, ImageRule> = {
     output: { width: 1920, height: 1920, fit: 'inside' },
   },
 };
+
+/**
+ * What one image check may cost (issue 16). A 3 KB SVG of blurred shapes can keep librsvg busy for
+ * a minute, and sharp's own `timeout` is only looked at between strips of output, so an SVG is
+ * rasterised in a child process that is killed at `seconds`; other formats get sharp's `timeout`.
+ * Over budget the image is refused (4xx, MSG.imageTooComplex), never retried.
+ */
+export interface ImageCheckBudget {
+  seconds: number;
+  svgPixels: number;
+  svgMaxBlur: number;
+  svgMaxFilterUses: number;
+}
+
+export const IMAGE_CHECK_BUDGET: Readonly<ImageCheckBudget> = {
+  /** Wall-clock time for decoding and re-encoding one image. */
+  seconds: 5,
+  /** The most pixels an SVG may be rasterised to (its density is bounded, so this is a backstop). */
+  svgPixels: 25_000_000,
+  /**
+   * Refused before rasterising (cheap, and the bombs seen so far): a blur wider than this (in the SVG's
+   * units; a drop shadow uses 2 to 20) ...
+   */
+  svgMaxBlur: 100,
+  /** ... or more filter references (attributes, style declarations, CSS rules) than this. */
+  svgMaxFilterUses: 32,
+};
+
+/**
+ * Image checks of one tenant in flight at once (a Redis semaphore in the API): with the images queue at
+ * concurrency 4, one tenant's uploads can never hold every slot, so another tenant's picture waits at
+ * most one budget. A tenant's next upload waits its turn for at most `waitMs`, then gets 429.
+ */
+export const IMAGE_CHECKS_PER_TENANT = { limit: 1, waitMs: 12_000 } as const;

@@ -46,8 +46,15 @@ export const ValidateImageResult = z.discriminatedUnion('ok', [
     width: z.number().int(),
     height: z.number().int(),
   }),
-  /** The image was refused: `message` is the user-facing reason (MSG). */
-  z.object({ ok: z.literal(false), message: z.string() }),
+  /**
+   * The image was refused: `message` is the user-facing reason (MSG). `code` says why when it is not
+   * the image's type, size or dimensions: over the check's budget, or storage failed (not the image).
+   */
+  z.object({
+    ok: z.literal(false),
+    message: z.string(),
+    code: z.enum(['IMAGE_TOO_COMPLEX', 'STORAGE_UNAVAILABLE']).optional(),
+  }),
 ]);
 export type ValidateImageResult = z.infer<typeof ValidateImageResult>;
 

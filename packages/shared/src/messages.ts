@@ -143,6 +143,12 @@ export const MSG = {
   unknownTenants: 'Some of the chosen tenants do not exist.',
   imageTypeNotAllowed: 'Only jpg, jpeg, png, svg and webp images are allowed',
   imageCheckUnavailable: 'The image could not be checked right now, please try again.',
+  imageTooComplex:
+    'This image is too complex to process (for example an SVG with heavy blur filters). Please upload a simpler image or a PNG/JPG.',
+  imageCheckBusy: 'Another image of your organisation is being checked. Please try again in a few seconds.',
+  imageUploadsTooMany:
+    'You have uploaded many images in a short time. Please wait a few minutes and try again.',
+  storageUnavailable: 'Files cannot be saved right now. Nothing was changed; please try again later.',
   uploadTooManyFiles: 'Send the model file and one thumbnail at most.',
   uploadUnexpectedFile: 'This field does not take a file.',
   uploadFieldTooLarge: 'This field is too large.',

@@ -10,6 +10,7 @@ import { updateBranding } from '@helix/server/tenants/update-branding.command';
 import { actorOf } from '../http/auth.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { ifMatch } from '../http/if-match.ts';
+import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { routeLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
@@ -62,6 +63,7 @@ export function brandingTenantRoutes(deps: ServerDeps): Router {
     mayUpdateBranding,
     images,
     once,
+    imageUploadLimiter(deps, ['brandLogo', 'modelLoadingLogo', 'modelBgLogo']),
     validate(BrandingUpdate),
     async (req, res) => {
       const files = uploadedFiles(req);

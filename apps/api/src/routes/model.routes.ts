@@ -22,6 +22,7 @@ import { listCustomerTenants } from '@helix/server/tenants/list-tenants.query';
 import { actorOf, can } from '../http/auth.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { ifMatch } from '../http/if-match.ts';
+import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
@@ -58,17 +59,26 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
 
   // An outbox call (Idempotency-Key, If-Match: the model's version).
   const once = idempotent(deps);
-  router.post('/model/update', catalogueAdmin, modelUpload, once, validate(ModelUpdate), async (req, res) => {
-    const files = uploadedFiles(req);
-    const { model, created } = await saveModel(
-      deps,
-      actorOf(req),
-      inputOf(req, ModelUpdate),
-      { file: files.file, thumbnail: files.thumbnail },
-      ifMatch(req),
-    );
-    res.status(created ? 201 : 200).json(model);
-  });
+  const thumbnailLimit = imageUploadLimiter(deps, ['thumbnail']);
+  router.post(
+    '/model/update',
+    catalogueAdmin,
+    modelUpload,
+    once,
+    thumbnailLimit,
+    validate(ModelUpdate),
+    async (req, res) => {
+      const files = uploadedFiles(req);
+      const { model, created } = await saveModel(
+        deps,
+        actorOf(req),
+        inputOf(req, ModelUpdate),
+        { file: files.file, thumbnail: files.thumbnail },
+        ifMatch(req),
+      );
+      res.status(created ? 201 : 200).json(model);
+    },
+  );
 
   router.post('/model/delete', can('Model.delete'), validate(ModelIdRequest), async (req, res) => {
     res.json(await deleteModel(deps, actorOf(req), inputOf(req, ModelIdRequest).id));

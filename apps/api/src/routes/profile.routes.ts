@@ -7,6 +7,7 @@ import { updateProfile } from '@helix/server/profile/update-profile.command';
 import { actorOf } from '../http/auth.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { ifMatch } from '../http/if-match.ts';
+import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { routeLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { validate, inputOf } from '../http/validate.ts';
@@ -29,7 +30,7 @@ export function profileTenantRoutes(deps: ServerDeps): Router {
   });
 
   // A password change checks the old password: limited like a login, so a borrowed session cannot be
-  // used to guess it. Name and picture edits are not limited.
+  // used to guess it. A new picture counts against the user's image uploads; a name edit is not limited.
   const passwordLimit = routeLimiter(deps, 'password-change');
   const limitPasswordChange: RequestHandler = (req, res, next) => {
     if (inputOf(req, ProfileUpdate).newPassword) return passwordLimit(req, res, next);
@@ -42,6 +43,7 @@ export function profileTenantRoutes(deps: ServerDeps): Router {
     picture,
     // An outbox call (Idempotency-Key, If-Match: the profile's version).
     idempotent(deps),
+    imageUploadLimiter(deps, ['profilePicture']),
     validate(ProfileUpdate),
     limitPasswordChange,
     async (req, res) => {

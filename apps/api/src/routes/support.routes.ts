@@ -15,6 +15,7 @@ import { openSupportScreenshot } from '@helix/server/support/support-screenshot.
 import { updateSupportStatus } from '@helix/server/support/update-support-status.command';
 import { pipeline } from 'node:stream/promises';
 import { actorOf } from '../http/auth.ts';
+import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
@@ -44,12 +45,21 @@ export function supportRoutes(deps: ServerDeps): Router {
     message: MSG.supportTooMany,
   });
 
-  router.post('/support', screenshot, validate(SupportRequestCreate), perUser, async (req, res) => {
-    const file = uploadedFiles(req).screenshot;
-    res
-      .status(201)
-      .json(await createSupportRequest(deps, actorOf(req), inputOf(req, SupportRequestCreate), file));
-  });
+  const screenshotLimit = imageUploadLimiter(deps, ['screenshot']);
+
+  router.post(
+    '/support',
+    screenshot,
+    validate(SupportRequestCreate),
+    perUser,
+    screenshotLimit,
+    async (req, res) => {
+      const file = uploadedFiles(req).screenshot;
+      res
+        .status(201)
+        .json(await createSupportRequest(deps, actorOf(req), inputOf(req, SupportRequestCreate), file));
+    },
+  );
 
   router.get('/support', validate(SupportListQuery, 'query'), async (req, res) => {
     res.json(await listSupportRequests(deps.db, actorOf(req), inputOf(req, SupportListQuery)));

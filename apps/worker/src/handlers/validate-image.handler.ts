@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import type { Logger } from 'pino';
-import type { ValidateImageResult } from '@helix/shared';
+import { MSG, type ImagePurpose, type ValidateImageResult } from '@helix/shared';
 import type { Storage } from '@helix/server/storage/storage';
+import { StorageUnavailableError } from '@helix/server/storage/storage-unavailable.error';
 import { checkAndReencodeImage } from '../images/check-and-reencode-image.ts';
 import type { JobHandler } from '../registry.ts';
 
@@ -12,34 +13,50 @@ export const outputKeyOf = (tmpKey: string, purpose: string) =>
 /**
  * validate-image: reads the upload, checks and re-encodes it (images/check-image.ts), writes the result,
  * deletes the upload and answers ValidateImageResult (the API waits for it). A refused image is an
- * answer, not a failure; only storage trouble throws (and is retried).
+ * answer, not a failure, and so is a storage failure (code STORAGE_UNAVAILABLE: the API names it, and
+ * a retry while the request waits would not mend a full or read-only disk); anything else throws.
  */
 export function validateImageHandler(deps: {
   storage: Storage;
   logger?: Logger;
 }): JobHandler<'validate-image'> {
   return async ({ key, purpose }): Promise<ValidateImageResult> => {
-    const output = outputKeyOf(key, purpose);
-    const bytes = await deps.storage.getBytes(key);
-    if (!bytes) {
-      // A retry after the first attempt stored the result and removed the upload.
-      const done = await deps.storage.getBytes(output);
-      if (!done) return { ok: false, message: 'The upload was not found.' };
-      const meta = await sharp(done).metadata();
-      return {
-        ok: true,
-        key: output,
-        contentType: 'image/webp',
-        width: meta.width ?? 0,
-        height: meta.height ?? 0,
-      };
+    try {
+      return await checkStored(deps, key, purpose);
+    } catch (error) {
+      if (!(error instanceof StorageUnavailableError)) throw error;
+      deps.logger?.error({ err: error.cause ?? error, purpose }, 'image check: storage unavailable');
+      await deps.storage.delete(key).catch(() => undefined);
+      return { ok: false, code: 'STORAGE_UNAVAILABLE', message: MSG.storageUnavailable };
     }
-    const result = await checkAndReencodeImage(bytes, purpose);
-    if (result.ok) await deps.storage.put(output, result.bytes, result.contentType);
-    await deps.storage.delete(key);
-    deps.logger?.info({ purpose, ok: result.ok }, 'image checked');
-    return result.ok
-      ? { ok: true, key: output, contentType: result.contentType, width: result.width, height: result.height }
-      : { ok: false, message: result.message };
   };
+}
+
+async function checkStored(
+  deps: { storage: Storage; logger?: Logger },
+  key: string,
+  purpose: ImagePurpose,
+): Promise<ValidateImageResult> {
+  const output = outputKeyOf(key, purpose);
+  const bytes = await deps.storage.getBytes(key);
+  if (!bytes) {
+    // A retry after the first attempt stored the result and removed the upload.
+    const done = await deps.storage.getBytes(output);
+    if (!done) return { ok: false, message: 'The upload was not found.' };
+    const meta = await sharp(done).metadata();
+    return {
+      ok: true,
+      key: output,
+      contentType: 'image/webp',
+      width: meta.width ?? 0,
+      height: meta.height ?? 0,
+    };
+  }
+  const result = await checkAndReencodeImage(bytes, purpose);
+  if (result.ok) await deps.storage.put(output, result.bytes, result.contentType);
+  await deps.storage.delete(key);
+  deps.logger?.info({ purpose, ok: result.ok, code: result.ok ? undefined : result.code }, 'image checked');
+  return result.ok
+    ? { ok: true, key: output, contentType: result.contentType, width: result.width, height: result.height }
+    : { ok: false, message: result.message, code: result.code };
 }

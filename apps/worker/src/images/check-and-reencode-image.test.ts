@@ -2,7 +2,9 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
+import { IMAGE_CHECK_BUDGET } from '@helix/shared/images';
 import { checkAndReencodeImage } from './check-and-reencode-image.ts';
+import { cssFilterBombSvg, filterBombSvg, useBombSvg } from './filter-bomb.fixture.ts';
 
 const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' = 'png') =>
   sharp({ create: { width, height, channels: 3, background: '#5f51fb' } })
@@ -130,5 +132,55 @@ describe('checkAndReencodeImage', () => {
       ok: false,
       message: MSG.dimensionsOver1000,
     });
+  });
+
+  it('refuses the filter bomb (60 rects, stdDeviation 300) before rasterising it', async () => {
+    const bomb = filterBombSvg();
+    expect(bomb.length).toBeLessThan(5000);
+    for (const purpose of ['profile', 'loading', 'background'] as const) {
+      expect(await checkAndReencodeImage(bomb, purpose), purpose).toEqual({
+        ok: false,
+        message: MSG.imageTooComplex,
+        code: 'IMAGE_TOO_COMPLEX',
+      });
+    }
+    // The same blur hidden behind a character reference, or as a CSS blur(), is refused too.
+    for (const svg of [
+      filterBombSvg({ stdDeviation: '&#51;00' }),
+      // One CSS rule blurring all 60 rects (about 3 KB).
+      cssFilterBombSvg(),
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" style="filter: blur(300px)"/></svg>',
+      ),
+    ]) {
+      expect(await checkAndReencodeImage(svg, 'logo')).toMatchObject({ code: 'IMAGE_TOO_COMPLEX' });
+    }
+  });
+
+  it('kills the rasteriser of an SVG the filter scan lets through when it is over the time limit', async () => {
+    // A budget with no filter limits: only the child process's time limit can stop this one (about
+    // 14 s of librsvg on this machine at 1000 x 1000).
+    const budget = { ...IMAGE_CHECK_BUDGET, seconds: 1, svgMaxBlur: Infinity, svgMaxFilterUses: Infinity };
+    expect(await checkAndReencodeImage(filterBombSvg(), 'loading', budget)).toEqual({
+      ok: false,
+      message: MSG.imageTooComplex,
+      code: 'IMAGE_TOO_COMPLEX',
+    });
+    // A blurred group drawn 300 times with <use>: one filter reference, so the scan lets it through.
+    const useBomb = useBombSvg();
+    expect(await checkAndReencodeImage(useBomb, 'profile', { ...IMAGE_CHECK_BUDGET, seconds: 1 })).toEqual({
+      ok: false,
+      message: MSG.imageTooComplex,
+      code: 'IMAGE_TOO_COMPLEX',
+    });
+    // The worker still checks images afterwards (nothing left busy or broken).
+    expect(await checkAndReencodeImage(await image(64, 64), 'profile')).toMatchObject({ ok: true });
+  });
+
+  it('still accepts an SVG logo with an ordinary drop shadow', async () => {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><filter id="s"><feDropShadow dx="2" dy="2" stdDeviation="3"/></filter><text x="10" y="60" filter="url(#s)">Helix</text><circle cx="150" cy="50" r="30" fill="teal" filter="url(#s)"/></svg>',
+    );
+    expect(await checkAndReencodeImage(svg, 'logo')).toMatchObject({ ok: true, width: 200, height: 100 });
   });
 });

@@ -1,17 +1,20 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type ResizeOptions, type SharpOptions, type WebpOptions } from 'sharp';
 import { MSG, type ImagePurpose } from '@helix/shared';
-import { IMAGE_RULES, IMAGE_TYPES } from '@helix/shared/images';
+import { IMAGE_CHECK_BUDGET, IMAGE_RULES, IMAGE_TYPES, type ImageCheckBudget } from '@helix/shared/images';
+import { rasteriseInChild } from './rasterise-in-child.ts';
+import { svgOverBudget } from './svg-budget.ts';
 
 export type ImageCheck =
   | { ok: true; bytes: Buffer; width: number; height: number; contentType: 'image/webp' }
-  | { ok: false; message: string };
+  | { ok: false; message: string; code?: 'IMAGE_TOO_COMPLEX' };
 
 const refuse = (message: string): ImageCheck => ({ ok: false, message });
+const tooComplex = (): ImageCheck => ({ ok: false, message: MSG.imageTooComplex, code: 'IMAGE_TOO_COMPLEX' });
 
 /** An SVG that declares entities (expansion bombs) is refused before librsvg sees it. */
 const SVG_ENTITY = /<!ENTITY/i;
-/** The most pixels an SVG may be rasterised to (its density is bounded, so this is a backstop). */
-const SVG_RASTER_PIXELS = 25_000_000;
+/** sharp's messages for a pipeline stopped by its `timeout` or its pixel limit. */
+const OVER_BUDGET = /^timeout:|pixel limit/i;
 
 /**
  * Checks an uploaded image by its content and re-encodes it (administration-content 5 and 9): type
@@ -19,8 +22,16 @@ const SVG_RASTER_PIXELS = 25_000_000;
  * dimensions (the spec's messages); decoded under sharp's pixel limit, so a small file that declares
  * a huge picture cannot exhaust memory. The result is always WebP (an SVG is rasterised, never served
  * as SVG), without metadata, turned upright and resized to what the purpose needs.
+ *
+ * Within a budget (IMAGE_CHECK_BUDGET): an SVG whose filters would make rasterising unbounded is
+ * refused before rasterising; an SVG is rasterised in a child process killed at the time limit; other
+ * formats get sharp's `timeout`. Over budget is a refusal with MSG.imageTooComplex.
  */
-export async function checkAndReencodeImage(bytes: Buffer, purpose: ImagePurpose): Promise<ImageCheck> {
+export async function checkAndReencodeImage(
+  bytes: Buffer,
+  purpose: ImagePurpose,
+  budget: ImageCheckBudget = IMAGE_CHECK_BUDGET,
+): Promise<ImageCheck> {
   const rule = IMAGE_RULES[purpose];
   if (bytes.byteLength > rule.maxBytes) return refuse(rule.sizeMessage);
   const limitInputPixels = rule.maxWidth * rule.maxHeight;
@@ -35,7 +46,11 @@ export async function checkAndReencodeImage(bytes: Buffer, purpose: ImagePurpose
   }
   if (!(IMAGE_TYPES as readonly string[]).includes(meta.format ?? '')) return refuse(MSG.imageTypeNotAllowed);
   const isSvg = meta.format === 'svg';
-  if (isSvg && SVG_ENTITY.test(bytes.toString('utf8'))) return refuse(MSG.imageTypeNotAllowed);
+  if (isSvg) {
+    const text = bytes.toString('utf8');
+    if (SVG_ENTITY.test(text)) return refuse(MSG.imageTypeNotAllowed);
+    if (svgOverBudget(text, budget)) return tooComplex();
+  }
   const width = meta.autoOrient?.width ?? meta.width;
   const height = meta.autoOrient?.height ?? meta.height;
   if (!width || !height) return refuse(MSG.imageTypeNotAllowed);
@@ -48,23 +63,36 @@ export async function checkAndReencodeImage(bytes: Buffer, purpose: ImagePurpose
     isSvg && output.fit === 'cover'
       ? Math.min(600, Math.max(72, Math.ceil(72 * Math.max(output.width / width, output.height / height))))
       : undefined;
+  const input: SharpOptions = {
+    limitInputPixels: isSvg ? budget.svgPixels : limitInputPixels,
+    failOn: 'error',
+    density,
+  };
+  const resize: ResizeOptions = {
+    width: output.width,
+    height: output.height,
+    fit: output.fit,
+    withoutEnlargement: output.fit === 'inside',
+  };
+  const webp: WebpOptions = { quality: 82, alphaQuality: 90 };
+  if (isSvg) {
+    const raster = await rasteriseInChild({ bytes, input, resize, webp }, budget.seconds);
+    if (raster.ok) return { ...raster, contentType: 'image/webp' };
+    return raster.reason === 'timeout' || OVER_BUDGET.test(raster.detail)
+      ? tooComplex()
+      : refuse(MSG.imageTypeNotAllowed);
+  }
   try {
-    const { data, info } = await sharp(bytes, {
-      limitInputPixels: isSvg ? SVG_RASTER_PIXELS : limitInputPixels,
-      failOn: 'error',
-      density,
-    })
+    const { data, info } = await sharp(bytes, input)
       .rotate()
-      .resize({
-        width: output.width,
-        height: output.height,
-        fit: output.fit,
-        withoutEnlargement: output.fit === 'inside',
-      })
-      .webp({ quality: 82, alphaQuality: 90 })
+      .resize(resize)
+      .webp(webp)
+      .timeout({ seconds: budget.seconds })
       .toBuffer({ resolveWithObject: true });
     return { ok: true, bytes: data, width: info.width, height: info.height, contentType: 'image/webp' };
-  } catch {
-    return refuse(MSG.imageTypeNotAllowed);
+  } catch (error) {
+    return error instanceof Error && OVER_BUDGET.test(error.message)
+      ? tooComplex()
+      : refuse(MSG.imageTypeNotAllowed);
   }
 }

@@ -122,7 +122,13 @@ export async function saveModel(
   try {
     let thumbnailKey = existing?.thumbnail ?? null;
     if (thumbnail.kind === 'new') {
-      thumbnailKey = await checkImageInWorker(deps, thumbnail.bytes, 'thumbnail', 'thumbnail');
+      thumbnailKey = await checkImageInWorker(
+        deps,
+        thumbnail.bytes,
+        'thumbnail',
+        'thumbnail',
+        actor.tenant.id,
+      );
       written.push(thumbnailKey);
     } else if (thumbnail.kind === 'remove') {
       thumbnailKey = null;

@@ -52,7 +52,9 @@ export async function updateProfile(
   const bytes = newImageBytes('profilePicture', input.profilePicture, file);
   const removePicture = !bytes && input.profilePicture === '';
   const storage = storageOf(deps);
-  const picture = bytes ? await checkImageInWorker(deps, bytes, 'profile', 'profilePicture') : undefined;
+  const picture = bytes
+    ? await checkImageInWorker(deps, bytes, 'profile', 'profilePicture', actor.tenant.id)
+    : undefined;
 
   try {
     const updated = await withTransaction(db, async (tx) => {

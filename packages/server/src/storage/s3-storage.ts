@@ -8,6 +8,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { assertStorageKey, streamToBuffer, type Storage, type StoredObject } from './storage.ts';
+import { StorageUnavailableError } from './storage-unavailable.error.ts';
 
 export interface S3StorageOptions {
   endpoint: string;
@@ -20,6 +21,13 @@ export interface S3StorageOptions {
 const isNotFound = (error: unknown): boolean =>
   error instanceof S3ServiceException &&
   (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+
+/**
+ * Every failure of the store other than "not found" (unreachable, 5xx, access denied, full) is the
+ * store's, not the request's: StorageUnavailableError (503 STORAGE_UNAVAILABLE).
+ */
+const named = (error: unknown): unknown =>
+  error instanceof StorageUnavailableError ? error : new StorageUnavailableError(error);
 
 /** Any S3-compatible store (AWS, MinIO, R2, ...), addressed path-style. */
 export class S3Storage implements Storage {
@@ -44,9 +52,11 @@ export class S3Storage implements Storage {
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     assertStorageKey(key);
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }),
-    );
+    await this.client
+      .send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }))
+      .catch((error: unknown) => {
+        throw named(error);
+      });
   }
 
   async get(key: string): Promise<StoredObject | null> {
@@ -61,7 +71,7 @@ export class S3Storage implements Storage {
       return { body, size: answer.ContentLength ?? null };
     } catch (error) {
       if (isNotFound(error)) return null;
-      throw error;
+      throw named(error);
     }
   }
 
@@ -72,7 +82,11 @@ export class S3Storage implements Storage {
 
   async delete(key: string): Promise<void> {
     assertStorageKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client
+      .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))
+      .catch((error: unknown) => {
+        throw named(error);
+      });
   }
 
   async exists(key: string): Promise<boolean> {
@@ -82,7 +96,7 @@ export class S3Storage implements Storage {
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
-      throw error;
+      throw named(error);
     }
   }
 }

@@ -27,7 +27,9 @@ export async function createSupportRequest(
   const tier = supportTierOf(actor);
   const target = SUPPORT_TARGETS[tier];
   const bytes = newImageBytes('screenshot', input.screenshot, file);
-  const screenshotKey = bytes ? await checkImageInWorker(deps, bytes, 'screenshot', 'screenshot') : null;
+  const screenshotKey = bytes
+    ? await checkImageInWorker(deps, bytes, 'screenshot', 'screenshot', actor.tenant.id)
+    : null;
 
   let row;
   try {

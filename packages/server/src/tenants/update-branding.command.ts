@@ -94,7 +94,7 @@ export async function updateBranding(
     const images: Partial<Record<BrandingImageField, string | null>> = {};
     for (const image of incoming) {
       if (image.bytes) {
-        const key = await checkImageInWorker(deps, image.bytes, image.purpose, image.field);
+        const key = await checkImageInWorker(deps, image.bytes, image.purpose, image.field, actor.tenant.id);
         written.push(key);
         images[image.field] = key;
       } else if (input[image.remove] === true) {

@@ -26,6 +26,14 @@ export const ERROR_CODES = {
   idempotencyInProgress: 'IDEMPOTENCY_IN_PROGRESS',
   idempotencyKeyInvalid: 'IDEMPOTENCY_KEY_INVALID',
   ifMatchInvalid: 'IF_MATCH_INVALID',
+  /** An image over the check's time or pixel budget (4xx: resending the same image will not help). */
+  imageTooComplex: 'IMAGE_TOO_COMPLEX',
+  /** The image check did not answer in time (503, retry later). */
+  imageCheckUnavailable: 'IMAGE_CHECK_UNAVAILABLE',
+  /** Another image of the same tenant held the tenant's check slot too long (429, retry later). */
+  imageCheckBusy: 'IMAGE_CHECK_BUSY',
+  /** Object storage refused a write or read (permissions, full, read-only, I/O): 503, retry later. */
+  storageUnavailable: 'STORAGE_UNAVAILABLE',
   internal: 'INTERNAL',
   /** A transient database conflict (deadlock, serialization failure) outlasted the retries: try later. */
   databaseBusy: 'DATABASE_BUSY',

@@ -1,0 +1,185 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOBS } from '@helix/shared';
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { IMAGE_CHECK_BUDGET, IMAGE_CHECKS_PER_TENANT } from '@helix/shared/images';
+import { seedRoles } from '@helix/server/testing/factories';
+import { freePort, waitFor } from '@helix/stack/services/net';
+import { ManagedChild, tsxArgs } from '@helix/stack/services/process';
+import { filterBombSvg, useBombSvg } from '@helix/worker/images/filter-bomb.fixture';
+import { createHarness, REDIS_URL, type Harness } from '../test/harness.ts';
+import { customer, member, png, type Caller } from '../test/models.ts';
+import { startWorkerProcess } from '../test/worker-process.ts';
+
+/**
+ * Issue 16, "five SVG filter bombs uploaded at once": the real API and worker processes (as `npm
+ * start` runs them) over a database and Redis prefix of their own. One tenant uploads five bombs as
+ * profile pictures at once, twice: the filter bombs of the issue (refused by the filter scan), then
+ * bombs the scan does not recognise (stopped by the rasteriser's time limit; the tenant's one check
+ * slot makes the others wait their turn or get 429). Meanwhile another tenant's 64 x 64 PNG and a
+ * views flush must take no longer than they usually do.
+ */
+const API_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
+const BUDGET_MS = IMAGE_CHECK_BUDGET.seconds * 1000;
+/** A bomb's answer: the budget, plus the turn it may wait for the tenant's slot, plus start-up slack. */
+const BOMB_ANSWER_MS = IMAGE_CHECKS_PER_TENANT.waitMs + BUDGET_MS + 3000;
+
+let h: Harness;
+let storageDir: string;
+let api: ManagedChild;
+let worker: Awaited<ReturnType<typeof startWorkerProcess>>;
+let apiUrl: string;
+let attackers: Caller[];
+let victim: Caller;
+let flushes = 0;
+
+beforeAll(async () => {
+  storageDir = await mkdtemp(path.join(tmpdir(), 'helix-bombs-'));
+  h = await createHarness({ STORAGE_DIR: storageDir });
+  await seedRoles(h.db);
+  const attacker = await customer(h);
+  // Five members of one tenant, so the per-user upload limit is not what stops them.
+  attackers = [
+    attacker,
+    ...(await Promise.all([1, 2, 3, 4].map(() => member(h, attacker.tenant, ['User'])))),
+  ];
+  victim = await customer(h);
+  const port = await freePort();
+  apiUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    NODE_ENV: 'test',
+    DATABASE_URL: h.config.DATABASE_URL,
+    REDIS_URL,
+    REDIS_PREFIX: h.config.REDIS_PREFIX,
+    STORAGE_DIR: storageDir,
+    SMTP_URL: 'smtp://127.0.0.1:9',
+    PUBLIC_URL: 'http://portal.test',
+  };
+  const { command, args } = tsxArgs(API_MAIN);
+  api = new ManagedChild({
+    name: 'api',
+    command,
+    args,
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn', PORT: String(port) },
+    quiet: true,
+  });
+  worker = await startWorkerProcess(env);
+  await waitFor('the API', async () => (await fetch(`${apiUrl}/api/health`)).ok, { timeoutMs: 60_000 });
+});
+
+afterAll(async () => {
+  api?.signal('SIGTERM');
+  await api?.exited;
+  await worker?.kill('SIGTERM');
+  await h?.close();
+  await rm(storageDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  code?: string;
+  ms: number;
+}
+
+async function uploadPicture(caller: Caller, bytes: Buffer, name: string, type: string): Promise<Answer> {
+  const form = new FormData();
+  form.set('name', 'Picture test');
+  form.set('profilePicture', new Blob([new Uint8Array(bytes)], { type }), name);
+  const started = performance.now();
+  const res = await fetch(`${apiUrl}${caller.base}/user/edit`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${caller.token}` },
+    body: form,
+  });
+  const body = (await res.json()) as { code?: string };
+  return { status: res.status, code: body.code, ms: Math.round(performance.now() - started) };
+}
+
+const normalUpload = async () => uploadPicture(victim, await png(64, 64), 'me.png', 'image/png');
+
+/** A views flush through the worker's queue, timed from enqueue to done. */
+async function flushViews(): Promise<number> {
+  const started = performance.now();
+  await h.deps.queue.run(JOBS.flushViews, { reason: 'manual' }, `fault-flush-${++flushes}`, {
+    timeoutMs: 60_000,
+  });
+  return Math.round(performance.now() - started);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Five bombs from the attacking tenant at once; the victim's upload and a flush start while they run. */
+async function attack(bomb: Buffer) {
+  const bombs = Promise.all(
+    attackers.map((caller) => uploadPicture(caller, bomb, 'bomb.svg', 'image/svg+xml')),
+  );
+  await sleep(300);
+  const [upload, flush] = await Promise.all([normalUpload(), flushViews()]);
+  return { bombs: await bombs, upload, flush };
+}
+
+describe('five SVG filter bombs uploaded at once', () => {
+  let usualUpload = 0;
+  let usualFlush = 0;
+  const rows: Record<string, string | number>[] = [];
+
+  it('measures the usual times first', async () => {
+    await normalUpload(); // warms up the API, the worker and sharp
+    const upload = await normalUpload();
+    expect(upload.status).toBe(200);
+    usualUpload = upload.ms;
+    await flushViews();
+    usualFlush = await flushViews();
+    rows.push({
+      phase: 'no bombs',
+      'bomb answers (ms)': '-',
+      'normal upload (ms)': usualUpload,
+      'flush (ms)': usualFlush,
+    });
+  });
+
+  it("refuses the issue's filter bombs within the budget while the other tenant is served as usual", async () => {
+    const { bombs, upload, flush } = await attack(filterBombSvg());
+    rows.push({
+      phase: 'filter bombs (scan)',
+      'bomb answers (ms)': bombs.map((b) => `${b.status} ${b.ms}`).join(', '),
+      'normal upload (ms)': upload.ms,
+      'flush (ms)': flush,
+    });
+    for (const bomb of bombs) {
+      expect(bomb).toMatchObject({ status: 422, code: ERROR_CODES.imageTooComplex });
+      expect(bomb.ms).toBeLessThan(BUDGET_MS);
+    }
+    expect(upload.status).toBe(200);
+    expect(upload.ms).toBeLessThan(2 * usualUpload + 2000);
+    expect(flush).toBeLessThan(2 * usualFlush + 2000);
+  });
+
+  it('stops bombs the scan does not know at the time limit, one at a time, while the other tenant is served as usual', async () => {
+    const { bombs, upload, flush } = await attack(useBombSvg());
+    rows.push({
+      phase: '<use> bombs (time limit)',
+      'bomb answers (ms)': bombs.map((b) => `${b.status} ${b.ms}`).join(', '),
+      'normal upload (ms)': upload.ms,
+      'flush (ms)': flush,
+    });
+    console.log(
+      `image bombs (budget ${IMAGE_CHECK_BUDGET.seconds} s, ${IMAGE_CHECKS_PER_TENANT.limit} check per tenant)`,
+    );
+    console.table(rows);
+    // Each is refused: over budget (422) or, waiting behind its own tenant's bombs, busy (429); never a 5xx.
+    for (const bomb of bombs) {
+      expect([422, 429]).toContain(bomb.status);
+      expect(bomb.code).toBe(bomb.status === 422 ? ERROR_CODES.imageTooComplex : ERROR_CODES.imageCheckBusy);
+      expect(bomb.ms).toBeLessThan(BOMB_ANSWER_MS);
+    }
+    const first = Math.min(...bombs.map((b) => b.ms));
+    expect(first).toBeLessThan(BUDGET_MS + 3000);
+    expect(upload.status).toBe(200);
+    expect(upload.ms).toBeLessThan(2 * usualUpload + 2000);
+    expect(flush).toBeLessThan(2 * usualFlush + 2000);
+  });
+});

@@ -1,0 +1,70 @@
+import { Semaphore, TimeoutError } from 'redis-semaphore';
+import { MSG } from '@helix/shared';
+import { IMAGE_CHECKS_PER_TENANT } from '@helix/shared/images';
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import type { ServerDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { redisKey } from '../redis.ts';
+
+/** A slot is given back by its holder; if the API dies holding it, Redis forgets it after this. */
+const SLOT_LEASE_MS = 15_000;
+
+export interface ImageSlot {
+  release(): Promise<void>;
+}
+
+/**
+ * One of the tenant's image-check slots (IMAGE_CHECKS_PER_TENANT, a Redis semaphore shared by every
+ * API process): so one tenant's uploads never fill the images queue and another tenant's picture never
+ * waits behind them. A tenant's next upload waits its turn for up to `waitMs`, then gets 429
+ * IMAGE_CHECK_BUSY with Retry-After; if Redis cannot be asked, the check cannot run either (503).
+ */
+export async function tenantImageSlot(
+  deps: Pick<ServerDeps, 'redis' | 'config' | 'logger'>,
+  tenantId: number,
+  field: string,
+  limits: { limit: number; waitMs: number } = IMAGE_CHECKS_PER_TENANT,
+): Promise<ImageSlot> {
+  const semaphore = new Semaphore(
+    deps.redis,
+    redisKey(deps.config.REDIS_PREFIX, 'image-check', String(tenantId)),
+    limits.limit,
+    {
+      lockTimeout: SLOT_LEASE_MS,
+      acquireTimeout: limits.waitMs,
+      retryInterval: 100,
+      onLockLost: (err) => deps.logger.warn({ err, tenantId }, 'image check slot lost (Redis)'),
+    },
+  );
+  try {
+    await semaphore.acquire();
+  } catch (error) {
+    if (error instanceof TimeoutError) {
+      throw new AppError(ERROR_CODES.imageCheckBusy, {
+        status: 429,
+        message: MSG.imageCheckBusy,
+        errors: { [field]: MSG.imageCheckBusy },
+        retryAfter: 5,
+      });
+    }
+    deps.logger.warn({ err: error, tenantId }, 'image check slot not available (Redis)');
+    throw imageCheckUnavailable(field);
+  }
+  return {
+    release: () =>
+      semaphore
+        .release()
+        .catch((err: unknown) => deps.logger.warn({ err, tenantId }, 'image check slot not released')),
+  };
+}
+
+/** The image check could not run or did not answer in time: 503, try again shortly. */
+export function imageCheckUnavailable(field: string): AppError {
+  return new AppError(ERROR_CODES.imageCheckUnavailable, {
+    status: 503,
+    message: MSG.imageCheckUnavailable,
+    error: 'Service Unavailable',
+    errors: { [field]: MSG.imageCheckUnavailable },
+    retryAfter: 10,
+  });
+}
