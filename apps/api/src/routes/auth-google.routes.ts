@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { Passport } from 'passport';
 import { Strategy as GoogleStrategy, type Profile } from 'passport-google-oauth20';
 import { GoogleStartQuery, MSG } from '@helix/shared';
@@ -123,11 +123,13 @@ export function googleRoutes(deps: ServerDeps): Router {
   if (!clientID || !clientSecret) {
     // A browser that reaches here (an old page, a bookmark) ends on the web's failure page, which
     // shows 'Something went wrong!' (the spec's Google failure), never a raw JSON answer.
-    router.get(['/auth/google', '/auth/google/callback'], (req, res) => {
+    const toFailurePage: RequestHandler = (req, res) => {
       const type = req.query.type === 'signup' ? 'signup' : 'login';
       if (req.accepts(['html', 'json']) === 'json') throw AppError.notFound(MSG.googleDisabled);
       res.redirect(302, back({ error: '1', type }));
-    });
+    };
+    router.get('/auth/google', validate(GoogleStartQuery, 'query'), toFailurePage);
+    router.get('/auth/google/callback', toFailurePage);
     return router;
   }
 
