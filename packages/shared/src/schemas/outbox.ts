@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   idempotencyKeyInvalid: 'IDEMPOTENCY_KEY_INVALID',
   ifMatchInvalid: 'IF_MATCH_INVALID',
   internal: 'INTERNAL',
+  /** The job queue (Redis) did not take the job in time: nothing was queued, try again. */
+  queueUnavailable: 'QUEUE_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
