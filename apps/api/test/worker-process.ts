@@ -12,13 +12,15 @@ const WORKER_MAIN = path.join(ROOT, 'apps/worker/src/main.ts');
  * kill it in the middle of a batch, and for the bench. Resolves once it logged 'worker started'.
  * WORKER_NODE_ARGS adds node options (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-export async function startWorkerProcess(env: {
-  DATABASE_URL: string;
-  REDIS_URL: string;
-  REDIS_PREFIX: string;
-  SMTP_URL: string;
-  PUBLIC_URL: string;
-}): Promise<{ child: ChildProcess; output: () => string; kill(signal?: NodeJS.Signals): Promise<void> }> {
+export async function startWorkerProcess(
+  env: {
+    DATABASE_URL: string;
+    REDIS_URL: string;
+    REDIS_PREFIX: string;
+    SMTP_URL: string;
+    PUBLIC_URL: string;
+  } & Record<string, string>,
+): Promise<{ child: ChildProcess; output: () => string; kill(signal?: NodeJS.Signals): Promise<void> }> {
   let output = '';
   // node itself (not the tsx launcher, which forks): SIGKILL must reach the worker.
   const extraArgs = process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
