@@ -33,7 +33,7 @@ export function retryWindowMs(policy: RetryPolicy): number {
 
 /**
  * Every e-mail (single and bulk invitations, resets, billing and support mail): retried soon at first
- * (2 s doubling), then every 5 minutes, for about 2 h 50 min in all: a two-hour SMTP outage delays
+ * (2 s doubling), then every 5 minutes, for about 2 h 45 min in all: a two-hour SMTP outage delays
  * mail but loses none, and the first retry after the server is back lands within 5 minutes.
  */
 export const MAIL_RETRY: RetryPolicy = { attempts: 40, baseMs: 2_000, capMs: 5 * 60_000 };
