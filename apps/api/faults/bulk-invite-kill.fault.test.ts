@@ -58,7 +58,10 @@ describe('bulk invite with the worker SIGKILLed twice', () => {
     const started = Date.now();
     let worker = await startWorkerProcess(env);
     try {
-      const rows = Array.from({ length: ROWS }, (_, i) => ({ name: `Killed ${i}`, email: `killed${i}@example.test` }));
+      const rows = Array.from({ length: ROWS }, (_, i) => ({
+        name: `Killed ${i}`,
+        email: `killed${i}@example.test`,
+      }));
       const res = await bulkInvite(rows);
       expect(res.status).toBe(202);
       const { batchId } = BulkInviteStarted.parse(res.body);
@@ -78,7 +81,8 @@ describe('bulk invite with the worker SIGKILLed twice', () => {
 
       // The worker marks the batch done itself: nobody polls the API here.
       await until(
-        async () => (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
+        async () =>
+          (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
         120_000,
         'the worker to finish the batch',
       );
@@ -89,9 +93,12 @@ describe('bulk invite with the worker SIGKILLed twice', () => {
       const repeated = rows.filter((r) => (counts.get(r.email) ?? 0) > 1);
       const duplicates = mail.mails.length - counts.size;
       const inviteOf = new Map(
-        (await h.db.invite.findMany({ where: { batchId }, select: { id: true, user: { select: { email: true } } } })).map(
-          (i) => [i.user.email, i.id],
-        ),
+        (
+          await h.db.invite.findMany({
+            where: { batchId },
+            select: { id: true, user: { select: { email: true } } },
+          })
+        ).map((i) => [i.user.email, i.id]),
       );
       const repeatedNotInFlight = repeated.filter((r) => !killedInFlight.has(inviteOf.get(r.email)!));
 
@@ -144,7 +151,10 @@ describe('bulk invite with the worker SIGKILLed twice', () => {
   });
 
   it('finishes a batch whose queued jobs were lost (Redis emptied) when the worker starts', async () => {
-    const rows = Array.from({ length: 20 }, (_, i) => ({ name: `Lost ${i}`, email: `lost${i}@example.test` }));
+    const rows = Array.from({ length: 20 }, (_, i) => ({
+      name: `Lost ${i}`,
+      email: `lost${i}@example.test`,
+    }));
     const res = await bulkInvite(rows);
     expect(res.status).toBe(202);
     const { batchId } = BulkInviteStarted.parse(res.body);
@@ -154,7 +164,8 @@ describe('bulk invite with the worker SIGKILLed twice', () => {
     const worker = await startWorkerProcess(env);
     try {
       await until(
-        async () => (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
+        async () =>
+          (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
         60_000,
         'the recovered batch',
       );

@@ -55,7 +55,10 @@ describe('an SMTP outage longer than the old bulk retry window', () => {
       JOB_RETRY_MAX_DELAY_MS: String(RETRY_CAP_MS),
     });
     try {
-      const rows = Array.from({ length: ROWS }, (_, i) => ({ name: `Outage ${i}`, email: `outage${i}@example.test` }));
+      const rows = Array.from({ length: ROWS }, (_, i) => ({
+        name: `Outage ${i}`,
+        email: `outage${i}@example.test`,
+      }));
       const res = await request(h.app)
         .post(`${owner.base}/user/bulk-invite`)
         .set(bearer(owner.token))
@@ -85,7 +88,8 @@ describe('an SMTP outage longer than the old bulk retry window', () => {
       await mail.waitFor(expected, 60_000);
       const allAfterUp = Date.now() - upAt;
       await until(
-        async () => (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
+        async () =>
+          (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
         30_000,
         'the worker to finish the batch',
       );

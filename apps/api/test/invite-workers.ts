@@ -6,7 +6,10 @@ import type { Harness } from './harness.ts';
  * The worker's mail side in-process (what apps/worker/src/main.ts starts): the e-mail and bulk-invite
  * queue families on the harness's database client, sending to `smtpUrl`.
  */
-export async function startInviteWorkers(h: Harness, opts: { smtpUrl: string; env?: Record<string, string> }) {
+export async function startInviteWorkers(
+  h: Harness,
+  opts: { smtpUrl: string; env?: Record<string, string> },
+) {
   const config = parseConfig({
     DATABASE_URL: h.config.DATABASE_URL,
     REDIS_URL: h.config.REDIS_URL,

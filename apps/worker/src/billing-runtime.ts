@@ -8,7 +8,11 @@ import type { JobQueue } from '@helix/server/queue/job-queue';
  * The worker's side of billing: the reconcile schedule (every BILLING_RECONCILE_INTERVAL_MS, plus one
  * run at start) when Stripe is configured.
  */
-export async function scheduleBillingReconcile(config: Config, logger: Logger, queue: JobQueue): Promise<void> {
+export async function scheduleBillingReconcile(
+  config: Config,
+  logger: Logger,
+  queue: JobQueue,
+): Promise<void> {
   if (!billingConfigured(config)) {
     logger.info('Stripe is not configured: no billing reconcile schedule');
     return;

@@ -90,7 +90,11 @@ describe('job registry', () => {
       await stuck;
       return { ok: false, message: 'held' };
     };
-    const handlers: JobHandlers = { ...runtime.handlers, 'send-email': sendEmail, 'validate-image': validateImage };
+    const handlers: JobHandlers = {
+      ...runtime.handlers,
+      'send-email': sendEmail,
+      'validate-image': validateImage,
+    };
     const workers = startWorkers({
       connection,
       prefix,

@@ -212,7 +212,11 @@ export const JOBS = {
   sendInvite: { name: 'send-invite', family: 'email', payload: SendInvitePayload },
   billingEmail: { name: 'billing-email', family: 'email', payload: BillingEmailPayload },
   sendSupportRequest: { name: 'send-support-request', family: 'email', payload: SendSupportRequestPayload },
-  bulkInviteDispatch: { name: 'bulk-invite-dispatch', family: 'bulk-invite', payload: BulkInviteDispatchPayload },
+  bulkInviteDispatch: {
+    name: 'bulk-invite-dispatch',
+    family: 'bulk-invite',
+    payload: BulkInviteDispatchPayload,
+  },
   bulkInviteRow: { name: 'bulk-invite-row', family: 'bulk-invite', payload: BulkInviteRowPayload },
   validateImage: { name: 'validate-image', family: 'images', payload: ValidateImagePayload },
   flushViews: { name: 'flush-views', family: 'views', payload: FlushViewsPayload },

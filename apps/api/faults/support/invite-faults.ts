@@ -13,7 +13,8 @@ export async function until(check: () => Promise<boolean> | boolean, timeoutMs: 
   }
 }
 
-export const tokenOf = (link: string | null): string => new URL(link ?? 'http://none').searchParams.get('token') ?? '';
+export const tokenOf = (link: string | null): string =>
+  new URL(link ?? 'http://none').searchParams.get('token') ?? '';
 
 /**
  * Every mailed link's token through the join check the sign-up page's request runs (openInvite, the

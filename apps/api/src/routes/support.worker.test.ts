@@ -59,7 +59,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const jobOf = async (requestId: number) => (await h.deps.queue.queueOf('email').getJob(supportJobId(requestId)))!;
+const jobOf = async (requestId: number) =>
+  (await h.deps.queue.queueOf('email').getJob(supportJobId(requestId)))!;
 
 /** Waits until the job's attempt failed and its retry waits out the backoff (promote() runs it now). */
 async function waitRetrying(requestId: number, attempts: number) {

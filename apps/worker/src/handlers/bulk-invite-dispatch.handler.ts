@@ -12,7 +12,10 @@ const ROW_JOBS_PER_ADD = 1000;
  * recovery) adds only what is missing. The e-mail itself is guarded by the invitation's lease and sent
  * marker.
  */
-export function bulkInviteDispatchHandler(deps: { db: Db; queue: JobQueue }): JobHandler<'bulk-invite-dispatch'> {
+export function bulkInviteDispatchHandler(deps: {
+  db: Db;
+  queue: JobQueue;
+}): JobHandler<'bulk-invite-dispatch'> {
   return async ({ batchId }) => {
     let after = 0;
     let added = 0;
@@ -26,7 +29,10 @@ export function bulkInviteDispatchHandler(deps: { db: Db; queue: JobQueue }): Jo
       if (invites.length === 0) return { added };
       await deps.queue.enqueueMany(
         JOBS.bulkInviteRow,
-        invites.map((invite) => ({ payload: { batchId, inviteId: invite.id }, jobId: inviteJobId(invite.id) })),
+        invites.map((invite) => ({
+          payload: { batchId, inviteId: invite.id },
+          jobId: inviteJobId(invite.id),
+        })),
       );
       added += invites.length;
       after = invites[invites.length - 1]!.id;

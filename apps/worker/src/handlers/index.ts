@@ -48,7 +48,11 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
   return {
     'send-email': sendEmailHandler({ transport: deps.transport, from: deps.mailFrom }),
     'send-invite': sendInviteHandler(deps.invites),
-    'billing-email': billingEmailHandler({ transport: deps.transport, from: deps.mailFrom, billing: deps.billing }),
+    'billing-email': billingEmailHandler({
+      transport: deps.transport,
+      from: deps.mailFrom,
+      billing: deps.billing,
+    }),
     'send-support-request': sendSupportRequestHandler(deps.support),
     'bulk-invite-dispatch': bulkInviteDispatchHandler({ db: deps.invites.db, queue: deps.queue }),
     'bulk-invite-row': bulkInviteRowHandler(deps.bulkInvites),

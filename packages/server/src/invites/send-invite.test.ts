@@ -41,7 +41,10 @@ async function invites(count: number, batch = false) {
           })
         ).id
       : undefined;
-    const rows = Array.from({ length: count }, (_, i) => ({ name: `R ${i}`, email: `r${n}-${i}@example.test` }));
+    const rows = Array.from({ length: count }, (_, i) => ({
+      name: `R ${i}`,
+      email: `r${n}-${i}@example.test`,
+    }));
     const created = await createInvitedUsers(tx, {
       tenantId,
       invitedById: ownerId,

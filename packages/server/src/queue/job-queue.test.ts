@@ -72,9 +72,10 @@ describe('the producer', () => {
     const dead = createRedis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: null });
     const stuck = new JobQueue(dead, prefix, { addTimeoutMs: 300 });
     try {
-      const error = await stuck
-        .enqueue(JOBS.flushViews, { reason: 'manual' }, 'never')
-        .then(() => null, (e: unknown) => e);
+      const error = await stuck.enqueue(JOBS.flushViews, { reason: 'manual' }, 'never').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({ status: 503, code: 'QUEUE_UNAVAILABLE' });
     } finally {
