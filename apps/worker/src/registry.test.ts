@@ -5,6 +5,8 @@ import { createLogger, parseConfig } from '@helix/server';
 import { createRedis } from '@helix/server/redis';
 import { missingHandlers, startWorkers, type JobHandler, type JobHandlers } from './registry.ts';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime.ts';
+import { LEGACY_QUEUE, moveLegacyJobs } from './legacy-queue.ts';
+import { Queue } from 'bullmq';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const connection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
@@ -121,6 +123,21 @@ describe('job registry', () => {
     } finally {
       release();
       await workers.close();
+    }
+  });
+
+  it('moves jobs left in the old shared queue to their families after an upgrade', async () => {
+    const legacy = new Queue(LEGACY_QUEUE, { connection, prefix });
+    try {
+      const payload = { template: 'welcome', to: 'old@example.test', vars: { name: 'Old' } };
+      await legacy.add('send-email', payload, { jobId: 'reset-old-1', delay: 60_000 });
+      await legacy.upsertJobScheduler('flush-views', { every: 2_000 }, { name: 'flush-views', data: {} });
+      expect(await moveLegacyJobs(connection, prefix, runtime.queue, logger)).toBe(1);
+      expect((await runtime.queue.queueOf('email').getJob('reset-old-1'))?.data).toEqual(payload);
+      expect(await legacy.getJobSchedulers()).toEqual([]);
+      expect(await legacy.getJobCounts('waiting', 'delayed')).toEqual({ waiting: 0, delayed: 0 });
+    } finally {
+      await legacy.close();
     }
   });
 });

@@ -14,6 +14,7 @@ import { startWorkers, type Workers } from './registry.ts';
 import { createViewsRuntime } from './views-runtime.ts';
 import { scheduleBillingReconcile } from './billing-runtime.ts';
 import { requeueUnsentSupportRequests } from './support-runtime.ts';
+import { moveLegacyJobs } from './legacy-queue.ts';
 
 /** How often the worker queues what a Redis outage kept from being queued (open invitations). */
 export const INVITE_RECOVERY_INTERVAL_MS = 60_000;
@@ -103,6 +104,9 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
         concurrency: { images: config.IMAGE_CHECK_CONCURRENCY },
         retryMaxDelayMs: config.JOB_RETRY_MAX_DELAY_MS,
       });
+      await moveLegacyJobs(connection, config.REDIS_PREFIX, queue, logger).catch((err: unknown) =>
+        logger.warn({ err }, 'jobs of the old shared queue not moved'),
+      );
       if (running.includes('bulk-invite') || running.includes('email')) {
         await recoverInvites();
         recovery = setInterval(() => void recoverInvites(), INVITE_RECOVERY_INTERVAL_MS);
