@@ -1,3 +1,4 @@
+import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
 export interface SunkMail {
@@ -59,17 +60,21 @@ export async function startMailSink(
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        // Quoted-printable soft line breaks would cut the link.
-        const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        // The text part decoded by its own transfer encoding: a hand-made quoted-printable decoding
+        // turned a literal "=3D" in a 7bit part (a token starting with 3D) into "=" and cut the link.
+        const text = await PostalMime.parse(raw).then(
+          (email) => email.text ?? '',
+          () => raw,
+        );
         const accept = () => {
           // The sender went away before the 250: by SMTP's rules the message was not taken.
           if (closed.has(session.id)) return;
           mails.push({
             to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
             raw,
-            link: LINK.exec(unfolded)?.[0] ?? null,
+            link: LINK.exec(text)?.[0] ?? null,
           });
           for (const listener of listeners) listener();
           callback();

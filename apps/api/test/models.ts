@@ -2,16 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Worker } from 'bullmq';
 import { createLogger } from '@helix/server';
+import type { QueueFamilyName } from '@helix/shared';
 import type { Plan, Tenant, User } from '@helix/server/db';
-import { createRedis, type Redis } from '@helix/server/redis';
 import { createSession } from '@helix/server/sessions/session.service';
 import { LocalStorage } from '@helix/server/storage/local-storage';
 import { flushViews } from '@helix/server/views/flush-views';
-import { buildHandlers, type HandlerDeps } from '@helix/worker/handlers/index';
-import { startWorker } from '@helix/worker/registry';
-import { createHarness, REDIS_URL, type Harness } from './harness.ts';
+import { createWorkerRuntime, type WorkerRuntime } from '@helix/worker/worker-runtime';
+import { createHarness, type Harness } from './harness.ts';
 import {
   CUSTOMER_PLAN_PERMISSIONS,
   createPlan,
@@ -22,48 +20,39 @@ import {
 } from '@helix/server/testing/factories';
 
 /**
- * The API harness plus what the models area needs: object storage in a temporary folder, the worker's
- * handlers running in-process (validate-image answers the uploads), and helpers for tenants, sessions,
- * models, .glb files and images.
+ * The API harness plus what the models area needs: object storage in a temporary folder, the worker
+ * running in-process on the same database client (validate-image answers the uploads; more families
+ * when a test asks, e.g. 'email' with SMTP_URL set), and helpers for tenants, sessions, models, .glb
+ * files and images.
  */
 export interface ModelHarness extends Harness {
   storage: LocalStorage;
-  worker: Worker;
+  worker: WorkerRuntime;
   /** Moves the buffered view counts to PostgreSQL (what the flush-views job does). */
   flush(): ReturnType<typeof flushViews>;
 }
 
 export async function createModelHarness(
   env: Record<string, string> = {},
-  /** More of the worker's dependencies (e.g. a mail transport and the support jobs'). */
-  workerDeps: (h: { db: Harness['db']; storage: LocalStorage }) => Partial<HandlerDeps> = () => ({}),
+  /** The worker's queue families to run (default: the image checks only; views are flushed by flush()). */
+  families: readonly QueueFamilyName[] = ['images'],
 ): Promise<ModelHarness> {
   const dir = await mkdtemp(path.join(tmpdir(), 'helix-storage-'));
-  const h = await createHarness({ STORAGE_DIR: dir, VIEWER_URL: 'http://viewer.test', ...env });
+  const harnessEnv = { STORAGE_DIR: dir, VIEWER_URL: 'http://viewer.test', ...env };
+  const h = await createHarness(harnessEnv);
   const storage = new LocalStorage(dir);
   h.deps.storage = storage;
   await seedRoles(h.db);
-  const workerConnection: Redis = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
+  const worker = createWorkerRuntime(h.config, createLogger('silent', 'worker-test'), { db: h.db, storage });
+  await worker.start({ families });
   const models = { db: h.db, redis: h.redis, storage, prefix: h.config.REDIS_PREFIX };
-  const worker = startWorker({
-    connection: workerConnection,
-    prefix: h.config.REDIS_PREFIX,
-    handlers: buildHandlers({
-      transport: {} as never,
-      mailFrom: 'x@example.test',
-      models,
-      ...workerDeps({ db: h.db, storage }),
-    }),
-    logger: createLogger('silent', 'worker-test'),
-  });
   const close = h.close;
   return Object.assign(h, {
     storage,
     worker,
     flush: () => flushViews(models, { recover: true }),
     async close() {
-      await worker.close();
-      workerConnection.disconnect();
+      await worker.stop();
       await close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -12,15 +12,17 @@ const WORKER_MAIN = path.join(ROOT, 'apps/worker/src/main.ts');
  * kill it in the middle of a batch, and for the bench. Resolves once it logged 'worker started'.
  * WORKER_NODE_ARGS adds node options (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-export async function startWorkerProcess(env: {
-  DATABASE_URL: string;
-  REDIS_URL: string;
-  REDIS_PREFIX: string;
-  SMTP_URL: string;
-  PUBLIC_URL: string;
-  /** Default: a temporary folder of its own; the API's folder when both must see the same files. */
-  STORAGE_DIR?: string;
-}): Promise<{ child: ChildProcess; output: () => string; kill(signal?: NodeJS.Signals): Promise<void> }> {
+export async function startWorkerProcess(
+  env: {
+    DATABASE_URL: string;
+    REDIS_URL: string;
+    REDIS_PREFIX: string;
+    SMTP_URL: string;
+    PUBLIC_URL: string;
+    /** Default: a temporary folder of its own; the API's folder when both must see the same files. */
+    STORAGE_DIR?: string;
+  } & Record<string, string>,
+): Promise<{ child: ChildProcess; output: () => string; kill(signal?: NodeJS.Signals): Promise<void> }> {
   let output = '';
   // node itself (not the tsx launcher, which forks): SIGKILL must reach the worker.
   const extraArgs = process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -37,7 +39,11 @@ export async function startWorkerProcess(env: {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      // A worker that never said it started must not outlive the test.
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not start:\n${output}`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       if (output.includes('worker started')) {

@@ -1,19 +1,30 @@
 import { Worker, UnrecoverableError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { JOBS, QUEUE_NAME, type JobName } from '@helix/shared';
-import type { z } from 'zod';
-
-type Definitions = (typeof JOBS)[keyof typeof JOBS];
-type PayloadOf<N extends JobName> = z.output<Extract<Definitions, { name: N }>['payload']>;
+import {
+  JOBS,
+  QUEUE_FAMILIES,
+  QUEUE_FAMILY_NAMES,
+  jobNamed,
+  retryDelayMs,
+  type JobName,
+  type JobPayload,
+  type QueueFamilyName,
+  type RetryPolicy,
+} from '@helix/shared';
 
 /**
- * A handler receives the payload already checked against its contract. What it answers becomes the
- * job's return value (a producer waiting with JobQueue.run gets it, e.g. validate-image's result).
+ * A handler receives the payload already checked against its contract, the job and the worker's lock
+ * token (to move the job, e.g. delay it). What it answers becomes the job's return value (a producer
+ * waiting with JobQueue.run gets it, e.g. validate-image's result).
  */
-export type JobHandler<N extends JobName = JobName> = (payload: PayloadOf<N>, job: Job) => Promise<unknown>;
+export type JobHandler<N extends JobName = JobName> = (
+  payload: JobPayload<N>,
+  job: Job,
+  token?: string,
+) => Promise<unknown>;
 
-/** One handler per job name in JOBS: the compiler checks the map, missingHandlers checks it at start. */
+/** One handler per declared job: the compiler checks the map, missingHandlers checks it at start. */
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
 export function missingHandlers(handlers: Partial<Record<string, unknown>>): string[] {
@@ -22,44 +33,91 @@ export function missingHandlers(handlers: Partial<Record<string, unknown>>): str
     .filter((name) => typeof handlers[name] !== 'function');
 }
 
-const definitionOf = (name: string): Definitions | undefined =>
-  Object.values(JOBS).find((job) => job.name === name);
-
-export interface WorkerOptions {
+export interface WorkersOptions {
   connection: Redis;
   prefix: string;
   handlers: Partial<JobHandlers>;
   logger: Logger;
-  concurrency?: number;
+  /** Families to run in this process (default all); the handler check covers every job regardless. */
+  families?: readonly QueueFamilyName[];
+  /** Per-family concurrency over the declared one (images: IMAGE_CHECK_CONCURRENCY). */
+  concurrency?: Partial<Record<QueueFamilyName, number>>;
+  /** JOB_RETRY_MAX_DELAY_MS: caps every family's retry wait (drills and tests). */
+  retryMaxDelayMs?: number;
+  /**
+   * How long a job's lock lasts without renewal: a worker killed mid-job gives its jobs back after
+   * about this long plus stalledInterval, and a restarted worker runs them again.
+   */
+  lockDuration?: number;
+  stalledInterval?: number;
 }
 
+export interface Workers {
+  workers: Map<QueueFamilyName, Worker>;
+  /** Stops taking jobs and waits for the running ones. */
+  close(): Promise<void>;
+}
+
+const policyOf = (jobName: string | undefined): RetryPolicy | undefined => {
+  const definition = jobName ? jobNamed(jobName) : undefined;
+  return definition ? QUEUE_FAMILIES[definition.family].retry : undefined;
+};
+
 /**
- * The BullMQ worker for every job contract. It refuses to start (throws) when a job has no handler.
- * A payload that breaks its contract fails at once (UnrecoverableError: no retry would fix it); any
- * other failure is retried with the queue's exponential backoff.
+ * One BullMQ worker per queue family (Immich's shape), each with its family's concurrency and retry
+ * policy, so image checks, mail, the views flush and billing never wait behind each other. Refuses to
+ * start (throws) when a declared job has no handler. A payload that breaks its contract fails at once
+ * (UnrecoverableError: no retry would fix it); any other failure is retried with the family's capped
+ * exponential backoff.
  */
-export function startWorker(options: WorkerOptions): Worker {
+export function startWorkers(options: WorkersOptions): Workers {
   const missing = missingHandlers(options.handlers);
   if (missing.length > 0) throw new Error(`No handler for job(s): ${missing.join(', ')}`);
   const handlers = options.handlers as JobHandlers;
+  const cap = options.retryMaxDelayMs ?? Number.POSITIVE_INFINITY;
 
-  const worker = new Worker(
-    QUEUE_NAME,
-    async (job) => {
-      const definition = definitionOf(job.name);
-      if (!definition) throw new UnrecoverableError(`Unknown job ${job.name}`);
-      const parsed = definition.payload.safeParse(job.data);
-      if (!parsed.success)
-        throw new UnrecoverableError(`Invalid payload for ${job.name}: ${parsed.error.message}`);
-      const handler = handlers[definition.name] as JobHandler;
-      return handler(parsed.data as never, job);
+  const workers = new Map<QueueFamilyName, Worker>();
+  for (const family of options.families ?? QUEUE_FAMILY_NAMES) {
+    const declared = QUEUE_FAMILIES[family];
+    const worker = new Worker(
+      declared.queue,
+      async (job, token) => {
+        const definition = jobNamed(job.name);
+        if (!definition || definition.family !== family)
+          throw new UnrecoverableError(`Unknown job ${job.name} in queue ${declared.queue}`);
+        const parsed = definition.payload.safeParse(job.data);
+        if (!parsed.success)
+          throw new UnrecoverableError(`Invalid payload for ${job.name}: ${parsed.error.message}`);
+        const handler = handlers[definition.name] as JobHandler;
+        return handler(parsed.data as never, job, token);
+      },
+      {
+        connection: options.connection,
+        prefix: options.prefix,
+        concurrency: options.concurrency?.[family] ?? declared.concurrency,
+        lockDuration: options.lockDuration ?? 15_000,
+        stalledInterval: options.stalledInterval ?? 5_000,
+        // A job survives a few crashes of its worker; after that it fails (and is kept) for a person.
+        maxStalledCount: 5,
+        settings: {
+          backoffStrategy: (attemptsMade, _type, _err, job) => {
+            const policy = policyOf(job?.name) ?? declared.retry;
+            return retryDelayMs({ baseMs: policy.baseMs, capMs: Math.min(policy.capMs, cap) }, attemptsMade);
+          },
+        },
+      },
+    );
+    worker.on('completed', (job) => options.logger.debug({ jobId: job.id, job: job.name }, 'job done'));
+    worker.on('failed', (job, err) =>
+      options.logger.warn({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err }, 'job failed'),
+    );
+    worker.on('error', (err) => options.logger.error({ err, queue: declared.queue }, 'worker error'));
+    workers.set(family, worker);
+  }
+  return {
+    workers,
+    async close() {
+      await Promise.all([...workers.values()].map((worker) => worker.close()));
     },
-    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency ?? 5 },
-  );
-  worker.on('completed', (job) => options.logger.info({ jobId: job.id, job: job.name }, 'job done'));
-  worker.on('failed', (job, err) =>
-    options.logger.warn({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err }, 'job failed'),
-  );
-  worker.on('error', (err) => options.logger.error({ err }, 'worker error'));
-  return worker;
+  };
 }

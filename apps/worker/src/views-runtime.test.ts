@@ -1,31 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_NAME } from '@helix/shared';
 import { createLogger, parseConfig, type Config } from '@helix/server';
 import { createDb, type Db } from '@helix/server/db';
 import { createRedis, type Redis } from '@helix/server/redis';
 import { claimPending } from '@helix/server/views/flush-views';
 import { recordView } from '@helix/server/views/record-view';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
-import { buildHandlers } from './handlers/index.ts';
-import { startWorker } from './registry.ts';
-import { createViewsRuntime } from './views-runtime.ts';
+import { createWorkerRuntime } from './worker-runtime.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger('silent', 'worker-test');
 let database: { name: string; url: string };
 let db: Db;
 let redis: Redis;
-let connection: Redis;
 let config: Config;
 
 beforeAll(async () => {
   database = await createTestDatabase('helix_worker_views');
   db = createDb(database.url);
   redis = createRedis(REDIS_URL);
-  connection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
   config = parseConfig({
     DATABASE_URL: database.url,
     REDIS_URL,
@@ -37,7 +31,6 @@ afterAll(async () => {
   const keys = await redis.keys(`${config.REDIS_PREFIX}:*`);
   if (keys.length) await redis.del(...keys);
   redis.disconnect();
-  connection.disconnect();
   await db.$disconnect();
   await dropDatabase(database.name);
 });
@@ -68,16 +61,11 @@ describe('the worker and view counts', () => {
     for (let i = 0; i < 3; i += 1) await load();
     expect(await claimPending(deps)).not.toBeNull();
 
-    const runtime = createViewsRuntime(config, logger, connection);
-    const worker = startWorker({
-      connection,
-      prefix: config.REDIS_PREFIX,
-      handlers: buildHandlers({ transport: {} as never, mailFrom: 'x@example.test', models: runtime.deps }),
-      logger,
-    });
-    await runtime.start();
+    // The worker's views family, as main.ts starts it (on this test's database client).
+    const runtime = createWorkerRuntime(config, logger, { db });
+    await runtime.start({ families: ['views'] });
     expect(await stored(model.id)).toBe(3);
-    const queue = new Queue(QUEUE_NAME, { connection, prefix: config.REDIS_PREFIX });
+    const queue = runtime.queue.queueOf('views');
     expect(await queue.getJobScheduler('flush-views')).toMatchObject({ every: 200 });
 
     // The scheduled job picks up new loads within a few intervals.
@@ -87,12 +75,10 @@ describe('the worker and view counts', () => {
       await new Promise((r) => setTimeout(r, 100));
     expect(await stored(model.id)).toBe(7);
 
-    // Loads after the worker stopped taking jobs go in with the final flush.
+    // Loads after the last scheduled run go in with the final flush at shutdown.
     await queue.removeJobScheduler('flush-views');
-    await worker.close();
     for (let i = 0; i < 2; i += 1) await load();
     await runtime.stop();
     expect(await stored(model.id)).toBe(9);
-    await queue.close();
   });
 });

@@ -74,6 +74,14 @@ export const ConfigSchema = z.object({
   /** Image uploads (profile picture, branding, thumbnails, screenshots) per user and window. */
   IMAGE_UPLOAD_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
   IMAGE_UPLOAD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  /** Image checks (validate-image) a worker process runs at once: the images queue's concurrency. */
+  IMAGE_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * Caps every queue's retry wait (ms) below its family's policy (MAIL_RETRY waits up to 5 minutes).
+   * For drills and tests that need the first retries soon after an outage; it shortens how long a
+   * job is retried in all, so leave it unset in production.
+   */
+  JOB_RETRY_MAX_DELAY_MS: z.coerce.number().int().positive().optional(),
   /** How often the worker moves buffered view counts from Redis to PostgreSQL (flush-views), in ms. */
   VIEW_FLUSH_INTERVAL_MS: z.coerce.number().int().min(200).default(2_000),
   /** Rate limit of the public embed path (embed detail and viewer loads), per client IP and window. */

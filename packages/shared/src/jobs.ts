@@ -1,10 +1,102 @@
 import { z } from 'zod';
 
 /**
- * Job contracts: a queue/job name and a zod payload schema each. Handlers live in apps/worker; the
- * worker refuses to start when a job here has no handler.
+ * Job contracts, in Immich's shape: every job is declared once here with its payload schema and its
+ * queue family; each family has its own BullMQ queue, worker, concurrency and retry policy, so mail,
+ * image checks, the views flush and billing never wait behind each other. Handlers live in apps/worker
+ * (the worker refuses to start when a job here has no handler); the one producer is
+ * packages/server/src/queue/job-queue.ts.
  */
-export const QUEUE_NAME = 'helix';
+
+/**
+ * How a family's failed jobs are retried: the delay doubles from `baseMs` and stops growing at
+ * `capMs`; after `attempts` attempts the job fails for good (an invitation is then marked failed).
+ */
+export interface RetryPolicy {
+  attempts: number;
+  baseMs: number;
+  capMs: number;
+}
+
+/** The wait before retry number `attemptsMade` (1 after the first failure): capped exponential. */
+export function retryDelayMs(policy: Pick<RetryPolicy, 'baseMs' | 'capMs'>, attemptsMade: number): number {
+  const exponent = Math.min(Math.max(attemptsMade - 1, 0), 30);
+  return Math.min(policy.capMs, policy.baseMs * 2 ** exponent);
+}
+
+/** How long a job keeps being retried before it fails for good (the sum of its waits). */
+export function retryWindowMs(policy: RetryPolicy): number {
+  let total = 0;
+  for (let made = 1; made < policy.attempts; made += 1) total += retryDelayMs(policy, made);
+  return total;
+}
+
+/**
+ * Every e-mail (single and bulk invitations, resets, billing and support mail): retried soon at first
+ * (2 s doubling), then every 5 minutes, for about 2 h 45 min in all: a two-hour SMTP outage delays
+ * mail but loses none, and the first retry after the server is back lands within 5 minutes.
+ */
+export const MAIL_RETRY: RetryPolicy = { attempts: 40, baseMs: 2_000, capMs: 5 * 60_000 };
+
+export interface QueueFamily {
+  /** The BullMQ queue's name. */
+  queue: string;
+  /** Jobs of this family run at once per worker process (images: IMAGE_CHECK_CONCURRENCY). */
+  concurrency: number;
+  retry: RetryPolicy;
+  /** Finished jobs kept for inspection (count); failed ones for a month when `keepFailedDays` is set. */
+  keepCompleted: number;
+  keepFailed: number;
+  keepFailedDays?: number;
+}
+
+export const QUEUE_FAMILIES = {
+  email: {
+    queue: 'email',
+    concurrency: 5,
+    retry: MAIL_RETRY,
+    keepCompleted: 1_000,
+    keepFailed: 10_000,
+    keepFailedDays: 30,
+  },
+  'bulk-invite': {
+    queue: 'bulk-invite',
+    // E-mails in flight at once (pooled SMTP connections): a 10,000-row batch takes minutes, and in
+    // its own queue it never delays a password reset.
+    concurrency: 50,
+    retry: MAIL_RETRY,
+    keepCompleted: 20_000,
+    keepFailed: 20_000,
+    keepFailedDays: 30,
+  },
+  // The API waits for the answer while the request is open: one retry, soon.
+  images: {
+    queue: 'images',
+    concurrency: 4,
+    retry: { attempts: 2, baseMs: 1_000, capMs: 1_000 },
+    keepCompleted: 1_000,
+    keepFailed: 1_000,
+  },
+  // Scheduled every VIEW_FLUSH_INTERVAL_MS: the next run is the retry.
+  views: {
+    queue: 'views',
+    concurrency: 1,
+    retry: { attempts: 1, baseMs: 1_000, capMs: 1_000 },
+    keepCompleted: 100,
+    keepFailed: 100,
+  },
+  // Scheduled every BILLING_RECONCILE_INTERVAL_MS (and on demand for one tenant).
+  billing: {
+    queue: 'billing',
+    concurrency: 1,
+    retry: { attempts: 5, baseMs: 1_000, capMs: 60_000 },
+    keepCompleted: 100,
+    keepFailed: 1_000,
+  },
+} as const satisfies Record<string, QueueFamily>;
+
+export type QueueFamilyName = keyof typeof QUEUE_FAMILIES;
+export const QUEUE_FAMILY_NAMES = Object.keys(QUEUE_FAMILIES) as QueueFamilyName[];
 
 export const SendEmailPayload = z.object({
   /** Which template to render. */
@@ -68,28 +160,27 @@ export const FlushViewsPayload = z.object({
 export type FlushViewsPayload = z.infer<typeof FlushViewsPayload>;
 
 /**
- * send-invite: one invitation e-mail for an Invite row (single invite, resend). The worker makes the
- * link's token when it sends (only its sha256 is stored) and marks the row sent after the SMTP server
- * accepted it; a row already sent, retired, used or failed is skipped, so a retry never sends twice.
+ * send-invite: one invitation e-mail for an Invite row (single invite, resend). The link's token is
+ * derived once per row (HMAC of a stored nonce), so every attempt mails the same working link; the
+ * send is claimed with a lease before SMTP and the row marked sent after the server accepted it, so
+ * after a crash at most the e-mails in flight can go out twice (packages/server/src/invites/send-invite.ts).
  */
 export const SendInvitePayload = z.object({ inviteId: z.number().int().positive() });
 export type SendInvitePayload = z.infer<typeof SendInvitePayload>;
 
 /**
- * The bulk-invite queue (its own queue and worker, so a 10,000-row batch never delays a password
- * reset): `bulk-invite-dispatch` adds one `bulk-invite-row` job per unsent invite of the batch (jobId
- * `invite-<inviteId>`, so a second dispatch adds nothing new); each row job is a send-invite.
+ * The bulk-invite family: `bulk-invite-dispatch` adds one `bulk-invite-row` job per unsettled invite
+ * of the batch (jobId `invite-<inviteId>`, so a second dispatch adds nothing new); each row job sends
+ * like send-invite (same token, lease and retry policy). The worker marks the batch done when its last
+ * row is sent or failed.
  */
-export const BULK_INVITE_QUEUE = 'bulk-invite';
 export const BulkInviteDispatchPayload = z.object({ batchId: z.number().int().positive() });
+export type BulkInviteDispatchPayload = z.infer<typeof BulkInviteDispatchPayload>;
 export const BulkInviteRowPayload = z.object({
   batchId: z.number().int().positive(),
   inviteId: z.number().int().positive(),
 });
-export const BULK_INVITE_JOBS = {
-  dispatch: { name: 'bulk-invite-dispatch', payload: BulkInviteDispatchPayload },
-  row: { name: 'bulk-invite-row', payload: BulkInviteRowPayload },
-} as const;
+export type BulkInviteRowPayload = z.infer<typeof BulkInviteRowPayload>;
 
 /**
  * billing-email: a billing e-mail to the tenant's owner, queued by the Stripe webhook after the
@@ -122,14 +213,31 @@ export type ReconcileBillingPayload = z.infer<typeof ReconcileBillingPayload>;
 export const SendSupportRequestPayload = z.object({ requestId: z.number().int().positive() });
 export type SendSupportRequestPayload = z.infer<typeof SendSupportRequestPayload>;
 
+/** Every job: its name, payload contract and queue family. */
 export const JOBS = {
-  sendEmail: { name: 'send-email', payload: SendEmailPayload },
-  validateImage: { name: 'validate-image', payload: ValidateImagePayload },
-  flushViews: { name: 'flush-views', payload: FlushViewsPayload },
-  sendInvite: { name: 'send-invite', payload: SendInvitePayload },
-  billingEmail: { name: 'billing-email', payload: BillingEmailPayload },
-  reconcileBilling: { name: 'reconcile-billing', payload: ReconcileBillingPayload },
-  sendSupportRequest: { name: 'send-support-request', payload: SendSupportRequestPayload },
-} as const;
+  sendEmail: { name: 'send-email', family: 'email', payload: SendEmailPayload },
+  sendInvite: { name: 'send-invite', family: 'email', payload: SendInvitePayload },
+  billingEmail: { name: 'billing-email', family: 'email', payload: BillingEmailPayload },
+  sendSupportRequest: { name: 'send-support-request', family: 'email', payload: SendSupportRequestPayload },
+  bulkInviteDispatch: {
+    name: 'bulk-invite-dispatch',
+    family: 'bulk-invite',
+    payload: BulkInviteDispatchPayload,
+  },
+  bulkInviteRow: { name: 'bulk-invite-row', family: 'bulk-invite', payload: BulkInviteRowPayload },
+  validateImage: { name: 'validate-image', family: 'images', payload: ValidateImagePayload },
+  flushViews: { name: 'flush-views', family: 'views', payload: FlushViewsPayload },
+  reconcileBilling: { name: 'reconcile-billing', family: 'billing', payload: ReconcileBillingPayload },
+} as const satisfies Record<string, { name: string; family: QueueFamilyName; payload: z.ZodType }>;
 
-export type JobName = (typeof JOBS)[keyof typeof JOBS]['name'];
+export type JobDefinition = (typeof JOBS)[keyof typeof JOBS];
+export type JobName = JobDefinition['name'];
+export type JobPayload<N extends JobName> = z.output<Extract<JobDefinition, { name: N }>['payload']>;
+
+/** The declaration of a job name, or undefined for a name no contract declares. */
+export const jobNamed = (name: string): JobDefinition | undefined =>
+  Object.values(JOBS).find((job) => job.name === name);
+
+/** The jobs of one family (its worker runs exactly these). */
+export const jobsOf = (family: QueueFamilyName): JobDefinition[] =>
+  Object.values(JOBS).filter((job) => job.family === family);

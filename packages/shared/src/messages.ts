@@ -149,6 +149,7 @@ export const MSG = {
   imageUploadsTooMany:
     'You have uploaded many images in a short time. Please wait a few minutes and try again.',
   storageUnavailable: 'Files cannot be saved right now. Nothing was changed; please try again later.',
+  queueUnavailable: 'This cannot be done right now, please try again in a minute.',
   uploadTooManyFiles: 'Send the model file and one thumbnail at most.',
   uploadUnexpectedFile: 'This field does not take a file.',
   uploadFieldTooLarge: 'This field is too large.',

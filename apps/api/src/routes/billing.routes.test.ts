@@ -594,7 +594,7 @@ describe('renewals, cancellations and trials on a test clock', () => {
         ? mine
         : null;
     }, 'trial will end');
-    expect((await bed.h.deps.queue.queue.getJob(`billing-email-${willEnd.id}`))?.data).toEqual({
+    expect((await bed.h.deps.queue.queueOf('email').getJob(`billing-email-${willEnd.id}`))?.data).toEqual({
       kind: 'trial-ending',
       tenantId: c.tenant.id,
       eventId: willEnd.id,
@@ -633,7 +633,7 @@ describe('renewals, cancellations and trials on a test clock', () => {
         ? mine
         : null;
     }, 'payment failed event');
-    const job = await bed.h.deps.queue.queue.getJob(`billing-email-${failedEvent.id}`);
+    const job = await bed.h.deps.queue.queueOf('email').getJob(`billing-email-${failedEvent.id}`);
     expect(job?.name).toBe('billing-email');
     expect(job?.data).toEqual({ kind: 'payment-failed', tenantId: c.tenant.id, eventId: failedEvent.id });
     // Stripe's retries run out (about three weeks): the subscription is cancelled, the tenant deactivated.

@@ -2,16 +2,12 @@ import type { AddressInfo } from 'node:net';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
-import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
 import { createLogger } from '@helix/server';
-import { createMailTransport } from '@helix/server/mail/transport';
-import { createRedis } from '@helix/server/redis';
 import { sha256 } from '@helix/server/tokens';
-import { buildHandlers } from '@helix/worker/handlers/index';
-import { startWorker } from '@helix/worker/registry';
-import { createHarness, REDIS_URL, type Harness } from '../../test/harness.ts';
+import { createWorkerRuntime, type WorkerRuntime } from '@helix/worker/worker-runtime';
+import { createHarness, type Harness } from '../../test/harness.ts';
 import { createTenant, createUser, PASSWORD, seedRoles } from '@helix/server/testing/factories';
 
 interface Received {
@@ -21,8 +17,7 @@ interface Received {
 
 let h: Harness;
 let smtp: SMTPServer;
-let worker: Worker;
-let workerConnection: ReturnType<typeof createRedis>;
+let worker: WorkerRuntime;
 const inbox: Received[] = [];
 const waiters: (() => void)[] = [];
 
@@ -58,22 +53,13 @@ beforeAll(async () => {
 
   h = await createHarness({ SMTP_URL: `smtp://127.0.0.1:${port}`, RESET_TOKEN_TTL_MINUTES: '30' });
   await seedRoles(h.db);
-  // The worker's own handlers, in this process, on the same queue.
-  workerConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
-  worker = startWorker({
-    connection: workerConnection,
-    prefix: h.config.REDIS_PREFIX,
-    handlers: buildHandlers({
-      transport: createMailTransport(h.config.SMTP_URL),
-      mailFrom: h.config.MAIL_FROM,
-    }),
-    logger: createLogger('silent', 'worker-test'),
-  });
+  // The worker's e-mail family, in this process, on the same queues.
+  worker = createWorkerRuntime(h.config, createLogger('silent', 'worker-test'), { db: h.db });
+  await worker.start({ families: ['email'] });
 });
 
 afterAll(async () => {
-  await worker?.close();
-  workerConnection?.disconnect();
+  await worker?.stop();
   await h?.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });

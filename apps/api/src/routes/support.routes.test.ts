@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '@helix/shared';
 import { SupportRequestCreated, SupportRequestList } from '@helix/shared/schemas/support';
 import { SUPPORT_RATE_LIMIT, SUPPORT_TARGETS } from '@helix/shared/support';
-import { createMailTransport } from '@helix/server/mail/transport';
 import { CUSTOMER_PLAN_PERMISSIONS, createPlan } from '@helix/server/testing/factories';
 import type { Plan } from '@helix/server/db';
 import {
@@ -22,26 +21,13 @@ const SUPPORT_EMAIL = 'help-desk@helix.test';
 
 let h: ModelHarness;
 let sink: Awaited<ReturnType<typeof startMailSink>>;
-let transport: ReturnType<typeof createMailTransport>;
 let fastTrackPlan: Plan;
 let standardPlan: Plan;
 let admin: Caller;
 
 beforeAll(async () => {
   sink = await startMailSink();
-  transport = createMailTransport(sink.url);
-  h = await createModelHarness({ SUPPORT_EMAIL }, ({ db, storage }) => ({
-    transport,
-    mailFrom: 'Helix <no-reply@helix.test>',
-    support: {
-      db,
-      storage,
-      transport,
-      mailFrom: 'Helix <no-reply@helix.test>',
-      supportEmail: SUPPORT_EMAIL,
-      publicUrl: 'http://portal.test',
-    },
-  }));
+  h = await createModelHarness({ SUPPORT_EMAIL, SMTP_URL: sink.url }, ['images', 'email']);
   fastTrackPlan = await createPlan(h.db, {
     name: 'Enterprise Test',
     fasttrackCustomerSupport: true,
@@ -52,7 +38,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  transport?.close();
   await sink?.stop();
 });
 

@@ -1,26 +1,22 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Worker } from 'bullmq';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '@helix/server';
-import { createMailTransport } from '@helix/server/mail/transport';
-import { createRedis, type Redis } from '@helix/server/redis';
 import { LocalStorage } from '@helix/server/storage/local-storage';
 import { supportJobId } from '@helix/server/support/create-support-request.command';
 import { sendSupportRequestMails, type SupportMailDeps } from '@helix/server/support/send-support-request';
 import { CUSTOMER_PLAN_PERMISSIONS, createPlan, seedRoles } from '@helix/server/testing/factories';
-import { buildHandlers } from '@helix/worker/handlers/index';
-import { startWorker } from '@helix/worker/registry';
+import { createWorkerRuntime, type WorkerRuntime } from '@helix/worker/worker-runtime';
 import { requeueUnsentSupportRequests } from '@helix/worker/support-runtime';
-import { createHarness, REDIS_URL, type Harness } from '../../test/harness.ts';
+import { createHarness, type Harness } from '../../test/harness.ts';
 import { startMailSink } from '../../test/mail-sink.ts';
 import { bearer, customer, type Caller } from '../../test/models.ts';
 
 /**
  * The send-support-request job against a real SMTP server that is down, then up: the request is
- * stored at once, the job retries (its delayed retry is promoted instead of waiting out the 30 s
+ * stored at once, the job retries (its delayed retry is promoted instead of waiting out the
  * backoff), nothing is lost and nothing is sent twice.
  */
 const SUPPORT_EMAIL = 'help-desk@helix.test';
@@ -30,9 +26,7 @@ let h: Harness;
 let dir: string;
 let port: number;
 let sink: Awaited<ReturnType<typeof startMailSink>> | undefined;
-let transport: ReturnType<typeof createMailTransport>;
-let connection: Redis;
-let worker: Worker;
+let worker: WorkerRuntime;
 let deps: SupportMailDeps;
 let owner: Caller;
 
@@ -44,22 +38,14 @@ beforeAll(async () => {
   const probe = await startMailSink();
   port = Number(new URL(probe.url).port);
   await probe.stop();
-  transport = createMailTransport(`smtp://127.0.0.1:${port}`);
-  deps = {
-    db: h.db,
-    transport,
-    mailFrom: 'Helix <no-reply@helix.test>',
-    supportEmail: SUPPORT_EMAIL,
-    publicUrl: 'http://portal.test',
-    storage: new LocalStorage(dir),
-  };
-  connection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
-  worker = startWorker({
-    connection,
-    prefix: h.config.REDIS_PREFIX,
-    handlers: buildHandlers({ transport, mailFrom: deps.mailFrom, support: deps }),
+  // The worker's e-mail family in this process, sending to that port.
+  worker = createWorkerRuntime(
+    { ...h.config, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Helix <no-reply@helix.test>' },
     logger,
-  });
+    { db: h.db, storage: new LocalStorage(dir) },
+  );
+  await worker.start({ families: ['email'] });
+  deps = worker.deps.support;
   const plan = await createPlan(h.db, {
     fasttrackCustomerSupport: true,
     permissions: CUSTOMER_PLAN_PERMISSIONS,
@@ -67,15 +53,14 @@ beforeAll(async () => {
   owner = await customer(h, { plan });
 });
 afterAll(async () => {
-  await worker?.close();
-  connection?.disconnect();
-  transport?.close();
+  await worker?.stop();
   await sink?.stop();
   await h?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-const jobOf = async (requestId: number) => (await h.deps.queue.queue.getJob(supportJobId(requestId)))!;
+const jobOf = async (requestId: number) =>
+  (await h.deps.queue.queueOf('email').getJob(supportJobId(requestId)))!;
 
 /** Waits until the job's attempt failed and its retry waits out the backoff (promote() runs it now). */
 async function waitRetrying(requestId: number, attempts: number) {
@@ -121,7 +106,7 @@ describe('send-support-request', () => {
       support: 'already-sent',
       confirmation: 'already-sent',
     });
-    expect(await requeueUnsentSupportRequests(h.db, connection, h.config.REDIS_PREFIX, logger)).toBe(0);
+    expect(await requeueUnsentSupportRequests(h.db, h.deps.queue, logger)).toBe(0);
     expect(sink.mails).toHaveLength(2);
   });
 
@@ -155,7 +140,7 @@ describe('send-support-request', () => {
       },
     });
     const before = sink!.mails.length;
-    expect(await requeueUnsentSupportRequests(h.db, connection, h.config.REDIS_PREFIX, logger)).toBe(1);
+    expect(await requeueUnsentSupportRequests(h.db, h.deps.queue, logger)).toBe(1);
     await sink!.waitFor(before + 2);
     await vi.waitFor(async () => expect((await rowOf(row.id)).confirmationMailSentAt).not.toBeNull());
     expect(sink!.mails.slice(before).some((m) => m.raw.includes('Stored, never queued'))).toBe(true);

@@ -25,12 +25,7 @@ beforeAll(async () => {
   mail = await startMailSink({ refuse: /^bounce/ });
   h = await createHarness({ PUBLIC_URL: 'http://portal.test' });
   await seedRoles(h.db);
-  workers = await startInviteWorkers({
-    db: h.db,
-    prefix: h.config.REDIS_PREFIX,
-    smtpUrl: mail.url,
-    publicUrl: h.config.PUBLIC_URL,
-  });
+  workers = await startInviteWorkers(h, { smtpUrl: mail.url });
   owner = await customer(h, { name: 'Acme School' });
   await h.db.user.update({ where: { id: owner.user.id }, data: { isOwner: true, name: 'Olivia Owner' } });
   await setSeats(owner.tenant, 100);
@@ -39,7 +34,7 @@ beforeAll(async () => {
   admin = await platformAdmin(h);
 });
 afterAll(async () => {
-  await workers?.close();
+  await workers?.stop();
   await h?.close();
   await mail?.stop();
 });

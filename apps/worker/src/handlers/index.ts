@@ -1,19 +1,21 @@
 import type { Transporter } from 'nodemailer';
-import type { JobHandlers } from '../registry.ts';
-import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Db } from '@helix/server/db';
 import type { Redis } from '@helix/server/redis';
 import type { Storage } from '@helix/server/storage/storage';
+import type { SendInviteDeps } from '@helix/server/invites/send-invite';
+import type { BillingDeps } from '@helix/server/billing/tenant-billing';
+import type { SupportMailDeps } from '@helix/server/support/send-support-request';
+import type { JobQueue } from '@helix/server/queue/job-queue';
+import type { JobHandlers } from '../registry.ts';
 import { sendEmailHandler } from './send-email.handler.ts';
 import { flushViewsHandler } from './flush-views.handler.ts';
 import { validateImageHandler } from './validate-image.handler.ts';
 import { sendInviteHandler } from './send-invite.handler.ts';
-import type { SendInviteDeps } from '@helix/server/invites/send-invite';
-import type { BillingDeps } from '@helix/server/billing/tenant-billing';
+import { bulkInviteDispatchHandler } from './bulk-invite-dispatch.handler.ts';
+import { bulkInviteRowHandler } from './bulk-invite-row.handler.ts';
 import { billingEmailHandler } from './billing-email.handler.ts';
 import { reconcileBillingHandler } from './reconcile-billing.handler.ts';
-import type { SupportMailDeps } from '@helix/server/support/send-support-request';
 import { sendSupportRequestHandler } from './send-support-request.handler.ts';
 
 /** What the model jobs (validate-image, flush-views) need. */
@@ -26,38 +28,36 @@ export interface ModelJobDeps {
   logger?: Logger;
 }
 
+/** Every handler's dependencies, all required: a worker that could not run a job does not start. */
 export interface HandlerDeps {
   transport: Transporter;
   mailFrom: string;
-  /** Without it the model jobs fail (unrecoverably): a worker that runs them must pass it. */
-  models?: ModelJobDeps;
-  /** Without it send-invite fails (unrecoverably): the worker's main passes it. */
-  invites?: SendInviteDeps;
-  /** Without it the billing jobs fail (unrecoverably): a worker that runs them must pass it. */
-  billing?: BillingDeps;
-  /** Without it send-support-request fails (unrecoverably): the worker's main passes it. */
-  support?: SupportMailDeps;
+  /** The producer: bulk-invite-dispatch adds the row jobs. */
+  queue: JobQueue;
+  models: ModelJobDeps;
+  /** Single invitations (send-invite). */
+  invites: SendInviteDeps;
+  /** Bulk rows: the same, over a pooled SMTP transport. */
+  bulkInvites: SendInviteDeps;
+  billing: BillingDeps;
+  support: SupportMailDeps;
 }
 
-const notConfigured = (name: string) => async () => {
-  throw new UnrecoverableError(`${name}: the worker was started without the model job dependencies`);
-};
-
-/** Every job's handler. Adding a job to JOBS without a handler here fails the type check and the start. */
+/** Every job's handler. Declaring a job without a handler here fails the type check and the start. */
 export function buildHandlers(deps: HandlerDeps): JobHandlers {
   return {
     'send-email': sendEmailHandler({ transport: deps.transport, from: deps.mailFrom }),
-    'validate-image': deps.models ? validateImageHandler(deps.models) : notConfigured('validate-image'),
-    'flush-views': deps.models ? flushViewsHandler(deps.models) : notConfigured('flush-views'),
-    'send-invite': deps.invites ? sendInviteHandler(deps.invites) : notConfigured('send-invite'),
-    'billing-email': deps.billing
-      ? billingEmailHandler({ transport: deps.transport, from: deps.mailFrom, billing: deps.billing })
-      : notConfigured('billing-email'),
-    'reconcile-billing': deps.billing
-      ? reconcileBillingHandler(deps.billing)
-      : notConfigured('reconcile-billing'),
-    'send-support-request': deps.support
-      ? sendSupportRequestHandler(deps.support)
-      : notConfigured('send-support-request'),
+    'send-invite': sendInviteHandler(deps.invites),
+    'billing-email': billingEmailHandler({
+      transport: deps.transport,
+      from: deps.mailFrom,
+      billing: deps.billing,
+    }),
+    'send-support-request': sendSupportRequestHandler(deps.support),
+    'bulk-invite-dispatch': bulkInviteDispatchHandler({ db: deps.invites.db, queue: deps.queue }),
+    'bulk-invite-row': bulkInviteRowHandler(deps.bulkInvites),
+    'validate-image': validateImageHandler(deps.models),
+    'flush-views': flushViewsHandler(deps.models),
+    'reconcile-billing': reconcileBillingHandler(deps.billing),
   };
 }

@@ -16,6 +16,16 @@ type JoinInput = z.output<typeof JoinRequest>;
 const inviteInvalid = () => AppError.badRequest(MSG.inviteInvalid, { token: MSG.inviteInvalid });
 
 /**
+ * The invitation a link's token opens: unused, unexpired, of a user not deleted; null for any other
+ * token ('This invitation link is invalid or has expired.').
+ */
+export async function openInvite(db: Db, token: string, now = new Date()) {
+  const invite = await db.invite.findUnique({ where: { tokenHash: sha256(token) }, include: { user: true } });
+  if (!invite || invite.usedAt || invite.expiresAt <= now || invite.user.deletedAt) return null;
+  return invite;
+}
+
+/**
  * Join by invitation: the invited user (created by the inviting admin, without a password) sets their
  * name, username and password, the invite is used up, and they are logged in to the inviting tenant.
  * authType is 'is-loggedin': the tenant already has its plan, there is nothing to choose.
@@ -26,11 +36,8 @@ export async function join(
   meta: { userAgent?: string | null } = {},
   now = new Date(),
 ): Promise<AuthResponse> {
-  const invite = await db.invite.findUnique({
-    where: { tokenHash: sha256(input.token) },
-    include: { user: true },
-  });
-  if (!invite || invite.usedAt || invite.expiresAt <= now || invite.user.deletedAt) throw inviteInvalid();
+  const invite = await openInvite(db, input.token, now);
+  if (!invite) throw inviteInvalid();
   if (invite.user.email !== input.email) {
     throw AppError.badRequest(MSG.inviteEmailMismatch, { email: MSG.inviteEmailMismatch });
   }

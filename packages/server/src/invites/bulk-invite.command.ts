@@ -12,11 +12,11 @@ import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorizeInvite } from './invite.policy.ts';
-import { bulkInviteQueue, dispatchBatch } from './bulk-invite.queue.ts';
+import { queueBatchDispatch } from './invite-jobs.ts';
 import { createInvitedUsers } from './invited-users.ts';
 import { inviteExpiry, usersLimitExceeded } from './invite-user.command.ts';
 import { lockSeats } from './seats.ts';
-import { withTransaction } from '../db/transaction.ts';
+import { afterCommit, withTransaction } from '../db/transaction.ts';
 
 /** Field errors for at most this many rows: enough to point at the problems, not a megabyte of them. */
 const MAX_ROW_ERRORS = 200;
@@ -30,7 +30,7 @@ const MAX_ROW_ERRORS = 200;
  * dispatch job starts the sending (see apps/worker/src/bulk-invite).
  */
 export async function bulkInvite(
-  deps: Pick<ServerDeps, 'db' | 'queue' | 'config'>,
+  deps: Pick<ServerDeps, 'db' | 'queue' | 'config' | 'logger'>,
   actor: Actor,
   input: z.output<typeof BulkInviteRequest>,
   now = new Date(),
@@ -89,6 +89,6 @@ export async function bulkInvite(
   } catch (error) {
     throw conflictFromUniqueViolation(error) ?? error;
   }
-  await dispatchBatch(bulkInviteQueue(deps), batchId);
+  await afterCommit(() => queueBatchDispatch(deps, batchId));
   return { message: MSG.bulkSending, batchId, total, duplicates };
 }

@@ -1,4 +1,4 @@
-import { JOBS, MSG } from '@helix/shared';
+import { MSG } from '@helix/shared';
 import type { InviteRequest } from '@helix/shared/schemas/invite';
 import type { z } from 'zod';
 import { conflictFromUniqueViolation } from '../accounts/register.command.ts';
@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorizeInvite } from './invite.policy.ts';
 import { createInvitedUsers } from './invited-users.ts';
+import { queueInviteSend } from './invite-jobs.ts';
 import { lockSeats } from './seats.ts';
 import { afterCommit, withTransaction } from '../db/transaction.ts';
 
@@ -22,7 +23,7 @@ export const inviteExpiry = (deps: Pick<ServerDeps, 'config'>, now: Date) =>
  * the commit, jobId `invite-<id>`). The seat limit is checked with the subscription row locked.
  */
 export async function inviteUser(
-  deps: Pick<ServerDeps, 'db' | 'queue' | 'config'>,
+  deps: Pick<ServerDeps, 'db' | 'queue' | 'config' | 'logger'>,
   actor: Actor,
   input: z.output<typeof InviteRequest>,
   now = new Date(),
@@ -47,6 +48,6 @@ export async function inviteUser(
     throw conflictFromUniqueViolation(error) ?? error;
   }
   // After the commit of the outermost transaction (an Idempotency-Key request holds one open).
-  await afterCommit(() => deps.queue.enqueue(JOBS.sendInvite, { inviteId }, `invite-${inviteId}`));
+  await afterCommit(() => queueInviteSend(deps, inviteId));
   return { message: MSG.resetEmailSent(input.email) };
 }

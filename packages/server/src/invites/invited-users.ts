@@ -14,8 +14,9 @@ const chunks = <T>(items: T[]): T[][] => {
 /**
  * Invited users and their invitations, inside the caller's transaction: each user without a password
  * (isPassword false), role User, and a placeholder username that no sign-up can take (the pattern
- * allows no dot; the invitee picks theirs on joining). The invitation's token is made by the worker
- * when it sends the e-mail; until then the row holds the hash of a token nobody knows.
+ * allows no dot; the invitee picks theirs on joining). The invitation's token is derived by the
+ * worker's first send attempt (a nonce kept on the row, send-invite.ts); until then the row holds the
+ * hash of a token nobody knows.
  * One statement per thousand rows (arrays through unnest): a 10,000-row bulk invite commits in about a
  * second instead of building 10,000 inserts.
  */

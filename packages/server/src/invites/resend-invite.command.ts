@@ -1,4 +1,4 @@
-import { JOBS, MSG } from '@helix/shared';
+import { MSG } from '@helix/shared';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
@@ -6,14 +6,17 @@ import { ownTenant } from '../tenants/tenant-scope.ts';
 import { randomToken, sha256 } from '../tokens.ts';
 import { authorizeInvite } from './invite.policy.ts';
 import { inviteExpiry } from './invite-user.command.ts';
-import { withTransaction } from '../db/transaction.ts';
+import { afterCommit, withTransaction } from '../db/transaction.ts';
+import { queueInviteSend } from './invite-jobs.ts';
 
 /**
  * POST /user/resend-invite: for a user of the tenant who has not set a password yet, every open
- * invitation is retired (its link stops working) and a new one is made and sent.
+ * invitation is retired (its link stops working) and a new one is made and sent. This is the one
+ * deliberate rotation of an invitation link: the owner resends because the old mail was lost or may
+ * have reached the wrong hands; retries of one invitation always mail the same link (send-invite.ts).
  */
 export async function resendInvite(
-  deps: Pick<ServerDeps, 'db' | 'queue' | 'config'>,
+  deps: Pick<ServerDeps, 'db' | 'queue' | 'config' | 'logger'>,
   actor: Actor,
   input: { id: number },
   now = new Date(),
@@ -42,6 +45,6 @@ export async function resendInvite(
       select: { id: true },
     });
   });
-  await deps.queue.enqueue(JOBS.sendInvite, { inviteId: invite.id }, `invite-${invite.id}`);
+  await afterCommit(() => queueInviteSend(deps, invite.id));
   return { message: MSG.resetEmailSent(user.email) };
 }

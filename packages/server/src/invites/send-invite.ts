@@ -1,15 +1,26 @@
 import type { Transporter } from 'nodemailer';
 import type { Db } from '../db.ts';
 import { sendTemplateMail } from '../mail/transport.ts';
-import { randomToken, sha256 } from '../tokens.ts';
 import { inviteLink } from './invite-link.ts';
+import { inviteToken, inviteTokenHash, newInviteNonce } from './invite-token.ts';
 
 export interface SendInviteDeps {
   db: Db;
   transport: Transporter;
   mailFrom: string;
   publicUrl: string;
+  /** SIGNING_SECRET: the key the invitation tokens are derived with (invite-token.ts). */
+  signingSecret: string;
+  /** How long a send is claimed for; default INVITE_SEND_LEASE_MS. */
+  leaseMs?: number;
 }
+
+/**
+ * How long an attempt holds an invitation's send. Longer than any one SMTP conversation (the
+ * transport gives up on a silent server well before), short enough that the e-mails a killed worker
+ * had in flight go out again within a minute.
+ */
+export const INVITE_SEND_LEASE_MS = 30_000;
 
 /** Why an invitation was settled without its e-mail (shown in the bulk invite's failed rows). */
 export const INVITE_NOT_SENT = {
@@ -20,58 +31,96 @@ export const INVITE_NOT_SENT = {
 export type SendInviteOutcome = 'sent' | 'skipped';
 
 /**
- * Sends one invitation e-mail, at most once per Invite row:
- * 1. a row already sent, failed, used, retired (expired) or of a deleted user is skipped;
- * 2. the link's token is made now and only its sha256 stored, on the condition that the row is still
- *    unsent (a token never leaves the process unless its hash is in the row);
- * 3. the e-mail goes to the SMTP server; only after it accepted the message is `sentAt` written.
- * A crash before 3 leaves the row unsent: the re-run job sends it (with a new token; the old one was
- * never delivered). The one window left is a crash between the SMTP accept and the `sentAt` write
- * (milliseconds): SMTP has no way to ask "did you get this?", so that is the at-least-once remainder.
+ * Another attempt holds the send (a killed worker's, until its lease ends): this one must not send
+ * now, and should look again in `waitMs`.
  */
-export async function sendInvite(
-  deps: SendInviteDeps,
-  inviteId: number,
-  now = new Date(),
-): Promise<SendInviteOutcome> {
-  // Claim and read in one statement (this is the bulk path's hot loop): a new token hash, on the
-  // condition that the row is still open.
-  const token = randomToken();
-  const rows = await deps.db.$queryRaw<ClaimedInvite[]>`
-    UPDATE "Invite" AS i SET "tokenHash" = ${sha256(token)}
-    FROM "User" AS u, "Tenant" AS t
-    WHERE i.id = ${inviteId} AND i."sentAt" IS NULL AND i."failedAt" IS NULL AND i."usedAt" IS NULL
-      AND u.id = i."userId" AND t.id = i."tenantId"
-    RETURNING i."expiresAt", u.name, u.email, u."deletedAt", t.name AS "tenantName",
-      (SELECT s.name FROM "User" AS s WHERE s.id = i."invitedById") AS "inviterName"`;
+export class InviteSendLeased extends Error {
+  constructor(
+    readonly inviteId: number,
+    readonly waitMs: number,
+  ) {
+    super(`invite ${inviteId} is being sent by another attempt for ${waitMs} ms more`);
+  }
+}
+
+// The lease is read and written on the database's clock, so API and worker machines need not agree.
+const DB_NOW = `(clock_timestamp() AT TIME ZONE 'UTC')`;
+
+/**
+ * Sends one invitation e-mail, at most once per Invite row but for the e-mails in flight at a crash:
+ * 1. claim: in one statement, a row still open (not sent, failed or used) whose send is not leased to
+ *    another attempt is leased to this one until now + lease; its token nonce is made here the first
+ *    time and kept, so every attempt derives the same token (invite-token.ts) and any copy's link works;
+ * 2. a row of a deleted user or past its expiry is settled as failed without an e-mail;
+ * 3. the e-mail goes to the SMTP server; after it accepted the message, `sentAt` is written (and the
+ *    batch's progress, in the same statement). A failure clears the lease so the retry may claim.
+ * A crash between the SMTP accept and step 3's write leaves a lease that ends after leaseMs; the next
+ * attempt sends again (the only duplicates: the rows in flight). A row leased to another attempt throws
+ * InviteSendLeased with how long to wait.
+ */
+export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promise<SendInviteOutcome> {
+  const leaseMs = deps.leaseMs ?? INVITE_SEND_LEASE_MS;
+  const fresh = newInviteNonce();
+  const rows = await deps.db.$queryRawUnsafe<ClaimedInvite[]>(
+    `UPDATE "Invite" AS i SET "sendingUntil" = ${DB_NOW} + $2 * interval '1 millisecond',
+       "tokenNonce" = COALESCE(i."tokenNonce", $3),
+       "tokenHash" = CASE WHEN i."tokenNonce" IS NULL THEN $4 ELSE i."tokenHash" END
+     FROM "User" AS u, "Tenant" AS t
+     WHERE i.id = $1 AND i."sentAt" IS NULL AND i."failedAt" IS NULL AND i."usedAt" IS NULL
+       AND (i."sendingUntil" IS NULL OR i."sendingUntil" <= ${DB_NOW})
+       AND u.id = i."userId" AND t.id = i."tenantId"
+     RETURNING i."tokenNonce" AS nonce, i."tokenHash" AS "tokenHash", i."expiresAt" <= ${DB_NOW} AS expired,
+       u.name, u.email, u."deletedAt", t.name AS "tenantName",
+       (SELECT s.name FROM "User" AS s WHERE s.id = i."invitedById") AS "inviterName"`,
+    inviteId,
+    leaseMs,
+    fresh,
+    inviteTokenHash(deps.signingSecret, fresh),
+  );
   const invite = rows[0];
-  if (!invite) return 'skipped';
+  if (!invite) {
+    const waitMs = await leasedFor(deps.db, inviteId);
+    if (waitMs !== null) throw new InviteSendLeased(inviteId, waitMs);
+    return 'skipped';
+  }
   // Settled without an e-mail, so a batch's progress still reaches its total.
   if (invite.deletedAt) {
     await markInviteFailed(deps.db, inviteId, INVITE_NOT_SENT.userDeleted);
     return 'skipped';
   }
-  if (invite.expiresAt <= now) {
+  if (invite.expired) {
     await markInviteFailed(deps.db, inviteId, INVITE_NOT_SENT.retired);
     return 'skipped';
   }
+  const nonce = await nonceUnderThisSecret(deps, inviteId, invite);
 
-  await sendTemplateMail(deps.transport, deps.mailFrom, {
-    template: 'invite',
-    to: invite.email,
-    vars: {
-      name: invite.name,
-      link: inviteLink(deps.publicUrl, token),
-      tenantName: invite.tenantName,
-      inviterName: invite.inviterName ?? '',
-    },
-  });
-  await deps.db.$executeRaw`UPDATE "Invite" SET "sentAt" = ${new Date()} WHERE id = ${inviteId}`;
+  try {
+    await sendTemplateMail(deps.transport, deps.mailFrom, {
+      template: 'invite',
+      to: invite.email,
+      vars: {
+        name: invite.name,
+        link: inviteLink(deps.publicUrl, inviteToken(deps.signingSecret, nonce)),
+        tenantName: invite.tenantName,
+        inviterName: invite.inviterName ?? '',
+      },
+    });
+  } catch (error) {
+    // Not taken by the SMTP server: the next attempt need not wait for the lease.
+    await deps.db.$executeRaw`
+      UPDATE "Invite" SET "sendingUntil" = NULL WHERE id = ${inviteId} AND "sentAt" IS NULL`.catch(
+      () => undefined,
+    );
+    throw error;
+  }
+  await markInviteSent(deps.db, inviteId);
   return 'sent';
 }
 
 interface ClaimedInvite {
-  expiresAt: Date;
+  nonce: string;
+  tokenHash: string;
+  expired: boolean;
   name: string;
   email: string;
   deletedAt: Date | null;
@@ -79,12 +128,72 @@ interface ClaimedInvite {
   inviterName: string | null;
 }
 
-/** After the last attempt (or a refusal no retry would change): the row is failed, with the reason. */
+/** How long another attempt still holds the row's send (ms), or null when nobody does. */
+async function leasedFor(db: Db, inviteId: number): Promise<number | null> {
+  const rows = await db.$queryRawUnsafe<Array<{ waitMs: number }>>(
+    `SELECT CEIL(EXTRACT(EPOCH FROM ("sendingUntil" - ${DB_NOW})) * 1000)::int AS "waitMs"
+     FROM "Invite" WHERE id = $1 AND "sentAt" IS NULL AND "failedAt" IS NULL AND "usedAt" IS NULL
+       AND "sendingUntil" > ${DB_NOW}`,
+    inviteId,
+  );
+  return rows[0] ? Math.max(rows[0].waitMs, 1) : null;
+}
+
+/**
+ * The row's nonce, when its stored hash is this secret's derivation of it. After SIGNING_SECRET
+ * changed, no link derived now would match the stored hash: an unsent row gets a new nonce (only a
+ * copy a crash left unmarked, mailed under the old secret, stops working).
+ */
+async function nonceUnderThisSecret(
+  deps: SendInviteDeps,
+  inviteId: number,
+  invite: ClaimedInvite,
+): Promise<string> {
+  if (inviteTokenHash(deps.signingSecret, invite.nonce) === invite.tokenHash) return invite.nonce;
+  const nonce = newInviteNonce();
+  await deps.db.$executeRaw`
+    UPDATE "Invite" SET "tokenNonce" = ${nonce}, "tokenHash" = ${inviteTokenHash(deps.signingSecret, nonce)}
+    WHERE id = ${inviteId} AND "tokenNonce" = ${invite.nonce}`;
+  return nonce;
+}
+
+/**
+ * The row is sent, and its batch counts it, in one statement (so a crash cannot count a row twice or
+ * not at all); the row that completes the batch marks it done.
+ */
+export async function markInviteSent(db: Db, inviteId: number): Promise<void> {
+  await db.$executeRawUnsafe(
+    `WITH settled AS (
+       UPDATE "Invite" SET "sentAt" = ${DB_NOW}, "sendingUntil" = NULL
+       WHERE id = $1 AND "sentAt" IS NULL AND "failedAt" IS NULL
+       RETURNING "batchId"
+     )
+     UPDATE "BulkInviteBatch" AS b SET processed = b.processed + 1,
+       status = CASE WHEN b.processed + 1 + b.failed >= b.total THEN 'done'::"BulkInviteStatus" ELSE b.status END,
+       "finishedAt" = CASE WHEN b.processed + 1 + b.failed >= b.total THEN ${DB_NOW} ELSE b."finishedAt" END
+     FROM settled WHERE b.id = settled."batchId"`,
+    inviteId,
+  );
+}
+
+/**
+ * After the last attempt (or a refusal no retry would change): the row is failed with the reason, and
+ * its batch counts it (the row that completes the batch marks it done).
+ */
 export async function markInviteFailed(db: Db, inviteId: number, reason: string): Promise<void> {
-  await db.invite.updateMany({
-    where: { id: inviteId, sentAt: null, failedAt: null },
-    data: { failedAt: new Date(), failReason: reason.slice(0, 500) },
-  });
+  await db.$executeRawUnsafe(
+    `WITH settled AS (
+       UPDATE "Invite" SET "failedAt" = ${DB_NOW}, "failReason" = $2, "sendingUntil" = NULL
+       WHERE id = $1 AND "sentAt" IS NULL AND "failedAt" IS NULL
+       RETURNING "batchId"
+     )
+     UPDATE "BulkInviteBatch" AS b SET failed = b.failed + 1,
+       status = CASE WHEN b.processed + b.failed + 1 >= b.total THEN 'done'::"BulkInviteStatus" ELSE b.status END,
+       "finishedAt" = CASE WHEN b.processed + b.failed + 1 >= b.total THEN ${DB_NOW} ELSE b."finishedAt" END
+     FROM settled WHERE b.id = settled."batchId"`,
+    inviteId,
+    reason.slice(0, 500),
+  );
 }
 
 /** An SMTP answer that a retry will not change (5xx: unknown mailbox, refused address...). */

@@ -2,17 +2,27 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { SendEmailPayload } from '@helix/shared';
 import { renderMail } from './templates.ts';
 
+/**
+ * How long a silent SMTP server is waited for (ms) unless SMTP_URL sets its own: well within an
+ * invitation's send lease (INVITE_SEND_LEASE_MS), so an attempt gives up before another may claim.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
 /** SMTP_URL, e.g. smtp://127.0.0.1:1025 or smtps://user:pass@host:465 (nodemailer URL options allowed). */
 export function createMailTransport(
   smtpUrl: string,
   options: { pool?: boolean; maxConnections?: number } = {},
 ): Transporter {
-  if (!options.pool) return nodemailer.createTransport(smtpUrl);
-  // A pool keeps connections open across messages (bulk invites): no connect and greeting per e-mail.
   const url = new URL(smtpUrl);
-  url.searchParams.set('pool', 'true');
-  url.searchParams.set('maxConnections', String(options.maxConnections ?? 10));
-  url.searchParams.set('maxMessages', 'Infinity');
+  for (const [name, ms] of Object.entries(SMTP_TIMEOUTS)) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
+  }
+  if (options.pool) {
+    // A pool keeps connections open across messages (bulk invites): no connect and greeting per e-mail.
+    url.searchParams.set('pool', 'true');
+    url.searchParams.set('maxConnections', String(options.maxConnections ?? 10));
+    url.searchParams.set('maxMessages', 'Infinity');
+  }
   return nodemailer.createTransport(url.toString());
 }
 

@@ -1,87 +1,100 @@
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type z } from 'zod';
-import { type JOBS, type JobName, QUEUE_NAME } from '@helix/shared';
+import type { z } from 'zod';
+import {
+  MSG,
+  QUEUE_FAMILIES,
+  QUEUE_FAMILY_NAMES,
+  type JobDefinition,
+  type QueueFamily,
+  type QueueFamilyName,
+} from '@helix/shared';
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { AppError } from '../errors.ts';
 
-export type JobDefinition = (typeof JOBS)[keyof typeof JOBS];
+/** The backoff type the worker's strategy answers (capped exponential, from the family's RetryPolicy). */
+export const RETRY_BACKOFF_TYPE = 'capped-exponential';
+
+/** A family's job options: its retry policy and how long finished jobs are kept. */
+export function jobOptionsOf(family: QueueFamily): JobsOptions {
+  return {
+    attempts: family.retry.attempts,
+    backoff: { type: RETRY_BACKOFF_TYPE, delay: family.retry.baseMs },
+    removeOnComplete: { count: family.keepCompleted },
+    removeOnFail: {
+      count: family.keepFailed,
+      ...(family.keepFailedDays ? { age: family.keepFailedDays * 24 * 3600 } : {}),
+    },
+  };
+}
+
+/** How long a producer waits for Redis to take a job before it answers 503 (a request never hangs). */
+export const DEFAULT_ADD_TIMEOUT_MS = 1_000;
+
+export const queueUnavailable = () =>
+  new AppError(ERROR_CODES.queueUnavailable, {
+    status: 503,
+    message: MSG.queueUnavailable,
+    error: 'Service Unavailable',
+  });
+
+/** Rejects with QUEUE_UNAVAILABLE when `work` has not settled within `ms`. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(queueUnavailable()), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+    // The add may still land after the answer: its jobId makes the caller's retry collapse into it.
+    work.catch(() => undefined);
+  }
+}
+
+export interface JobQueueOptions {
+  /** See DEFAULT_ADD_TIMEOUT_MS; the worker's own adds (dispatching a batch) may wait longer. */
+  addTimeoutMs?: number;
+}
 
 /**
- * Unless JOB_OPTIONS says otherwise, a job retries with exponential backoff (1 s, 2 s, 4 s, ...), five
- * attempts in all.
- */
-export const DEFAULT_JOB_OPTIONS: JobsOptions = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: { count: 1000 },
-  removeOnFail: { count: 5000 },
-};
-
-/**
- * Per-job options over the defaults. send-email outlasts an SMTP outage of a few hours (10 attempts,
- * 30 s doubling: about 4 h 15 min in all) instead of giving up within seconds, and its failures stay
- * for a month so a lost reset or invitation e-mail can be found and retried.
- */
-export const JOB_OPTIONS: Partial<Record<JobName, JobsOptions>> = {
-  'send-email': {
-    attempts: 10,
-    backoff: { type: 'exponential', delay: 30_000 },
-    removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
-  },
-  // An invitation e-mail: the same patience as any e-mail (its row is marked failed after the last).
-  'send-invite': {
-    attempts: 10,
-    backoff: { type: 'exponential', delay: 30_000 },
-    removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
-  },
-  // A support request: the same patience (the row is stored first; its sent markers stop a resend).
-  'send-support-request': {
-    attempts: 10,
-    backoff: { type: 'exponential', delay: 30_000 },
-    removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
-  },
-};
-
-/**
- * The producer side of the job contracts (packages/shared/src/jobs.ts). Call `enqueue` after the
- * database transaction has committed, with a jobId naming the thing the job is about, so a retry or a
- * double click collapses into one job.
+ * The one producer of every job contract (packages/shared/src/jobs.ts): a BullMQ Queue per family,
+ * made once; enqueue and run pick the family from the job's declaration. Call `enqueue` after the
+ * database transaction committed, with a jobId naming the thing the job is about, so a retry or a
+ * double click collapses into one job. An add that Redis does not take within addTimeoutMs rejects
+ * with AppError 503 QUEUE_UNAVAILABLE.
  */
 export class JobQueue {
-  readonly queue: Queue;
-  private readonly connection: Redis;
-  private readonly prefix: string;
-  private events?: Promise<QueueEvents>;
+  private readonly queues: Record<QueueFamilyName, Queue>;
+  private readonly events = new Map<QueueFamilyName, Promise<QueueEvents>>();
+  private readonly addTimeoutMs: number;
 
-  constructor(connection: Redis, prefix: string) {
-    this.queue = new Queue(QUEUE_NAME, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
-    this.connection = connection;
-    this.prefix = prefix;
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+    options: JobQueueOptions = {},
+  ) {
+    this.addTimeoutMs = options.addTimeoutMs ?? DEFAULT_ADD_TIMEOUT_MS;
+    this.queues = Object.fromEntries(
+      QUEUE_FAMILY_NAMES.map((name) => {
+        const family: QueueFamily = QUEUE_FAMILIES[name];
+        return [
+          name,
+          new Queue(family.queue, { connection, prefix, defaultJobOptions: jobOptionsOf(family) }),
+        ];
+      }),
+    ) as Record<QueueFamilyName, Queue>;
   }
 
-  /**
-   * Enqueue and wait for the job's result while a request is open (request-time checks done by the
-   * worker, e.g. validate-image). Rejects when the job fails or does not finish within timeoutMs.
-   * The QueueEvents listener (its own Redis connection) is made on first use and closed by close().
-   */
-  async run<J extends JobDefinition>(
-    job: J,
-    payload: z.input<J['payload']>,
-    jobId: string,
-    options: { timeoutMs: number; attempts?: number },
-  ): Promise<unknown> {
-    const data = job.payload.parse(payload);
-    this.events ??= (async () => {
-      // QueueEvents blocks on its connection: its own duplicate, closed with it.
-      const events = new QueueEvents(QUEUE_NAME, {
-        connection: this.connection.duplicate(),
-        prefix: this.prefix,
-      });
-      await events.waitUntilReady();
-      return events;
-    })();
-    const events = await this.events;
-    const added = await this.queue.add(job.name, data, { jobId, attempts: options.attempts ?? 2 });
-    return added.waitUntilFinished(events, options.timeoutMs);
+  /** The BullMQ queue of a family (tests and operators' tools read jobs through it). */
+  queueOf(family: QueueFamilyName): Queue {
+    return this.queues[family];
+  }
+
+  /** The BullMQ queue a job is added to. */
+  queueFor(job: JobDefinition): Queue {
+    return this.queues[job.family];
   }
 
   async enqueue<J extends JobDefinition>(
@@ -90,11 +103,79 @@ export class JobQueue {
     jobId: string,
   ): Promise<void> {
     const data = job.payload.parse(payload);
-    await this.queue.add(job.name, data, { ...JOB_OPTIONS[job.name], jobId });
+    await within(this.addTimeoutMs, this.queueFor(job).add(job.name, data, { jobId }));
+  }
+
+  /** Many jobs of one contract in one round trip (a bulk invite's rows); existing jobIds are kept. */
+  async enqueueMany<J extends JobDefinition>(
+    job: J,
+    items: ReadonlyArray<{ payload: z.input<J['payload']>; jobId: string }>,
+  ): Promise<void> {
+    const jobs = items.map((item) => ({
+      name: job.name,
+      data: job.payload.parse(item.payload),
+      opts: { jobId: item.jobId },
+    }));
+    await within(this.addTimeoutMs, this.queueFor(job).addBulk(jobs));
+  }
+
+  /** Repeats a job every `everyMs` (one scheduler per job name; a second call updates it). */
+  async schedule<J extends JobDefinition>(job: J, everyMs: number, payload: z.input<J['payload']>) {
+    const data = job.payload.parse(payload);
+    await within(
+      this.addTimeoutMs,
+      this.queueFor(job).upsertJobScheduler(
+        job.name,
+        { every: everyMs },
+        { name: job.name, data, opts: { attempts: 1, removeOnComplete: true, removeOnFail: { count: 100 } } },
+      ),
+    );
+  }
+
+  /**
+   * Enqueue and wait for the job's result while a request is open (request-time checks done by the
+   * worker, e.g. validate-image). Rejects when the job fails or does not finish within timeoutMs.
+   * The family's QueueEvents listener (its own Redis connection) is made on first use.
+   */
+  async run<J extends JobDefinition>(
+    job: J,
+    payload: z.input<J['payload']>,
+    jobId: string,
+    options: { timeoutMs: number; attempts?: number },
+  ): Promise<unknown> {
+    const data = job.payload.parse(payload);
+    const events = await within(this.addTimeoutMs, this.eventsOf(job.family));
+    const added = await within(
+      this.addTimeoutMs,
+      this.queueFor(job).add(job.name, data, {
+        jobId,
+        ...(options.attempts ? { attempts: options.attempts } : {}),
+      }),
+    );
+    return added.waitUntilFinished(events, options.timeoutMs);
+  }
+
+  private eventsOf(family: QueueFamilyName): Promise<QueueEvents> {
+    let events = this.events.get(family);
+    if (!events) {
+      events = (async () => {
+        // QueueEvents blocks on its connection: its own duplicate, closed with it.
+        const listener = new QueueEvents(QUEUE_FAMILIES[family].queue, {
+          connection: this.connection.duplicate(),
+          prefix: this.prefix,
+        });
+        await listener.waitUntilReady();
+        return listener;
+      })();
+      // A failed start (Redis down) is tried again by the next call.
+      events.catch(() => this.events.delete(family));
+      this.events.set(family, events);
+    }
+    return events;
   }
 
   async close(): Promise<void> {
-    if (this.events) await (await this.events.catch(() => undefined))?.close();
-    await this.queue.close();
+    for (const events of this.events.values()) await (await events.catch(() => undefined))?.close();
+    await Promise.all(Object.values(this.queues).map((queue) => queue.close()));
   }
 }

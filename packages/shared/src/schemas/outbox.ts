@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   databaseBusy: 'DATABASE_BUSY',
   /** The database could not be reached (or the connection was lost): try later. */
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
+  /** The job queue (Redis) did not take the job in time: nothing was queued, try again. */
+  queueUnavailable: 'QUEUE_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

@@ -1,6 +1,7 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { ZodError } from 'zod';
 import {
+  InviteSendLeased,
   isPermanentSmtpError,
   markInviteFailed,
   sendInvite,
@@ -15,18 +16,25 @@ const reasonOf = (error: unknown): string => {
 };
 
 /**
- * One invitation e-mail as a job (single invite, resend, bulk row). A failure is retried by the queue;
- * after the last attempt, or at once for a refusal no retry changes (SMTP 5xx, a template that cannot
- * render), the invitation is marked failed with the reason, which the bulk invite page lists.
+ * One invitation e-mail as a job (single invite, resend, bulk row: the same code and the same retry
+ * policy, MAIL_RETRY). A failure is retried by the queue; after the last attempt, or at once for a
+ * refusal no retry changes (SMTP 5xx, a template that cannot render), the invitation is marked failed
+ * with the reason, which the bulk invite page lists. A row whose send another attempt holds (a killed
+ * worker's lease) is looked at again when the lease ends, without using up an attempt.
  */
 export async function runInviteJob(
   deps: SendInviteDeps,
   inviteId: number,
-  job: Pick<Job, 'attemptsMade' | 'opts'>,
+  job: Pick<Job, 'attemptsMade' | 'opts' | 'moveToDelayed'>,
+  token?: string,
 ): Promise<SendInviteOutcome> {
   try {
     return await sendInvite(deps, inviteId);
   } catch (error) {
+    if (error instanceof InviteSendLeased) {
+      await job.moveToDelayed(Date.now() + error.waitMs + 100, token);
+      throw new DelayedError();
+    }
     const permanent = isPermanentSmtpError(error) || error instanceof ZodError;
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (permanent || last) {

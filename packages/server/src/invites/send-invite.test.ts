@@ -1,0 +1,146 @@
+import type { Transporter } from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { createDb, type Db } from '../db.ts';
+import { openInvite } from '../accounts/join.command.ts';
+import { createTenant, createUser, seedRoles } from '../testing/factories.ts';
+import { createInvitedUsers } from './invited-users.ts';
+import { InviteSendLeased, markInviteFailed, sendInvite, type SendInviteDeps } from './send-invite.ts';
+
+/**
+ * sendInvite against a real PostgreSQL with a recording transport: the link every attempt mails, the
+ * send lease, and the batch the worker marks done.
+ */
+let database: { name: string; url: string };
+let db: Db;
+let tenantId: number;
+let ownerId: number;
+
+beforeAll(async () => {
+  database = await createTestDatabase('helix_send_invite');
+  db = createDb(database.url);
+  await seedRoles(db);
+  const tenant = await createTenant(db);
+  const owner = await createUser(db, { tenant });
+  tenantId = tenant.id;
+  ownerId = owner.id;
+});
+afterAll(async () => {
+  await db?.$disconnect();
+  if (database) await dropDatabase(database.name);
+});
+
+let n = 0;
+async function invites(count: number, batch = false) {
+  n += 1;
+  return db.$transaction(async (tx) => {
+    const batchId = batch
+      ? (
+          await tx.bulkInviteBatch.create({
+            data: { tenantId, createdById: ownerId, status: 'processing', rows: [], total: count },
+          })
+        ).id
+      : undefined;
+    const rows = Array.from({ length: count }, (_, i) => ({
+      name: `R ${i}`,
+      email: `r${n}-${i}@example.test`,
+    }));
+    const created = await createInvitedUsers(tx, {
+      tenantId,
+      invitedById: ownerId,
+      rows,
+      expiresAt: new Date(Date.now() + 3600_000),
+      batchId,
+    });
+    return { batchId, ids: created.map((c) => c.inviteId) };
+  });
+}
+
+/** A transport that records each message; `behave` may throw (a failed send) or hold it. */
+function recorder(behave: (count: number) => Promise<void> | void = () => undefined) {
+  const links: string[] = [];
+  const transport = {
+    async sendMail(mail: { text?: string }) {
+      links.push(/https?:\/\/\S+/.exec(mail.text ?? '')![0]);
+      await behave(links.length);
+      return {};
+    },
+  } as unknown as Transporter;
+  return { links, transport };
+}
+
+const depsWith = (transport: Transporter, leaseMs?: number): SendInviteDeps => ({
+  db,
+  transport,
+  mailFrom: 'Helix <no-reply@helix.test>',
+  publicUrl: 'http://portal.test',
+  signingSecret: 'a-test-signing-secret-of-32-characters!',
+  leaseMs,
+});
+
+const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+
+describe('sendInvite', () => {
+  it('mails the same link on every attempt, and that link opens the invitation', async () => {
+    const { ids } = await invites(1);
+    // First attempt: the SMTP conversation fails after the message left (as a crash would look).
+    const failing = recorder(() => {
+      throw Object.assign(new Error('connection lost'), { code: 'ECONNRESET' });
+    });
+    await expect(sendInvite(depsWith(failing.transport), ids[0]!)).rejects.toThrow('connection lost');
+    const ok = recorder();
+    expect(await sendInvite(depsWith(ok.transport), ids[0]!)).toBe('sent');
+    expect(ok.links).toEqual(failing.links);
+    const opened = await openInvite(db, tokenOf(ok.links[0]!));
+    expect(opened?.id).toBe(ids[0]);
+    // Sent: another attempt sends nothing.
+    expect(await sendInvite(depsWith(ok.transport), ids[0]!)).toBe('skipped');
+    expect(ok.links).toHaveLength(1);
+  });
+
+  it('leases the send: a second attempt waits while the first is in flight, and takes over after the lease', async () => {
+    const { ids } = await invites(1);
+    let release = () => undefined as void;
+    const held = recorder(() => new Promise<void>((resolve) => (release = resolve)));
+    const first = sendInvite(depsWith(held.transport, 60_000), ids[0]!);
+    while (held.links.length === 0) await new Promise((r) => setTimeout(r, 10));
+
+    const second = recorder();
+    const leased = await sendInvite(depsWith(second.transport), ids[0]!).catch((e: unknown) => e);
+    expect(leased).toBeInstanceOf(InviteSendLeased);
+    expect((leased as InviteSendLeased).waitMs).toBeGreaterThan(50_000);
+    expect(second.links).toEqual([]);
+    release();
+    expect(await first).toBe('sent');
+
+    // A killed attempt never writes sentAt: once its lease ended, the next one sends the same link.
+    const { ids: other } = await invites(1);
+    const killed = recorder(() => new Promise<void>(() => undefined));
+    void sendInvite(depsWith(killed.transport, 300), other[0]!);
+    while (killed.links.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 400));
+    const next = recorder();
+    expect(await sendInvite(depsWith(next.transport), other[0]!)).toBe('sent');
+    expect(next.links).toEqual(killed.links);
+  });
+
+  it('marks a batch done with its last settled row, counting each row once', async () => {
+    const { batchId, ids } = await invites(3, true);
+    const ok = recorder();
+    await sendInvite(depsWith(ok.transport), ids[0]!);
+    await markInviteFailed(db, ids[1]!, 'refused');
+    expect(await db.bulkInviteBatch.findUnique({ where: { id: batchId! } })).toMatchObject({
+      status: 'processing',
+      processed: 1,
+      failed: 1,
+      finishedAt: null,
+    });
+    await sendInvite(depsWith(ok.transport), ids[2]!);
+    // Settling again (a retry, a duplicate job) counts nothing.
+    await sendInvite(depsWith(ok.transport), ids[2]!);
+    await markInviteFailed(db, ids[0]!, 'late');
+    const done = await db.bulkInviteBatch.findUnique({ where: { id: batchId! } });
+    expect(done).toMatchObject({ status: 'done', processed: 2, failed: 1 });
+    expect(done?.finishedAt).toBeInstanceOf(Date);
+  });
+});
