@@ -14,6 +14,8 @@ export class AppError extends Error {
   readonly error?: string;
   /** A version conflict's current record, as its GET presenter shows it. */
   readonly current?: unknown;
+  /** Sent as the Retry-After header (seconds): a 503 of a dependency outage. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     code: string,
@@ -23,6 +25,7 @@ export class AppError extends Error {
       errors?: Record<string, string>;
       error?: string;
       current?: unknown;
+      retryAfterSeconds?: number;
     },
   ) {
     super(opts.message);
@@ -31,6 +34,7 @@ export class AppError extends Error {
     this.errors = opts.errors;
     this.error = opts.error;
     this.current = opts.current;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 
   /** The record changed since the version the edit was based on (If-Match): 409 with the record now. */
@@ -60,6 +64,10 @@ export class AppError extends Error {
   static notFound(message: string = MSG.notFound) {
     return new AppError('NOT_FOUND', { status: 404, message });
   }
+  /** A dependency is down (REDIS_UNAVAILABLE, DATABASE_UNAVAILABLE): 503, retry after a few seconds. */
+  static unavailable(code: 'REDIS_UNAVAILABLE' | 'DATABASE_UNAVAILABLE', retryAfterSeconds = 5) {
+    return new AppError(code, { status: 503, message: MSG.serviceUnavailable, retryAfterSeconds });
+  }
   static conflict(message: string, errors?: Record<string, string>) {
     return new AppError('CONFLICT', { status: 409, message, errors });
   }
@@ -77,5 +85,6 @@ export const reasonFor = (status: number): string =>
     415: 'Unsupported Media Type',
     422: 'Unprocessable Entity',
     429: 'Too Many Requests',
+    503: 'Service Unavailable',
   })[status] ??
   (status >= 400 && status < 500 ? (STATUS_CODES[status] ?? 'Bad Request') : 'Internal Server Error');

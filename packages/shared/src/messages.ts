@@ -140,6 +140,8 @@ export const MSG = {
   unknownTenants: 'Some of the chosen tenants do not exist.',
   imageTypeNotAllowed: 'Only jpg, jpeg, png, svg and webp images are allowed',
   imageCheckUnavailable: 'The image could not be checked right now, please try again.',
+  // a dependency outage (503 with Retry-After; wording ours)
+  serviceUnavailable: 'Helix is briefly unavailable. Please try again in a few seconds.',
   uploadTooManyFiles: 'Send the model file and one thumbnail at most.',
   uploadUnexpectedFile: 'This field does not take a file.',
   uploadFieldTooLarge: 'This field is too large.',

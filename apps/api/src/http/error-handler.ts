@@ -3,6 +3,14 @@ import { ZodError } from 'zod';
 import { MSG, type ApiErrorBody } from '@helix/shared';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { AppError, reasonFor } from '@helix/server';
+import type { DependencyOutage } from '@helix/server/health/dependency-outage';
+import { unavailableError } from '@helix/server/health/unavailable';
+
+/** Set by createApp: the outage state of the app's Redis and PostgreSQL, logged once per outage. */
+export interface AppOutages {
+  redis: DependencyOutage;
+  database: DependencyOutage;
+}
 
 /** The code of an answer the handler makes itself (not an AppError), by status. */
 const codeFor = (status: number): string =>
@@ -101,16 +109,25 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   let answer: ApiErrorBody;
-  if (err instanceof AppError) {
-    answer = body(err.status, err.message, err.errors, err.error, err.code);
-    if (err.current !== undefined) answer.current = err.current;
-  } else if (err instanceof ZodError) {
-    const { message, errors } = fieldErrors(err);
+  // Redis or PostgreSQL down: a fast 503 with Retry-After, reported to the dependency's outage (one log
+  // line when it starts and one when it ends), never a logged 500 per request.
+  const outage = err instanceof AppError ? null : unavailableError(err);
+  if (outage) {
+    const outages = req.app.locals.outages as AppOutages | undefined;
+    outages?.[outage.code === 'REDIS_UNAVAILABLE' ? 'redis' : 'database'].failed(err);
+  }
+  const error: unknown = outage ?? err;
+  if (error instanceof AppError) {
+    if (error.retryAfterSeconds !== undefined) res.set('Retry-After', String(error.retryAfterSeconds));
+    answer = body(error.status, error.message, error.errors, error.error, error.code);
+    if (error.current !== undefined) answer.current = error.current;
+  } else if (error instanceof ZodError) {
+    const { message, errors } = fieldErrors(error);
     answer = body(400, message, errors, undefined, ERROR_CODES.validationFailed);
   } else {
-    answer = bodyParserError(err) ?? clientError(err) ?? body(500, MSG.defaultError);
+    answer = bodyParserError(error) ?? clientError(error) ?? body(500, MSG.defaultError);
   }
-  if (answer.statusCode >= 500) {
+  if (answer.statusCode >= 500 && !outage) {
     req.log?.error({ err }, 'unhandled error');
   }
   res.status(answer.statusCode).json(answer);

@@ -26,6 +26,10 @@ export const ERROR_CODES = {
   idempotencyKeyInvalid: 'IDEMPOTENCY_KEY_INVALID',
   ifMatchInvalid: 'IF_MATCH_INVALID',
   internal: 'INTERNAL',
+  /** 503 with Retry-After: Redis is down and the request cannot be answered without it. */
+  redisUnavailable: 'REDIS_UNAVAILABLE',
+  /** 503 with Retry-After: PostgreSQL cannot be reached. */
+  databaseUnavailable: 'DATABASE_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
