@@ -10,15 +10,22 @@ import { watchRedis } from '@helix/server/redis';
  */
 export const CHECK_TIMEOUT_MS = 400;
 
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * 'ok' or 'error' within CHECK_TIMEOUT_MS. A failure is reported to the dependency's outage; a slow
+ * answer is not (a busy machine is not an outage: requests that really wait report it themselves).
+ */
 async function check(probe: () => Promise<unknown>, outage: DependencyOutage): Promise<'ok' | 'error'> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
+    const answer = await Promise.race([
       probe(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+      new Promise((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), CHECK_TIMEOUT_MS);
       }),
     ]);
+    if (answer === TIMED_OUT) return 'error';
     outage.recovered();
     return 'ok';
   } catch (error) {
