@@ -110,7 +110,10 @@ describe('PostgreSQL outage under paced embed loads', () => {
     console.log(
       api
         .logLines(/outage started|available again/)
-        .map((l) => `${new Date(l.time as number).toISOString()} ${l.msg} ${l.dependency === 'postgresql' ? '' : String(l.dependency)}`)
+        .map(
+          (l) =>
+            `${new Date(l.time as number).toISOString()} ${l.msg} ${l.dependency === 'postgresql' ? '' : String(l.dependency)}`,
+        )
         .join('\n'),
     );
     expect(samples.filter((s) => s.ms >= 2000)).toEqual([]);
@@ -128,7 +131,10 @@ describe('PostgreSQL outage under paced embed loads', () => {
     ).toBe(true);
     expect(recovered).toBeDefined();
     const lines = (msg: RegExp) => api.logLines(msg).filter((l) => l.dependency === 'postgresql').length;
-    expect({ started: lines(/outage started/), ended: lines(/available again/) }).toEqual({ started: 1, ended: 1 });
+    expect({ started: lines(/outage started/), ended: lines(/available again/) }).toEqual({
+      started: 1,
+      ended: 1,
+    });
     expect(api.logLines(/unhandled error/)).toEqual([]);
   });
 });

@@ -118,9 +118,9 @@ describe('Redis outage under paced embed loads', () => {
       (seconds * LOADS_PER_SECOND) / 2,
     );
     expect(views).toBe(served);
-    expect(readySamples.filter((r) => r.at >= downAt + 1500 && r.at < upAt).every((r) => r.status === 503)).toBe(
-      true,
-    );
+    expect(
+      readySamples.filter((r) => r.at >= downAt + 1500 && r.at < upAt).every((r) => r.status === 503),
+    ).toBe(true);
     expect(Math.max(...readySamples.map((r) => r.ms))).toBeLessThan(1000);
     expect(recovered).toBeDefined();
     expect(outageLines('redis')).toEqual({ started: outagesSoFar, ended: outagesSoFar });

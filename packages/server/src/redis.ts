@@ -1,6 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
-import { DependencyOutage, knownOutageOf, outageOf } from './health/dependency-outage.ts';
+import { type DependencyOutage, knownOutageOf, outageOf } from './health/dependency-outage.ts';
 
 /**
  * A Redis client. Every key the app writes itself is prefixed with REDIS_PREFIX by `redisKey`;

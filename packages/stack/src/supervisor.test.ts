@@ -37,7 +37,10 @@ describe('Supervisor (npm start keeps the portal running)', () => {
     });
     const worker = supervisor.start(spec('worker', workerPort));
     const api = supervisor.start(spec('api', apiPort));
-    await waitFor('both up', async () => (await pidOn(workerPort)) !== null && (await pidOn(apiPort)) !== null);
+    await waitFor(
+      'both up',
+      async () => (await pidOn(workerPort)) !== null && (await pidOn(apiPort)) !== null,
+    );
     supervisor.running();
 
     worker.signal('SIGKILL');
@@ -86,7 +89,12 @@ describe('Supervisor (npm start keeps the portal running)', () => {
   it('does not restart a process that exits while the portal is still starting', async () => {
     const early: string[] = [];
     supervisor = new Supervisor({ baseDelayMs: 50, onStartupExit: (exit) => early.push(exit.name) });
-    const child = supervisor.start({ name: 'api', command: process.execPath, args: ['-e', 'process.exit(3)'], quiet: true });
+    const child = supervisor.start({
+      name: 'api',
+      command: process.execPath,
+      args: ['-e', 'process.exit(3)'],
+      quiet: true,
+    });
     await child.exited;
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(early).toEqual(['api']);

@@ -44,7 +44,13 @@ export async function createEmbedFixture(db: Db): Promise<EmbedFixture> {
     },
   });
   const user = await db.user.create({
-    data: { tenantId: tenant.id, name: 'Fault owner', userName: 'fault', email: 'fault@example.test', isOwner: true },
+    data: {
+      tenantId: tenant.id,
+      name: 'Fault owner',
+      userName: 'fault',
+      email: 'fault@example.test',
+      isOwner: true,
+    },
   });
   await new LocalStorage(storageDir).put('models/fault.glb', Buffer.from('glTF'), 'model/gltf-binary');
   const model = await db.model.create({
@@ -52,7 +58,13 @@ export async function createEmbedFixture(db: Db): Promise<EmbedFixture> {
   });
   const token = randomToken();
   await db.embedToken.create({
-    data: { tokenHash: sha256(token), modelId: model.id, tenantId: tenant.id, createdById: user.id, settings: ['info'] },
+    data: {
+      tokenHash: sha256(token),
+      modelId: model.id,
+      tenantId: tenant.id,
+      createdById: user.id,
+      settings: ['info'],
+    },
   });
   return { token, modelId: model.id, tenantId: tenant.id, urlModelName: model.urlModelName, storageDir };
 }

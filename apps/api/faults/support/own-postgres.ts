@@ -39,7 +39,19 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const port = await freePort();
   await run(
     'runuser',
-    ['-u', 'postgres', '--', path.join(BIN, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'],
+    [
+      '-u',
+      'postgres',
+      '--',
+      path.join(BIN, 'initdb'),
+      '-D',
+      data,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '--no-sync',
+    ],
     { timeout: 60_000 },
   );
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;

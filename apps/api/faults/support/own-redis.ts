@@ -26,14 +26,22 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const dir = mkdtempSync(path.join(tmpdir(), 'helix-fault-redis-'));
   const port = await freePort();
   const args = [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--dir', dir,
-    '--save', '',
-    '--appendonly', 'yes',
-    '--appendfsync', 'always',
-    '--loglevel', 'warning',
-    '--daemonize', 'no',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'always',
+    '--loglevel',
+    'warning',
+    '--daemonize',
+    'no',
   ];
   let child: ManagedChild | undefined;
   const start = async () => {

@@ -62,7 +62,12 @@ export function pacedEmbedLoads(options: {
     const timeout = () => AbortSignal.timeout(CLIENT_TIMEOUT_MS);
     samples.push(
       await timed('detail', t0, () =>
-        fetch(`${options.api}/api/model/embed/detail`, { method: 'POST', headers: json, body, signal: timeout() }),
+        fetch(`${options.api}/api/model/embed/detail`, {
+          method: 'POST',
+          headers: json,
+          body,
+          signal: timeout(),
+        }),
       ),
     );
     const query = new URLSearchParams({
@@ -102,7 +107,8 @@ export const since = (t0: number) => performance.now() - t0;
 /** A small summary of samples for the printed table. */
 export function summarise(samples: Sample[]) {
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  const pct = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! : 0);
+  const pct = (p: number) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! : 0;
   const byStatus: Record<string, number> = {};
   for (const s of samples) {
     const key = s.status === 200 ? '200' : `${s.status}${s.code ? ` ${s.code}` : ''}`;

@@ -63,7 +63,9 @@ describe('rate limits', () => {
     try {
       const app = createApp({ ...h.deps, redis });
       for (let i = 0; i < 6; i += 1) {
-        const res = await request(app).post('/api/user/login').send({ email: 'down@example.test', password: 'x' });
+        const res = await request(app)
+          .post('/api/user/login')
+          .send({ email: 'down@example.test', password: 'x' });
         expect([400, 401, 422]).toContain(res.status);
       }
       const text = h.logs.text.slice(logged);

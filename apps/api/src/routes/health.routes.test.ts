@@ -50,7 +50,7 @@ describe('health', () => {
     }
   });
 
-  it('answers within the checks\' timeout when PostgreSQL and Redis accept connections but never answer', async () => {
+  it("answers within the checks' timeout when PostgreSQL and Redis accept connections but never answer", async () => {
     // A server that accepts and then says nothing: a hung dependency (the old check waited 5 s per probe).
     const sockets = new Set<net.Socket>();
     const silent = net.createServer((socket) => sockets.add(socket));

@@ -42,7 +42,10 @@ async function check(probe: () => Promise<unknown>, outage: DependencyOutage): P
  */
 export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>): Router {
   const router = Router();
-  const outages = { postgres: watchDatabase(deps.db, deps.logger), redis: watchRedis(deps.redis, deps.logger) };
+  const outages = {
+    postgres: watchDatabase(deps.db, deps.logger),
+    redis: watchRedis(deps.redis, deps.logger),
+  };
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -51,7 +54,8 @@ export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>):
       check(() => deps.db.$queryRaw`SELECT 1`, outages.postgres),
       // A client that is not connected fails at once (no offline queue): no need to wait for it.
       check(
-        () => (deps.redis.status === 'ready' ? deps.redis.ping() : Promise.reject(new Error(deps.redis.status))),
+        () =>
+          deps.redis.status === 'ready' ? deps.redis.ping() : Promise.reject(new Error(deps.redis.status)),
         outages.redis,
       ),
     ]);

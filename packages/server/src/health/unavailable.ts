@@ -4,7 +4,12 @@ import { isRedisUnavailable } from '../redis.ts';
 /** Prisma's codes for "cannot reach / lost the server" and "no pooled connection in time". */
 const PRISMA_UNREACHABLE = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
 /** The driver adapter's kinds for the same (meta.driverAdapterError.cause.kind). */
-const ADAPTER_UNREACHABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const ADAPTER_UNREACHABLE = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
 /**
  * PostgreSQL's own: admin/crash shutdown, cannot connect now (starting or stopping), and the 08
  * class (connection exceptions).
@@ -24,10 +29,12 @@ interface PrismaishError {
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
   const e = error as PrismaishError;
-  if (typeof e.code === 'string' && (PRISMA_UNREACHABLE.has(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
+  if (typeof e.code === 'string' && (PRISMA_UNREACHABLE.has(e.code) || PG_UNAVAILABLE.test(e.code)))
+    return true;
   const cause = e.meta?.driverAdapterError?.cause;
   if (typeof cause?.kind === 'string' && ADAPTER_UNREACHABLE.has(cause.kind)) return true;
-  if (cause?.kind === 'postgres' && typeof cause.code === 'string' && PG_UNAVAILABLE.test(cause.code)) return true;
+  if (cause?.kind === 'postgres' && typeof cause.code === 'string' && PG_UNAVAILABLE.test(cause.code))
+    return true;
   if (error instanceof Error && PG_MESSAGES.test(error.message)) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }

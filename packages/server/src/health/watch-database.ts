@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db.ts';
-import { DependencyOutage, knownOutageOf, outageOf } from './dependency-outage.ts';
+import { type DependencyOutage, knownOutageOf, outageOf } from './dependency-outage.ts';
 
 /** While PostgreSQL is marked down, ask it this often whether it is back. */
 const PROBE_INTERVAL_MS = 1000;
@@ -29,13 +29,15 @@ export function watchDatabase(db: Db, logger: Logger): DependencyOutage {
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS);
         }),
-      ]).then(
-        () => outage.recovered(),
-        () => undefined,
-      ).finally(() => {
-        clearTimeout(timer);
-        probing = false;
-      });
+      ])
+        .then(
+          () => outage.recovered(),
+          () => undefined,
+        )
+        .finally(() => {
+          clearTimeout(timer);
+          probing = false;
+        });
     }, PROBE_INTERVAL_MS);
     probe.unref();
   });
