@@ -109,6 +109,12 @@ describe('Redis outage under paced embed loads', () => {
     console.log(`\nRedis outage, ${seconds} s, ${LOADS_PER_SECOND} embed loads/s`);
     console.table([table]);
 
+    console.log(
+      api
+        .logLines(/outage started|available again/)
+        .map((l) => `${new Date(l.time as number).toISOString()} ${l.msg} ${String(l.error ?? '')}`)
+        .join('\n'),
+    );
     expect(samples.filter((s) => s.ms >= 2000)).toEqual([]);
     for (const s of samples.filter((x) => x.status !== 200)) {
       expect(s).toMatchObject({ status: 503, code: 'REDIS_UNAVAILABLE', retryAfter: expect.any(String) });

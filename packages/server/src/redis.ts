@@ -1,6 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
-import { type DependencyOutage, knownOutageOf, outageOf } from './health/dependency-outage.ts';
+import { answersWithin, knownOutageOf, outageOf, type DependencyOutage } from './health/dependency-outage.ts';
 
 /**
  * A Redis client. Every key the app writes itself is prefixed with REDIS_PREFIX by `redisKey`;
@@ -77,6 +77,9 @@ export function isRedisUnavailable(error: unknown): boolean {
   );
 }
 
+/** Before a timeout while connected counts as an outage, a PING gets this long. */
+const CONFIRM_TIMEOUT_MS = 2000;
+
 /** While Redis is marked down but the client still thinks it is connected (a hung server), ask this often. */
 const PROBE_INTERVAL_MS = 1000;
 
@@ -89,7 +92,15 @@ const PROBE_INTERVAL_MS = 1000;
 export function watchRedis(redis: Redis, logger: Logger, name = 'redis'): DependencyOutage {
   const existing = knownOutageOf(redis);
   if (existing) return existing;
-  const outage = outageOf(redis, name, logger);
+  // A lost connection is certain; a timeout while connected is an outage only if a PING fails too.
+  const outage = outageOf(redis, name, logger, async () => {
+    if (redis.status !== 'ready') return true;
+    // Twice: each PING has the client's own command timeout, which a busy event loop can overrun once.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      if (await answersWithin(redis.ping(), CONFIRM_TIMEOUT_MS)) return false;
+    }
+    return true;
+  });
   let probe: NodeJS.Timeout | undefined;
   const stopProbe = () => {
     clearInterval(probe);

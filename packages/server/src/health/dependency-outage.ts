@@ -15,15 +15,27 @@ export class DependencyOutage {
   readonly name: string;
   readonly #logger: Logger;
   readonly #now: () => number;
+  readonly #confirm?: (error: unknown) => Promise<boolean>;
+  #confirming = false;
   #since: number | null = null;
   #failures = 0;
   readonly #recoveredListeners = new Set<(outageMs: number) => void>();
   readonly #failedListeners = new Set<() => void>();
 
-  constructor(name: string, logger: Logger, now: () => number = Date.now) {
+  /**
+   * `confirm`, when given, is asked before an outage starts (e.g. a PING within a generous time): a
+   * command that timed out on a busy machine is not an outage unless the dependency really does not
+   * answer. It may resolve true at once for a failure that is certain (the connection is lost).
+   */
+  constructor(
+    name: string,
+    logger: Logger,
+    options: { now?: () => number; confirm?: (error: unknown) => Promise<boolean> } = {},
+  ) {
     this.name = name;
     this.#logger = logger;
-    this.#now = now;
+    this.#now = options.now ?? Date.now;
+    this.#confirm = options.confirm;
   }
 
   get down(): boolean {
@@ -37,15 +49,35 @@ export class DependencyOutage {
 
   /** A failure: the first one starts the outage (logged), later ones are only counted. */
   failed(error?: unknown): void {
-    this.#failures += 1;
+    if (this.#since !== null) {
+      this.#failures += 1;
+      for (const listener of this.#failedListeners) listener();
+      return;
+    }
+    if (!this.#confirm) {
+      this.#start(error);
+      return;
+    }
+    if (this.#confirming) return;
+    this.#confirming = true;
+    this.#confirm(error)
+      .catch(() => true)
+      .then((confirmed) => {
+        this.#confirming = false;
+        if (confirmed) this.#start(error);
+      });
+  }
+
+  #start(error: unknown): void {
     if (this.#since === null) {
       this.#since = this.#now();
-      this.#failures = 1;
+      this.#failures = 0;
       this.#logger.error(
         { dependency: this.name, error: summary(error) },
         `${this.name} unavailable: outage started`,
       );
     }
+    this.#failures += 1;
     for (const listener of this.#failedListeners) listener();
   }
 
@@ -83,10 +115,15 @@ const outages = new WeakMap<object, DependencyOutage>();
  * client shares it, so the outage is logged once however many places see it fail. The first caller's
  * logger is kept.
  */
-export function outageOf(client: object, name: string, logger: Logger): DependencyOutage {
+export function outageOf(
+  client: object,
+  name: string,
+  logger: Logger,
+  confirm?: (error: unknown) => Promise<boolean>,
+): DependencyOutage {
   let outage = outages.get(client);
   if (!outage) {
-    outage = new DependencyOutage(name, logger);
+    outage = new DependencyOutage(name, logger, { confirm });
     outages.set(client, outage);
   }
   return outage;
@@ -94,3 +131,19 @@ export function outageOf(client: object, name: string, logger: Logger): Dependen
 
 /** The client's outage state if one was made (without a logger at hand). */
 export const knownOutageOf = (client: object): DependencyOutage | undefined => outages.get(client);
+
+/** Whether the promise resolves within `ms`. */
+export async function answersWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
