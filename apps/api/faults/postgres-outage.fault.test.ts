@@ -7,6 +7,7 @@
  * recorded = viewer loads answered 200, exactly; the outage is logged once when it starts and once when
  * it ends. Prints a table (the README's "Faults" table).
  */
+import { rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '@helix/server/db';
@@ -57,6 +58,7 @@ afterAll(async () => {
   await worker?.kill('SIGTERM');
   await db?.$disconnect();
   await postgres?.destroy();
+  if (fixture) await rm(fixture.storageDir, { recursive: true, force: true });
   const redis = createRedis(REDIS_URL);
   await deleteKeys(redis, `${PREFIX}:*`);
   redis.disconnect();

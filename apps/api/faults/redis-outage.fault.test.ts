@@ -6,6 +6,7 @@
  * recorded = viewer loads answered 200, exactly; the outage is logged once when it starts and once when
  * it ends. Prints a table per case (the README's "Faults" table).
  */
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '@helix/server/db';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
@@ -55,6 +56,7 @@ afterAll(async () => {
   await db?.$disconnect();
   if (database) await dropDatabase(database.name);
   await redis?.destroy();
+  if (fixture) await rm(fixture.storageDir, { recursive: true, force: true });
 });
 
 const outageLines = (dependency: string) => ({
