@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { createLogger, parseConfig } from '@helix/server';
 import { createDb } from '@helix/server/db';
-import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
+import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { LocalStorage } from '@helix/server/storage/local-storage';
 import { flushViews } from '@helix/server/views/flush-views';
@@ -67,6 +67,7 @@ async function serve(setup: Setup) {
   });
   const db = createDb(config.DATABASE_URL);
   const redis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS); // as main.ts
+  await redisReady(redis); // no offline queue: connected before the first call
   const queueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
   const app = createApp({
     config,

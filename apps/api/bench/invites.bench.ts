@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createLogger, parseConfig } from '@helix/server';
 import { createDb } from '@helix/server/db';
-import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
+import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { createSession } from '@helix/server/sessions/session.service';
 import {
@@ -61,6 +61,7 @@ async function main() {
   });
   const db = createDb(database.url);
   const redis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS);
+  await redisReady(redis); // no offline queue: connected before the first call
   const queueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new JobQueue(queueConnection, prefix);
   const app = createApp({ config, db, redis, queue, logger: createLogger('silent', 'bench') });

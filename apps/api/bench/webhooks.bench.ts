@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
 import { createLogger, parseConfig } from '@helix/server';
 import { createDb, type Db } from '@helix/server/db';
-import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
+import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { STRIPE_API_VERSION } from '@helix/server/billing/stripe-client';
 import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.command';
@@ -62,6 +62,7 @@ async function serve(setup: Setup) {
   });
   const db = createDb(config.DATABASE_URL);
   const redis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS);
+  await redisReady(redis); // no offline queue: connected before the first call
   const queueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
   const app = createApp({
     config,

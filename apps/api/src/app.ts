@@ -2,8 +2,10 @@ import express, { type Express } from 'express';
 import type { ServerDeps } from '@helix/server/deps';
 import './http/types.ts';
 import { auth, tenantParam } from './http/auth.ts';
-import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { jsonBody } from './http/json-body.ts';
+import { apiNotFound, errorHandler, type AppOutages } from './http/error-handler.ts';
+import { watchDatabase } from '@helix/server/health/watch-database';
+import { watchRedis } from '@helix/server/redis';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security.ts';
 import { drawnHome } from './http/drawn-home.ts';
@@ -42,6 +44,12 @@ export function createApp(deps: AppDeps): Express {
   // JSON answers escape <, > and & (\u003c...): a stored '<script>' can never be read as markup.
   app.set('json escape', true);
   if (config.TRUST_PROXY) app.set('trust proxy', 1);
+  // Each dependency's outage is logged once when it starts and once when it ends (error-handler.ts).
+  const outages: AppOutages = {
+    redis: watchRedis(deps.redis, deps.logger),
+    database: watchDatabase(deps.db, deps.logger),
+  };
+  app.locals.outages = outages;
 
   app.use(requestLogger(deps.logger));
   app.use(securityHeaders(config));

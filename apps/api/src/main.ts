@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import { config as loadConfig, ConfigError, createLogger } from '@helix/server';
 import { createDb } from '@helix/server/db';
-import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
+import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady, watchRedis } from '@helix/server/redis';
+import { answersWithin } from '@helix/server/health/dependency-outage';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { createApp } from './app.ts';
 import { billingConfigured } from '@helix/server/billing/stripe-client';
@@ -16,8 +17,14 @@ async function main() {
   const redis = createRedis(config.REDIS_URL, COMMAND_CLIENT_OPTIONS);
   const queueConnection = createRedis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new JobQueue(queueConnection, config.REDIS_PREFIX);
-  redis.on('error', (err) => logger.warn({ err }, 'redis error'));
-  queueConnection.on('error', (err) => logger.warn({ err }, 'redis (queue) error'));
+  // An outage is logged once when it starts and once when it ends (not per reconnect or per request).
+  watchRedis(redis, logger);
+  watchRedis(queueConnection, logger, 'redis (queue)');
+  // The command client has no offline queue: connect before serving, but serve anyway when Redis is
+  // down (the requests that need it answer 503 or degrade, the others are served).
+  if (!(await redisReady(redis, 5000))) logger.warn('starting without Redis');
+  // Likewise open the first database connection before serving (the readiness check then answers fast).
+  if (!(await answersWithin(db.$queryRaw`SELECT 1`, 5000))) logger.warn('starting without PostgreSQL');
 
   const app = createApp({ config, db, redis, queue, logger });
   const server = createServer(app);

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import { createLogger, parseConfig, type Config } from '@helix/server';
 import { createDb, type Db } from '@helix/server/db';
-import { COMMAND_CLIENT_OPTIONS, createRedis, type Redis } from '@helix/server/redis';
+import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady, type Redis } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import type { ServerDeps } from '@helix/server/deps';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
@@ -60,6 +60,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const logger = createLogger(config.LOG_LEVEL, 'api-test', logs);
   const db = createDb(database.url);
   const redis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS);
+  // As main.ts: the command client has no offline queue, so it must be connected before the first call.
+  await redisReady(redis);
   const queueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new JobQueue(queueConnection, prefix);
   const deps: ServerDeps = { config, db, redis, queue, logger };

@@ -65,6 +65,10 @@ export class AppError extends Error {
   static notFound(message: string = MSG.notFound) {
     return new AppError('NOT_FOUND', { status: 404, message });
   }
+  /** A dependency is down (REDIS_UNAVAILABLE, DATABASE_UNAVAILABLE): 503, retry after a few seconds. */
+  static unavailable(code: 'REDIS_UNAVAILABLE' | 'DATABASE_UNAVAILABLE', retryAfter = 5) {
+    return new AppError(code, { status: 503, message: MSG.serviceUnavailable, retryAfter });
+  }
   static conflict(message: string, errors?: Record<string, string>) {
     return new AppError('CONFLICT', { status: 409, message, errors });
   }

@@ -150,6 +150,8 @@ export const MSG = {
     'You have uploaded many images in a short time. Please wait a few minutes and try again.',
   storageUnavailable: 'Files cannot be saved right now. Nothing was changed; please try again later.',
   queueUnavailable: 'This cannot be done right now, please try again in a minute.',
+  // a dependency outage (503 with Retry-After; wording ours)
+  serviceUnavailable: 'Helix is briefly unavailable. Please try again in a few seconds.',
   uploadTooManyFiles: 'Send the model file and one thumbnail at most.',
   uploadUnexpectedFile: 'This field does not take a file.',
   uploadFieldTooLarge: 'This field is too large.',

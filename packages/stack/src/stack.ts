@@ -5,6 +5,7 @@ import { DEFAULT_DATA_DIR, ROOT, WEB_DIST_DIR } from './paths.ts';
 import { freePort, portIsFree, waitFor } from './services/net.ts';
 import { resolvePostgres } from './services/postgres.ts';
 import { describeExit, ManagedChild, tsxArgs, type ChildExit } from './services/process.ts';
+import { Supervisor, type SupervisorOptions } from './supervisor.ts';
 import { resolveRedis } from './services/redis.ts';
 import { resolveSmtp, type SmtpService } from './services/smtp.ts';
 import { resolveStripe } from './services/stripe.ts';
@@ -41,8 +42,10 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** Aborting stops whatever was started so far and makes startStack reject. */
   signal?: AbortSignal;
-  /** Called when one of the processes exits while the stack is running (not during stop()). */
+  /** Called when one of the processes exits while the stack is running (not during stop()); it is restarted. */
   onUnexpectedExit?: (exit: ChildExit) => void;
+  /** Restarts of crashed processes (default: backoff from 1 s, 5 crashes of one process in 60 s give up). */
+  restart?: Pick<SupervisorOptions, 'maxCrashes' | 'windowMs' | 'baseDelayMs' | 'maxDelayMs'>;
 }
 
 export type ProcessName = 'api' | 'worker' | 'viewer';
@@ -61,8 +64,13 @@ export interface Stack {
   services: { postgres: string; redis: string; smtp: string; stripe: string };
   /** stripe-local's address when the stack started it (no STRIPE_SECRET_KEY), else undefined. */
   stripeUrl?: string;
-  /** Resolves with the first process that exits while the stack is running. */
+  /**
+   * Resolves when a process keeps crashing (restart.maxCrashes within restart.windowMs): the portal
+   * cannot be kept running. A single crash is restarted (see Supervisor) and does not resolve it.
+   */
   exited: Promise<ChildExit>;
+  /** The processes running now, by name (a restart replaces one). */
+  process(name: ProcessName): ManagedChild | undefined;
   /** Stops the processes (SIGTERM, then SIGKILL after a timeout) and the services the stack started. */
   stop(): Promise<void>;
 }
@@ -95,11 +103,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
 
   const services: Service[] = [];
-  const children: ManagedChild[] = [];
+  const startupFailure = new AbortController();
+  let firstExit: ChildExit | undefined;
+  let firstExitOutput = '';
+  const supervisor = new Supervisor({
+    ...options.restart,
+    log: (line) => console.error(`[stack] ${line}`),
+    onCrash: (exit) => options.onUnexpectedExit?.(exit),
+    onStartupExit: (exit, child) => {
+      firstExit ??= exit;
+      firstExitOutput ||= child.output();
+      startupFailure.abort();
+    },
+  });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await Promise.all(children.map((child) => child.stop(5000)));
+      await supervisor.stop(5000);
       for (const service of services.reverse()) {
         await service
           .stop()
@@ -169,29 +189,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       log(`demo models: ${await seedCatalogue(postgres.url, env, dataDir)}`);
     }
 
-    let reportExit: (exit: ChildExit) => void = () => {};
-    const exited = new Promise<ChildExit>((resolve) => (reportExit = resolve));
-    let running = false;
-    const startupFailure = new AbortController();
-    let firstExit: ChildExit | undefined;
     for (const name of ['api', 'worker', 'viewer'] as const) {
       const { command, args } = tsxArgs(entries[name]);
-      const child = new ManagedChild({ name, command, args, env, quiet });
-      children.push(child);
-      void child.exited.then((exit) => {
-        if (child.stopping || stopping) return;
-        if (!running) {
-          firstExit ??= exit;
-          startupFailure.abort();
-          return;
-        }
-        console.error(
-          `[stack] ${describeExit(exit, child.output())}\n[stack] the portal is not complete any more.`,
-        );
-        options.onUnexpectedExit?.(exit);
-        reportExit(exit);
-      });
+      supervisor.start({ name, command, args, env, quiet });
     }
+    const exited = supervisor.gaveUp.then((exit) => {
+      console.error('[stack] the portal is not complete any more.');
+      return exit;
+    });
 
     const apiUrl = `http://localhost:${apiPort}`;
     const viewerUrl = `http://localhost:${viewerPort}`;
@@ -216,14 +221,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ]);
     } catch (error) {
       if (firstExit) {
-        const child = children.find((c) => c.name === firstExit!.name);
-        throw new Error(`${describeExit(firstExit, child?.output())}\n(while the stack was starting)`, {
+        throw new Error(`${describeExit(firstExit, firstExitOutput)}\n(while the stack was starting)`, {
           cause: error,
         });
       }
       throw error;
     }
-    running = true;
+    supervisor.running();
     log(`API ${apiUrl} and viewer ${viewerUrl} are up`);
 
     return {
@@ -242,6 +246,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
       stripeUrl: stripe.kind === 'embedded' ? stripe.url : undefined,
       exited,
+      process: (name) => supervisor.current(name),
       stop,
     };
   } catch (error) {

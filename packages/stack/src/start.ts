@@ -67,9 +67,10 @@ ${DEMO_ACCOUNTS.map((a) => `    ${a.tenant.padEnd(9)} ${a.email.padEnd(width('em
   Press Ctrl-C to stop.
 `);
 
+// A crashed process is restarted (stack.ts, Supervisor); only one that keeps crashing ends the portal.
 const outcome = await Promise.race([signalled, stack.exited]);
 if (typeof outcome !== 'string') {
-  console.error('[stack] stopping the rest because one process ended.');
+  console.error(`[stack] stopping the rest because ${outcome.name} keeps crashing.`);
 }
 await stack.stop();
 console.log('[stack] stopped.');

@@ -3,26 +3,34 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, waitFor } from '@helix/stack/services/net';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const API_MAIN = path.join(ROOT, 'apps/api/src/main.ts');
 
 export interface ApiProcess {
-  child: ChildProcess;
   url: string;
-  output: () => string;
+  child: ChildProcess;
+  /** Everything it printed (its JSON log lines), from the start. */
+  output(): string;
+  /** Its log lines whose msg matches. */
+  logLines(msg: RegExp): { msg: string; [key: string]: unknown }[];
   /** Resolves when the process has exited (by itself, e.g. at a crash point, or killed). */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM unless told otherwise; resolves once it has exited. */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
- * The real API (apps/api/src/main.ts) as a child process, as `npm start` runs it: for fault cases that
- * kill it mid-request (HELIX_CRASH_AT). Resolves once it logged 'api listening'.
+ * The real API (apps/api/src/main.ts) as a child process, as `npm start` runs it, with its whole output
+ * kept (a fault case counts its log lines, or kills it mid-request with HELIX_CRASH_AT). On `env.PORT`
+ * (a restart keeps its address) or a free port; a storage folder of its own unless `env.STORAGE_DIR`.
+ * Resolves once GET /api/health answers 200.
  */
-export async function startApiProcess(env: Record<string, string> & { PORT: string }): Promise<ApiProcess> {
+export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  const port = env.PORT ?? String(await freePort());
   let output = '';
-  // node itself (not the tsx launcher, which forks): SIGKILL must reach the API.
+  // node itself (not the tsx launcher, which forks): a signal must reach the API.
   const child = spawn(process.execPath, ['--import', 'tsx', API_MAIN], {
     cwd: ROOT,
     env: {
@@ -31,34 +39,44 @@ export async function startApiProcess(env: Record<string, string> & { PORT: stri
       LOG_LEVEL: 'info',
       STORAGE_DIR: mkdtempSync(path.join(tmpdir(), 'helix-api-')),
       ...env,
+      PORT: port,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`api did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('api listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`api exited (${code}):\n${output}`));
-    });
+  const gone = new AbortController();
+  void exited.then(() => gone.abort());
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    'the API answering GET /api/health',
+    async () => (await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) })).ok,
+    { timeoutMs: 60_000, intervalMs: 200, signal: gone.signal },
+  ).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw new Error(`the API did not start:\n${output}`, { cause: error });
   });
   return {
+    url,
     child,
-    url: `http://127.0.0.1:${env.PORT}`,
     output: () => output,
+    logLines(msg) {
+      return output
+        .split('\n')
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as { msg: string }];
+          } catch {
+            return [];
+          }
+        })
+        .filter((line) => typeof line.msg === 'string' && msg.test(line.msg));
+    },
     exited,
-    async kill(signal = 'SIGKILL') {
+    async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },

@@ -7,7 +7,7 @@ import { AUTH_TYPES } from '@helix/shared/schemas/account';
 import { ModelListQuery } from '@helix/shared/schemas/model';
 import type { ServerDeps } from '@helix/server/deps';
 import { listModels } from '@helix/server/models/list-models.query';
-import { redisKey } from '@helix/server/redis';
+import { isRedisUnavailable, redisKey, redisOutageOf } from '@helix/server/redis';
 import { sha256 } from '@helix/server/tokens';
 import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
 import { authenticate } from '@helix/server/sessions/session.service';
@@ -52,8 +52,12 @@ const cookie = (req: Request, name: string): string | undefined => {
 /** Drawn pages per session and minute; beyond it the static shell answers (reloads cannot load the server). */
 export const DRAWN_HOME_PER_MINUTE = 30;
 
-/** Counts a draw for the session; false once it is over the limit (a Redis failure: the shell, below). */
+/**
+ * Counts a draw for the session; false once it is over the limit, or at once while Redis is known to be
+ * down (a Redis failure: the shell, below).
+ */
 async function withinLimit(deps: ServerDeps, token: string): Promise<boolean> {
+  if (redisOutageOf(deps.redis)?.down) return false;
   const key = redisKey(deps.config.REDIS_PREFIX, 'drawn-home', sha256(token));
   const count = await deps.redis.incr(key);
   if (count === 1) await deps.redis.expire(key, 60);
@@ -121,7 +125,9 @@ export function drawnHome(
       if (html === null) return next();
       sendHtml(req, res, html);
     } catch (error) {
-      deps.logger.warn({ err: error }, 'drawn home page failed; serving the app shell');
+      // A Redis outage is logged once by its outage state, not per page.
+      if (isRedisUnavailable(error)) redisOutageOf(deps.redis)?.failed(error);
+      else deps.logger.warn({ err: error }, 'drawn home page failed; serving the app shell');
       next();
     }
   };

@@ -4,6 +4,14 @@ import { MSG, type ApiErrorBody } from '@helix/shared';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { AppError, reasonFor } from '@helix/server';
 import { databaseError } from '@helix/server/db/transaction';
+import type { DependencyOutage } from '@helix/server/health/dependency-outage';
+import { unavailableError } from '@helix/server/health/unavailable';
+
+/** Set by createApp: the outage state of the app's Redis and PostgreSQL, logged once per outage. */
+export interface AppOutages {
+  redis: DependencyOutage;
+  database: DependencyOutage;
+}
 
 /** The code of an answer the handler makes itself (not an AppError), by status. */
 const codeFor = (status: number): string =>
@@ -104,21 +112,33 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   let answer: ApiErrorBody;
-  // A database that stays busy or out of reach (outside withTransaction too) is "try later", not a 500.
-  const known = err instanceof AppError ? err : databaseError(err);
+  // A dependency down (Redis, PostgreSQL) or a database conflict that outlasted withTransaction's
+  // retries: a fast 503 with Retry-After, never a logged 500 per request. An outage is reported to the
+  // dependency's watcher (one log line when it starts and one when it ends).
+  const known = err instanceof AppError ? err : (unavailableError(err) ?? databaseError(err));
+  if (
+    known &&
+    (known.code === ERROR_CODES.redisUnavailable || known.code === ERROR_CODES.databaseUnavailable)
+  ) {
+    const outages = req.app.locals.outages as AppOutages | undefined;
+    outages?.[known.code === ERROR_CODES.redisUnavailable ? 'redis' : 'database'].failed(known.cause ?? err);
+  }
   if (known) {
     answer = body(known.status, known.message, known.errors, known.error, known.code);
     if (known.current !== undefined) answer.current = known.current;
     if (known.retryAfter !== undefined) res.set('Retry-After', String(known.retryAfter));
-    if (known !== err) req.log?.warn({ err }, 'database unavailable');
   } else if (err instanceof ZodError) {
     const { message, errors } = fieldErrors(err);
     answer = body(400, message, errors, undefined, ERROR_CODES.validationFailed);
   } else {
     answer = bodyParserError(err) ?? clientError(err) ?? body(500, MSG.defaultError);
   }
-  if (answer.statusCode >= 500) {
+  // A 503 is "try later" (an outage, logged by its watcher; a conflict that outlasted its retries);
+  // anything else past 499 is a defect worth its own line.
+  if (answer.statusCode >= 500 && answer.statusCode !== 503) {
     req.log?.error({ err }, 'unhandled error');
+  } else if (known?.code === ERROR_CODES.databaseBusy) {
+    req.log?.warn({ err: known.cause ?? err }, 'database busy after retries');
   }
   res.status(answer.statusCode).json(answer);
 };

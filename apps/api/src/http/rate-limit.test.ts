@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
+import { freePort } from '@helix/stack/services/net';
+import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
+import { createApp } from '../app.ts';
 import { createHarness, type Harness } from '../../test/harness.ts';
 
 let h: Harness;
@@ -52,5 +55,24 @@ describe('rate limits', () => {
 
   it('does not limit other routes', async () => {
     expect((await request(h.app).get('/api/guest/subscription/list')).status).toBe(200);
+  });
+
+  it('fails open at once while Redis is down, with one log line for the outage', async () => {
+    const redis = createRedis(`redis://127.0.0.1:${await freePort()}`, COMMAND_CLIENT_OPTIONS);
+    const logged = h.logs.text.length;
+    try {
+      const app = createApp({ ...h.deps, redis });
+      for (let i = 0; i < 6; i += 1) {
+        const res = await request(app)
+          .post('/api/user/login')
+          .send({ email: 'down@example.test', password: 'x' });
+        expect([400, 401, 422]).toContain(res.status);
+      }
+      const text = h.logs.text.slice(logged);
+      expect(text.match(/redis unavailable: outage started/g)).toHaveLength(1);
+      expect(text).not.toMatch(/rate limiter|unhandled error/);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { ServerDeps } from '@helix/server/deps';
 import { AppError } from '@helix/server';
-import { redisKey } from '@helix/server/redis';
+import { isRedisUnavailable, redisKey, watchRedis } from '@helix/server/redis';
 import { sha256 } from '@helix/server/tokens';
 
 /**
@@ -43,10 +43,13 @@ export interface LimiterOptions {
 
 /**
  * A limiter counting in Redis (shared by every API process). Over the limit: 429 in the standard
- * error shape. If Redis fails the request goes through (logged): a limiter outage must not lock
- * everybody out of logging in.
+ * error shape. If Redis fails the request goes through: a limiter outage must not lock everybody out
+ * of logging in. While Redis is known to be down, the limiter does not even ask it (fails open at
+ * once), and the outage is logged once by the Redis client's DependencyOutage, not per request.
  */
 export function rateLimiter(options: LimiterOptions): RequestHandler {
+  const outage = watchRedis(options.redis, options.logger);
+  const keyOf = options.key;
   return rateLimit({
     windowMs: options.windowSeconds * 1000,
     limit: options.limit,
@@ -54,8 +57,10 @@ export function rateLimiter(options: LimiterOptions): RequestHandler {
     legacyHeaders: false,
     passOnStoreError: true,
     logger: {
-      error: (err: unknown, message?: string) =>
-        options.logger.error({ err }, message ?? 'rate limiter error'),
+      error: (err: unknown, message?: string) => {
+        if (isRedisUnavailable(err)) outage.failed(err);
+        else options.logger.error({ err }, message ?? 'rate limiter error');
+      },
       warn: (err: unknown, message?: string) =>
         options.logger.warn({ err }, message ?? 'rate limiter warning'),
     },
@@ -65,12 +70,8 @@ export function rateLimiter(options: LimiterOptions): RequestHandler {
         options.redis.call(command, ...args) as Promise<RedisReply>,
     }),
     handler: (_req, _res, next) => next(AppError.tooManyRequests(options.message)),
-    ...(options.key
-      ? {
-          keyGenerator: (req: Request) => options.key!(req) ?? '',
-          skip: (req: Request) => options.key!(req) === null,
-        }
-      : {}),
+    skip: (req: Request) => outage.down || (keyOf !== undefined && keyOf(req) === null),
+    ...(keyOf ? { keyGenerator: (req: Request) => keyOf(req) ?? '' } : {}),
   });
 }
 

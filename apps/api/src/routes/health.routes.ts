@@ -1,38 +1,66 @@
 import { Router } from 'express';
 import type { ServerDeps } from '@helix/server/deps';
+import type { DependencyOutage } from '@helix/server/health/dependency-outage';
+import { watchDatabase } from '@helix/server/health/watch-database';
+import { watchRedis } from '@helix/server/redis';
 
-/** Each check may take this long (a first query also opens the connection). */
-const CHECK_TIMEOUT_MS = 5000;
+/**
+ * Each check may take this long, and they run in parallel: the readiness answer comes within about
+ * half a second whatever is down (a load balancer's probe must not hang on an outage).
+ */
+export const CHECK_TIMEOUT_MS = 400;
 
-async function check(probe: () => Promise<unknown>): Promise<'ok' | 'error'> {
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * 'ok' or 'error' within CHECK_TIMEOUT_MS. A failure is reported to the dependency's outage; a slow
+ * answer is not (a busy machine is not an outage: requests that really wait report it themselves).
+ */
+async function check(probe: () => Promise<unknown>, outage: DependencyOutage): Promise<'ok' | 'error'> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
+    const answer = await Promise.race([
       probe(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
+      new Promise((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), CHECK_TIMEOUT_MS);
       }),
     ]);
+    if (answer === TIMED_OUT) return 'error';
+    outage.recovered();
     return 'ok';
-  } catch {
+  } catch (error) {
+    outage.failed(error);
     return 'error';
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Liveness (the process answers) and readiness (PostgreSQL and Redis answer). */
-export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis'>): Router {
+/**
+ * Liveness (the process answers) and readiness (PostgreSQL and Redis answer): /api/health/ready, also
+ * as /api/ready. An outage seen here is logged once (the dependency's DependencyOutage), not per probe.
+ */
+export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>): Router {
   const router = Router();
+  const outages = {
+    postgres: watchDatabase(deps.db, deps.logger),
+    redis: watchRedis(deps.redis, deps.logger),
+  };
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  router.get('/health/ready', async (_req, res) => {
+  router.get(['/health/ready', '/ready'], async (_req, res) => {
     const [postgres, redis] = await Promise.all([
-      check(() => deps.db.$queryRaw`SELECT 1`),
-      check(() => deps.redis.ping()),
+      check(() => deps.db.$queryRaw`SELECT 1`, outages.postgres),
+      // A client that is not connected fails at once (no offline queue): no need to wait for it.
+      check(
+        () =>
+          deps.redis.status === 'ready' ? deps.redis.ping() : Promise.reject(new Error(deps.redis.status)),
+        outages.redis,
+      ),
     ]);
     const ok = postgres === 'ok' && redis === 'ok';
+    if (!ok) res.set('Retry-After', '5');
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'error', postgres, redis });
   });
   return router;

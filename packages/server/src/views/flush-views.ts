@@ -69,6 +69,29 @@ function rowsOf(entries: ViewEntry[]) {
 }
 
 /**
+ * Adds the entries' counts to ModelViewDaily (one statement). Rows of models or tenants deleted in the
+ * meantime are dropped, and of users or embed tokens deleted, unlinked, instead of failing.
+ */
+export async function addViewRows(db: Pick<Db, '$executeRaw'>, entries: ViewEntry[]): Promise<void> {
+  const rows = rowsOf(entries);
+  if (rows.length === 0) return;
+  // Embed views are attributed to the user who made the link (per-user statistics).
+  await db.$executeRaw`
+    INSERT INTO "ModelViewDaily" ("modelId", "tenantId", "day", "source", "viewerKey", "userId", "embedTokenId", "count")
+    SELECT v."modelId", v."tenantId", v."day", v."source"::"ViewSource", v."viewerKey",
+           u."id", et."id", v."count"
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+         AS v("modelId" int, "tenantId" int, "day" date, "source" text, "viewerKey" text,
+              "userId" int, "embedTokenId" int, "count" int)
+    JOIN "Model" m ON m."id" = v."modelId"
+    JOIN "Tenant" t ON t."id" = v."tenantId"
+    LEFT JOIN "EmbedToken" et ON et."id" = v."embedTokenId"
+    LEFT JOIN "User" u ON u."id" = COALESCE(v."userId", et."createdById")
+    ON CONFLICT ("modelId", "tenantId", "day", "viewerKey")
+    DO UPDATE SET "count" = "ModelViewDaily"."count" + EXCLUDED."count"`;
+}
+
+/**
  * Applies one batch exactly once: in ONE transaction, record the batch id in ViewFlush (a batch already
  * there was applied before: nothing to do) and add its counts to ModelViewDaily; after the commit,
  * delete the batch from Redis. A crash anywhere leaves the batch in Redis and the next run decides by
@@ -92,28 +115,13 @@ export async function applyBatch(
   const entries = parseViewHash(hash);
   const bad = Object.keys(hash).length - entries.length;
   if (bad > 0) deps.logger?.warn({ batch: id, bad }, 'flush-views: ignored malformed fields');
-  const rows = rowsOf(entries);
-  const views = rows.reduce((sum, r) => sum + r.count, 0);
+  const views = entries.reduce((sum, e) => sum + e.count, 0);
 
   const applied = await withTransaction(deps.db, async (tx) => {
     const inserted =
       await tx.$executeRaw`INSERT INTO "ViewFlush" ("id") VALUES (${id}) ON CONFLICT ("id") DO NOTHING`;
     if (inserted === 0) return false;
-    if (rows.length === 0) return true;
-    // Embed views are attributed to the user who made the link (per-user statistics).
-    await tx.$executeRaw`
-      INSERT INTO "ModelViewDaily" ("modelId", "tenantId", "day", "source", "viewerKey", "userId", "embedTokenId", "count")
-      SELECT v."modelId", v."tenantId", v."day", v."source"::"ViewSource", v."viewerKey",
-             u."id", et."id", v."count"
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-           AS v("modelId" int, "tenantId" int, "day" date, "source" text, "viewerKey" text,
-                "userId" int, "embedTokenId" int, "count" int)
-      JOIN "Model" m ON m."id" = v."modelId"
-      JOIN "Tenant" t ON t."id" = v."tenantId"
-      LEFT JOIN "EmbedToken" et ON et."id" = v."embedTokenId"
-      LEFT JOIN "User" u ON u."id" = COALESCE(v."userId", et."createdById")
-      ON CONFLICT ("modelId", "tenantId", "day", "viewerKey")
-      DO UPDATE SET "count" = "ModelViewDaily"."count" + EXCLUDED."count"`;
+    await addViewRows(tx, entries);
     return true;
   });
 

@@ -13,6 +13,8 @@ import {
   type ViewAllowance,
 } from './allowance.ts';
 import { appliedBatches } from './flush-views.ts';
+import { isRedisUnavailable, redisCommandNotSent, redisOutageOf } from '../redis.ts';
+import { recordViewDirect } from './record-view-direct.ts';
 import {
   unflushedViews,
   viewClaims,
@@ -125,6 +127,12 @@ const COUNTER_MARGIN_SECONDS = 35 * 24 * 3600;
  * Redis (see view-store.ts); the flush-views job moves the count to PostgreSQL. A viewer's loads of a
  * model within the view window count once. Over the limit with additionalViewsValidation on: 429 'View
  * limit reached' and nothing is counted.
+ *
+ * While Redis is down the load is counted straight in PostgreSQL instead (record-view-direct.ts), so a
+ * viewer load never fails for a Redis outage: when Redis is known to be down (its outage state), and
+ * when a command fails without having reached Redis. A failure that leaves it unknown whether Redis
+ * counted the load (the connection lost or a timeout after the counting script was sent) is not counted
+ * again: it is thrown (503 REDIS_UNAVAILABLE), so no load is counted twice.
  */
 export async function recordView(
   deps: ViewDeps,
@@ -136,35 +144,66 @@ export async function recordView(
   const allowance = viewAllowance(tenant);
   const keys = viewKeys(deps.prefix);
   const counter = keys.period(tenant.id, period.start);
-  const field = viewField({
+  const entry = {
     modelId: load.modelId,
     viewerKey: load.viewerKey,
     source: load.source,
     tenantId: tenant.id,
     day: dayOf(now),
-  });
+  };
+  const field = viewField(entry);
   const seen = keys.seen(load.modelId, tenant.id, sha256(load.viewer).slice(0, 32));
+  const windowSeconds = deps.viewWindowSeconds ?? DEFAULT_VIEW_WINDOW_SECONDS;
+  const direct = async (): Promise<RecordedView> => {
+    const { counted, count } = await recordViewDirect(deps, tenant.id, {
+      entry,
+      seen,
+      counter,
+      windowSeconds,
+      allowance,
+      period,
+    });
+    return { ...allowance, count, period, counted };
+  };
+  const outage = redisOutageOf(deps.redis);
+  if (outage?.down) return direct();
+
   const redis = viewCommands(deps.redis);
-  const count = () =>
-    redis.helixCountView(
+  /** Set while a counting script may have reached Redis: a failure then is ambiguous. */
+  let sent = false;
+  const count = async () => {
+    sent = true;
+    const answer = await redis.helixCountView(
       counter,
       keys.pending,
       seen,
       allowance.limit,
       allowance.refuseOverLimit ? '1' : '0',
       field,
-      deps.viewWindowSeconds ?? DEFAULT_VIEW_WINDOW_SECONDS,
+      windowSeconds,
     );
+    sent = false;
+    return answer;
+  };
 
-  let [state, total] = await count();
-  if (state === -1) {
-    await initialiseCounter(counter, async () => {
-      const initial = await periodViewCount(deps, tenant.id, period);
-      const ttl =
-        Math.max(60, Math.ceil((period.end.getTime() - now.getTime()) / 1000)) + COUNTER_MARGIN_SECONDS;
-      await deps.redis.set(counter, initial, 'EX', ttl, 'NX'); // across processes, the first one wins
-    });
+  let state: number;
+  let total: number;
+  try {
     [state, total] = await count();
+    if (state === -1) {
+      await initialiseCounter(counter, async () => {
+        const initial = await periodViewCount(deps, tenant.id, period);
+        const ttl =
+          Math.max(60, Math.ceil((period.end.getTime() - now.getTime()) / 1000)) + COUNTER_MARGIN_SECONDS;
+        await deps.redis.set(counter, initial, 'EX', ttl, 'NX'); // across processes, the first one wins
+      });
+      [state, total] = await count();
+    }
+  } catch (error) {
+    if (!isRedisUnavailable(error)) throw error;
+    outage?.failed(error);
+    if (sent && !redisCommandNotSent(error)) throw error;
+    return direct();
   }
   if (state === -1) throw new Error('The view counter could not be initialised');
   if (state === 0) throw AppError.tooManyRequests(MSG.viewLimitReached);

@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
   /** The job queue (Redis) did not take the job in time: nothing was queued, try again. */
   queueUnavailable: 'QUEUE_UNAVAILABLE',
+  /** 503 with Retry-After: Redis is down and the request cannot be answered without it. */
+  redisUnavailable: 'REDIS_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
