@@ -39,6 +39,13 @@ export function createBillingRuntime(config: Config, logger: Logger, queueConnec
             opts: { attempts: 1, removeOnComplete: true, removeOnFail: { count: 100 } },
           },
         );
+        // One pass over every tenant with a Stripe customer at each start (incl. tenants in status
+        // none, whose stored customer Stripe may no longer know), not only after the first interval.
+        await queue.add(
+          JOBS.reconcileBilling.name,
+          JOBS.reconcileBilling.payload.parse({ reason: 'start' }),
+          { jobId: `reconcile-billing-start-${Date.now()}`, attempts: 3, removeOnComplete: true, removeOnFail: { count: 100 } },
+        );
       } finally {
         await queue.close();
       }

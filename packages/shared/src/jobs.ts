@@ -115,6 +115,29 @@ export type ReconcileBillingPayload = z.infer<typeof ReconcileBillingPayload>;
 export const SendSupportRequestPayload = z.object({ requestId: z.number().int().positive() });
 export type SendSupportRequestPayload = z.infer<typeof SendSupportRequestPayload>;
 
+/**
+ * billing-receipt: the receipt e-mail of a paid invoice (HTML, amount, link to the invoice), queued
+ * by the webhook on invoice.paid (jobId billing-receipt-<invoiceId>). The handler claims a
+ * BillingReceipt row before sending and marks it sent after, so one invoice gets one receipt.
+ */
+export const BillingReceiptPayload = z.object({
+  tenantId: z.number().int().positive(),
+  invoiceId: z.string().min(1).max(255),
+});
+export type BillingReceiptPayload = z.infer<typeof BillingReceiptPayload>;
+
+/**
+ * billing-action-required: asks the owner to complete a payment that needs 3-D Secure, with a link to
+ * the invoice's hosted page. Queued by the webhook on invoice.payment_action_required, delayed by
+ * BILLING_ACTION_MAIL_DELAY_MS (jobId billing-action-<invoiceId>); sent only if the invoice still
+ * waits for the customer then.
+ */
+export const BillingActionRequiredPayload = z.object({
+  tenantId: z.number().int().positive(),
+  invoiceId: z.string().min(1).max(255),
+});
+export type BillingActionRequiredPayload = z.infer<typeof BillingActionRequiredPayload>;
+
 export const JOBS = {
   sendEmail: { name: 'send-email', payload: SendEmailPayload },
   validateImage: { name: 'validate-image', payload: ValidateImagePayload },
@@ -122,6 +145,8 @@ export const JOBS = {
   sendInvite: { name: 'send-invite', payload: SendInvitePayload },
   billingEmail: { name: 'billing-email', payload: BillingEmailPayload },
   reconcileBilling: { name: 'reconcile-billing', payload: ReconcileBillingPayload },
+  billingReceipt: { name: 'billing-receipt', payload: BillingReceiptPayload },
+  billingActionRequired: { name: 'billing-action-required', payload: BillingActionRequiredPayload },
   sendSupportRequest: { name: 'send-support-request', payload: SendSupportRequestPayload },
 } as const;
 

@@ -13,6 +13,8 @@ import type { SendInviteDeps } from '@helix/server/invites/send-invite';
 import type { BillingDeps } from '@helix/server/billing/tenant-billing';
 import { billingEmailHandler } from './billing-email.handler.ts';
 import { reconcileBillingHandler } from './reconcile-billing.handler.ts';
+import { billingReceiptHandler } from './billing-receipt.handler.ts';
+import { billingActionRequiredHandler } from './billing-action-required.handler.ts';
 import type { SupportMailDeps } from '@helix/server/support/send-support-request';
 import { sendSupportRequestHandler } from './send-support-request.handler.ts';
 
@@ -56,6 +58,12 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
     'reconcile-billing': deps.billing
       ? reconcileBillingHandler(deps.billing)
       : notConfigured('reconcile-billing'),
+    'billing-receipt': deps.billing
+      ? billingReceiptHandler({ transport: deps.transport, from: deps.mailFrom, billing: deps.billing })
+      : notConfigured('billing-receipt'),
+    'billing-action-required': deps.billing
+      ? billingActionRequiredHandler({ transport: deps.transport, from: deps.mailFrom, billing: deps.billing })
+      : notConfigured('billing-action-required'),
     'send-support-request': deps.support
       ? sendSupportRequestHandler(deps.support)
       : notConfigured('send-support-request'),

@@ -39,6 +39,17 @@ export const JOB_OPTIONS: Partial<Record<JobName, JobsOptions>> = {
     backoff: { type: 'exponential', delay: 30_000 },
     removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
   },
+  // Billing e-mails: the same patience (the receipt row's sent marker stops a resend).
+  'billing-receipt': {
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 30_000 },
+    removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
+  },
+  'billing-action-required': {
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 30_000 },
+    removeOnFail: { age: 30 * 24 * 60 * 60, count: 10_000 },
+  },
 };
 
 /**
@@ -88,9 +99,14 @@ export class JobQueue {
     job: J,
     payload: z.input<J['payload']>,
     jobId: string,
+    options: { delayMs?: number } = {},
   ): Promise<void> {
     const data = job.payload.parse(payload);
-    await this.queue.add(job.name, data, { ...JOB_OPTIONS[job.name], jobId });
+    await this.queue.add(job.name, data, {
+      ...JOB_OPTIONS[job.name],
+      jobId,
+      ...(options.delayMs ? { delay: options.delayMs } : {}),
+    });
   }
 
   async close(): Promise<void> {
