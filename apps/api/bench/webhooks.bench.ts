@@ -10,7 +10,7 @@
  * Environment: BENCH_EVENTS (default 2000), BENCH_CONCURRENCY (default 50), BENCH_TENANTS (default
  * 100), plus what the tests use (TEST_ADMIN_DATABASE_URL / DATABASE_URL, REDIS_URL). The API runs in a
  * child process; the Stripe-compatible server (packages/stripe-local) and the load generator in this
- * one. Each webhook re-reads the customer's subscriptions from Stripe under the tenant's lock.
+ * one. Each webhook re-reads the customer's subscriptions from Stripe one tenant at a time (per process), then stores in a short transaction.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,8 +24,8 @@ import { JobQueue } from '@helix/server/queue/job-queue';
 import { STRIPE_API_VERSION } from '@helix/server/billing/stripe-client';
 import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.command';
 import { storedFromStripe } from '@helix/server/billing/subscription-state';
-import { currentSubscription, invoicePaymentFailed } from '@helix/server/billing/sync-subscription.command';
-import { customerSubscriptions } from '@helix/server/billing/tenant-billing';
+import { paymentFailedOf } from '@helix/server/billing/sync-subscription.command';
+import { latestInvoiceOf, readBillingAccount } from '@helix/server/billing/billing-account.query';
 import { startStripeLocal } from '@helix/stripe-local';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { seed } from '../../../prisma/seed.ts';
@@ -218,10 +218,10 @@ async function main() {
         where: { id: tenantId },
         include: { subscription: true },
       });
-      const current = currentSubscription(await customerSubscriptions(stripe, tenant.stripeCustomerId!));
+      const { current } = await readBillingAccount(stripe, tenant.stripeCustomerId!);
       const stored = tenant.subscription!;
       const expected = current
-        ? storedFromStripe(current, invoicePaymentFailed(current.latest_invoice))
+        ? storedFromStripe(current, paymentFailedOf(latestInvoiceOf(current), null, null))
         : null;
       const same =
         expected &&

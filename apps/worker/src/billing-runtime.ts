@@ -18,4 +18,7 @@ export async function scheduleBillingReconcile(
     return;
   }
   await queue.schedule(JOBS.reconcileBilling, config.BILLING_RECONCILE_INTERVAL_MS, { reason: 'schedule' });
+  // One pass over every tenant with a Stripe customer at each start (incl. tenants in status none,
+  // whose stored customer Stripe may no longer know), not only after the first interval.
+  await queue.enqueue(JOBS.reconcileBilling, { reason: 'start' }, `reconcile-billing-start-${Date.now()}`);
 }

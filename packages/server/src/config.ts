@@ -50,6 +50,15 @@ export const ConfigSchema = z.object({
     .int()
     .min(1000)
     .default(15 * 60 * 1000),
+  /**
+   * How long after Stripe asks for 3-D Secure on an invoice the owner is e-mailed a link to finish it
+   * (the card form shows the challenge at once; the mail is for a customer who left), in ms.
+   */
+  BILLING_ACTION_MAIL_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60 * 1000),
   /** Object storage: a local folder by default. */
   STORAGE_DIR: z.string().min(1).default('.data/storage'),
   S3_ENDPOINT: z.url().optional(),

@@ -213,6 +213,29 @@ export type ReconcileBillingPayload = z.infer<typeof ReconcileBillingPayload>;
 export const SendSupportRequestPayload = z.object({ requestId: z.number().int().positive() });
 export type SendSupportRequestPayload = z.infer<typeof SendSupportRequestPayload>;
 
+/**
+ * billing-receipt: the receipt e-mail of a paid invoice (HTML, amount, link to the invoice), queued
+ * by the webhook on invoice.paid (jobId billing-receipt-<invoiceId>). The handler claims a
+ * BillingReceipt row before sending and marks it sent after, so one invoice gets one receipt.
+ */
+export const BillingReceiptPayload = z.object({
+  tenantId: z.number().int().positive(),
+  invoiceId: z.string().min(1).max(255),
+});
+export type BillingReceiptPayload = z.infer<typeof BillingReceiptPayload>;
+
+/**
+ * billing-action-required: asks the owner to complete a payment that needs 3-D Secure, with a link to
+ * the invoice's hosted page. Queued by the webhook on invoice.payment_action_required, delayed by
+ * BILLING_ACTION_MAIL_DELAY_MS (jobId billing-action-<invoiceId>); sent only if the invoice still
+ * waits for the customer then.
+ */
+export const BillingActionRequiredPayload = z.object({
+  tenantId: z.number().int().positive(),
+  invoiceId: z.string().min(1).max(255),
+});
+export type BillingActionRequiredPayload = z.infer<typeof BillingActionRequiredPayload>;
+
 /** Every job: its name, payload contract and queue family. */
 export const JOBS = {
   sendEmail: { name: 'send-email', family: 'email', payload: SendEmailPayload },
@@ -227,6 +250,12 @@ export const JOBS = {
   bulkInviteRow: { name: 'bulk-invite-row', family: 'bulk-invite', payload: BulkInviteRowPayload },
   validateImage: { name: 'validate-image', family: 'images', payload: ValidateImagePayload },
   flushViews: { name: 'flush-views', family: 'views', payload: FlushViewsPayload },
+  billingReceipt: { name: 'billing-receipt', family: 'email', payload: BillingReceiptPayload },
+  billingActionRequired: {
+    name: 'billing-action-required',
+    family: 'email',
+    payload: BillingActionRequiredPayload,
+  },
   reconcileBilling: { name: 'reconcile-billing', family: 'billing', payload: ReconcileBillingPayload },
 } as const satisfies Record<string, { name: string; family: QueueFamilyName; payload: z.ZodType }>;
 

@@ -122,6 +122,19 @@ export const MSG = {
   successRedirecting: 'Thank you! Your subscription is being updated; you will be taken on in a few seconds.',
   viewsPurchaseTotal: (blocks: number, total: string) =>
     `${(blocks * 1000).toLocaleString('en-US')} additional views for ${total}`,
+  // money rules (issue 15; not in the specification, wording ours)
+  billingOwnerOnly: 'Only the owner of this account can pay, change the plan or cancel it.',
+  trialAlreadyUsed:
+    'This card has already been used for a free trial, so the plan starts now and is charged today.',
+  seatsFixed: 'This plan has a fixed number of users.',
+  seatsBelowUsers: (users: number) =>
+    `Your team has ${users} users: remove users before choosing fewer than ${users} seats.`,
+  seatsAboveMax: (max: number) => `At most ${max.toLocaleString('en-US')} users are possible on this plan.`,
+  noSubscriptionToChange: 'You have no subscription to change: choose a plan first.',
+  planChangePending: 'A change of your plan is waiting for its payment: complete it first.',
+  paymentActionBanner:
+    'Your bank asks you to confirm a payment. Please click here to complete it, so your plan keeps working.',
+  cardDeclined: 'Your card was declined.',
   // web shell (not in the specification; honest notices of the web app)
   notAvailableYet: 'This part of Helix is not available yet.',
   cardPaymentNotAvailable: 'Card payment is not available yet.',

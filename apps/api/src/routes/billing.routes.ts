@@ -3,11 +3,15 @@ import type { z } from 'zod';
 import {
   BuyViews,
   CancelSubscription,
+  ChangePreview,
   CheckoutCreate,
+  InvoiceListQuery,
   LatestInvoicePayment,
   PaymentIntentCreate,
   PaymentIntentUpdate,
+  PlanChange,
   PortalRequest,
+  SeatsChange,
   SetupIntentCancel,
   SetupIntentConfirm,
   SetupIntentCreate,
@@ -18,7 +22,10 @@ import {
 } from '@helix/shared/schemas/billing';
 import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
-import { applyStripeEvent } from '@helix/server/billing/apply-stripe-event.command';
+import { applyStripeEvent, parseStripeEvent } from '@helix/server/billing/apply-stripe-event.command';
+import { previewChange } from '@helix/server/billing/billing-preview.query';
+import { changePlanInPlace, changeSeats } from '@helix/server/billing/change-subscription.command';
+import { listInvoices, subscriptionSummary } from '@helix/server/billing/subscription-summary.query';
 import { billingDetail, cancelPlan, changePlan } from '@helix/server/billing/billing-portal.command';
 import { createCheckout, createViewsCheckout } from '@helix/server/billing/checkout-session.command';
 import {
@@ -37,6 +44,7 @@ import {
 import { stripeOf } from '@helix/server/billing/stripe-client';
 import { actorOf, auth, can } from '../http/auth.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 
 /** Webhook bodies are small; Stripe's largest events stay well under this. */
 const WEBHOOK_BODY_LIMIT = '512kb';
@@ -53,7 +61,9 @@ export const stripeErrors: ErrorRequestHandler = (err, req, _res, next) => {
     return;
   }
   if (e.type === 'StripeCardError') {
-    next(new AppError('CARD_ERROR', { status: 402, message: e.message ?? 'Your card was declined.' }));
+    next(
+      new AppError(ERROR_CODES.cardError, { status: 402, message: e.message ?? 'Your card was declined.' }),
+    );
   } else if (e.statusCode === 404) {
     next(AppError.notFound());
   } else if (e.type === 'StripeIdempotencyError') {
@@ -63,15 +73,20 @@ export const stripeErrors: ErrorRequestHandler = (err, req, _res, next) => {
   } else {
     req.log?.error({ err }, 'stripe call failed');
     next(
-      new AppError('PAYMENT_PROVIDER', { status: 502, message: 'Card payment is not available right now.' }),
+      new AppError(ERROR_CODES.paymentProvider, {
+        status: 502,
+        message: 'Card payment is not available right now.',
+      }),
     );
   }
 };
 
 /**
  * POST /api/stripe/webhook: mounted before the JSON body parser (the signature covers the raw
- * body). A missing or bad signature is a 400; a verified event answers 200 once applied or recorded
- * (unknown types and duplicates included); a failure while applying answers 500 so Stripe retries.
+ * body). A missing or bad signature is a 400, and so is a signed body that is not an event (`{}`,
+ * `null`, no `data`); a verified event answers 200 once applied or recorded (unknown types, unknown
+ * customers and objects Stripe no longer has included); a failure while applying (Stripe or the
+ * database unreachable) answers 5xx so Stripe retries.
  */
 export function billingWebhookRoutes(deps: ServerDeps): Router {
   const router = Router();
@@ -84,13 +99,13 @@ export function billingWebhookRoutes(deps: ServerDeps): Router {
         throw new AppError('BILLING_UNAVAILABLE', { status: 503, message: 'Webhooks are not configured.' });
       const signature = req.get('stripe-signature');
       if (!signature || !Buffer.isBuffer(req.body)) throw AppError.badRequest('Missing Stripe signature.');
-      let event;
+      let verified: unknown;
       try {
-        event = stripeOf(deps).webhooks.constructEvent(req.body, signature, secret);
+        verified = stripeOf(deps).webhooks.constructEvent(req.body, signature, secret);
       } catch {
         throw AppError.badRequest('Invalid Stripe signature.');
       }
-      const result = await applyStripeEvent(deps, event);
+      const result = await applyStripeEvent(deps, parseStripeEvent(verified));
       res.json({ received: true, outcome: result.outcome });
     },
   );
@@ -157,6 +172,15 @@ export function billingTenantRoutes(deps: ServerDeps): Router {
   const gate = can('Subscription.listing.view');
 
   const call = commandCall(deps);
+  router.get('/subscription/summary', gate, validate(NoQuery, 'query'), async (req, res) => {
+    res.json(await subscriptionSummary(deps, actorOf(req)));
+  });
+  router.get('/subscription/invoices', gate, validate(InvoiceListQuery, 'query'), async (req, res) => {
+    res.json(await listInvoices(deps, actorOf(req), inputOf(req, InvoiceListQuery)));
+  });
+  router.post('/subscription/preview', gate, ...call(ChangePreview, previewChange));
+  router.post('/subscription/change-plan', gate, ...call(PlanChange, changePlanInPlace));
+  router.post('/subscription/seats', gate, ...call(SeatsChange, changeSeats));
   router.post('/checkout/create', gate, ...call(CheckoutCreate, createCheckout));
   router.post('/subscription/change', gate, ...call(SubscriptionChange, changePlan));
   router.post('/subscription/detail', gate, ...call(PortalRequest, billingDetail));

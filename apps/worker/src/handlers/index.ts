@@ -16,6 +16,8 @@ import { bulkInviteDispatchHandler } from './bulk-invite-dispatch.handler.ts';
 import { bulkInviteRowHandler } from './bulk-invite-row.handler.ts';
 import { billingEmailHandler } from './billing-email.handler.ts';
 import { reconcileBillingHandler } from './reconcile-billing.handler.ts';
+import { billingReceiptHandler } from './billing-receipt.handler.ts';
+import { billingActionRequiredHandler } from './billing-action-required.handler.ts';
 import { sendSupportRequestHandler } from './send-support-request.handler.ts';
 
 /** What the model jobs (validate-image, flush-views) need. */
@@ -49,6 +51,16 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
     'send-email': sendEmailHandler({ transport: deps.transport, from: deps.mailFrom }),
     'send-invite': sendInviteHandler(deps.invites),
     'billing-email': billingEmailHandler({
+      transport: deps.transport,
+      from: deps.mailFrom,
+      billing: deps.billing,
+    }),
+    'billing-receipt': billingReceiptHandler({
+      transport: deps.transport,
+      from: deps.mailFrom,
+      billing: deps.billing,
+    }),
+    'billing-action-required': billingActionRequiredHandler({
       transport: deps.transport,
       from: deps.mailFrom,
       billing: deps.billing,

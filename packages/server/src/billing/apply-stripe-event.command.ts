@@ -1,10 +1,19 @@
+import { z } from 'zod';
 import { JOBS } from '@helix/shared';
 import { VIEWS_PER_BLOCK } from '@helix/shared/schemas/billing';
 import type { ServerDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
 import { uniqueViolation } from '../prisma-errors.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
-import { syncTenantSubscription } from './sync-subscription.command.ts';
-import { withTenantBillingLock, type BillingDeps, type Tx } from './tenant-billing.ts';
+import { syncUnserialised } from './sync-subscription.command.ts';
+import { checkTrialCard } from './trial-card.ts';
+import {
+  serialiseTenantBilling,
+  storeBilling,
+  stripeObjectMissing,
+  type BillingDeps,
+  type Tx,
+} from './tenant-billing.ts';
 
 /** The events that change a tenant's billing; any other type is acknowledged and recorded. */
 export const HANDLED_STRIPE_EVENTS = new Set([
@@ -16,7 +25,26 @@ export const HANDLED_STRIPE_EVENTS = new Set([
   'customer.subscription.trial_will_end',
   'invoice.paid',
   'invoice.payment_failed',
+  'invoice.payment_action_required',
 ]);
+
+/**
+ * What a verified event must look like before anything reads it: an id, a type and a data object with
+ * an id. Stripe always sends this; a signed body without it (`{}`, `null`, `{"id":123}`) is a 400.
+ */
+export const StripeEventEnvelope = z.looseObject({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.looseObject({
+    object: z.looseObject({ id: z.string().min(1).max(255).optional(), object: z.string().optional() }),
+  }),
+});
+
+export function parseStripeEvent(value: unknown): Stripe.Event {
+  const parsed = StripeEventEnvelope.safeParse(value);
+  if (!parsed.success) throw AppError.badRequest('This is not a Stripe event.');
+  return value as Stripe.Event;
+}
 
 export interface ApplyResult {
   outcome: 'applied' | 'duplicate' | 'ignored';
@@ -25,9 +53,12 @@ export interface ApplyResult {
 
 type Deps = BillingDeps & Pick<ServerDeps, 'queue'>;
 
+/** Wait before asking by e-mail to finish a 3-D Secure payment (the web shows the challenge at once). */
+export const ACTION_MAIL_DELAY_MS = 10 * 60 * 1000;
+
 /**
- * Per tenant, when the last committed sync of this process began reading Stripe (ms). An event that
- * arrived before that moment is already reflected in the stored state: it is only recorded.
+ * Per tenant, when the last sync of this process began reading Stripe (ms). An event that arrived
+ * before that moment is already reflected in the stored state: it is only recorded.
  */
 const syncedFrom = new Map<number, number>();
 
@@ -45,15 +76,29 @@ function customerOf(event: Stripe.Event): string | null {
   return idOf(object.customer);
 }
 
-async function record(tx: Tx, event: Stripe.Event) {
-  await tx.processedStripeEvent.create({ data: { id: event.id, type: event.type } });
+async function record(db: BillingDeps['db'], event: Stripe.Event): Promise<'recorded' | 'duplicate'> {
+  try {
+    await db.processedStripeEvent.create({ data: { id: event.id, type: event.type } });
+    return 'recorded';
+  } catch (error) {
+    if (uniqueViolation(error)) return 'duplicate';
+    throw error;
+  }
+}
+
+/** Reads a Stripe object named by the event; null when Stripe does not know it (recorded, 200). */
+async function readOrNull<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (stripeObjectMissing(error)) return null;
+    throw error;
+  }
 }
 
 /**
- * A view pack, once: re-reads the Checkout session; when Stripe says it is paid, the purchase is
- * stored under its session id (unique) and the tenant's views for the period go up by the blocks
- * bought. A second delivery, or the completed and async-succeeded events of one session, find the
- * purchase and add nothing.
+ * A view pack, once: when Stripe says the Checkout session is paid, the purchase is stored under its
+ * session id (unique) and the tenant's views for the period go up by the blocks bought.
  */
 async function applyViewsPurchase(tx: Tx, tenantId: number, session: Stripe.Checkout.Session) {
   if (session.payment_status !== 'paid') return;
@@ -70,12 +115,75 @@ async function applyViewsPurchase(tx: Tx, tenantId: number, session: Stripe.Chec
   });
 }
 
+interface Effects {
+  mail?: 'payment-failed' | 'trial-ending';
+  receiptInvoiceId?: string;
+  actionInvoiceId?: string;
+}
+
+/** What an invoice event asks of us after the sync: a receipt, a failure mail, an action mail. */
+async function invoiceEffects(deps: Deps, tenantId: number, event: Stripe.Event): Promise<Effects> {
+  const stripe = stripeOf(deps);
+  const invoice = await readOrNull(() => stripe.invoices.retrieve(idOf(event.data.object)!));
+  if (!invoice?.id) return {};
+  if (event.type === 'invoice.paid') {
+    return invoice.status === 'paid' && invoice.amount_paid > 0 ? { receiptInvoiceId: invoice.id } : {};
+  }
+  if (invoice.status !== 'open') return {};
+  const reason = invoice.billing_reason;
+  // The first invoice of a purchase is paid in the card form: its troubles are shown there.
+  if (reason === 'subscription_create' || reason === 'manual') return {};
+  const row = await deps.db.tenantSubscription.findUnique({ where: { tenantId } });
+  const subId = idOf(invoice.parent?.subscription_details?.subscription);
+  const sub = subId ? await readOrNull(() => stripe.subscriptions.retrieve(subId)) : null;
+  if (event.type === 'invoice.payment_action_required') return { actionInvoiceId: invoice.id };
+  // A change answered in Helix's own form (pending update, or the invoice the form was given).
+  if (reason === 'subscription_update' && (sub?.pending_update || row?.changeInvoiceId === invoice.id))
+    return {};
+  // Only a plan that was in force can "fail": a renewal, a trial conversion, a seat change's invoice.
+  if (!sub || !['active', 'past_due', 'trialing', 'unpaid'].includes(sub.status)) return {};
+  return { mail: 'payment-failed' };
+}
+
+async function enqueueEffects(deps: Deps, tenantId: number, event: Stripe.Event, effects: Effects) {
+  const log = (err: unknown) => deps.logger?.error({ err, event: event.id }, 'billing job not queued');
+  if (effects.mail) {
+    await deps.queue
+      .enqueue(
+        JOBS.billingEmail,
+        { kind: effects.mail, tenantId, eventId: event.id },
+        `billing-email-${event.id}`,
+      )
+      .catch(log);
+  }
+  if (effects.receiptInvoiceId) {
+    await deps.queue
+      .enqueue(
+        JOBS.billingReceipt,
+        { tenantId, invoiceId: effects.receiptInvoiceId },
+        `billing-receipt-${effects.receiptInvoiceId}`,
+      )
+      .catch(log);
+  }
+  if (effects.actionInvoiceId) {
+    await deps.queue
+      .enqueue(
+        JOBS.billingActionRequired,
+        { tenantId, invoiceId: effects.actionInvoiceId },
+        `billing-action-${effects.actionInvoiceId}`,
+        { delayMs: deps.config.BILLING_ACTION_MAIL_DELAY_MS },
+      )
+      .catch(log);
+  }
+}
+
 /**
- * A verified Stripe event, applied at most once: the event id is recorded in the same transaction as
- * its effects (a second delivery is a no-op), under the tenant's billing lock. Nothing but ids is
- * taken from the payload: the subscription (or Checkout session) is re-read from Stripe and the
- * stored state converges on it, so events in any order end in the same state. E-mails (payment
- * failed, trial ending) are queued after the commit, one per event.
+ * A verified Stripe event, applied at most once. Nothing but ids is taken from the payload: the
+ * account is re-read from Stripe (outside any transaction) and the stored state converges on it in a
+ * short transaction, so events in any order end in the same state; the event id is recorded after its
+ * effects (a redelivery before that re-applies them harmlessly; jobs carry per-event or per-invoice
+ * ids). Unknown customers, types and objects are recorded and answered 200 (Stripe must not retry
+ * them for days).
  */
 export async function applyStripeEvent(deps: Deps, event: Stripe.Event): Promise<ApplyResult> {
   const { db } = deps;
@@ -87,65 +195,56 @@ export async function applyStripeEvent(deps: Deps, event: Stripe.Event): Promise
   const tenant = customerId
     ? await db.tenant.findUnique({ where: { stripeCustomerId: customerId }, select: { id: true } })
     : null;
-  try {
-    if (!tenant || !HANDLED_STRIPE_EVENTS.has(event.type)) {
-      await db.processedStripeEvent.create({ data: { id: event.id, type: event.type } });
-      return { outcome: 'ignored', tenantId: tenant?.id ?? null };
-    }
-    const outcome = await withTenantBillingLock(db, tenant.id, async (tx) => {
-      if (await tx.processedStripeEvent.findUnique({ where: { id: event.id } })) return 'duplicate' as const;
-      const stripe = stripeOf(deps);
-      let sendMail: 'payment-failed' | 'trial-ending' | null = null;
-      const needsOwnRead =
-        event.type.startsWith('checkout.session.') ||
-        event.type === 'invoice.payment_failed' ||
-        event.type === 'customer.subscription.trial_will_end';
-      if (!needsOwnRead && (syncedFrom.get(tenant.id) ?? 0) >= receivedAt) {
-        // A sync that began reading Stripe after this event arrived has stored its effects already.
-        await record(tx, event);
-        return null;
-      }
-      let syncStartedAt: number | null = Date.now();
-      if (event.type.startsWith('checkout.session.')) {
-        const session = await stripe.checkout.sessions.retrieve(idOf(event.data.object)!);
-        if (session.mode === 'payment' && session.metadata?.kind === 'views') {
-          syncStartedAt = null;
-          await applyViewsPurchase(tx, tenant.id, session);
-        } else {
-          await syncTenantSubscription(deps, tx, tenant.id);
-        }
-      } else {
-        await syncTenantSubscription(deps, tx, tenant.id);
-      }
-      if (event.type === 'invoice.payment_failed') {
-        const invoice = await stripe.invoices.retrieve(idOf(event.data.object)!);
-        if (invoice.status === 'open') sendMail = 'payment-failed';
-      }
-      if (event.type === 'customer.subscription.trial_will_end') {
-        const sub = await stripe.subscriptions.retrieve(idOf(event.data.object)!);
-        if (sub.status === 'trialing') sendMail = 'trial-ending';
-      }
-      await record(tx, event);
-      return { sendMail, syncStartedAt };
-    });
-    if (outcome === 'duplicate') return { outcome: 'duplicate', tenantId: tenant.id };
-    const mail = outcome?.sendMail ?? null;
-    if (outcome?.syncStartedAt) {
-      syncedFrom.set(tenant.id, Math.max(syncedFrom.get(tenant.id) ?? 0, outcome.syncStartedAt));
-    }
-    if (mail) {
-      await deps.queue
-        .enqueue(
-          JOBS.billingEmail,
-          { kind: mail, tenantId: tenant.id, eventId: event.id },
-          `billing-email-${event.id}`,
-        )
-        .catch((err: unknown) => deps.logger?.error({ err, event: event.id }, 'billing e-mail not queued'));
-    }
-    return { outcome: 'applied', tenantId: tenant.id };
-  } catch (error) {
-    // The same event delivered twice at once: the other delivery recorded it.
-    if (uniqueViolation(error)) return { outcome: 'duplicate', tenantId: tenant?.id ?? null };
-    throw error;
+  if (!tenant || !HANDLED_STRIPE_EVENTS.has(event.type)) {
+    const done = await record(db, event);
+    return { outcome: done === 'duplicate' ? 'duplicate' : 'ignored', tenantId: tenant?.id ?? null };
   }
+  const tenantId = tenant.id;
+  return serialiseTenantBilling(tenantId, async (): Promise<ApplyResult> => {
+    if (await db.processedStripeEvent.findUnique({ where: { id: event.id } })) {
+      return { outcome: 'duplicate', tenantId };
+    }
+    const stripe = stripeOf(deps);
+    if (event.type.startsWith('checkout.session.')) {
+      const session = await readOrNull(() => stripe.checkout.sessions.retrieve(idOf(event.data.object)!));
+      if (!session) {
+        await record(db, event);
+        return { outcome: 'ignored', tenantId };
+      }
+      if (session.mode === 'payment' && session.metadata?.kind === 'views') {
+        await storeBilling(db, tenantId, async (tx) => {
+          await applyViewsPurchase(tx, tenantId, session);
+          await tx.processedStripeEvent.create({ data: { id: event.id, type: event.type } });
+        }).catch((error: unknown) => {
+          if (!uniqueViolation(error)) throw error;
+        });
+        return { outcome: 'applied', tenantId };
+      }
+    }
+    const ownRead =
+      event.type.startsWith('invoice.') ||
+      event.type.startsWith('checkout.session.') ||
+      event.type === 'customer.subscription.trial_will_end' ||
+      event.type === 'customer.subscription.created';
+    if (ownRead || (syncedFrom.get(tenantId) ?? 0) < receivedAt) {
+      const startedAt = Date.now();
+      await syncUnserialised(deps, tenantId);
+      syncedFrom.set(tenantId, Math.max(syncedFrom.get(tenantId) ?? 0, startedAt));
+    }
+    let effects: Effects = {};
+    if (event.type.startsWith('invoice.')) effects = await invoiceEffects(deps, tenantId, event);
+    if (event.type === 'customer.subscription.trial_will_end') {
+      const sub = await readOrNull(() => stripe.subscriptions.retrieve(idOf(event.data.object)!));
+      if (sub?.status === 'trialing') effects = { mail: 'trial-ending' };
+    }
+    if (event.type === 'customer.subscription.created') {
+      // A trial made outside the card form (hosted Checkout): one trial per card, on any tenant.
+      const sub = await readOrNull(() => stripe.subscriptions.retrieve(idOf(event.data.object)!));
+      if (sub && (await checkTrialCard(deps, tenantId, sub)) === 'ended')
+        await syncUnserialised(deps, tenantId);
+    }
+    await enqueueEffects(deps, tenantId, event, effects);
+    const done = await record(db, event);
+    return { outcome: done === 'duplicate' ? 'duplicate' : 'applied', tenantId };
+  });
 }

@@ -59,3 +59,65 @@ export async function billingMailFor(
     }),
   };
 }
+
+const money = (cents: number, currency: string) =>
+  `${currency.toUpperCase() === 'USD' ? '$' : `${currency.toUpperCase()} `}${(cents / 100).toFixed(2)}`;
+const day = (unix: number | null | undefined) =>
+  unix ? new Date(unix * 1000).toUTCString().slice(5, 16) : null;
+
+const htmlPage = (paragraphs: string[], action: { label: string; link: string } | null) => {
+  const body = paragraphs.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n');
+  const button = action
+    ? `<p><a href="${escapeHtml(action.link)}" style="display:inline-block;padding:10px 18px;background:#5f51fb;color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(action.label)}</a></p>\n<p style="font-size:12px;color:#666666">${escapeHtml(action.link)}</p>`
+    : '';
+  return `<!doctype html>\n<html><body style="font-family:Arial,Helvetica,sans-serif;color:#222222">\n${body}\n${button}\n</body></html>`;
+};
+
+/** The receipt of a paid invoice: amount, invoice number, period, and a link to the invoice. */
+export function renderReceiptMail(vars: {
+  name: string;
+  amountPaid: number;
+  currency: string;
+  number: string | null;
+  paidAt: number | null;
+  periodStart: number | null;
+  periodEnd: number | null;
+  description: string | null;
+  link: string;
+}): RenderedMail {
+  const amount = money(vars.amountPaid, vars.currency);
+  const period =
+    vars.periodStart && vars.periodEnd ? `Period: ${day(vars.periodStart)} to ${day(vars.periodEnd)}.` : null;
+  const lines = [
+    `Hello ${vars.name},`,
+    `Thank you for your payment of ${amount}${vars.paidAt ? ` on ${day(vars.paidAt)}` : ''}.`,
+    ...(vars.number ? [`Invoice ${vars.number}${vars.description ? `: ${vars.description}` : ''}.`] : []),
+    ...(period ? [period] : []),
+    'You can see and download the invoice at any time from the link below or the Billing history page.',
+  ];
+  return {
+    subject: `Your Helix receipt${vars.number ? ` ${vars.number}` : ''}: ${amount} paid`,
+    text: `${lines.join('\n\n')}\n\n${vars.link}\n`,
+    html: htmlPage(lines, { label: 'View the invoice', link: vars.link }),
+  };
+}
+
+/** A payment that needs the customer's confirmation (3-D Secure): a link to Stripe's invoice page. */
+export function renderActionRequiredMail(vars: {
+  name: string;
+  amountDue: number;
+  currency: string;
+  planName: string;
+  link: string;
+}): RenderedMail {
+  const lines = [
+    `Hello ${vars.name},`,
+    `Your bank asks you to confirm the payment of ${money(vars.amountDue, vars.currency)} for your ${vars.planName} plan.`,
+    'Open the link below to complete it. Until it is complete, your plan stays as it was.',
+  ];
+  return {
+    subject: 'Please confirm your Helix payment',
+    text: `${lines.join('\n\n')}\n\n${vars.link}\n`,
+    html: htmlPage(lines, { label: 'Complete the payment', link: vars.link }),
+  };
+}

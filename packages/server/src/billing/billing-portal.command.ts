@@ -6,22 +6,16 @@ import { authorizeBilling } from './billing.policy.ts';
 import { portalUrl } from './portal-url.ts';
 import { planPriceId } from './stripe-catalog.command.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
-import { currentSubscription } from './sync-subscription.command.ts';
-import { LIVE_STRIPE_STATUSES } from './subscription-state.ts';
+import { readBillingAccount } from './billing-account.query.ts';
 import { planAndSeats } from './tenant-plan.ts';
-import {
-  customerSubscriptions,
-  ensureCustomer,
-  withTenantBillingLock,
-  type BillingDeps,
-} from './tenant-billing.ts';
+import { ensureCustomer, serialiseTenantBilling, type BillingDeps } from './tenant-billing.ts';
 
 export const NO_SUBSCRIPTION = 'You have no subscription to manage.';
 
 async function liveSubscription(stripe: Stripe, customerId: string): Promise<Stripe.Subscription> {
-  const current = currentSubscription(await customerSubscriptions(stripe, customerId));
-  if (!current || !LIVE_STRIPE_STATUSES.has(current.status)) throw AppError.conflict(NO_SUBSCRIPTION);
-  return current;
+  const { live } = await readBillingAccount(stripe, customerId);
+  if (!live) throw AppError.conflict(NO_SUBSCRIPTION);
+  return live;
 }
 
 /** POST /subscription/detail: the billing portal's home (invoices, card, plan). */
@@ -30,10 +24,11 @@ export async function billingDetail(
   actor: Actor,
   input: { returnUrl: string },
 ): Promise<CheckoutUrl> {
-  authorizeBilling(actor, 'view');
+  // The portal can change the card (which pays open invoices), the plan and cancel: a money call.
+  authorizeBilling(actor, 'money');
   const returnUrl = portalUrl(deps.config.PUBLIC_URL, input.returnUrl, 'returnUrl');
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
-    const customer = await ensureCustomer(deps, tx, actor.tenant.id);
+  return serialiseTenantBilling(actor.tenant.id, async () => {
+    const customer = await ensureCustomer(deps, actor.tenant.id);
     const session = await stripeOf(deps).billingPortal.sessions.create({ customer, return_url: returnUrl });
     return { url: session.url };
   });
@@ -48,11 +43,11 @@ export async function cancelPlan(
   actor: Actor,
   input: { returnUrl: string },
 ): Promise<CheckoutUrl> {
-  authorizeBilling(actor, 'cancel');
+  authorizeBilling(actor, 'money');
   const returnUrl = portalUrl(deps.config.PUBLIC_URL, input.returnUrl, 'returnUrl');
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
+  return serialiseTenantBilling(actor.tenant.id, async () => {
     const stripe = stripeOf(deps);
-    const customer = await ensureCustomer(deps, tx, actor.tenant.id);
+    const customer = await ensureCustomer(deps, actor.tenant.id);
     const sub = await liveSubscription(stripe, customer);
     const session = await stripe.billingPortal.sessions.create({
       customer,
@@ -77,12 +72,12 @@ export async function changePlan(
   actor: Actor,
   input: z.output<typeof SubscriptionChange>,
 ): Promise<CheckoutUrl> {
-  authorizeBilling(actor, 'pay');
+  authorizeBilling(actor, 'money');
   const returnUrl = portalUrl(deps.config.PUBLIC_URL, input.returnUrl, 'returnUrl');
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
+  return serialiseTenantBilling(actor.tenant.id, async () => {
     const stripe = stripeOf(deps);
-    const { plan, seats } = await planAndSeats(tx, input.id, input.quantity, 'id');
-    const customer = await ensureCustomer(deps, tx, actor.tenant.id);
+    const { plan, seats } = await planAndSeats(deps.db, input.id, input.quantity, 'id');
+    const customer = await ensureCustomer(deps, actor.tenant.id);
     const sub = await liveSubscription(stripe, customer);
     const item = sub.items.data[0];
     if (!item) throw AppError.conflict(NO_SUBSCRIPTION);

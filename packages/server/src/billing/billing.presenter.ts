@@ -1,5 +1,7 @@
 import type {
+  InvoiceView,
   LatestInvoiceView,
+  PaymentActionView,
   PaymentIntentView,
   SetupIntentView,
   SubscriptionView,
@@ -49,3 +51,42 @@ export const presentSubscription = (
   trial_end: sub.trial_end ?? null,
   latest_invoice: latestInvoice,
 });
+
+/** A payment waiting for the customer: the invoice, its hosted page and the intent to confirm. */
+export const presentPaymentAction = (
+  invoice: Stripe.Invoice,
+  paymentIntent: Stripe.PaymentIntent | null,
+): PaymentActionView => ({
+  invoiceId: invoice.id ?? '',
+  amountDue: invoice.amount_due,
+  currency: invoice.currency,
+  hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+  paymentIntent: paymentIntent ? presentPaymentIntent(paymentIntent) : null,
+});
+
+const INVOICE_STATUSES = new Set(['draft', 'open', 'paid', 'uncollectible', 'void']);
+
+/** One invoice of the billing history. The period is the subscription lines' (else the invoice's). */
+export function presentInvoiceRow(invoice: Stripe.Invoice): InvoiceView {
+  const lines = invoice.lines?.data ?? [];
+  const starts = lines.map((l) => l.period?.start).filter((v): v is number => typeof v === 'number');
+  const ends = lines.map((l) => l.period?.end).filter((v): v is number => typeof v === 'number');
+  return {
+    id: invoice.id ?? '',
+    number: invoice.number ?? null,
+    created: invoice.created,
+    periodStart: starts.length ? Math.min(...starts) : (invoice.period_start ?? null),
+    periodEnd: ends.length ? Math.max(...ends) : (invoice.period_end ?? null),
+    total: invoice.total,
+    amountDue: invoice.amount_due,
+    amountPaid: invoice.amount_paid,
+    currency: invoice.currency,
+    status:
+      invoice.status && INVOICE_STATUSES.has(invoice.status)
+        ? (invoice.status as InvoiceView['status'])
+        : null,
+    description: invoice.description ?? lines[0]?.description ?? null,
+    hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+    invoicePdf: invoice.invoice_pdf ?? null,
+  };
+}

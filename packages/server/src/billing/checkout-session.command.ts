@@ -9,13 +9,8 @@ import { planPriceId, VIEWS_PRODUCT_ID } from './stripe-catalog.command.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
 import { planInForce } from './subscription-state.ts';
 import { planAndSeats } from './tenant-plan.ts';
-import {
-  customerSubscriptions,
-  ensureCustomer,
-  withTenantBillingLock,
-  type BillingDeps,
-} from './tenant-billing.ts';
-import { LIVE_STRIPE_STATUSES } from './subscription-state.ts';
+import { readBillingAccount } from './billing-account.query.ts';
+import { ensureCustomer, serialiseTenantBilling, type BillingDeps } from './tenant-billing.ts';
 
 export const ALREADY_SUBSCRIBED = 'You already have a subscription: change your plan instead.';
 export const VIEWS_NOT_FOR_SALE = 'Additional views are not available for your plan.';
@@ -41,21 +36,18 @@ export async function createCheckout(
   actor: Actor,
   input: z.output<typeof CheckoutCreate>,
 ): Promise<CheckoutUrl> {
-  authorizeBilling(actor, 'pay');
+  authorizeBilling(actor, 'money');
   const successUrl = portalUrl(deps.config.PUBLIC_URL, input.successUrl, 'successUrl');
   const cancelUrl = portalUrl(deps.config.PUBLIC_URL, input.cancelUrl ?? '/subscription', 'cancelUrl');
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
+  return serialiseTenantBilling(actor.tenant.id, async () => {
     const stripe = stripeOf(deps);
-    const { plan, seats } = await planAndSeats(tx, input.planId, input.quantity);
-    const customerId = await ensureCustomer(deps, tx, actor.tenant.id);
-    const subs = await customerSubscriptions(stripe, customerId);
-    if (subs.some((s) => LIVE_STRIPE_STATUSES.has(s.status) && s.status !== 'incomplete')) {
-      throw AppError.conflict(ALREADY_SUBSCRIBED);
-    }
-    const stored = await tx.tenantSubscription.findUnique({ where: { tenantId: actor.tenant.id } });
-    const trial = !(
-      stored?.isTrialPassed || subs.some((s) => s.trial_start !== null || s.trial_end !== null)
-    );
+    const { plan, seats } = await planAndSeats(deps.db, input.planId, input.quantity);
+    const customerId = await ensureCustomer(deps, actor.tenant.id);
+    const account = await readBillingAccount(stripe, customerId);
+    if (account.live) throw AppError.conflict(ALREADY_SUBSCRIBED);
+    const subs = account.subscriptions;
+    const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId: actor.tenant.id } });
+    const trial = !(stored?.isTrialPassed || account.trialUsed);
     const priceId = await planPriceId(deps, plan);
     const metadata = {
       tenantId: String(actor.tenant.id),
@@ -89,11 +81,11 @@ export async function createViewsCheckout(
   actor: Actor,
   input: z.output<typeof BuyViews>,
 ): Promise<CheckoutUrl> {
-  authorizeBilling(actor, 'pay');
+  authorizeBilling(actor, 'money');
   const successUrl = portalUrl(deps.config.PUBLIC_URL, input.successUrl, 'successUrl');
   const cancelUrl = portalUrl(deps.config.PUBLIC_URL, input.cancelUrl, 'cancelUrl');
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
-    const stored = await tx.tenantSubscription.findUnique({
+  return serialiseTenantBilling(actor.tenant.id, async () => {
+    const stored = await deps.db.tenantSubscription.findUnique({
       where: { tenantId: actor.tenant.id },
       include: { plan: true },
     });
@@ -109,8 +101,8 @@ export async function createViewsCheckout(
       throw AppError.conflict(VIEWS_NOT_FOR_SALE);
     }
     const stripe = stripeOf(deps);
-    const customerId = await ensureCustomer(deps, tx, actor.tenant.id);
-    const purchases = await tx.additionalViewPurchase.count({ where: { tenantId: actor.tenant.id } });
+    const customerId = await ensureCustomer(deps, actor.tenant.id);
+    const purchases = await deps.db.additionalViewPurchase.count({ where: { tenantId: actor.tenant.id } });
     const metadata = {
       kind: 'views',
       tenantId: String(actor.tenant.id),

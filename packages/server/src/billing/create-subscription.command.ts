@@ -15,16 +15,12 @@ import { idempotencyKey } from './idempotency-key.ts';
 import { invoicePaymentIntent } from './invoice-payment.ts';
 import { planPriceId } from './stripe-catalog.command.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
-import { LIVE_STRIPE_STATUSES } from './subscription-state.ts';
-import { syncTenantSubscription } from './sync-subscription.command.ts';
+import { readBillingAccount } from './billing-account.query.ts';
+import { endSubscriptionNow } from './end-subscription.ts';
+import { syncUnserialised } from './sync-subscription.command.ts';
 import { planAndSeats } from './tenant-plan.ts';
-import {
-  customerSubscriptions,
-  ensureCustomer,
-  withTenantBillingLock,
-  type BillingDeps,
-  type Tx,
-} from './tenant-billing.ts';
+import { assertCardMayTrial, claimTrialCard } from './trial-card.ts';
+import { ensureCustomer, serialiseTenantBilling, type BillingDeps } from './tenant-billing.ts';
 
 export const PAYMENT_NOT_STARTED = 'The payment could not be started. Please try again.';
 export const NOT_YOUR_PAYMENT_METHOD = 'This card cannot be used for this account.';
@@ -64,65 +60,60 @@ interface Placed {
 }
 
 /**
- * Places the tenant's subscription on `plan` (under the tenant's billing lock):
- * - the same order already live (a double click, a retry, a 3-D Secure retry of a pending payment):
+ * Places a subscription on `plan` for the tenant (one at a time per tenant; no transaction is open
+ * while Stripe is called):
+ * - the same order already there (a double click, a retry, a 3-D Secure retry of a pending payment):
  *   answered again, nothing new is made;
- * - otherwise every other live subscription is cancelled first (card checkout step 1: a tenant never
- *   has two), then one is created: while the tenant's trial has not passed, a trial (must be
- *   `trialing`); after it, an incomplete one (payment_behavior default_incomplete, must be
- *   `incomplete` unless nothing is due) whose first invoice's payment intent the browser confirms.
+ * - otherwise, while the tenant's trial has not passed (and the card had no trial elsewhere), a trial
+ *   (must be `trialing`); after it, an incomplete subscription (payment_behavior default_incomplete,
+ *   must be `incomplete` unless nothing is due) whose first invoice's payment intent the browser
+ *   confirms. The tenant's live plan is NOT touched here: a paid (or trialing) replacement ends it
+ *   when the sync sees it paid (invoice.paid), so an abandoned card form changes nothing.
  */
 async function placeSubscription(
   deps: BillingDeps,
-  tx: Tx,
   actor: Actor,
   input: { planId: number; quantity?: number; paymentMethodId?: string; updateCustomer?: boolean },
 ): Promise<Placed> {
   const stripe = stripeOf(deps);
   const tenantId = actor.tenant.id;
-  const { plan, seats } = await planAndSeats(tx, input.planId, input.quantity);
-  const customerId = await ensureCustomer(deps, tx, tenantId);
+  const { plan, seats } = await planAndSeats(deps.db, input.planId, input.quantity);
+  const customerId = await ensureCustomer(deps, tenantId);
   const priceId = await planPriceId(deps, plan);
-  // Stripe's test ids (pm_card_visa) name a new card on each use: from here on, the attached card's id.
-  const paymentMethodId = input.paymentMethodId
-    ? (await attachPaymentMethod(stripe, customerId, input.paymentMethodId)).id
+  const account = await readBillingAccount(stripe, customerId);
+  const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId } });
+  const trial = !((stored?.isTrialPassed ?? false) || account.trialUsed);
+  // Stripe's test ids (pm_card_visa) name a new card on each use: from here on, the attached card.
+  const pm = input.paymentMethodId
+    ? await attachPaymentMethod(stripe, customerId, input.paymentMethodId)
     : undefined;
-  if (paymentMethodId && input.updateCustomer !== false) {
-    await stripe.customers.update(customerId, {
-      invoice_settings: { default_payment_method: paymentMethodId },
-    });
+  const fingerprint = trial && pm ? await assertCardMayTrial(deps, tenantId, pm) : null;
+  // The customer's default card changes only when no plan is live: a card still to be proven must
+  // not become the one the live plan renews with.
+  if (pm && input.updateCustomer !== false && !account.live) {
+    await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } });
   }
-  const subs = await customerSubscriptions(stripe, customerId);
-  const stored = await tx.tenantSubscription.findUnique({ where: { tenantId } });
-  const trialPassed =
-    (stored?.isTrialPassed ?? false) || subs.some((s) => s.trial_start !== null || s.trial_end !== null);
-  const live = subs.filter((s) => LIVE_STRIPE_STATUSES.has(s.status));
-  const same = live.find(
+  const same = account.subscriptions.find(
     (s) => sameOrder(s, priceId, seats) && ['trialing', 'active', 'incomplete'].includes(s.status),
   );
   let sub: Stripe.Subscription;
   if (same) {
     sub = same;
   } else {
-    for (const other of live) {
-      await stripe.subscriptions.cancel(
-        other.id,
-        { prorate: true },
-        { idempotencyKey: `helix-cancel-${other.id}` },
-      );
-    }
-    const trial = !trialPassed;
     const key = idempotencyKey(tenantId, trial ? 'trial' : 'subscribe', {
+      customer: customerId,
       planId: plan.id,
       priceId,
       seats,
       pm: input.paymentMethodId ?? null,
-      generation: subs.length,
+      generation: account.subscriptions.length,
     });
+    // Named, so the sync knows which plan this one ends once it is paid (even within one second).
+    const replaces: Record<string, string> = account.live ? { replaces: account.live.id } : {};
     const common = {
       customer: customerId,
       items: [{ price: priceId, quantity: seats }],
-      ...(paymentMethodId ? { default_payment_method: paymentMethodId } : {}),
+      ...(pm ? { default_payment_method: pm.id } : {}),
       payment_settings: { save_default_payment_method: 'on_subscription' as const },
       expand: ['latest_invoice'],
     };
@@ -132,7 +123,12 @@ async function placeSubscription(
             ...common,
             trial_period_days: plan.trialDays,
             trial_settings: { end_behavior: { missing_payment_method: 'cancel' } },
-            metadata: { tenantId: String(tenantId), planId: String(plan.id), trialPriceId: priceId },
+            metadata: {
+              tenantId: String(tenantId),
+              planId: String(plan.id),
+              trialPriceId: priceId,
+              ...replaces,
+            },
           },
           { idempotencyKey: key },
         )
@@ -140,7 +136,7 @@ async function placeSubscription(
           {
             ...common,
             payment_behavior: 'default_incomplete',
-            metadata: { tenantId: String(tenantId), planId: String(plan.id) },
+            metadata: { tenantId: String(tenantId), planId: String(plan.id), ...replaces },
           },
           { idempotencyKey: key },
         );
@@ -149,12 +145,13 @@ async function placeSubscription(
       deps.logger?.error({ tenantId, subscription: sub.id, status: sub.status }, 'wrong subscription status');
       throw new AppError('PAYMENT_NOT_STARTED', { status: 402, message: PAYMENT_NOT_STARTED });
     }
+    if (fingerprint) await claimTrialCard(deps, tenantId, fingerprint);
   }
   const invoiceId = idOf(sub.latest_invoice);
   const { invoice, paymentIntent } = invoiceId
     ? await invoicePaymentIntent(stripe, invoiceId)
     : { invoice: null, paymentIntent: null };
-  await syncTenantSubscription(deps, tx, tenantId);
+  await syncUnserialised(deps, tenantId);
   return { sub, plan, invoice, paymentIntent };
 }
 
@@ -163,9 +160,10 @@ const present = ({ sub, plan, invoice, paymentIntent }: Placed): SubscriptionVie
 
 /**
  * POST /subscription/createtrials (and /api/subscription/createtrials/guest): the trial while the
- * tenant's trial has not passed, else the card checkout's incomplete subscription. The browser's
- * `amount` and `paymentBehavior` are not used: the plan and the seats decide the amount, and a card
- * subscription is always default_incomplete (so 3-D Secure can be asked for).
+ * tenant's trial has not passed, else the card checkout's incomplete subscription. A card that had a
+ * trial on another tenant: 409 TRIAL_ALREADY_USED (the paid flow follows). The browser's `amount` and
+ * `paymentBehavior` are not used: the plan and the seats decide the amount, and a card subscription
+ * is always default_incomplete (so 3-D Secure can be asked for).
  */
 export async function createTrialOrSubscription(
   deps: BillingDeps,
@@ -173,10 +171,10 @@ export async function createTrialOrSubscription(
   input: z.output<typeof TrialCreate>,
   opts: { guest?: boolean } = {},
 ): Promise<SubscriptionView> {
-  authorizeBilling(actor, opts.guest ? 'guest' : 'pay');
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) =>
+  authorizeBilling(actor, opts.guest ? 'guest' : 'money');
+  return serialiseTenantBilling(actor.tenant.id, async () =>
     present(
-      await placeSubscription(deps, tx, actor, {
+      await placeSubscription(deps, actor, {
         planId: input.planId,
         quantity: input.quantity,
         paymentMethodId: input.paymentId,
@@ -187,25 +185,23 @@ export async function createTrialOrSubscription(
 }
 
 /**
- * POST /subscription/payment-intent: card checkout steps 1 to 4 in one call. The trial must have
- * passed (before it, the trial flow applies: 409).
+ * POST /subscription/payment-intent: card checkout steps 2 to 4 in one call (step 1, "cancel any
+ * existing subscription", happens only once the new one is paid). The trial must have passed (before
+ * it, the trial flow applies: 409).
  */
 export async function createCardCheckout(
   deps: BillingDeps,
   actor: Actor,
   input: z.output<typeof PaymentIntentCreate>,
 ): Promise<CardCheckoutView> {
-  authorizeBilling(actor, 'pay');
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
-    const stored = await tx.tenantSubscription.findUnique({ where: { tenantId: actor.tenant.id } });
+  authorizeBilling(actor, 'money');
+  return serialiseTenantBilling(actor.tenant.id, async () => {
+    const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId: actor.tenant.id } });
     if (!stored?.isTrialPassed) {
       throw AppError.conflict('Your free trial has not been used yet: start the trial instead.');
     }
-    const placed = await placeSubscription(deps, tx, actor, {
-      planId: input.planId,
-      quantity: input.quantity,
-    });
-    if (!placed.invoice?.id || !placed.paymentIntent) {
+    const placed = await placeSubscription(deps, actor, { planId: input.planId, quantity: input.quantity });
+    if (!placed.invoice?.id || !placed.paymentIntent || placed.invoice.status === 'paid') {
       throw new AppError('NOTHING_TO_PAY', {
         status: 409,
         message: 'There is nothing to pay for this plan now.',
@@ -248,7 +244,7 @@ export async function updatePaymentIntent(
   actor: Actor,
   input: { payment_intent: string; payment_method_id: string },
 ): Promise<PaymentIntentView> {
-  authorizeBilling(actor, 'pay');
+  authorizeBilling(actor, 'money');
   const stripe = stripeOf(deps);
   const customerId = await customerOf(deps, actor);
   const pi = await ownedBy(customerId, () => stripe.paymentIntents.retrieve(input.payment_intent));
@@ -262,7 +258,7 @@ export async function latestInvoicePayment(
   actor: Actor,
   input: { invoiceId: string },
 ): Promise<PaymentIntentView> {
-  authorizeBilling(actor, 'pay');
+  authorizeBilling(actor, 'money');
   const stripe = stripeOf(deps);
   const customerId = await customerOf(deps, actor);
   await ownedBy(customerId, () => stripe.invoices.retrieve(input.invoiceId));
@@ -272,26 +268,22 @@ export async function latestInvoicePayment(
   return presentPaymentIntent(paymentIntent);
 }
 
-/** POST /subscription/cancel_subscription: ends one of the tenant's subscriptions now (owner only). */
+/**
+ * POST /subscription/cancel_subscription: ends one of the tenant's subscriptions now (owner only) and
+ * closes its open invoices, so nothing of it can be collected later.
+ */
 export async function cancelSubscriptionNow(
   deps: BillingDeps,
   actor: Actor,
   input: { subscriptionId: string },
 ): Promise<{ status: SubscriptionView['status'] }> {
-  authorizeBilling(actor, 'cancel');
+  authorizeBilling(actor, 'money');
   const stripe = stripeOf(deps);
   const customerId = await customerOf(deps, actor);
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
+  return serialiseTenantBilling(actor.tenant.id, async () => {
     const sub = await ownedBy(customerId, () => stripe.subscriptions.retrieve(input.subscriptionId));
-    const ended =
-      sub.status === 'canceled' || sub.status === 'incomplete_expired'
-        ? sub
-        : await stripe.subscriptions.cancel(
-            sub.id,
-            { prorate: true },
-            { idempotencyKey: `helix-cancel-${sub.id}` },
-          );
-    await syncTenantSubscription(deps, tx, actor.tenant.id);
+    const ended = await endSubscriptionNow(stripe, sub, deps.logger);
+    await syncUnserialised(deps, actor.tenant.id);
     return { status: ended.status as SubscriptionView['status'] };
   });
 }

@@ -3,15 +3,10 @@ import { AppError } from '../errors.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { ensureGrantCoupon, planPriceId } from './stripe-catalog.command.ts';
 import { stripeOf } from './stripe-client.ts';
-import { LIVE_STRIPE_STATUSES } from './subscription-state.ts';
-import { syncTenantSubscription } from './sync-subscription.command.ts';
+import { readBillingAccount } from './billing-account.query.ts';
+import { syncUnserialised } from './sync-subscription.command.ts';
 import { planAndSeats } from './tenant-plan.ts';
-import {
-  customerSubscriptions,
-  ensureCustomer,
-  withTenantBillingLock,
-  type BillingDeps,
-} from './tenant-billing.ts';
+import { ensureCustomer, serialiseTenantBilling, storeBilling, type BillingDeps } from './tenant-billing.ts';
 
 /**
  * A platform grant (a user added by a platform admin at /users/add-user): the tenant's Stripe customer
@@ -24,35 +19,39 @@ export async function grantPlatformSubscription(
   deps: BillingDeps,
   input: { tenantId: number; planId: number; quantity?: number },
 ): Promise<TenantSubscription> {
-  return withTenantBillingLock(deps.db, input.tenantId, async (tx) => {
+  return serialiseTenantBilling(input.tenantId, async () => {
     const stripe = stripeOf(deps);
-    const { plan, seats } = await planAndSeats(tx, input.planId, input.quantity);
-    const customer = await ensureCustomer(deps, tx, input.tenantId);
+    const { plan, seats } = await planAndSeats(deps.db, input.planId, input.quantity);
+    const customer = await ensureCustomer(deps, input.tenantId);
     const price = await planPriceId(deps, plan);
     const coupon = await ensureGrantCoupon(stripe);
-    const subs = await customerSubscriptions(stripe, customer);
-    const live = subs.filter((s) => LIVE_STRIPE_STATUSES.has(s.status));
-    const same = live.find(
+    const account = await readBillingAccount(stripe, customer);
+    const subs = account.subscriptions;
+    const same = subs.find(
       (s) =>
         s.items.data[0]?.price.id === price && s.items.data[0]?.quantity === seats && s.status === 'active',
     );
     if (!same) {
-      for (const other of live) {
-        await stripe.subscriptions.cancel(
-          other.id,
-          { prorate: true },
-          { idempotencyKey: `helix-cancel-${other.id}` },
-        );
-      }
+      // The grant is active at once (nothing to pay): the sync then ends the plan it replaces.
       const sub = await stripe.subscriptions.create(
         {
           customer,
           items: [{ price, quantity: seats }],
           discounts: [{ coupon: coupon.id }],
-          metadata: { tenantId: String(input.tenantId), planId: String(plan.id), grant: 'platform' },
+          metadata: {
+            tenantId: String(input.tenantId),
+            planId: String(plan.id),
+            grant: 'platform',
+            ...(account.live ? { replaces: account.live.id } : {}),
+          },
         },
         {
-          idempotencyKey: idempotencyKey(input.tenantId, 'grant', { price, seats, generation: subs.length }),
+          idempotencyKey: idempotencyKey(input.tenantId, 'grant', {
+            customer,
+            price,
+            seats,
+            generation: subs.length,
+          }),
         },
       );
       if (sub.status !== 'active') {
@@ -62,11 +61,10 @@ export async function grantPlatformSubscription(
         });
       }
     }
-    await syncTenantSubscription(deps, tx, input.tenantId);
+    await syncUnserialised(deps, input.tenantId);
     // A granted plan stands in for the trial: the tenant does not get a free month on top of it later.
-    return tx.tenantSubscription.update({
-      where: { tenantId: input.tenantId },
-      data: { isTrialPassed: true },
-    });
+    return storeBilling(deps.db, input.tenantId, (tx) =>
+      tx.tenantSubscription.update({ where: { tenantId: input.tenantId }, data: { isTrialPassed: true } }),
+    );
   });
 }

@@ -5,7 +5,7 @@ import { presentSetupIntent } from './billing.presenter.ts';
 import { attachPaymentMethod, customerOf, ownedBy } from './create-subscription.command.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { stripeOf } from './stripe-client.ts';
-import { ensureCustomer, withTenantBillingLock, type BillingDeps } from './tenant-billing.ts';
+import { ensureCustomer, serialiseTenantBilling, type BillingDeps } from './tenant-billing.ts';
 
 const PENDING = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action']);
 
@@ -15,10 +15,10 @@ const PENDING = new Set(['requires_payment_method', 'requires_confirmation', 're
  * double click makes one.
  */
 export async function createSetupIntent(deps: BillingDeps, actor: Actor): Promise<SetupIntentView> {
-  authorizeBilling(actor, 'pay');
-  return withTenantBillingLock(deps.db, actor.tenant.id, async (tx) => {
+  authorizeBilling(actor, 'money');
+  return serialiseTenantBilling(actor.tenant.id, async () => {
     const stripe = stripeOf(deps);
-    const customer = await ensureCustomer(deps, tx, actor.tenant.id);
+    const customer = await ensureCustomer(deps, actor.tenant.id);
     const existing = await stripe.setupIntents.list({ customer, limit: 100 });
     const pending = existing.data.find((si) => PENDING.has(si.status));
     if (pending) return presentSetupIntent(pending);
@@ -29,7 +29,10 @@ export async function createSetupIntent(deps: BillingDeps, actor: Actor): Promis
         metadata: { tenantId: String(actor.tenant.id) },
       },
       {
-        idempotencyKey: idempotencyKey(actor.tenant.id, 'setup-intent', { generation: existing.data.length }),
+        idempotencyKey: idempotencyKey(actor.tenant.id, 'setup-intent', {
+          customer,
+          generation: existing.data.length,
+        }),
       },
     );
     return presentSetupIntent(si);
@@ -38,7 +41,7 @@ export async function createSetupIntent(deps: BillingDeps, actor: Actor): Promis
 
 /** POST /subscription/setup_intents/cancel */
 export async function cancelSetupIntent(deps: BillingDeps, actor: Actor, input: { intent: string }) {
-  authorizeBilling(actor, 'pay');
+  authorizeBilling(actor, 'money');
   const stripe = stripeOf(deps);
   const customer = await customerOf(deps, actor);
   const si = await ownedBy(customer, () => stripe.setupIntents.retrieve(input.intent));
@@ -52,7 +55,7 @@ export async function updateSetupIntent(
   actor: Actor,
   input: { setup_intent: string; payment_method_id: string },
 ) {
-  authorizeBilling(actor, 'pay');
+  authorizeBilling(actor, 'money');
   const stripe = stripeOf(deps);
   const customer = await customerOf(deps, actor);
   const si = await ownedBy(customer, () => stripe.setupIntents.retrieve(input.setup_intent));
@@ -69,7 +72,7 @@ export async function confirmSetupIntent(
   actor: Actor,
   input: { setup_intent: string; payment_method_id: string },
 ) {
-  authorizeBilling(actor, 'pay');
+  authorizeBilling(actor, 'money');
   const stripe = stripeOf(deps);
   const customer = await customerOf(deps, actor);
   const si = await ownedBy(customer, () => stripe.setupIntents.retrieve(input.setup_intent));

@@ -15,60 +15,85 @@ export type BillingDeps = Pick<ServerDeps, 'config' | 'db'> & {
 const BILLING_LOCK_NAMESPACE = 0x48_42_4c; // 'HBL'
 
 /**
- * Runs `fn` in a transaction holding the tenant's billing lock: every write of a tenant's billing
- * state (commands, webhooks, the reconcile job) is serialised per tenant, so a double click, a retry
- * or two events at once cannot make two subscriptions or let an older read overwrite a newer one.
- * Stripe calls happen inside (they are what the lock protects); the transaction allows for them.
+ * Billing work of one tenant, one at a time in this process (a double click or two webhooks of one
+ * tenant queue here). No transaction is open while it runs: Stripe is called first, then the database
+ * is written in a short transaction (storeBilling). Across processes, Stripe's idempotency keys keep a
+ * double create single, and stripeReadAt keeps an older read from overwriting a newer one.
  */
-export function withTenantBillingLock<T>(db: Db, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  // withTransaction retries a transaction that could not start, a deadlock and a lost connection.
-  return throughBillingGate(tenantId, () =>
-    withTransaction(
-      db,
-      async (tx) => {
-        await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BILLING_LOCK_NAMESPACE}::int, ${tenantId}::int)::text`;
-        return fn(tx);
-      },
-      { maxWaitMs: 30_000, timeoutMs: 60_000 },
-    ),
-  );
+export function serialiseTenantBilling<T>(tenantId: number, fn: () => Promise<T>): Promise<T> {
+  return throughBillingGate(tenantId, fn);
 }
 
-/** The tenant's Stripe customer: made once (idempotency key per tenant) and stored. */
-export async function ensureCustomer(deps: BillingDeps, tx: Tx, tenantId: number): Promise<string> {
-  const tenant = await tx.tenant.findUnique({
+/**
+ * A short transaction writing what was read from Stripe, under the tenant's advisory lock (so two
+ * processes storing the same tenant's state do it one after the other). Never call Stripe inside.
+ */
+export function storeBilling<T>(db: Db, tenantId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  // withTransaction retries a deadlock, a transaction that could not start and a lost connection.
+  return withTransaction(db, async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BILLING_LOCK_NAMESPACE}::int, ${tenantId}::int)::text`;
+    return fn(tx);
+  });
+}
+
+const isMissing = (error: unknown) =>
+  (error as { statusCode?: number; code?: string }).statusCode === 404 ||
+  (error as { code?: string }).code === 'resource_missing';
+
+/** Whether Stripe still holds the customer (a deleted customer reads back with `deleted: true`). */
+async function customerExists(stripe: Stripe, customerId: string): Promise<boolean> {
+  try {
+    const customer = await stripe.customers.retrieve(customerId);
+    return !('deleted' in customer && customer.deleted);
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * The tenant's Stripe customer, made once and stored. A stored id that Stripe no longer knows (the
+ * customer was deleted in the dashboard, or a fresh stripe-local beside an old database) is replaced
+ * by a new customer, so the tenant is never stranded on a 404.
+ */
+export async function ensureCustomer(deps: BillingDeps, tenantId: number): Promise<string> {
+  const tenant = await deps.db.tenant.findUnique({
     where: { id: tenantId },
     include: { users: { where: { isOwner: true, deletedAt: null }, take: 1 } },
   });
   if (!tenant) throw AppError.notFound();
   if (tenant.isPlatform) throw AppError.forbidden();
-  if (tenant.stripeCustomerId) return tenant.stripeCustomerId;
+  const stripe = stripeOf(deps);
+  const stored = tenant.stripeCustomerId;
+  if (stored && (await customerExists(stripe, stored))) return stored;
+  if (stored)
+    deps.logger?.warn({ tenantId, customer: stored }, 'stored Stripe customer is gone: making a new one');
   const owner = tenant.users[0];
-  const customer = await stripeOf(deps).customers.create(
+  const customer = await stripe.customers.create(
     {
       name: tenant.name,
       ...(owner ? { email: owner.email } : {}),
       metadata: { tenantId: String(tenant.id), domainPrefix: tenant.domainPrefix },
     },
-    { idempotencyKey: `helix-customer-tenant-${tenant.id}` },
+    { idempotencyKey: `helix-customer-tenant-${tenant.id}${stored ? `-after-${stored}` : ''}` },
   );
-  await tx.tenant.update({ where: { id: tenant.id }, data: { stripeCustomerId: customer.id } });
+  await storeBilling(deps.db, tenantId, async (tx) => {
+    await tx.tenant.update({ where: { id: tenant.id }, data: { stripeCustomerId: customer.id } });
+    if (stored) {
+      // Nothing of the old customer exists any more: the stored subscription pointed at it.
+      await tx.tenantSubscription.updateMany({
+        where: { tenantId },
+        data: { stripeSubscriptionId: null, paymentActionInvoiceId: null, paymentActionUrl: null },
+      });
+    }
+  });
   return customer.id;
 }
 
-/** Every subscription of the customer, newest first (Stripe lists newest first). */
-export async function customerSubscriptions(
-  stripe: Stripe,
-  customerId: string,
-): Promise<Stripe.Subscription[]> {
-  const subs: Stripe.Subscription[] = [];
-  for await (const sub of stripe.subscriptions.list({
-    customer: customerId,
-    status: 'all',
-    limit: 100,
-    expand: ['data.latest_invoice'],
-  })) {
-    subs.push(sub);
-  }
-  return subs.sort((a, b) => b.created - a.created);
+/** The stored customer id, or null (for reads that must not create one). */
+export async function storedCustomerId(db: Db, tenantId: number): Promise<string | null> {
+  const tenant = await db.tenant.findUnique({ where: { id: tenantId }, select: { stripeCustomerId: true } });
+  return tenant?.stripeCustomerId ?? null;
 }
+
+export { isMissing as stripeObjectMissing };

@@ -1,12 +1,12 @@
 import { MSG } from '@helix/shared';
 import { seatQuantityIsValid, billedSeats } from '@helix/shared/plan-price';
-import type { Plan } from '../db.ts';
+import type { Db, Plan } from '../db.ts';
 import { AppError } from '../errors.ts';
 import type { Tx } from './tenant-billing.ts';
 
 /** An active catalogue plan, or a 404 on `planId`; the seats checked against it (400 on `quantity`). */
 export async function planAndSeats(
-  tx: Tx,
+  tx: Db | Tx,
   planId: number,
   quantity: number | undefined,
   field = 'planId',

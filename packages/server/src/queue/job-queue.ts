@@ -101,9 +101,16 @@ export class JobQueue {
     job: J,
     payload: z.input<J['payload']>,
     jobId: string,
+    options: { delayMs?: number } = {},
   ): Promise<void> {
     const data = job.payload.parse(payload);
-    await within(this.addTimeoutMs, this.queueFor(job).add(job.name, data, { jobId }));
+    await within(
+      this.addTimeoutMs,
+      this.queueFor(job).add(job.name, data, {
+        jobId,
+        ...(options.delayMs ? { delay: options.delayMs } : {}),
+      }),
+    );
   }
 
   /** Many jobs of one contract in one round trip (a bulk invite's rows); existing jobIds are kept. */

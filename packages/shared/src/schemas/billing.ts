@@ -187,6 +187,43 @@ export type LatestInvoicePayment = z.input<typeof LatestInvoicePayment>;
 export const CancelSubscription = z.strictObject({ subscriptionId: stripeId('sub') });
 export type CancelSubscription = z.input<typeof CancelSubscription>;
 
+/**
+ * POST /subscription/preview: what a plan or seat change (or a first subscription) would charge now,
+ * without changing anything (Stripe's upcoming-invoice preview). `planId` defaults to the current plan,
+ * `quantity` to the current seats (for a plan change) or the plan's userLimit.
+ */
+export const ChangePreview = z.strictObject({
+  planId: planId.optional(),
+  quantity: seatQuantity.optional(),
+});
+export type ChangePreview = z.input<typeof ChangePreview>;
+
+/**
+ * POST /subscription/change-plan: moves the live subscription to another plan (and seats) as a Stripe
+ * subscription update with payment_behavior=pending_if_incomplete: the change applies only once its
+ * invoice is paid. Ends a trial (the new plan is charged now). Owner only. Answers PlanChangeView.
+ */
+export const PlanChange = z.strictObject({
+  planId,
+  quantity: seatQuantity.optional(),
+});
+export type PlanChange = z.input<typeof PlanChange>;
+
+/**
+ * POST /subscription/seats: sets the live subscription's seats (quantity) within the plan's rules: at
+ * least the plan's userLimit and the users the tenant has, at most BILLING_LIMITS.maxQuantity; a plan
+ * without a dynamic quantity has fixed seats (409). Prorated now. Owner only. Answers PlanChangeView.
+ */
+export const SeatsChange = z.strictObject({ quantity: seatQuantity });
+export type SeatsChange = z.input<typeof SeatsChange>;
+
+/** GET /subscription/invoices?limit=&startingAfter=: the tenant's invoices, newest first. */
+export const InvoiceListQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(24),
+  startingAfter: stripeId('in').optional(),
+});
+export type InvoiceListQuery = z.input<typeof InvoiceListQuery>;
+
 // ---- answers ---------------------------------------------------------------------------------------
 
 /** A URL to send the browser to (Checkout, billing portal). */
@@ -293,3 +330,141 @@ export const BillingConfigView = z.object({
   stripeJsUrl: z.string(),
 });
 export type BillingConfigView = z.infer<typeof BillingConfigView>;
+
+// ---- money screens (issue 15) -------------------------------------------------------------------------
+
+export const BILLING_INTERVALS = ['month', 'year'] as const;
+
+/** A charge Stripe will make: when (unix seconds) and how much (cents). */
+export const UpcomingCharge = z.object({
+  date: z.number().int().nullable(),
+  amount: z.number().int(),
+  currency: z.string(),
+});
+export type UpcomingCharge = z.infer<typeof UpcomingCharge>;
+
+/**
+ * A payment that waits for the customer (3-D Secure, or a declined card on a change): the invoice,
+ * Stripe's hosted page to pay it, and the payment intent the web confirms with Stripe.js at once.
+ */
+export const PaymentActionView = z.object({
+  invoiceId: z.string(),
+  /** Cents. */
+  amountDue: z.number().int(),
+  currency: z.string(),
+  hostedInvoiceUrl: z.string().nullable(),
+  paymentIntent: PaymentIntentView.nullable(),
+});
+export type PaymentActionView = z.infer<typeof PaymentActionView>;
+
+/**
+ * GET /subscription/summary: the plan page's facts, read from Stripe (the subscription and its
+ * upcoming-invoice preview). `seats` is the subscription's quantity; `pricePerPeriod` what those seats
+ * cost per interval; `nextCharge` the next invoice (null when none will come: cancelled, no plan);
+ * `pendingChange` a plan or seat change waiting for its payment (`paymentAction`); `canManage` whether
+ * the caller may make the money calls (the owner).
+ */
+export const SubscriptionSummaryView = z.object({
+  state: z.enum(['not_subscribed', 'trial', 'subscribed', 'cancelled', 'deactivated', 'payment_failed']),
+  subscriptionId: z.string().nullable(),
+  stripeStatus: z.enum(STRIPE_SUBSCRIPTION_STATUSES).nullable(),
+  planId: z.number().int().nullable(),
+  planName: z.string().nullable(),
+  interval: z.enum(BILLING_INTERVALS).nullable(),
+  seats: z.number().int().nullable(),
+  /** The fewest seats allowed now: the plan's userLimit and the tenant's users. */
+  minSeats: z.number().int().nullable(),
+  maxSeats: z.number().int().nullable(),
+  /** Whether the plan sells extra seats (dynamic quantity). */
+  seatsAdjustable: z.boolean(),
+  /** Cents per interval for `seats`. */
+  pricePerPeriod: z.number().int().nullable(),
+  currency: z.string(),
+  /** Unix seconds. */
+  trialEnd: z.number().int().nullable(),
+  cancelAt: z.number().int().nullable(),
+  currentPeriodEnd: z.number().int().nullable(),
+  nextCharge: UpcomingCharge.nullable(),
+  /** Whether the tenant (or its card) already had its free trial: new plans are charged at once. */
+  trialUsed: z.boolean(),
+  pendingChange: z.object({ planId: z.number().int().nullable(), seats: z.number().int() }).nullable(),
+  paymentAction: PaymentActionView.nullable(),
+  canManage: z.boolean(),
+});
+export type SubscriptionSummaryView = z.infer<typeof SubscriptionSummaryView>;
+
+/** One line of a preview (cents; negative for a credit). */
+export const PreviewLineView = z.object({
+  description: z.string().nullable(),
+  amount: z.number().int(),
+  proration: z.boolean(),
+  /** Unix seconds. */
+  periodStart: z.number().int().nullable(),
+  periodEnd: z.number().int().nullable(),
+});
+export type PreviewLineView = z.infer<typeof PreviewLineView>;
+
+/**
+ * POST /subscription/preview: what the change costs. `amountDueNow` is charged when it is confirmed
+ * (proration lines and, when the trial ends with it, the new plan's first period); `trialEnds` says the
+ * trial ends and the plan is charged now; `direction` compares the price per month of the new and the
+ * current order (new: no live subscription; same: nothing changes).
+ */
+export const ChangePreviewView = z.object({
+  planId: z.number().int(),
+  seats: z.number().int(),
+  interval: z.enum(BILLING_INTERVALS),
+  currency: z.string(),
+  amountDueNow: z.number().int(),
+  /** Sum of the proration lines (credit for unused time and charge for the remaining time). */
+  prorationAmount: z.number().int(),
+  trialEnds: z.boolean(),
+  /** True when the tenant gets the free trial with this order (no charge now). */
+  withTrial: z.boolean(),
+  direction: z.enum(['new', 'upgrade', 'downgrade', 'same']),
+  pricePerPeriod: z.number().int(),
+  lines: z.array(PreviewLineView),
+  nextCharge: UpcomingCharge.nullable(),
+});
+export type ChangePreviewView = z.infer<typeof ChangePreviewView>;
+
+/**
+ * POST /subscription/change-plan and POST /subscription/seats:
+ * - `applied`: paid (or nothing due): the new plan or seats are in force now;
+ * - `requires_action`: 3-D Secure: the web runs Stripe.js on `paymentAction.paymentIntent.client_secret`
+ *   at once; the change applies when Stripe says the invoice is paid (webhook), the current plan stays
+ *   until then; if the customer leaves, an e-mail with `hostedInvoiceUrl` asks them to finish;
+ * - `requires_payment_method`: the card was declined; `message` says why (shown under the card field,
+ *   never mailed); the current plan stays; the web may confirm the same intent with another card.
+ */
+export const PlanChangeView = z.object({
+  outcome: z.enum(['applied', 'requires_action', 'requires_payment_method']),
+  subscription: SubscriptionView,
+  paymentAction: PaymentActionView.nullable(),
+  message: z.string().nullable(),
+});
+export type PlanChangeView = z.infer<typeof PlanChangeView>;
+
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;
+
+/** One invoice of the billing history (amounts in cents, times in unix seconds). */
+export const InvoiceView = z.object({
+  id: z.string(),
+  number: z.string().nullable(),
+  created: z.number().int(),
+  periodStart: z.number().int().nullable(),
+  periodEnd: z.number().int().nullable(),
+  total: z.number().int(),
+  amountDue: z.number().int(),
+  amountPaid: z.number().int(),
+  currency: z.string(),
+  status: z.enum(INVOICE_STATUSES).nullable(),
+  description: z.string().nullable(),
+  hostedInvoiceUrl: z.string().nullable(),
+  invoicePdf: z.string().nullable(),
+});
+export type InvoiceView = z.infer<typeof InvoiceView>;
+
+/** GET /subscription/invoices */
+export const InvoiceListView = z.object({ invoices: z.array(InvoiceView), hasMore: z.boolean() });
+export type InvoiceListView = z.infer<typeof InvoiceListView>;

@@ -43,6 +43,17 @@ export const ERROR_CODES = {
   queueUnavailable: 'QUEUE_UNAVAILABLE',
   /** 503 with Retry-After: Redis is down and the request cannot be answered without it. */
   redisUnavailable: 'REDIS_UNAVAILABLE',
+  // billing (apps/api/BILLING-API.md)
+  billingOwnerOnly: 'BILLING_OWNER_ONLY',
+  trialAlreadyUsed: 'TRIAL_ALREADY_USED',
+  cardError: 'CARD_ERROR',
+  noSubscription: 'NO_SUBSCRIPTION',
+  planChangePending: 'PLAN_CHANGE_PENDING',
+  seatsFixed: 'SEATS_FIXED',
+  paymentNotStarted: 'PAYMENT_NOT_STARTED',
+  nothingToPay: 'NOTHING_TO_PAY',
+  paymentProvider: 'PAYMENT_PROVIDER',
+  billingUnavailable: 'BILLING_UNAVAILABLE',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

@@ -18,6 +18,11 @@ export const SessionSubscription = z.object({
   planId: z.number().int().nullable(),
   /** The plan's name; null when the tenant has no plan. */
   name: z.string().nullable(),
+  /**
+   * A payment waiting for the customer's confirmation (3-D Secure on a renewal or a change): Stripe's
+   * page to complete it (the banner's link); absent or null when none.
+   */
+  paymentActionUrl: z.string().nullable().optional(),
 });
 export type SessionSubscription = z.infer<typeof SessionSubscription>;
 

@@ -1,0 +1,115 @@
+import type { Db, Plan } from '../db.ts';
+import type { Stripe } from './stripe-client.ts';
+import type { Tx } from './tenant-billing.ts';
+
+/**
+ * The one place that answers, from what Stripe holds now:
+ * - "does this tenant have a live subscription?" (`live`): the newest subscription that holds a plan
+ *   (trialing, active, past_due, unpaid, paused). An `incomplete` one is a purchase waiting for its
+ *   first payment: it never holds a plan and never ends the live one;
+ * - "has it used its trial?" (`trialUsed`): any subscription of the customer ever had a trial;
+ * - "what is it paying for?" (`paidOrder`): the live subscription's price and seats, except while a
+ *   plan or seat change waits for its payment (then the order paid before the change).
+ * Every command, the webhook sync and the reconcile job read the account through here.
+ */
+
+/** Statuses in which a subscription holds the tenant's plan (in force or not). */
+export const HOLDING_STATUSES: ReadonlySet<Stripe.Subscription.Status> = new Set([
+  'trialing',
+  'active',
+  'past_due',
+  'unpaid',
+  'paused',
+]);
+
+/** Statuses of a subscription that is over: its open invoices must never be collected. */
+export const ENDED_STATUSES: ReadonlySet<Stripe.Subscription.Status> = new Set([
+  'canceled',
+  'incomplete_expired',
+]);
+
+/** Paid for or trialing: the statuses a replacement must reach before it ends the plan it replaces. */
+export const PAID_OR_TRIALING: ReadonlySet<Stripe.Subscription.Status> = new Set(['trialing', 'active']);
+
+export interface BillingAccount {
+  customerId: string;
+  /** Every subscription of the customer, newest first, with latest_invoice expanded. */
+  subscriptions: Stripe.Subscription[];
+  /** The subscription the stored state follows: the live one, else the newest. */
+  current: Stripe.Subscription | null;
+  /** The live subscription (holds the plan), or null. */
+  live: Stripe.Subscription | null;
+  /** New subscriptions waiting for their first payment (card form, abandoned or not). */
+  awaitingFirstPayment: Stripe.Subscription[];
+  trialUsed: boolean;
+}
+
+const invoiceOf = (sub: Stripe.Subscription): Stripe.Invoice | null =>
+  sub.latest_invoice && typeof sub.latest_invoice === 'object' ? sub.latest_invoice : null;
+
+/** The subscription a purchase replaces (metadata `replaces`, set when it was made). */
+export const replacedBy = (sub: Stripe.Subscription): string | null => sub.metadata?.replaces || null;
+
+/**
+ * Newest first. Two made within one second tie on `created`: the one that replaces the other is
+ * newer.
+ */
+const newestFirst = (a: Stripe.Subscription, b: Stripe.Subscription) =>
+  b.created - a.created || (replacedBy(a) === b.id ? -1 : replacedBy(b) === a.id ? 1 : 0);
+
+export function accountOf(customerId: string, subs: Stripe.Subscription[]): BillingAccount {
+  const subscriptions = [...subs].sort(newestFirst);
+  const live = subscriptions.find((s) => HOLDING_STATUSES.has(s.status)) ?? null;
+  return {
+    customerId,
+    subscriptions,
+    live,
+    current: live ?? subscriptions[0] ?? null,
+    awaitingFirstPayment: subscriptions.filter((s) => s.status === 'incomplete'),
+    trialUsed: subscriptions.some((s) => s.trial_start !== null || s.trial_end !== null),
+  };
+}
+
+/** Reads the customer's subscriptions from Stripe (newest first). */
+export async function readBillingAccount(stripe: Stripe, customerId: string): Promise<BillingAccount> {
+  const subs: Stripe.Subscription[] = [];
+  for await (const sub of stripe.subscriptions.list({
+    customer: customerId,
+    status: 'all',
+    limit: 100,
+    expand: ['data.latest_invoice'],
+  })) {
+    subs.push(sub);
+  }
+  return accountOf(customerId, subs);
+}
+
+/**
+ * Whether a plan or seat change of the subscription waits for its payment: Stripe's pending_update
+ * (payment_behavior=pending_if_incomplete), or an open invoice of a subscription update (a server that
+ * applies the items before payment). Until it is paid, the tenant keeps what it paid for before.
+ */
+export function changeAwaitingPayment(sub: Stripe.Subscription): boolean {
+  if (sub.pending_update) return true;
+  const invoice = invoiceOf(sub);
+  return invoice?.status === 'open' && invoice.billing_reason === 'subscription_update';
+}
+
+export const latestInvoiceOf = invoiceOf;
+
+/** The subscription's price and seats (its first item: one plan per subscription). */
+export function orderOf(sub: Stripe.Subscription): { priceId: string | null; seats: number } {
+  const item = sub.items.data[0];
+  return { priceId: item?.price.id ?? null, seats: item?.quantity ?? 1 };
+}
+
+/** Which of our plans a subscription is on: its price's planId, else the plan holding the price id. */
+export async function planOfSubscription(db: Db | Tx, sub: Stripe.Subscription): Promise<Plan | null> {
+  const price = sub.items.data[0]?.price;
+  const fromMeta = Number(price?.metadata?.planId ?? sub.metadata?.planId);
+  if (Number.isInteger(fromMeta) && fromMeta > 0) {
+    const plan = await db.plan.findUnique({ where: { id: fromMeta } });
+    if (plan) return plan;
+  }
+  return price ? db.plan.findFirst({ where: { stripePriceId: price.id } }) : null;
+}
