@@ -225,10 +225,19 @@ describe('Google sign-in', () => {
     }
   });
 
-  it('is a clear 404 when Google is not configured', async () => {
+  it('sends a browser to the failure page and says so when Google is not configured', async () => {
     const app = h.appWith({ GOOGLE_CLIENT_ID: '' });
-    const res = await request(app).get('/api/auth/google?type=login');
-    expect(res.status).toBe(404);
-    expect(res.body.message).toBe(MSG.googleDisabled);
+    for (const type of ['login', 'signup']) {
+      const res = await request(app).get(`/api/auth/google?type=${type}`).set('Accept', 'text/html');
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe(
+        `${h.config.PUBLIC_URL.replace(/\/+$/, '')}/auth/google?error=1&type=${type}`,
+      );
+    }
+    const json = await request(app).get('/api/auth/google?type=login').set('Accept', 'application/json');
+    expect(json.status).toBe(404);
+    expect(json.body.message).toBe(MSG.googleDisabled);
+    expect((await request(app).get('/api/auth/providers')).body).toEqual({ google: false });
+    expect((await request(h.app).get('/api/auth/providers')).body).toEqual({ google: true });
   });
 });

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { Passport } from 'passport';
 import { Strategy as GoogleStrategy, type Profile } from 'passport-google-oauth20';
 import { GoogleStartQuery, MSG } from '@helix/shared';
+import type { AuthProvidersView } from '@helix/shared/schemas/session';
 import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { redisKey } from '@helix/server/redis';
@@ -13,7 +14,7 @@ import {
   storeGoogleProfile,
 } from '@helix/server/accounts/google.command';
 import { OAUTH_STATE_TTL_SECONDS, oauthCookie } from '../http/oauth-cookie.ts';
-import { inputOf, validate } from '../http/validate.ts';
+import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
 const NONCE = /^[A-Za-z0-9_-]{20,100}$/;
 
@@ -99,25 +100,43 @@ function toGoogleProfile(profile: Profile) {
  * sends the browser to the provider; the provider returns to /auth/google/callback, which (from that
  * browser only) keeps the profile behind a one-time code bound to the same cookie and sends the browser
  * to the web app's /auth/google?code=..&type=.. (or ?error=1). Provider addresses
- * come from configuration, so tests run against a local mock. Without GOOGLE_CLIENT_ID: 404.
+ * come from configuration, so tests run against a local mock. Without GOOGLE_CLIENT_ID the browser is
+ * sent to the web's failure page (a JSON caller gets 404), and GET /auth/providers says so, so the web
+ * shows no Google button.
  */
 export function googleRoutes(deps: ServerDeps): Router {
   const { config } = deps;
   const router = Router();
-  if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) {
-    router.get(['/auth/google', '/auth/google/callback'], () => {
-      throw AppError.notFound(MSG.googleDisabled);
+  const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
+  const back = (params: Record<string, string | undefined>) => {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) query.set(k, v);
+    return `${publicUrl}/auth/google?${query.toString()}`;
+  };
+  const clientID = config.GOOGLE_CLIENT_ID;
+  const clientSecret = config.GOOGLE_CLIENT_SECRET;
+  const enabled = Boolean(clientID && clientSecret);
+  const answer: AuthProvidersView = { google: enabled };
+  router.get('/auth/providers', validate(NoQuery, 'query'), (_req, res) => {
+    res.json(answer);
+  });
+  if (!clientID || !clientSecret) {
+    // A browser that reaches here (an old page, a bookmark) ends on the web's failure page, which
+    // shows 'Something went wrong!' (the spec's Google failure), never a raw JSON answer.
+    router.get(['/auth/google', '/auth/google/callback'], (req, res) => {
+      const type = req.query.type === 'signup' ? 'signup' : 'login';
+      if (req.accepts(['html', 'json']) === 'json') throw AppError.notFound(MSG.googleDisabled);
+      res.redirect(302, back({ error: '1', type }));
     });
     return router;
   }
 
-  const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
   const passport = new Passport();
   passport.use(
     new GoogleStrategy(
       {
-        clientID: config.GOOGLE_CLIENT_ID,
-        clientSecret: config.GOOGLE_CLIENT_SECRET,
+        clientID,
+        clientSecret,
         callbackURL: `${publicUrl}/api/auth/google/callback`,
         authorizationURL: config.GOOGLE_AUTHORIZATION_URL,
         tokenURL: config.GOOGLE_TOKEN_URL,
@@ -130,12 +149,6 @@ export function googleRoutes(deps: ServerDeps): Router {
       },
     ),
   );
-
-  const back = (params: Record<string, string | undefined>) => {
-    const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(params)) if (v !== undefined) query.set(k, v);
-    return `${publicUrl}/auth/google?${query.toString()}`;
-  };
 
   const cookie = oauthCookie(config);
 

@@ -62,3 +62,7 @@ export const AuthResponse = z.object({
   message: z.string().optional(),
 });
 export type AuthResponse = z.infer<typeof AuthResponse>;
+
+/** GET /api/auth/providers: which sign-in providers this deployment has configured (no login). */
+export const AuthProvidersView = z.object({ google: z.boolean() });
+export type AuthProvidersView = z.infer<typeof AuthProvidersView>;
