@@ -1,0 +1,100 @@
+import type { Stripe, StripeCardElement } from '@stripe/stripe-js';
+import type { PaymentActionView, PlanChangeView, SubscriptionSummaryView } from '@helix/shared/schemas/billing';
+import { MSG } from '@helix/shared';
+import { changePlanInApp, changeSeats, subscriptionSummary, updatePaymentIntent } from '../api/billing.api';
+import { refreshSessionUser } from '../session/session';
+import { cardErrorText, PaymentError } from './card-error';
+
+/** A plan change (to another plan, seats carried or chosen) or a seat change on the live subscription. */
+export type ChangeRequest = { kind: 'plan'; planId: number; quantity?: number } | { kind: 'seats'; quantity: number };
+
+/**
+ * How a change ended for the page:
+ * - applied: in force (the session user is refreshed, so permissions and the summary follow);
+ * - pending: paid, but the webhook has not applied it yet within the wait (the page keeps polling);
+ * - needs-card: declined, or the 3-D Secure challenge failed or was cancelled: `message` goes under
+ *   the card field and the buyer may pay the same invoice with another card (`action`).
+ */
+export type ChangeOutcome =
+  | { status: 'applied' }
+  | { status: 'pending' }
+  | { status: 'needs-card'; message: string; action: PaymentActionView };
+
+/** How long the page waits for the paid change to show in the summary (the webhook applies it). */
+const SETTLE_TIMEOUT_MS = 30_000;
+const SETTLE_EVERY_MS = 1_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls the summary until no change waits for its payment; true when it settled in time. */
+export async function waitForChangeApplied(
+  timeoutMs = SETTLE_TIMEOUT_MS,
+  read: () => Promise<Pick<SubscriptionSummaryView, 'pendingChange'>> = () => subscriptionSummary({ toast: false }),
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const summary = await read().catch(() => null);
+    if (summary && summary.pendingChange === null) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(SETTLE_EVERY_MS);
+  }
+}
+
+async function settled(): Promise<ChangeOutcome> {
+  const done = await waitForChangeApplied();
+  await refreshSessionUser().catch(() => null);
+  return done ? { status: 'applied' } : { status: 'pending' };
+}
+
+/**
+ * Confirms the change's invoice payment with Stripe.js: the 3-D Secure challenge shows at once. With
+ * `card`, the buyer's new card is first attached to the payment (the contract's retry after a decline).
+ */
+export async function payChangeInvoice(
+  stripe: Stripe,
+  action: PaymentActionView,
+  card?: StripeCardElement,
+): Promise<ChangeOutcome> {
+  const intent = action.paymentIntent;
+  if (!intent?.client_secret) throw new PaymentError(MSG.defaultError);
+  if (card) {
+    const created = await stripe.createPaymentMethod({ type: 'card', card });
+    if (created.error) return { status: 'needs-card', message: cardErrorText(created.error), action };
+    await updatePaymentIntent({ payment_intent: intent.id, payment_method_id: created.paymentMethod.id });
+  }
+  const result = await stripe.confirmCardPayment(intent.client_secret);
+  if (result.error) return { status: 'needs-card', message: cardErrorText(result.error), action };
+  if (result.paymentIntent.status !== 'succeeded' && result.paymentIntent.status !== 'processing') {
+    return { status: 'needs-card', message: MSG.cardPaymentFailed, action };
+  }
+  return settled();
+}
+
+/** What the server's answer to change-plan or seats means for the page, running 3-D Secure at once. */
+export async function settleChange(stripe: () => Promise<Stripe>, answer: PlanChangeView): Promise<ChangeOutcome> {
+  switch (answer.outcome) {
+    case 'applied':
+      await refreshSessionUser().catch(() => null);
+      return { status: 'applied' };
+    case 'requires_action':
+      if (!answer.paymentAction) throw new PaymentError(MSG.defaultError);
+      return payChangeInvoice(await stripe(), answer.paymentAction);
+    case 'requires_payment_method':
+      if (!answer.paymentAction) throw new PaymentError(answer.message ?? MSG.cardDeclined);
+      return {
+        status: 'needs-card',
+        // The server's message is the card's own (a decline); never empty.
+        message: answer.message || MSG.cardDeclined,
+        action: answer.paymentAction,
+      };
+  }
+}
+
+/** Makes the change on the server and settles it. */
+export async function runChange(stripe: () => Promise<Stripe>, request: ChangeRequest): Promise<ChangeOutcome> {
+  const answer =
+    request.kind === 'plan'
+      ? await changePlanInApp({ planId: request.planId, quantity: request.quantity })
+      : await changeSeats({ quantity: request.quantity });
+  return settleChange(stripe, answer);
+}
