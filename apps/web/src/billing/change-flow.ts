@@ -26,24 +26,43 @@ const SETTLE_EVERY_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls the summary until no change waits for its payment; true when it settled in time. */
+type PendingView = Pick<SubscriptionSummaryView, 'pendingChange' | 'planId'>;
+
+/** Polls the summary until no change waits for its payment; the settled summary, or null on time out. */
 export async function waitForChangeApplied(
   timeoutMs = SETTLE_TIMEOUT_MS,
-  read: () => Promise<Pick<SubscriptionSummaryView, 'pendingChange'>> = () => subscriptionSummary({ toast: false }),
-): Promise<boolean> {
+  read: () => Promise<PendingView> = () => subscriptionSummary({ toast: false }),
+): Promise<PendingView | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const summary = await read().catch(() => null);
-    if (summary && summary.pendingChange === null) return true;
-    if (Date.now() >= deadline) return false;
+    if (summary && summary.pendingChange === null) return summary;
+    if (Date.now() >= deadline) return null;
+    await sleep(SETTLE_EVERY_MS);
+  }
+}
+
+/**
+ * The session user follows Stripe through the webhook a moment later: read it again until it names
+ * the plan the summary shows, so menus and permissions change with the page.
+ */
+async function refreshUntilPlan(planId: number | null, timeoutMs = SETTLE_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const user = await refreshSessionUser().catch(() => null);
+    if (planId === null || user?.subscription?.planId === planId || Date.now() >= deadline) return;
     await sleep(SETTLE_EVERY_MS);
   }
 }
 
 async function settled(): Promise<ChangeOutcome> {
-  const done = await waitForChangeApplied();
-  await refreshSessionUser().catch(() => null);
-  return done ? { status: 'applied' } : { status: 'pending' };
+  const summary = await waitForChangeApplied();
+  if (!summary) {
+    await refreshSessionUser().catch(() => null);
+    return { status: 'pending' };
+  }
+  await refreshUntilPlan(summary.planId);
+  return { status: 'applied' };
 }
 
 /**
