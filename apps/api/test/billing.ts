@@ -187,3 +187,36 @@ export async function payCheckout(bed: BillingBed, url: string, cardNumber = '42
   if (res.status >= 400) throw new Error(`Checkout payment failed: ${res.status} ${await res.text()}`);
   return res;
 }
+
+/** A Luhn-valid 16-digit number starting with `prefix` (the rest random). */
+export function luhnNumber(prefix = '4242'): string {
+  const digits = prefix.split('').map(Number);
+  while (digits.length < 15) digits.push(Math.floor(Math.random() * 10));
+  let sum = 0;
+  for (let i = 0; i < 15; i += 1) {
+    let d = digits[14 - i]!;
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  digits.push((10 - (sum % 10)) % 10);
+  return digits.join('');
+}
+
+/**
+ * A card of its own (a new fingerprint): Stripe's named test cards share one fingerprint per account,
+ * and a card gets one free trial on any tenant, so each trial test uses a fresh succeeding card (the
+ * same `number` twice makes two PaymentMethods of one card).
+ */
+export async function freshCard(bed: BillingBed, number = luhnNumber()): Promise<string> {
+  const pm = await bed.stripe.paymentMethods.create({
+    type: 'card',
+    card: { number, exp_month: 12, exp_year: 2034, cvc: '123' },
+  });
+  return pm.id;
+}
+
+/** Forgets which cards had a trial (for tests that start a trial on a named test card). */
+export const forgetTrialCards = (bed: BillingBed) => bed.h.db.trialCard.deleteMany();

@@ -7,6 +7,7 @@ import {
   customerOnTestClock,
   eventually,
   fillCard,
+  forgetTrialCards,
   markDeactivated,
   markTrialPassed,
   payOnCheckout,
@@ -102,6 +103,7 @@ describe('billing in the browser', () => {
   });
 
   it('starts a trial with the wallet button', async () => {
+    await forgetTrialCards();
     const { context, page } = await newPage(browser);
     const person = await registerPerson(page);
     await logIn(page, person.email, person.password);
@@ -277,6 +279,7 @@ describe('billing in the browser', () => {
   });
 
   it('shows the payment-failed banner after a failed renewal', async () => {
+    await forgetTrialCards();
     const { context, page } = await newPage(browser);
     const stripe = stripeSdk();
     const person = await registerPerson(page);

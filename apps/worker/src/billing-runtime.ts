@@ -44,7 +44,12 @@ export function createBillingRuntime(config: Config, logger: Logger, queueConnec
         await queue.add(
           JOBS.reconcileBilling.name,
           JOBS.reconcileBilling.payload.parse({ reason: 'start' }),
-          { jobId: `reconcile-billing-start-${Date.now()}`, attempts: 3, removeOnComplete: true, removeOnFail: { count: 100 } },
+          {
+            jobId: `reconcile-billing-start-${Date.now()}`,
+            attempts: 3,
+            removeOnComplete: true,
+            removeOnFail: { count: 100 },
+          },
         );
       } finally {
         await queue.close();

@@ -22,6 +22,8 @@ import {
   answerThreeDSecure,
   createBillingBed,
   customer,
+  forgetTrialCards,
+  freshCard,
   login,
   payCheckout,
   storedSubscription,
@@ -168,8 +170,12 @@ describe('trial flow (trial not yet passed)', () => {
   it('the trial ends when the plan is changed', async () => {
     const c = await customer(bed);
     const trial = SubscriptionView.parse(
-      (await c.post('/subscription/createtrials', { planId: INDIVIDUAL_MONTHLY, paymentId: 'pm_card_visa' }))
-        .body,
+      (
+        await c.post('/subscription/createtrials', {
+          planId: INDIVIDUAL_MONTHLY,
+          paymentId: await freshCard(bed),
+        })
+      ).body,
     );
     expect(trial.status).toBe('trialing');
     await waitFor(async () => (await storedSubscription(bed, c.tenant.id)).status === 'trialing', 'trialing');
@@ -206,7 +212,7 @@ describe('trial flow (trial not yet passed)', () => {
         password: 'a long password',
       });
     expect(reg.status, JSON.stringify(reg.body)).toBeLessThan(300);
-    const body = { planId: EDUCATOR_MONTHLY, quantity: 10, paymentId: 'pm_card_visa' };
+    const body = { planId: EDUCATOR_MONTHLY, quantity: 10, paymentId: await freshCard(bed) };
     expect((await request(bed.app).post('/api/subscription/createtrials/guest').send(body)).status).toBe(401);
     const res = await request(bed.app)
       .post('/api/subscription/createtrials/guest')
@@ -578,8 +584,12 @@ describe('renewals, cancellations and trials on a test clock', () => {
   it('a trial ending with a good card becomes active', async () => {
     const c = await customer(bed, { clock: true });
     const sub = SubscriptionView.parse(
-      (await c.post('/subscription/createtrials', { planId: INDIVIDUAL_MONTHLY, paymentId: 'pm_card_visa' }))
-        .body,
+      (
+        await c.post('/subscription/createtrials', {
+          planId: INDIVIDUAL_MONTHLY,
+          paymentId: await freshCard(bed),
+        })
+      ).body,
     );
     expect(sub.status).toBe('trialing');
     // Three days before the end Stripe says the trial will end: one trial-ending e-mail job.
@@ -608,6 +618,7 @@ describe('renewals, cancellations and trials on a test clock', () => {
 
   it('a trial ending with a failing card (0341): payment failed, then deactivated when Stripe gives up', async () => {
     const c = await customer(bed, { clock: true });
+    await forgetTrialCards(bed); // the named test card's one trial may have gone to another test
     const sub = SubscriptionView.parse(
       (
         await c.post('/subscription/createtrials', {

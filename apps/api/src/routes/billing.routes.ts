@@ -61,7 +61,9 @@ export const stripeErrors: ErrorRequestHandler = (err, req, _res, next) => {
     return;
   }
   if (e.type === 'StripeCardError') {
-    next(new AppError(ERROR_CODES.cardError, { status: 402, message: e.message ?? 'Your card was declined.' }));
+    next(
+      new AppError(ERROR_CODES.cardError, { status: 402, message: e.message ?? 'Your card was declined.' }),
+    );
   } else if (e.statusCode === 404) {
     next(AppError.notFound());
   } else if (e.type === 'StripeIdempotencyError') {

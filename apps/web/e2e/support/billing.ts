@@ -54,6 +54,12 @@ export const markTrialPassed = (email: string) =>
     [email],
   );
 
+/**
+ * Forgets which cards had a free trial (one trial per card, on any tenant): the named test cards and
+ * the wallet's card share one fingerprint, so a test that starts a trial on one clears it first.
+ */
+export const forgetTrialCards = () => sql('DELETE FROM "TrialCard"');
+
 /** The tenant's plan was deactivated (its trial passed, then it was cancelled or never paid). */
 export const markDeactivated = (email: string, planId: number) =>
   sql(

@@ -62,7 +62,11 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
       ? billingReceiptHandler({ transport: deps.transport, from: deps.mailFrom, billing: deps.billing })
       : notConfigured('billing-receipt'),
     'billing-action-required': deps.billing
-      ? billingActionRequiredHandler({ transport: deps.transport, from: deps.mailFrom, billing: deps.billing })
+      ? billingActionRequiredHandler({
+          transport: deps.transport,
+          from: deps.mailFrom,
+          billing: deps.billing,
+        })
       : notConfigured('billing-action-required'),
     'send-support-request': deps.support
       ? sendSupportRequestHandler(deps.support)

@@ -106,7 +106,9 @@ async function applyViewsPurchase(tx: Tx, tenantId: number, session: Stripe.Chec
   if (!Number.isInteger(blocks) || blocks < 1) return;
   const existing = await tx.additionalViewPurchase.findUnique({ where: { stripeSessionId: session.id } });
   if (existing) return;
-  await tx.additionalViewPurchase.create({ data: { tenantId, quantity: blocks, stripeSessionId: session.id } });
+  await tx.additionalViewPurchase.create({
+    data: { tenantId, quantity: blocks, stripeSessionId: session.id },
+  });
   await tx.tenantSubscription.update({
     where: { tenantId },
     data: { additionalViews: { increment: blocks * VIEWS_PER_BLOCK } },
@@ -136,7 +138,8 @@ async function invoiceEffects(deps: Deps, tenantId: number, event: Stripe.Event)
   const sub = subId ? await readOrNull(() => stripe.subscriptions.retrieve(subId)) : null;
   if (event.type === 'invoice.payment_action_required') return { actionInvoiceId: invoice.id };
   // A change answered in Helix's own form (pending update, or the invoice the form was given).
-  if (reason === 'subscription_update' && (sub?.pending_update || row?.changeInvoiceId === invoice.id)) return {};
+  if (reason === 'subscription_update' && (sub?.pending_update || row?.changeInvoiceId === invoice.id))
+    return {};
   // Only a plan that was in force can "fail": a renewal, a trial conversion, a seat change's invoice.
   if (!sub || !['active', 'past_due', 'trialing', 'unpaid'].includes(sub.status)) return {};
   return { mail: 'payment-failed' };
@@ -146,7 +149,11 @@ async function enqueueEffects(deps: Deps, tenantId: number, event: Stripe.Event,
   const log = (err: unknown) => deps.logger?.error({ err, event: event.id }, 'billing job not queued');
   if (effects.mail) {
     await deps.queue
-      .enqueue(JOBS.billingEmail, { kind: effects.mail, tenantId, eventId: event.id }, `billing-email-${event.id}`)
+      .enqueue(
+        JOBS.billingEmail,
+        { kind: effects.mail, tenantId, eventId: event.id },
+        `billing-email-${event.id}`,
+      )
       .catch(log);
   }
   if (effects.receiptInvoiceId) {
@@ -214,8 +221,11 @@ export async function applyStripeEvent(deps: Deps, event: Stripe.Event): Promise
         return { outcome: 'applied', tenantId };
       }
     }
-    const ownRead = event.type.startsWith('invoice.') || event.type.startsWith('checkout.session.') ||
-      event.type === 'customer.subscription.trial_will_end' || event.type === 'customer.subscription.created';
+    const ownRead =
+      event.type.startsWith('invoice.') ||
+      event.type.startsWith('checkout.session.') ||
+      event.type === 'customer.subscription.trial_will_end' ||
+      event.type === 'customer.subscription.created';
     if (ownRead || (syncedFrom.get(tenantId) ?? 0) < receivedAt) {
       const startedAt = Date.now();
       await syncUnserialised(deps, tenantId);
@@ -230,7 +240,8 @@ export async function applyStripeEvent(deps: Deps, event: Stripe.Event): Promise
     if (event.type === 'customer.subscription.created') {
       // A trial made outside the card form (hosted Checkout): one trial per card, on any tenant.
       const sub = await readOrNull(() => stripe.subscriptions.retrieve(idOf(event.data.object)!));
-      if (sub && (await checkTrialCard(deps, tenantId, sub)) === 'ended') await syncUnserialised(deps, tenantId);
+      if (sub && (await checkTrialCard(deps, tenantId, sub)) === 'ended')
+        await syncUnserialised(deps, tenantId);
     }
     await enqueueEffects(deps, tenantId, event, effects);
     const done = await record(db, event);

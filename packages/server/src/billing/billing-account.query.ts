@@ -47,8 +47,18 @@ export interface BillingAccount {
 const invoiceOf = (sub: Stripe.Subscription): Stripe.Invoice | null =>
   sub.latest_invoice && typeof sub.latest_invoice === 'object' ? sub.latest_invoice : null;
 
+/** The subscription a purchase replaces (metadata `replaces`, set when it was made). */
+export const replacedBy = (sub: Stripe.Subscription): string | null => sub.metadata?.replaces || null;
+
+/**
+ * Newest first. Two made within one second tie on `created`: the one that replaces the other is
+ * newer.
+ */
+const newestFirst = (a: Stripe.Subscription, b: Stripe.Subscription) =>
+  b.created - a.created || (replacedBy(a) === b.id ? -1 : replacedBy(b) === a.id ? 1 : 0);
+
 export function accountOf(customerId: string, subs: Stripe.Subscription[]): BillingAccount {
-  const subscriptions = [...subs].sort((a, b) => b.created - a.created);
+  const subscriptions = [...subs].sort(newestFirst);
   const live = subscriptions.find((s) => HOLDING_STATUSES.has(s.status)) ?? null;
   return {
     customerId,

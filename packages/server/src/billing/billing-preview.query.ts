@@ -82,7 +82,8 @@ function estimate(
     periodStart: t,
     periodEnd: null,
   });
-  if (!live || !from || !item) return { amountDueNow: withTrial ? 0 : full, lines: [fullLine(withTrial ? 0 : full)] };
+  if (!live || !from || !item)
+    return { amountDueNow: withTrial ? 0 : full, lines: [fullLine(withTrial ? 0 : full)] };
   if (live.status === 'trialing') return { amountDueNow: full, lines: [fullLine(full)] };
   const start = item.current_period_start;
   const end = item.current_period_end;
@@ -104,13 +105,24 @@ function estimate(
     amountDueNow: Math.max(0, credit + charge),
     lines: [
       credited,
-      { description: `Remaining time on ${to.seats} × ${to.plan.name}`, amount: charge, proration: true, periodStart: t, periodEnd: end },
+      {
+        description: `Remaining time on ${to.seats} × ${to.plan.name}`,
+        amount: charge,
+        proration: true,
+        periodStart: t,
+        periodEnd: end,
+      },
     ],
   };
 }
 
 /** The next charge after the change: the trial's end or the period's end, at the new price. */
-function nextChargeOf(live: Stripe.Subscription | null, plan: Plan, seats: number, withTrial: boolean): UpcomingCharge {
+function nextChargeOf(
+  live: Stripe.Subscription | null,
+  plan: Plan,
+  seats: number,
+  withTrial: boolean,
+): UpcomingCharge {
   const amount = planAmountCents(plan, seats);
   const days = (n: number) => now() + n * 86_400;
   const periodDays = plan.planType === 'YEARLY' ? 365 : 30;
@@ -133,7 +145,10 @@ export async function previewChange(
   const customerId = await storedCustomerId(deps.db, tenantId);
   const account = customerId ? await readBillingAccount(stripe, customerId).catch(() => null) : null;
   const live = account?.live ?? null;
-  const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId }, include: { plan: true } });
+  const stored = await deps.db.tenantSubscription.findUnique({
+    where: { tenantId },
+    include: { plan: true },
+  });
   const fromPlan = live ? ((await planOfSubscription(deps.db, live)) ?? stored?.plan ?? null) : null;
   const fromSeats = live?.items.data[0]?.quantity ?? stored?.userLimit ?? 1;
   const planId = input.planId ?? fromPlan?.id ?? stored?.planId;
@@ -148,7 +163,9 @@ export async function previewChange(
   try {
     if (!account) throw new Error('no Stripe customer yet');
     const priceId = await planPriceId(deps, plan);
-    figures = await stripePreview(stripe, account, priceId, seats, { trialDays: withTrial ? plan.trialDays : null });
+    figures = await stripePreview(stripe, account, priceId, seats, {
+      trialDays: withTrial ? plan.trialDays : null,
+    });
   } catch (err) {
     deps.logger?.info({ err, tenantId }, 'Stripe preview not available: estimated from the plan prices');
     figures = estimate(live, from, { plan, seats }, withTrial);

@@ -57,7 +57,8 @@ export async function sendInvoiceReceipt(deps: BillingMailDeps, payload: Billing
   const found = await ownerOf(deps, payload.tenantId);
   if (!found) return { sent: false, reason: 'no owner' };
   const invoice = await tenantInvoice(deps, found.tenant.stripeCustomerId, payload.invoiceId);
-  if (!invoice || invoice.status !== 'paid' || invoice.amount_paid <= 0) return { sent: false, reason: 'not paid' };
+  if (!invoice || invoice.status !== 'paid' || invoice.amount_paid <= 0)
+    return { sent: false, reason: 'not paid' };
   const row = presentInvoiceRow(invoice);
   const mail = renderReceiptMail({
     name: found.owner.name,
@@ -68,7 +69,9 @@ export async function sendInvoiceReceipt(deps: BillingMailDeps, payload: Billing
     periodStart: row.periodStart,
     periodEnd: row.periodEnd,
     description: row.description,
-    link: invoice.hosted_invoice_url ?? new URL('/user/settings/subscription', deps.billing.config.PUBLIC_URL).toString(),
+    link:
+      invoice.hosted_invoice_url ??
+      new URL('/user/settings/subscription', deps.billing.config.PUBLIC_URL).toString(),
   });
   await deps.transport.sendMail({ from: deps.from, to: found.owner.email, ...mail });
   await db.billingReceipt.update({ where: { invoiceId: payload.invoiceId }, data: { sentAt: new Date() } });

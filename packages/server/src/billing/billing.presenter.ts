@@ -82,7 +82,9 @@ export function presentInvoiceRow(invoice: Stripe.Invoice): InvoiceView {
     amountPaid: invoice.amount_paid,
     currency: invoice.currency,
     status:
-      invoice.status && INVOICE_STATUSES.has(invoice.status) ? (invoice.status as InvoiceView['status']) : null,
+      invoice.status && INVOICE_STATUSES.has(invoice.status)
+        ? (invoice.status as InvoiceView['status'])
+        : null,
     description: invoice.description ?? lines[0]?.description ?? null,
     hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
     invoicePdf: invoice.invoice_pdf ?? null,

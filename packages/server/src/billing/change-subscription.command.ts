@@ -4,7 +4,12 @@ import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { AppError } from '../errors.ts';
 import type { Plan } from '../db.ts';
 import type { Actor } from '../sessions/session.service.ts';
-import { changeAwaitingPayment, latestInvoiceOf, planOfSubscription, readBillingAccount } from './billing-account.query.ts';
+import {
+  changeAwaitingPayment,
+  latestInvoiceOf,
+  planOfSubscription,
+  readBillingAccount,
+} from './billing-account.query.ts';
 import { authorizeBilling } from './billing.policy.ts';
 import { presentPaymentAction, presentSubscription } from './billing.presenter.ts';
 import { closeOpenInvoice } from './end-subscription.ts';
@@ -51,7 +56,11 @@ async function changeableSubscription(deps: BillingDeps, customerId: string): Pr
 async function discardPendingChange(deps: BillingDeps, sub: Stripe.Subscription): Promise<void> {
   if (!changeAwaitingPayment(sub)) return;
   const invoice = latestInvoiceOf(sub);
-  if (invoice?.id && invoice.status === 'open' && !(await closeOpenInvoice(stripeOf(deps), invoice.id, deps.logger))) {
+  if (
+    invoice?.id &&
+    invoice.status === 'open' &&
+    !(await closeOpenInvoice(stripeOf(deps), invoice.id, deps.logger))
+  ) {
     throw new AppError(ERROR_CODES.planChangePending, { status: 409, message: MSG.planChangePending });
   }
 }
@@ -72,10 +81,16 @@ async function applyOrder(
 ): Promise<PlanChangeView> {
   const stripe = stripeOf(deps);
   const item = sub.items.data[0];
-  if (!item) throw new AppError(ERROR_CODES.noSubscription, { status: 409, message: MSG.noSubscriptionToChange });
+  if (!item)
+    throw new AppError(ERROR_CODES.noSubscription, { status: 409, message: MSG.noSubscriptionToChange });
   const priceId = await planPriceId(deps, plan);
   if (item.price.id === priceId && item.quantity === seats) {
-    return { outcome: 'applied', subscription: presentSubscription(sub, plan.id, null), paymentAction: null, message: null };
+    return {
+      outcome: 'applied',
+      subscription: presentSubscription(sub, plan.id, null),
+      paymentAction: null,
+      message: null,
+    };
   }
   await discardPendingChange(deps, sub);
   const updated = await stripe.subscriptions.update(
@@ -102,7 +117,8 @@ async function applyOrder(
   const { invoice, paymentIntent } = fresh
     ? await invoicePaymentIntent(stripe, fresh)
     : { invoice: null, paymentIntent: null };
-  const paid = !invoice || invoice.status === 'paid' || invoice.amount_due <= 0 || paymentIntent?.status === 'succeeded';
+  const paid =
+    !invoice || invoice.status === 'paid' || invoice.amount_due <= 0 || paymentIntent?.status === 'succeeded';
   if (!paid && invoice?.id) {
     // The form shows this invoice's outcome: its decline is not a "payment failed" of the plan.
     await storeBilling(deps.db, tenantId, (tx) =>
@@ -156,8 +172,10 @@ export async function changeSeats(
     const customerId = await ensureCustomer(deps, tenantId);
     const sub = await changeableSubscription(deps, customerId);
     const plan = await planOfSubscription(deps.db, sub);
-    if (!plan) throw new AppError(ERROR_CODES.noSubscription, { status: 409, message: MSG.noSubscriptionToChange });
-    if (!isDynamic(plan)) throw new AppError(ERROR_CODES.seatsFixed, { status: 409, message: MSG.seatsFixed });
+    if (!plan)
+      throw new AppError(ERROR_CODES.noSubscription, { status: 409, message: MSG.noSubscriptionToChange });
+    if (!isDynamic(plan))
+      throw new AppError(ERROR_CODES.seatsFixed, { status: 409, message: MSG.seatsFixed });
     await checkSeats(deps, tenantId, plan, input.quantity);
     return applyOrder(deps, tenantId, sub, plan, input.quantity);
   });

@@ -107,6 +107,8 @@ async function placeSubscription(
       pm: input.paymentMethodId ?? null,
       generation: account.subscriptions.length,
     });
+    // Named, so the sync knows which plan this one ends once it is paid (even within one second).
+    const replaces: Record<string, string> = account.live ? { replaces: account.live.id } : {};
     const common = {
       customer: customerId,
       items: [{ price: priceId, quantity: seats }],
@@ -120,7 +122,12 @@ async function placeSubscription(
             ...common,
             trial_period_days: plan.trialDays,
             trial_settings: { end_behavior: { missing_payment_method: 'cancel' } },
-            metadata: { tenantId: String(tenantId), planId: String(plan.id), trialPriceId: priceId },
+            metadata: {
+              tenantId: String(tenantId),
+              planId: String(plan.id),
+              trialPriceId: priceId,
+              ...replaces,
+            },
           },
           { idempotencyKey: key },
         )
@@ -128,7 +135,7 @@ async function placeSubscription(
           {
             ...common,
             payment_behavior: 'default_incomplete',
-            metadata: { tenantId: String(tenantId), planId: String(plan.id) },
+            metadata: { tenantId: String(tenantId), planId: String(plan.id), ...replaces },
           },
           { idempotencyKey: key },
         );

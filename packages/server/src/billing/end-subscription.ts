@@ -25,10 +25,17 @@ export async function closeOpenInvoice(stripe: Stripe, invoiceId: string, logger
     return true;
   } catch (voidError) {
     try {
-      await stripe.invoices.markUncollectible(invoiceId, {}, { idempotencyKey: `helix-uncollectible-${invoiceId}` });
+      await stripe.invoices.markUncollectible(
+        invoiceId,
+        {},
+        { idempotencyKey: `helix-uncollectible-${invoiceId}` },
+      );
       return true;
     } catch (error) {
-      logger?.error({ err: error, voidError, invoice: invoiceId }, 'open invoice of an ended subscription not closed');
+      logger?.error(
+        { err: error, voidError, invoice: invoiceId },
+        'open invoice of an ended subscription not closed',
+      );
       return false;
     }
   }
@@ -45,7 +52,12 @@ export async function closeOpenInvoicesOf(
   let closed = 0;
   for await (const invoice of stripe.invoices.list({ customer: customerId, status: 'open', limit: 100 })) {
     const sub = subscriptionOfInvoice(invoice);
-    if (invoice.id && sub && subscriptionIds.has(sub) && (await closeOpenInvoice(stripe, invoice.id, logger))) {
+    if (
+      invoice.id &&
+      sub &&
+      subscriptionIds.has(sub) &&
+      (await closeOpenInvoice(stripe, invoice.id, logger))
+    ) {
       closed += 1;
     }
   }
@@ -60,7 +72,11 @@ export async function endSubscriptionNow(
 ): Promise<Stripe.Subscription> {
   const ended = ENDED_STATUSES.has(sub.status)
     ? sub
-    : await stripe.subscriptions.cancel(sub.id, { prorate: true }, { idempotencyKey: `helix-cancel-${sub.id}` });
+    : await stripe.subscriptions.cancel(
+        sub.id,
+        { prorate: true },
+        { idempotencyKey: `helix-cancel-${sub.id}` },
+      );
   const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
   await closeOpenInvoicesOf(stripe, customerId, new Set([sub.id]), logger);
   return ended;
@@ -74,17 +90,28 @@ export async function endSubscriptionNow(
  *   out, and a cancel does not close them).
  * Answers whether anything changed in Stripe (the caller then reads the account again).
  */
-export async function settleAccount(stripe: Stripe, account: BillingAccount, logger?: Logger): Promise<boolean> {
+export async function settleAccount(
+  stripe: Stripe,
+  account: BillingAccount,
+  logger?: Logger,
+): Promise<boolean> {
   let changed = false;
   const replacement = account.subscriptions.find((s) => PAID_OR_TRIALING.has(s.status));
-  const endedIds = new Set(account.subscriptions.filter((s) => ENDED_STATUSES.has(s.status)).map((s) => s.id));
+  const endedIds = new Set(
+    account.subscriptions.filter((s) => ENDED_STATUSES.has(s.status)).map((s) => s.id),
+  );
   if (replacement) {
-    for (const older of account.subscriptions) {
-      if (older.id === replacement.id || older.created > replacement.created) continue;
+    // Everything older than the replacement (newest first; within one second, what it replaces).
+    const older = account.subscriptions.slice(account.subscriptions.indexOf(replacement) + 1);
+    for (const sub of older) {
       // An older purchase still waiting for its first payment goes too: it must not be paid later.
-      if (!HOLDING_STATUSES.has(older.status) && older.status !== 'incomplete') continue;
-      await stripe.subscriptions.cancel(older.id, { prorate: true }, { idempotencyKey: `helix-cancel-${older.id}` });
-      endedIds.add(older.id);
+      if (!HOLDING_STATUSES.has(sub.status) && sub.status !== 'incomplete') continue;
+      await stripe.subscriptions.cancel(
+        sub.id,
+        { prorate: true },
+        { idempotencyKey: `helix-cancel-${sub.id}` },
+      );
+      endedIds.add(sub.id);
       changed = true;
     }
   }

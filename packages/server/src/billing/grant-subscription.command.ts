@@ -38,7 +38,12 @@ export async function grantPlatformSubscription(
           customer,
           items: [{ price, quantity: seats }],
           discounts: [{ coupon: coupon.id }],
-          metadata: { tenantId: String(input.tenantId), planId: String(plan.id), grant: 'platform' },
+          metadata: {
+            tenantId: String(input.tenantId),
+            planId: String(plan.id),
+            grant: 'platform',
+            ...(account.live ? { replaces: account.live.id } : {}),
+          },
         },
         {
           idempotencyKey: idempotencyKey(input.tenantId, 'grant', { price, seats, generation: subs.length }),

@@ -41,7 +41,10 @@ async function nextChargeOf(
       currency: preview.currency,
     };
   } catch (err) {
-    deps.logger?.info({ err, subscription: live.id }, 'Stripe preview not available: next charge from the plan');
+    deps.logger?.info(
+      { err, subscription: live.id },
+      'Stripe preview not available: next charge from the plan',
+    );
     return fallback;
   }
 }
@@ -54,7 +57,10 @@ async function nextChargeOf(
 export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Promise<SubscriptionSummaryView> {
   authorizeBilling(actor, 'view');
   const tenantId = actor.tenant.id;
-  const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId }, include: { plan: true } });
+  const stored = await deps.db.tenantSubscription.findUnique({
+    where: { tenantId },
+    include: { plan: true },
+  });
   const customerId = await storedCustomerId(deps.db, tenantId);
   const account: BillingAccount | null = customerId
     ? await readBillingAccount(stripeOf(deps), customerId).catch((err: unknown) => {
@@ -77,9 +83,13 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
       ? await planOfSubscription(deps.db, pending)
       : null;
   const invoice = live ? latestInvoiceOf(live) : null;
-  const open = invoice?.status === 'open' && invoice.id ? await invoicePaymentIntent(stripeOf(deps), invoice.id) : null;
+  const open =
+    invoice?.status === 'open' && invoice.id ? await invoicePaymentIntent(stripeOf(deps), invoice.id) : null;
   const waiting =
-    open && ['requires_action', 'requires_payment_method', 'requires_confirmation'].includes(open.paymentIntent?.status ?? '')
+    open &&
+    ['requires_action', 'requires_payment_method', 'requires_confirmation'].includes(
+      open.paymentIntent?.status ?? '',
+    )
       ? presentPaymentAction(open.invoice, open.paymentIntent)
       : null;
   const periodEnd = live?.items.data[0]?.current_period_end ?? unix(stored?.currentPeriodEnd);
@@ -103,7 +113,10 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
     nextCharge: live && state.inForce ? await nextChargeOf(deps, live, fallback) : null,
     trialUsed: (stored?.isTrialPassed ?? false) || (account?.trialUsed ?? false),
     pendingChange: pending
-      ? { planId: pendingPlan?.id ?? null, seats: pendingItem?.quantity ?? pending.items.data[0]?.quantity ?? 1 }
+      ? {
+          planId: pendingPlan?.id ?? null,
+          seats: pendingItem?.quantity ?? pending.items.data[0]?.quantity ?? 1,
+        }
       : null,
     paymentAction: waiting,
     canManage: mayManageBilling(actor),

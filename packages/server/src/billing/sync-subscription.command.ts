@@ -85,21 +85,32 @@ export async function syncUnserialised(deps: BillingDeps, tenantId: number): Pro
   let account: BillingAccount;
   try {
     await stripe.customers.retrieve(customerId).then((c) => {
-      if ('deleted' in c && c.deleted) throw Object.assign(new Error('deleted customer'), { statusCode: 404 });
+      if ('deleted' in c && c.deleted)
+        throw Object.assign(new Error('deleted customer'), { statusCode: 404 });
     });
     account = await readBillingAccount(stripe, customerId);
     const first = account.current;
-    if ((first && (await endTrialOnChangedPrice(stripe, first))) || (await settleAccount(stripe, account, deps.logger))) {
+    if (
+      (first && (await endTrialOnChangedPrice(stripe, first))) ||
+      (await settleAccount(stripe, account, deps.logger))
+    ) {
       readAt = new Date();
       account = await readBillingAccount(stripe, customerId);
     }
   } catch (error) {
     if (!stripeObjectMissing(error)) throw error;
-    return { tenantId, subscriptionId: null, status: stored?.status ?? 'none', changed: false, customerMissing: true };
+    return {
+      tenantId,
+      subscriptionId: null,
+      status: stored?.status ?? 'none',
+      changed: false,
+      customerMissing: true,
+    };
   }
   const current = account.current;
   const invoice = current ? latestInvoiceOf(current) : null;
-  const open = invoice?.status === 'open' && invoice.id ? await invoicePaymentIntent(stripe, invoice.id) : null;
+  const open =
+    invoice?.status === 'open' && invoice.id ? await invoicePaymentIntent(stripe, invoice.id) : null;
   const intent = open?.paymentIntent ?? null;
   const plan = current ? await planOfSubscription(db, current) : null;
 
@@ -119,13 +130,28 @@ export async function syncUnserialised(deps: BillingDeps, tenantId: number): Pro
         paymentActionUrl: null,
         stripeReadAt: readAt,
       };
-      await tx.tenantSubscription.upsert({ where: { tenantId }, update: data, create: { tenantId, ...data } });
+      await tx.tenantSubscription.upsert({
+        where: { tenantId },
+        update: data,
+        create: { tenantId, ...data },
+      });
       return { tenantId, subscriptionId: null, status: 'none', changed: row?.status !== 'none' };
     }
     const formInvoiceId = invoice?.status === 'open' ? (row?.changeInvoiceId ?? null) : null;
+    const action = intent?.status === 'requires_action' && invoice?.id ? invoice : null;
+    const actionData = {
+      paymentActionInvoiceId: action?.id ?? null,
+      paymentActionUrl: action?.hosted_invoice_url ?? null,
+      changeInvoiceId: formInvoiceId,
+      stripeReadAt: readAt,
+    };
+    // A change waiting for its payment: what was paid for before it stays in force, as stored
+    // (Stripe keeps the subscription as it was until the pending update is paid).
+    if (row && changeAwaitingPayment(current) && row.stripeSubscriptionId === current.id) {
+      await tx.tenantSubscription.update({ where: { tenantId }, data: actionData });
+      return { tenantId, subscriptionId: current.id, status: row.status, changed: false };
+    }
     const next = storedFromStripe(current, paymentFailedOf(invoice, formInvoiceId, intent));
-    // A change waiting for its payment: the plan and seats paid for before it stay in force.
-    const keepOrder = changeAwaitingPayment(current) && row?.stripeSubscriptionId === current.id;
     const periodChanged = row?.currentPeriodStart?.getTime() !== next.currentPeriodStart?.getTime();
     let additionalViews = row?.additionalViews ?? 0;
     if (periodChanged && next.currentPeriodStart) {
@@ -141,9 +167,8 @@ export async function syncUnserialised(deps: BillingDeps, tenantId: number): Pro
       });
       additionalViews = (bought._sum.quantity ?? 0) * VIEWS_PER_BLOCK;
     }
-    const action = intent?.status === 'requires_action' && invoice?.id ? invoice : null;
     const data = {
-      planId: keepOrder ? (row?.planId ?? null) : (plan?.id ?? row?.planId ?? null),
+      planId: plan?.id ?? row?.planId ?? null,
       stripeSubscriptionId: current.id,
       status: next.status,
       activePayment: next.activePayment,
@@ -153,12 +178,9 @@ export async function syncUnserialised(deps: BillingDeps, tenantId: number): Pro
       canceledAt: next.canceledAt,
       currentPeriodStart: next.currentPeriodStart,
       currentPeriodEnd: next.currentPeriodEnd,
-      userLimit: keepOrder ? (row?.userLimit ?? next.userLimit) : next.userLimit,
+      userLimit: next.userLimit,
       additionalViews,
-      paymentActionInvoiceId: action?.id ?? null,
-      paymentActionUrl: action?.hosted_invoice_url ?? null,
-      changeInvoiceId: formInvoiceId,
-      stripeReadAt: readAt,
+      ...actionData,
     };
     const changed =
       !row ||

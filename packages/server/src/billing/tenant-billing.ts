@@ -64,7 +64,8 @@ export async function ensureCustomer(deps: BillingDeps, tenantId: number): Promi
   const stripe = stripeOf(deps);
   const stored = tenant.stripeCustomerId;
   if (stored && (await customerExists(stripe, stored))) return stored;
-  if (stored) deps.logger?.warn({ tenantId, customer: stored }, 'stored Stripe customer is gone: making a new one');
+  if (stored)
+    deps.logger?.warn({ tenantId, customer: stored }, 'stored Stripe customer is gone: making a new one');
   const owner = tenant.users[0];
   const customer = await stripe.customers.create(
     {

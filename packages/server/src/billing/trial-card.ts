@@ -50,7 +50,11 @@ export async function assertCardMayTrial(
 }
 
 /** Records that this card had its trial on the tenant (the first claim wins). */
-export async function claimTrialCard(deps: BillingDeps, tenantId: number, fingerprint: string): Promise<void> {
+export async function claimTrialCard(
+  deps: BillingDeps,
+  tenantId: number,
+  fingerprint: string,
+): Promise<void> {
   try {
     await deps.db.trialCard.create({ data: { fingerprint, tenantId } });
   } catch (error) {
@@ -71,11 +75,7 @@ export async function checkTrialCard(
   if (sub.status !== 'trialing') return 'none';
   const stripe = stripeOf(deps);
   const pmId = sub.default_payment_method;
-  const pm = pmId
-    ? typeof pmId === 'string'
-      ? await stripe.paymentMethods.retrieve(pmId)
-      : pmId
-    : null;
+  const pm = pmId ? (typeof pmId === 'string' ? await stripe.paymentMethods.retrieve(pmId) : pmId) : null;
   const fingerprint = fingerprintOf(pm);
   if (!fingerprint) return 'none';
   const owner = await trialTenantOf(deps, fingerprint);

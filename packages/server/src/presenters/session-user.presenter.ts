@@ -18,6 +18,7 @@ export function presentSubscription(subscription: SubscriptionRecord | null): Se
     canceledAt: unix(subscription.canceledAt),
     planId: subscription.planId,
     name: subscription.plan?.name ?? null,
+    paymentActionUrl: subscription.paymentActionUrl ?? null,
   };
 }
 
