@@ -26,17 +26,34 @@ const SETTLE_EVERY_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type PendingView = Pick<SubscriptionSummaryView, 'pendingChange' | 'planId'>;
+type PendingView = Pick<SubscriptionSummaryView, 'pendingChange' | 'planId' | 'seats'>;
 
-/** Polls the summary until no change waits for its payment; the settled summary, or null on time out. */
+/** The order the change makes (the preview's plan and seats): the summary shows it once applied. */
+export interface ExpectedOrder {
+  planId: number;
+  seats: number;
+}
+
+/** Whether the summary shows the change done: nothing waits, and (when known) the new plan and seats. */
+export const showsApplied = (summary: PendingView, expected?: ExpectedOrder): boolean =>
+  summary.pendingChange === null &&
+  (!expected || (summary.planId === expected.planId && summary.seats === expected.seats));
+
+/**
+ * Polls the summary until the change shows as applied; the settled summary, or null on time out.
+ * `pendingChange` alone is not enough: it comes from Stripe, which drops it the moment the payment
+ * succeeds, while the plan and seats come from Helix's own record, which the webhook updates a moment
+ * later.
+ */
 export async function waitForChangeApplied(
+  expected?: ExpectedOrder,
   timeoutMs = SETTLE_TIMEOUT_MS,
   read: () => Promise<PendingView> = () => subscriptionSummary({ toast: false }),
 ): Promise<PendingView | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const summary = await read().catch(() => null);
-    if (summary && summary.pendingChange === null) return summary;
+    if (summary && showsApplied(summary, expected)) return summary;
     if (Date.now() >= deadline) return null;
     await sleep(SETTLE_EVERY_MS);
   }
@@ -55,8 +72,8 @@ async function refreshUntilPlan(planId: number | null, timeoutMs = SETTLE_TIMEOU
   }
 }
 
-async function settled(): Promise<ChangeOutcome> {
-  const summary = await waitForChangeApplied();
+async function settled(expected?: ExpectedOrder): Promise<ChangeOutcome> {
+  const summary = await waitForChangeApplied(expected);
   if (!summary) {
     await refreshSessionUser().catch(() => null);
     return { status: 'pending' };
@@ -72,8 +89,9 @@ async function settled(): Promise<ChangeOutcome> {
 export async function payChangeInvoice(
   stripe: Stripe,
   action: PaymentActionView,
-  card?: StripeCardElement,
+  options: { card?: StripeCardElement; expected?: ExpectedOrder } = {},
 ): Promise<ChangeOutcome> {
+  const { card, expected } = options;
   const intent = action.paymentIntent;
   if (!intent?.client_secret) throw new PaymentError(MSG.defaultError);
   if (card) {
@@ -86,18 +104,22 @@ export async function payChangeInvoice(
   if (result.paymentIntent.status !== 'succeeded' && result.paymentIntent.status !== 'processing') {
     return { status: 'needs-card', message: MSG.cardPaymentFailed, action };
   }
-  return settled();
+  return settled(expected);
 }
 
 /** What the server's answer to change-plan or seats means for the page, running 3-D Secure at once. */
-export async function settleChange(stripe: () => Promise<Stripe>, answer: PlanChangeView): Promise<ChangeOutcome> {
+export async function settleChange(
+  stripe: () => Promise<Stripe>,
+  answer: PlanChangeView,
+  expected?: ExpectedOrder,
+): Promise<ChangeOutcome> {
   switch (answer.outcome) {
     case 'applied':
       await refreshSessionUser().catch(() => null);
       return { status: 'applied' };
     case 'requires_action':
       if (!answer.paymentAction) throw new PaymentError(MSG.defaultError);
-      return payChangeInvoice(await stripe(), answer.paymentAction);
+      return payChangeInvoice(await stripe(), answer.paymentAction, { expected });
     case 'requires_payment_method':
       if (!answer.paymentAction) throw new PaymentError(answer.message ?? MSG.cardDeclined);
       return {
@@ -109,11 +131,15 @@ export async function settleChange(stripe: () => Promise<Stripe>, answer: PlanCh
   }
 }
 
-/** Makes the change on the server and settles it. */
-export async function runChange(stripe: () => Promise<Stripe>, request: ChangeRequest): Promise<ChangeOutcome> {
+/** Makes the change on the server and settles it; `expected` is the preview's plan and seats. */
+export async function runChange(
+  stripe: () => Promise<Stripe>,
+  request: ChangeRequest,
+  expected?: ExpectedOrder,
+): Promise<ChangeOutcome> {
   const answer =
     request.kind === 'plan'
       ? await changePlanInApp({ planId: request.planId, quantity: request.quantity })
       : await changeSeats({ quantity: request.quantity });
-  return settleChange(stripe, answer);
+  return settleChange(stripe, answer, expected);
 }

@@ -5,7 +5,13 @@ import { MSG } from '@helix/shared';
 import { useEffect, useState } from 'react';
 import { previewChange } from '../../api/billing.api';
 import { paymentErrorText } from '../../billing/card-error';
-import { payChangeInvoice, runChange, type ChangeOutcome, type ChangeRequest } from '../../billing/change-flow';
+import {
+  payChangeInvoice,
+  runChange,
+  type ChangeOutcome,
+  type ChangeRequest,
+  type ExpectedOrder,
+} from '../../billing/change-flow';
 import { formatMoney, formatShortDate } from '../../billing/money';
 import { confirmLabel, dueNowText, nextChargeText } from '../../billing/preview-text';
 import { stripeInstance } from '../../billing/stripe-instance';
@@ -67,7 +73,7 @@ export function ChangeConfirmModal({
     if (!target) return;
     setPhase({ kind: 'paying' });
     try {
-      finish(await runChange(stripeInstance, target.request));
+      finish(await runChange(stripeInstance, target.request, expectedOrder));
     } catch (error) {
       setPhase({ kind: 'confirm', error: paymentErrorText(error) });
     }
@@ -75,6 +81,8 @@ export function ChangeConfirmModal({
 
   const busy = phase.kind === 'paying';
   const ready = preview.status === 'ready' ? preview.preview : null;
+  // What the summary shows once the change is in force.
+  const expectedOrder = ready ? { planId: ready.planId, seats: ready.seats } : undefined;
 
   return (
     <Modal
@@ -108,7 +116,7 @@ export function ChangeConfirmModal({
             message={phase.message}
             onPay={async (pay) => {
               try {
-                finish(await pay(phase.action));
+                finish(await pay(phase.action, expectedOrder));
               } catch (error) {
                 setPhase({ kind: 'needs-card', message: paymentErrorText(error), action: phase.action });
               }
@@ -157,7 +165,7 @@ function RetryCard({
   onPay,
 }: {
   message: string;
-  onPay(pay: (action: PaymentActionView) => Promise<ChangeOutcome>): Promise<void>;
+  onPay(pay: (action: PaymentActionView, expected?: ExpectedOrder) => Promise<ChangeOutcome>): Promise<void>;
 }) {
   const stripe = useStripe();
   const elements = useElements();
@@ -170,7 +178,7 @@ function RetryCard({
     if (!stripe || !card) return;
     setBusy(true);
     try {
-      await onPay((action) => payChangeInvoice(stripe, action, card));
+      await onPay((action, expected) => payChangeInvoice(stripe, action, { card, expected }));
     } finally {
       setBusy(false);
     }

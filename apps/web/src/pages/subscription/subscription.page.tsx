@@ -58,8 +58,10 @@ export function SubscriptionPage() {
   const completePayment = async () => {
     const action = summary?.paymentAction;
     if (!action) return;
+    const pending = summary.pendingChange;
+    const expected = pending?.planId ? { planId: pending.planId, seats: pending.seats } : undefined;
     try {
-      const outcome = await payChangeInvoice(await stripeInstance(), action);
+      const outcome = await payChangeInvoice(await stripeInstance(), action, { expected });
       if (outcome.status === 'needs-card') toastError(outcome.message);
       else toastSuccess(outcome.status === 'applied' ? MSG.subscribedSuccess : MSG.paymentStillPending);
     } catch (error) {
