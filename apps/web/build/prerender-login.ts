@@ -52,7 +52,10 @@ export function prerenderLogin(): Plugin {
         for (const variant of LOGIN_VARIANTS) {
           const page = await renderLoginPage({ google: variant.google });
           const css = await usedCss(page.html, page.css);
-          const html = withGoogleFlag(drawnDocument(indexHtml, { html: page.html, css }, 'login'), variant.google);
+          const html = withGoogleFlag(
+            drawnDocument(indexHtml, { html: page.html, css }, 'login'),
+            variant.google,
+          );
           const file = path.join(outDir, variant.file);
           writeCompressed(file, html);
           config.logger.info(

@@ -145,7 +145,8 @@ export const MSG = {
   planChanged: (plan: string) => `Your plan is now ${plan}.`,
   seatsChanged: (seats: number) => `Your plan now has ${seats} users.`,
   pendingChangeNotice: 'A change of your plan is waiting for its payment.',
-  paymentStillPending: 'Your payment is still being confirmed. This page will show the change once it is paid.',
+  paymentStillPending:
+    'Your payment is still being confirmed. This page will show the change once it is paid.',
   noInvoices: 'No invoices yet.',
   failedLoadInvoices: 'Failed to load the billing history',
   // web shell (not in the specification; honest notices of the web app)

@@ -67,7 +67,11 @@ export function webApp(dir: string, options: { portalHost?: string; googleSignIn
     // The app shell, compressed like any other file.
     const url = req.url;
     const drawnLogin = loginPage && LOGIN.test(req.path) && req.hostname === options.portalHost;
-    req.url = drawnLogin ? `/${loginFile}` : embedPage && EMBED.test(req.path) ? '/embed.html' : '/index.html';
+    req.url = drawnLogin
+      ? `/${loginFile}`
+      : embedPage && EMBED.test(req.path)
+        ? '/embed.html'
+        : '/index.html';
     serve(req, res, (err?: unknown) => {
       req.url = url;
       next(err);

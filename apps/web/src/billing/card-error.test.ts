@@ -4,9 +4,9 @@ import { cardErrorText } from './card-error';
 
 describe('cardErrorText', () => {
   it("shows Stripe's cardholder messages as they are", () => {
-    expect(cardErrorText({ type: 'card_error', code: 'card_declined', message: 'Your card was declined.' })).toBe(
-      'Your card was declined.',
-    );
+    expect(
+      cardErrorText({ type: 'card_error', code: 'card_declined', message: 'Your card was declined.' }),
+    ).toBe('Your card was declined.');
     expect(cardErrorText({ type: 'validation_error', message: 'Your card number is invalid.' })).toBe(
       'Your card number is invalid.',
     );
@@ -16,7 +16,11 @@ describe('cardErrorText', () => {
     const developerText =
       'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
     expect(
-      cardErrorText({ type: 'invalid_request_error', code: 'payment_intent_authentication_failure', message: developerText }),
+      cardErrorText({
+        type: 'invalid_request_error',
+        code: 'payment_intent_authentication_failure',
+        message: developerText,
+      }),
     ).toBe(MSG.cardAuthenticationFailed);
     expect(cardErrorText({ type: 'card_error', decline_code: 'authentication_required', message: 'x' })).toBe(
       MSG.cardAuthenticationFailed,

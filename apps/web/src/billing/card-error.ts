@@ -25,13 +25,11 @@ const AUTHENTICATION_CODES = new Set([
  */
 export function cardErrorText(error: StripeErrorLike | null | undefined): string {
   if (!error) return MSG.cardPaymentFailed;
-  if (
-    AUTHENTICATION_CODES.has(error.code ?? '') ||
-    AUTHENTICATION_CODES.has(error.decline_code ?? '')
-  ) {
+  if (AUTHENTICATION_CODES.has(error.code ?? '') || AUTHENTICATION_CODES.has(error.decline_code ?? '')) {
     return MSG.cardAuthenticationFailed;
   }
-  if ((error.type === 'card_error' || error.type === 'validation_error') && error.message) return error.message;
+  if ((error.type === 'card_error' || error.type === 'validation_error') && error.message)
+    return error.message;
   return MSG.cardPaymentFailed;
 }
 

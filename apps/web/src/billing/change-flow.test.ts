@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { showsApplied, waitForChangeApplied } from './change-flow';
 
-const summary = (over: Partial<{ pendingChange: { planId: number | null; seats: number } | null; planId: number | null; seats: number | null }> = {}) => ({
+const summary = (
+  over: Partial<{
+    pendingChange: { planId: number | null; seats: number } | null;
+    planId: number | null;
+    seats: number | null;
+  }> = {},
+) => ({
   pendingChange: null,
   planId: 8,
   seats: 10,

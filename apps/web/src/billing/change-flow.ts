@@ -1,12 +1,17 @@
 import type { Stripe, StripeCardElement } from '@stripe/stripe-js';
-import type { PaymentActionView, PlanChangeView, SubscriptionSummaryView } from '@helix/shared/schemas/billing';
+import type {
+  PaymentActionView,
+  PlanChangeView,
+  SubscriptionSummaryView,
+} from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
 import { changePlanInApp, changeSeats, subscriptionSummary, updatePaymentIntent } from '../api/billing.api';
 import { refreshSessionUser } from '../session/session';
 import { cardErrorText, PaymentError } from './card-error';
 
 /** A plan change (to another plan, seats carried or chosen) or a seat change on the live subscription. */
-export type ChangeRequest = { kind: 'plan'; planId: number; quantity?: number } | { kind: 'seats'; quantity: number };
+export type ChangeRequest =
+  { kind: 'plan'; planId: number; quantity?: number } | { kind: 'seats'; quantity: number };
 
 /**
  * How a change ended for the page:

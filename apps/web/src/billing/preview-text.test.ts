@@ -6,12 +6,16 @@ const base = { currency: 'usd', prorationAmount: 0, trialEnds: false, amountDueN
 
 describe('the confirm dialog words', () => {
   it('says the trial ends and what is charged now', () => {
-    expect(dueNowText({ ...base, trialEnds: true, amountDueNow: 43400 })).toBe(MSG.trialEndsCharged('$434.00'));
+    expect(dueNowText({ ...base, trialEnds: true, amountDueNow: 43400 })).toBe(
+      MSG.trialEndsCharged('$434.00'),
+    );
     expect(confirmLabel({ ...base, amountDueNow: 43400 })).toBe('Confirm and pay $434.00');
   });
 
   it('says what a prorated upgrade charges now', () => {
-    expect(dueNowText({ ...base, amountDueNow: 918, prorationAmount: 918 })).toBe(MSG.chargedNowAmount('$9.18'));
+    expect(dueNowText({ ...base, amountDueNow: 918, prorationAmount: 918 })).toBe(
+      MSG.chargedNowAmount('$9.18'),
+    );
   });
 
   it('calls a downgrade credit a credit, not a charge', () => {

@@ -6,11 +6,14 @@ import { formatMoney, formatUnixDate } from './money';
  * The confirm dialog's main sentence: what is charged when the buyer confirms. A trial that ends with
  * the change says so; a credit (a downgrade's unused time) is not a charge.
  */
-export function dueNowText(preview: Pick<ChangePreviewView, 'amountDueNow' | 'trialEnds' | 'currency' | 'prorationAmount'>): string {
+export function dueNowText(
+  preview: Pick<ChangePreviewView, 'amountDueNow' | 'trialEnds' | 'currency' | 'prorationAmount'>,
+): string {
   const amount = formatMoney(preview.amountDueNow, preview.currency);
   if (preview.trialEnds) return MSG.trialEndsCharged(amount);
   if (preview.amountDueNow > 0) return MSG.chargedNowAmount(amount);
-  if (preview.prorationAmount < 0) return MSG.creditedNow(formatMoney(-preview.prorationAmount, preview.currency));
+  if (preview.prorationAmount < 0)
+    return MSG.creditedNow(formatMoney(-preview.prorationAmount, preview.currency));
   return MSG.nothingChargedNow;
 }
 
@@ -23,4 +26,6 @@ export function nextChargeText(preview: Pick<ChangePreviewView, 'nextCharge'>): 
 
 /** The confirm button: it names the amount when the buyer pays now. */
 export const confirmLabel = (preview: Pick<ChangePreviewView, 'amountDueNow' | 'currency'>): string =>
-  preview.amountDueNow > 0 ? `Confirm and pay ${formatMoney(preview.amountDueNow, preview.currency)}` : 'Confirm';
+  preview.amountDueNow > 0
+    ? `Confirm and pay ${formatMoney(preview.amountDueNow, preview.currency)}`
+    : 'Confirm';

@@ -25,9 +25,24 @@ describe('plan button labels', () => {
     expect(planButton({ id: 13 }, subscriber)).toEqual({ label: 'Upgrade', disabled: false });
   });
   it('says Downgrade for a cheaper plan, at the seats the subscription has', () => {
-    const individual = aPlan({ id: 7, name: 'Individual Monthly', family: 'individual', firstTierPrice: 12, price: 12, userLimit: 1, dynamicQuantity: 'false' });
+    const individual = aPlan({
+      id: 7,
+      name: 'Individual Monthly',
+      family: 'individual',
+      firstTierPrice: 12,
+      price: 12,
+      userLimit: 1,
+      dynamicQuantity: 'false',
+    });
     const educator = aPlan();
-    const enterprise = aPlan({ id: 13, name: 'Enterprise Monthly', family: 'enterprise', firstTierPrice: 400, price: 8, userLimit: 50 });
+    const enterprise = aPlan({
+      id: 13,
+      name: 'Enterprise Monthly',
+      family: 'enterprise',
+      firstTierPrice: 400,
+      price: 8,
+      userLimit: 50,
+    });
     expect(planButton(individual, subscriber, educator).label).toBe('Downgrade');
     expect(planButton(enterprise, subscriber, educator).label).toBe('Upgrade');
     expect(planButton(enterprise, { ...subscriber, currentPlanId: 13 }, enterprise).label).toBe('Selected');
@@ -35,7 +50,13 @@ describe('plan button labels', () => {
   });
   it('compares an annual plan per month', () => {
     const monthly = aPlan();
-    const annual = aPlan({ id: 10, displayPlantype: 'YEARLY', planType: 'YEARLY', firstTierPrice: 99 * 12 * 0.85, price: 9 * 12 * 0.85 });
+    const annual = aPlan({
+      id: 10,
+      displayPlantype: 'YEARLY',
+      planType: 'YEARLY',
+      firstTierPrice: 99 * 12 * 0.85,
+      price: 9 * 12 * 0.85,
+    });
     expect(planDirection(annual, monthly, 11)).toBe('downgrade');
     expect(planDirection(monthly, annual, 11)).toBe('upgrade');
     // Carried seats: Educator x11 costs more than Educator x10.

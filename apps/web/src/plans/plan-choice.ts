@@ -55,7 +55,11 @@ export interface PlanButton {
  * the same; Upgrade when the current plan is not known here). Try for Free: while the trial is open.
  * Select: otherwise.
  */
-export function planButton(plan: Pick<Plan, 'id'> | Plan, ctx: PlanChoiceContext, current?: Plan): PlanButton {
+export function planButton(
+  plan: Pick<Plan, 'id'> | Plan,
+  ctx: PlanChoiceContext,
+  current?: Plan,
+): PlanButton {
   const picked = ctx.selectedId ?? ctx.currentPlanId;
   const label: PlanButtonLabel =
     plan.id === picked

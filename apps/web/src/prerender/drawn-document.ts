@@ -59,4 +59,7 @@ function deferAppPreloads(html: string): string {
  * Google") without asking the server.
  */
 export const withGoogleFlag = (html: string, google: boolean): string =>
-  html.replace(/<html\b([^>]*)>/i, (_tag, attrs: string) => `<html${attrs} data-google="${google ? 'on' : 'off'}">`);
+  html.replace(
+    /<html\b([^>]*)>/i,
+    (_tag, attrs: string) => `<html${attrs} data-google="${google ? 'on' : 'off'}">`,
+  );

@@ -45,7 +45,9 @@ export function BillingHistoryPage() {
   const fetchPage = useCallback((before: InvoiceView[], signal?: AbortSignal) => {
     setLoad({ status: 'loading', invoices: before });
     listInvoices({ limit: PAGE_SIZE, startingAfter: before.at(-1)?.id }, signal)
-      .then((page) => setLoad({ status: 'ready', invoices: [...before, ...page.invoices], hasMore: page.hasMore }))
+      .then((page) =>
+        setLoad({ status: 'ready', invoices: [...before, ...page.invoices], hasMore: page.hasMore }),
+      )
       .catch(() => {
         if (!signal?.aborted) setLoad({ status: 'failed', invoices: before });
       });

@@ -28,7 +28,10 @@ type Phase =
   | { kind: 'paying' }
   | { kind: 'needs-card'; message: string; action: PaymentActionView };
 
-type PreviewState = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready'; preview: ChangePreviewView };
+type PreviewState =
+  | { status: 'loading' }
+  | { status: 'failed'; message: string }
+  | { status: 'ready'; preview: ChangePreviewView };
 
 /**
  * Every plan or seat change is confirmed here after the buyer has seen what it charges now (the
@@ -56,7 +59,11 @@ export function ChangeConfirmModal({
     setPhase({ kind: 'confirm' });
     setPreview({ status: 'loading' });
     const { request } = target;
-    previewChange(request.kind === 'plan' ? { planId: request.planId, quantity: request.quantity } : { quantity: request.quantity })
+    previewChange(
+      request.kind === 'plan'
+        ? { planId: request.planId, quantity: request.quantity }
+        : { quantity: request.quantity },
+    )
       .then((answer) => live && setPreview({ status: 'ready', preview: answer }))
       .catch((error: unknown) => live && setPreview({ status: 'failed', message: paymentErrorText(error) }));
     return () => {
@@ -65,7 +72,8 @@ export function ChangeConfirmModal({
   }, [target]);
 
   const finish = (outcome: ChangeOutcome) => {
-    if (outcome.status === 'needs-card') return setPhase({ kind: 'needs-card', message: outcome.message, action: outcome.action });
+    if (outcome.status === 'needs-card')
+      return setPhase({ kind: 'needs-card', message: outcome.message, action: outcome.action });
     onSettled(outcome.status);
   };
 
@@ -109,7 +117,9 @@ export function ChangeConfirmModal({
       {preview.status === 'failed' && <Alert type="error" showIcon title={preview.message} />}
       {ready && <PreviewDetails preview={ready} />}
       {busy && <p role="status">{MSG.confirmingPayment}</p>}
-      {phase.kind === 'confirm' && phase.error && <Alert type="error" showIcon role="alert" title={phase.error} />}
+      {phase.kind === 'confirm' && phase.error && (
+        <Alert type="error" showIcon role="alert" title={phase.error} />
+      )}
       {phase.kind === 'needs-card' && (
         <Elements stripe={stripeInstance()}>
           <RetryCard

@@ -103,7 +103,11 @@ export function PlanWizard({
         // A live subscription changes in place (Stripe's subscription update), after the buyer has
         // seen what is charged now; never a new payment intent, never the provider's page.
         return setChange({
-          request: { kind: 'plan', planId: plan.id, quantity: isDynamicQuantity(plan) ? quantity : undefined },
+          request: {
+            kind: 'plan',
+            planId: plan.id,
+            quantity: isDynamicQuantity(plan) ? quantity : undefined,
+          },
           title: `Change to ${plan.name}`,
         });
       case 'none':
@@ -153,28 +157,28 @@ export function PlanWizard({
       />
       {checkout && (
         <FinishUp
-        plan={checkout.plan}
-        quantity={checkout.quantity}
-        flow={checkout.flow}
-        guest={guest}
-        onBack={() => phase(null)}
-        onPaid={() => onPaid(checkout)}
-        notice={checkout.notice}
-        onTrialUsed={() => {
-          // The card already had a free trial somewhere: the plan is charged now (paid flow).
-          phase({ ...checkout, flow: 'card', notice: MSG.trialAlreadyUsed });
-          void refreshSessionUser().catch(() => null);
-        }}
-        onHostedCheckout={async () => {
-          const { plan, quantity } = checkout;
-          await createCheckout({
-            planId: plan.id,
-            quantity,
-            successUrl: portalUrl(`/success/subscribe/${plan.id}`),
-            cancelUrl: portalUrl(window.location.pathname),
-          }).then(goToProvider, () => undefined);
-        }}
-      />
+          plan={checkout.plan}
+          quantity={checkout.quantity}
+          flow={checkout.flow}
+          guest={guest}
+          onBack={() => phase(null)}
+          onPaid={() => onPaid(checkout)}
+          notice={checkout.notice}
+          onTrialUsed={() => {
+            // The card already had a free trial somewhere: the plan is charged now (paid flow).
+            phase({ ...checkout, flow: 'card', notice: MSG.trialAlreadyUsed });
+            void refreshSessionUser().catch(() => null);
+          }}
+          onHostedCheckout={async () => {
+            const { plan, quantity } = checkout;
+            await createCheckout({
+              planId: plan.id,
+              quantity,
+              successUrl: portalUrl(`/success/subscribe/${plan.id}`),
+              cancelUrl: portalUrl(window.location.pathname),
+            }).then(goToProvider, () => undefined);
+          }}
+        />
       )}
       <div hidden={Boolean(checkout)}>
         <PlanList

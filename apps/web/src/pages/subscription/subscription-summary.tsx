@@ -42,14 +42,26 @@ export function SubscriptionSummary({
   const items = [
     { key: 'plan', label: 'Plan', children: summary.planName ?? '—' },
     { key: 'status', label: 'Status', children: STATE_LABEL[summary.state] },
-    ...(summary.seats !== null ? [{ key: 'seats', label: 'Users', children: <span data-testid="summary-seats">{summary.seats}</span> }] : []),
+    ...(summary.seats !== null
+      ? [{ key: 'seats', label: 'Users', children: <span data-testid="summary-seats">{summary.seats}</span> }]
+      : []),
     ...(summary.pricePerPeriod !== null
-      ? [{ key: 'price', label: 'Price', children: <span data-testid="summary-price">{`${money(summary.pricePerPeriod)} per ${period}`}</span> }]
+      ? [
+          {
+            key: 'price',
+            label: 'Price',
+            children: (
+              <span data-testid="summary-price">{`${money(summary.pricePerPeriod)} per ${period}`}</span>
+            ),
+          },
+        ]
       : []),
     ...(summary.state === 'trial' && summary.trialEnd
       ? [{ key: 'trial', label: 'Trial ends', children: formatUnixDate(summary.trialEnd) }]
       : []),
-    ...(summary.cancelAt ? [{ key: 'until', label: 'Valid till', children: formatUnixDate(summary.cancelAt) }] : []),
+    ...(summary.cancelAt
+      ? [{ key: 'until', label: 'Valid till', children: formatUnixDate(summary.cancelAt) }]
+      : []),
     ...(summary.nextCharge
       ? [
           {
@@ -96,12 +108,27 @@ export function SubscriptionSummary({
   );
 }
 
-function SeatsEditor({ summary, onChange }: { summary: SubscriptionSummaryView; onChange(seats: number): void }) {
+function SeatsEditor({
+  summary,
+  onChange,
+}: {
+  summary: SubscriptionSummaryView;
+  onChange(seats: number): void;
+}) {
   const [value, setValue] = useState<number | null>(summary.seats);
   const error = value === summary.seats ? null : seatsError(value, summary);
   return (
-    <Form layout="inline" className="seats-editor" onFinish={() => value !== null && !error && onChange(value)}>
-      <Form.Item label="Users on this plan" htmlFor="plan-seats" validateStatus={error ? 'error' : undefined} help={error ?? undefined}>
+    <Form
+      layout="inline"
+      className="seats-editor"
+      onFinish={() => value !== null && !error && onChange(value)}
+    >
+      <Form.Item
+        label="Users on this plan"
+        htmlFor="plan-seats"
+        validateStatus={error ? 'error' : undefined}
+        help={error ?? undefined}
+      >
         <InputNumber
           id="plan-seats"
           min={1}

@@ -85,7 +85,12 @@ export function SubscriptionPage() {
           {summary ? (
             <SubscriptionSummary
               summary={summary}
-              onChangeSeats={(seats) => setSeatsChange({ request: { kind: 'seats', quantity: seats }, title: `Change to ${seats} users` })}
+              onChangeSeats={(seats) =>
+                setSeatsChange({
+                  request: { kind: 'seats', quantity: seats },
+                  title: `Change to ${seats} users`,
+                })
+              }
               onCompletePayment={() => void completePayment()}
             />
           ) : null}
