@@ -781,6 +781,26 @@ describe('platform grant and reconcile', () => {
       userLimit: 10,
     });
     expect((await bed.stripe.subscriptions.retrieve(stored.stripeSubscriptionId!)).status).toBe('active');
+
+    // A fresh Stripe server beside this database (rm -rf .data, a second clone): the stored ids point at
+    // nothing. The next start converges: a new customer, the plan granted again, the demo still active.
+    await bed.h.db.tenant.update({
+      where: { id: demo.id },
+      data: { stripeCustomerId: 'cus_from_another_stripe' },
+    });
+    await bed.h.db.tenantSubscription.update({
+      where: { tenantId: demo.id },
+      data: { stripeSubscriptionId: 'sub_from_another_stripe' },
+    });
+    // The worker's start-up reconcile may run first: the demo is then stored as 'none' for a moment.
+    await reconcileBilling(bed.h.deps, { all: true });
+    expect(await ensureDemoSubscription(bed.h.deps)).toBe('granted');
+    const again = await storedSubscription(bed, demo.id);
+    expect(again).toMatchObject({ status: 'active', planId: EDUCATOR_MONTHLY, userLimit: 10 });
+    expect(again.stripeSubscriptionId).not.toBe('sub_from_another_stripe');
+    const tenant = await bed.h.db.tenant.findUniqueOrThrow({ where: { id: demo.id } });
+    expect(tenant.stripeCustomerId).not.toBe('cus_from_another_stripe');
+    expect(await ensureDemoSubscription(bed.h.deps)).toBe('present');
   });
 
   it('a missed webhook heals with the reconcile job', async () => {

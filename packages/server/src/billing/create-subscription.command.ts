@@ -101,6 +101,7 @@ async function placeSubscription(
     sub = same;
   } else {
     const key = idempotencyKey(tenantId, trial ? 'trial' : 'subscribe', {
+      customer: customerId,
       planId: plan.id,
       priceId,
       seats,

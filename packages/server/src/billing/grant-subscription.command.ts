@@ -46,7 +46,12 @@ export async function grantPlatformSubscription(
           },
         },
         {
-          idempotencyKey: idempotencyKey(input.tenantId, 'grant', { price, seats, generation: subs.length }),
+          idempotencyKey: idempotencyKey(input.tenantId, 'grant', {
+            customer,
+            price,
+            seats,
+            generation: subs.length,
+          }),
         },
       );
       if (sub.status !== 'active') {

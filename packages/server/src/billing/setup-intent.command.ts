@@ -29,7 +29,10 @@ export async function createSetupIntent(deps: BillingDeps, actor: Actor): Promis
         metadata: { tenantId: String(actor.tenant.id) },
       },
       {
-        idempotencyKey: idempotencyKey(actor.tenant.id, 'setup-intent', { generation: existing.data.length }),
+        idempotencyKey: idempotencyKey(actor.tenant.id, 'setup-intent', {
+          customer,
+          generation: existing.data.length,
+        }),
       },
     );
     return presentSetupIntent(si);
