@@ -95,7 +95,9 @@ export function createApp(deps: AppDeps): Express {
   if (config.WEB_DIST_DIR) {
     const portalHost = new URL(config.PUBLIC_URL).hostname;
     app.get('/user/home', drawnHome(deps, { webDist: config.WEB_DIST_DIR, portalHost }));
-    app.use(webApp(config.WEB_DIST_DIR, { portalHost }));
+    // The drawn login offers Google sign-in only when the server can do it (routes/auth-google.routes.ts).
+    const googleSignIn = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
+    app.use(webApp(config.WEB_DIST_DIR, { portalHost, googleSignIn }));
   }
 
   app.use(errorHandler);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drawnDocument } from '../src/prerender/drawn-document';
+import { drawnDocument, withGoogleFlag } from '../src/prerender/drawn-document';
+import { LOGIN_VARIANTS } from './prerender-login';
 import { usedCss } from '../src/prerender/used-css';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
@@ -23,6 +24,17 @@ describe('the drawn login document', () => {
     expect(html).toContain('<div id="root" data-prerendered="login"><form id="login">$&</form></div>');
     expect(html).not.toContain('boot-screen');
     expect(html).toContain('<script type="module" src="/assets/index.js"></script>');
+  });
+
+  it('says on <html> whether the page offers Google sign-in, one file each way', () => {
+    expect(withGoogleFlag('<!doctype html><html lang="en"><head></head></html>', true)).toContain(
+      '<html lang="en" data-google="on">',
+    );
+    expect(withGoogleFlag(INDEX, false)).toMatch(/^<!doctype html><html data-google="off"><head>/);
+    expect(LOGIN_VARIANTS).toEqual([
+      { file: 'login.html', google: true },
+      { file: 'login-password.html', google: false },
+    ]);
   });
 
   it('refuses an index.html without the root element', () => {

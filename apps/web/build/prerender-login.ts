@@ -2,20 +2,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
-import { drawnDocument } from '../src/prerender/drawn-document';
+import { drawnDocument, withGoogleFlag } from '../src/prerender/drawn-document';
 import type { PrerenderedPage } from '../src/prerender/login-page.server';
 import { usedCss } from '../src/prerender/used-css';
 import { writeCompressed } from './write-compressed';
 
 const ENTRY = '/src/prerender/login-page.server.tsx';
+
 /**
- * Writes dist/login.html after the client build: the login page as the app renders it for a
- * signed-out visitor (src/prerender/login-page.server.tsx, rendered in Node with the app's own
- * routes and components), with antd's styles for it inline. The API serves it for /login on the
- * portal's own host (apps/api/src/http/web-app.ts), so a classroom tablet paints the real form with the
- * HTML, and src/boot.ts starts the app only when the visitor first uses the page
- * (apps/web/README.md, "Loading").
+ * The drawn login with "Continue with Google" (login.html) and without it (login-password.html, for a
+ * server without a Google provider); apps/api/src/http/web-app.ts serves the one that fits.
  */
+export const LOGIN_VARIANTS = [
+  { file: 'login.html', google: true },
+  { file: 'login-password.html', google: false },
+] as const;
+
 export function prerenderLogin(): Plugin {
   let config: ResolvedConfig;
   return {
@@ -44,16 +46,22 @@ export function prerenderLogin(): Plugin {
       });
       try {
         const { renderLoginPage } = (await server.ssrLoadModule(ENTRY)) as {
-          renderLoginPage: () => Promise<PrerenderedPage>;
+          renderLoginPage: (options: { google: boolean }) => Promise<PrerenderedPage>;
         };
-        const page = await renderLoginPage();
-        const css = await usedCss(page.html, page.css);
-        const html = drawnDocument(readFileSync(indexPath, 'utf8'), { html: page.html, css }, 'login');
-        const file = path.join(outDir, 'login.html');
-        writeCompressed(file, html);
-        config.logger.info(
-          `prerender-login: ${path.relative(config.root, file)} (${(html.length / 1024).toFixed(1)} kB)`,
-        );
+        const indexHtml = readFileSync(indexPath, 'utf8');
+        for (const variant of LOGIN_VARIANTS) {
+          const page = await renderLoginPage({ google: variant.google });
+          const css = await usedCss(page.html, page.css);
+          const html = withGoogleFlag(
+            drawnDocument(indexHtml, { html: page.html, css }, 'login'),
+            variant.google,
+          );
+          const file = path.join(outDir, variant.file);
+          writeCompressed(file, html);
+          config.logger.info(
+            `prerender-login: ${path.relative(config.root, file)} (${(html.length / 1024).toFixed(1)} kB)`,
+          );
+        }
       } finally {
         await server.close();
       }

@@ -82,31 +82,23 @@ describe('billing in the browser', () => {
       await page.getByRole('list', { name: 'Models' }).waitFor();
     });
 
-    it('changes the trial to another plan on the provider page (Upgrade)', async () => {
-      // A trialing tenant holds a plan: the others read Upgrade and change on the provider's page.
+    it('changes the trial to another plan in the app, after seeing what is charged now (Upgrade)', async () => {
+      // A trialing tenant holds a plan: a dearer one reads Upgrade, a cheaper one Downgrade, and a
+      // change is a subscription update confirmed in the app with its price (issue 15).
       await page.goto('/user/settings/subscription');
       await plan(page, 'Educator Monthly').getByText('Current plan').waitFor();
+      await plan(page, 'Individual Monthly').getByRole('button', { name: 'Downgrade' }).waitFor();
       const enterprise = plan(page, 'Enterprise Monthly');
       await enterprise.getByRole('button', { name: 'Upgrade' }).click();
       await enterprise.getByRole('button', { name: 'Buy Now' }).click();
-      const confirm = page
-        .getByRole('dialog')
-        .filter({ hasText: MSG.confirmPlanChange('Enterprise Monthly') });
-      await confirm.getByRole('button', { name: 'Continue' }).click();
-      await page.getByTestId('portal-confirm-update').click({ timeout: 20_000 });
-      await expectPath(page, '/success/subscribe/13', 30_000);
-      await expectPath(page, '/user/home', AFTER_SUCCESS_MS);
-      await page.goto('/user/settings/subscription');
-      await eventually(
-        page,
-        // The cards load after the page: wait for them, not just look.
-        () =>
-          plan(page, 'Enterprise Monthly')
-            .getByText('Current plan')
-            .waitFor({ timeout: 5000 })
-            .then(() => true),
-        'Enterprise Monthly to be the current plan',
-      );
+      const confirm = page.getByRole('dialog', { name: 'Change to Enterprise Monthly' });
+      // 50 users included: $399 a month, and the trial ends with the change.
+      await confirm.getByTestId('amount-due-now').getByText(MSG.trialEndsCharged('$399.00')).waitFor();
+      await confirm.getByRole('button', { name: 'Confirm and pay $399.00' }).click();
+      await page.getByText(MSG.planChanged('Enterprise Monthly')).first().waitFor({ timeout: 30_000 });
+      await plan(page, 'Enterprise Monthly').getByText('Current plan').waitFor();
+      await page.getByTestId('subscription-summary').getByText('Enterprise Monthly').waitFor();
+      expect(await page.getByTestId('summary-seats').innerText()).toBe('50');
     });
   });
 

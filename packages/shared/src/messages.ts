@@ -135,6 +135,23 @@ export const MSG = {
   paymentActionBanner:
     'Your bank asks you to confirm a payment. Please click here to complete it, so your plan keeps working.',
   cardDeclined: 'Your card was declined.',
+  // billing screens of the web (issue 15; wording ours)
+  cardAuthenticationFailed:
+    'Your bank did not confirm this payment: the security check failed or was cancelled. Please try again or use another card.',
+  cardPaymentFailed: 'The payment could not be completed. Please check the card details or use another card.',
+  trialEndsCharged: (amount: string) => `Your trial ends and ${amount} is charged now.`,
+  chargedNowAmount: (amount: string) => `${amount} is charged now.`,
+  nothingChargedNow: 'Nothing is charged now.',
+  creditedNow: (amount: string) => `${amount} is credited to your next invoices.`,
+  nextChargeOn: (amount: string, date: string) => `Then ${amount} on ${date}.`,
+  confirmingPayment: 'Confirming your payment with your bank…',
+  planChanged: (plan: string) => `Your plan is now ${plan}.`,
+  seatsChanged: (seats: number) => `Your plan now has ${seats} users.`,
+  pendingChangeNotice: 'A change of your plan is waiting for its payment.',
+  paymentStillPending:
+    'Your payment is still being confirmed. This page will show the change once it is paid.',
+  noInvoices: 'No invoices yet.',
+  failedLoadInvoices: 'Failed to load the billing history',
   // web shell (not in the specification; honest notices of the web app)
   notAvailableYet: 'This part of Helix is not available yet.',
   cardPaymentNotAvailable: 'Card payment is not available yet.',

@@ -18,7 +18,8 @@ const BIG_CSS = Array.from({ length: 200 }, (_, i) => `.c${i} { color: #5f51fb; 
 );
 const INDEX = `<!doctype html><title>Helix</title>${'<!-- shell -->'.repeat(200)}`;
 const EMBED = `<!doctype html><title>Helix</title>${'<!-- embed shell -->'.repeat(200)}`;
-const LOGIN = `<!doctype html><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}</form>`;
+const LOGIN = `<!doctype html><html data-google="on"><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}<button>Continue with Google</button></form>`;
+const LOGIN_PASSWORD = `<!doctype html><html data-google="off"><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}</form>`;
 
 const eml = (subject: string, to: string, text: string) =>
   [
@@ -48,6 +49,7 @@ beforeAll(async () => {
   await compressed(path.join(dir, 'web', 'assets', 'page-def456.css'), BIG_CSS);
   await compressed(path.join(dir, 'web', 'index.html'), INDEX);
   await compressed(path.join(dir, 'web', 'login.html'), LOGIN);
+  await compressed(path.join(dir, 'web', 'login-password.html'), LOGIN_PASSWORD);
   await compressed(path.join(dir, 'web', 'embed.html'), EMBED);
   await compressed(path.join(dir, 'web', 'sw.js'), `self.addEventListener("fetch", () => {});${BIG_JS}`);
   await writeFile(path.join(dir, 'mail', 'old.eml'), eml('Old one', 'a@example.test', 'old'));
@@ -158,6 +160,9 @@ describe('the built web app', () => {
     expect((await request(app).get('/login/').set('Host', 'portal.test')).text).toContain(
       '<form id="login">',
     );
+    // The harness has no Google provider: the drawn page without its button.
+    expect(drawn.text).toBe(LOGIN_PASSWORD);
+    expect(drawn.text).not.toContain('Continue with Google');
 
     // A brand in the path, or a tenant's custom domain: the app shell, which asks for the look.
     for (const [host, route] of [
@@ -168,6 +173,23 @@ describe('the built web app', () => {
       expect(shell.status).toBe(200);
       expect(shell.text).toContain('<title>Helix</title>');
     }
+  });
+
+  it('draws the login with "Continue with Google" only when a Google provider is configured', async () => {
+    const withGoogle = h.appWith({
+      WEB_DIST_DIR: path.join(dir, 'web'),
+      GOOGLE_CLIENT_ID: 'client',
+      GOOGLE_CLIENT_SECRET: 'secret',
+    });
+    const page = await request(withGoogle).get('/login').set('Host', 'portal.test');
+    expect(page.status).toBe(200);
+    expect(page.text).toBe(LOGIN);
+    expect((await request(withGoogle).get('/api/auth/providers')).body).toEqual({ google: true });
+    expect((await request(app).get('/api/auth/providers')).body).toEqual({ google: false });
+
+    // Only the id, not the secret: Google sign-in cannot work, so no button.
+    const half = h.appWith({ WEB_DIST_DIR: path.join(dir, 'web'), GOOGLE_CLIENT_ID: 'client' });
+    expect((await request(half).get('/login').set('Host', 'portal.test')).text).toBe(LOGIN_PASSWORD);
   });
 
   it('never answers /api paths with the app', async () => {

@@ -6,6 +6,7 @@ import expressStaticGzip from 'express-static-gzip';
 const NO_CACHE = new Set([
   'index.html',
   'login.html',
+  'login-password.html',
   'embed.html',
   'sw.js',
   'registerSW.js',
@@ -30,12 +31,16 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * `/login` on the portal's own host is login.html, the login page drawn at build time
  * (apps/web/build/prerender-login.ts). Other hosts are tenants' custom domains, whose login shows the
  * tenant's look once the app has asked for it: they get the app shell, as every other page does.
+ * The build draws it twice: login.html offers "Continue with Google", login-password.html does not
+ * (for a server without a Google provider, `googleSignIn` false); a build without the file that fits
+ * gets the app shell, whose app asks GET /api/auth/providers.
  * `/embed/{token}` is embed.html, the shell without the app's module preloads
  * (apps/web/build/embed-document.ts): the embed page is not the app.
  */
-export function webApp(dir: string, options: { portalHost?: string } = {}): Router {
+export function webApp(dir: string, options: { portalHost?: string; googleSignIn?: boolean } = {}): Router {
   const root = path.resolve(dir);
-  const loginPage = existsSync(path.join(root, 'login.html'));
+  const loginFile = options.googleSignIn === false ? 'login-password.html' : 'login.html';
+  const loginPage = existsSync(path.join(root, loginFile));
   const embedPage = existsSync(path.join(root, 'embed.html'));
   const assets = path.join(root, 'assets') + path.sep;
   const serve = expressStaticGzip(root, {
@@ -62,7 +67,11 @@ export function webApp(dir: string, options: { portalHost?: string } = {}): Rout
     // The app shell, compressed like any other file.
     const url = req.url;
     const drawnLogin = loginPage && LOGIN.test(req.path) && req.hostname === options.portalHost;
-    req.url = drawnLogin ? '/login.html' : embedPage && EMBED.test(req.path) ? '/embed.html' : '/index.html';
+    req.url = drawnLogin
+      ? `/${loginFile}`
+      : embedPage && EMBED.test(req.path)
+        ? '/embed.html'
+        : '/index.html';
     serve(req, res, (err?: unknown) => {
       req.url = url;
       next(err);

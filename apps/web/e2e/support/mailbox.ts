@@ -28,12 +28,16 @@ async function readAll(dir: string): Promise<ReceivedMail[]> {
   );
 }
 
-/** Waits for the newest message to `address` that the test SMTP server received. */
-export async function waitForMail(address: string, timeoutMs = 20_000): Promise<ReceivedMail> {
+/** Waits for the newest message to `address` (and, if given, that `match` accepts) that the test SMTP server received. */
+export async function waitForMail(
+  address: string,
+  timeoutMs = 20_000,
+  match: (mail: ReceivedMail) => boolean = () => true,
+): Promise<ReceivedMail> {
   const dir = inject('mailDir');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const mail = (await readAll(dir)).filter((m) => m.to.includes(address.toLowerCase())).at(-1);
+    const mail = (await readAll(dir)).filter((m) => m.to.includes(address.toLowerCase()) && match(m)).at(-1);
     if (mail) return mail;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -1,5 +1,5 @@
 import type { LoginRequest, RegisterRequest } from '@helix/shared';
-import { AuthResponse, SessionUser } from '@helix/shared/schemas/session';
+import { AuthProvidersView, AuthResponse, SessionUser } from '@helix/shared/schemas/session';
 import { baseApi, tenantApi, type RequestOptions } from './client';
 
 export { AuthResponse };
@@ -44,3 +44,7 @@ export const fetchSessionUser = (options?: RequestOptions): Promise<SessionUser>
 
 export const logoutOnServer = () =>
   tenantApi.post<void>('/user/logout', {}, { toast: false, sessionEffects: false });
+
+/** Which sign-in providers the server has configured (GET /api/auth/providers, base, no session). */
+export const fetchAuthProviders = async (): Promise<AuthProvidersView> =>
+  AuthProvidersView.parse(await baseApi.get<unknown>('/auth/providers', { toast: false }));

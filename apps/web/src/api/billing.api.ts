@@ -1,13 +1,22 @@
 import {
   CancelSubscriptionView,
   CardCheckoutView,
+  ChangePreviewView,
   CheckoutUrl,
+  InvoiceListView,
+  PaymentIntentView,
+  PlanChangeView,
   SetupIntentView,
+  SubscriptionSummaryView,
   SubscriptionView,
   type BuyViews,
+  type ChangePreview,
+  type PaymentIntentUpdate,
+  type PlanChange,
   type CheckoutCreate,
   type PaymentIntentCreate,
   type PortalRequest,
+  type SeatsChange,
   type SetupIntentConfirm,
   type SetupIntentUpdate,
   type SubscriptionChange,
@@ -72,3 +81,33 @@ export const cancelSubscription = async (subscriptionId: string) =>
   CancelSubscriptionView.parse(
     await tenantApi.post('/subscription/cancel_subscription', { subscriptionId }, quiet),
   );
+
+export const updatePaymentIntent = async (body: PaymentIntentUpdate) =>
+  PaymentIntentView.parse(await tenantApi.post('/subscription/payment-intent/update', body, quiet));
+
+// ---- money screens (issue 15; /work/billing-contract.md) --------------------------------------------
+
+/** The plan page's facts: plan, seats, price per period, next charge, a change waiting for its payment. */
+export const subscriptionSummary = async (options?: RequestOptions) =>
+  SubscriptionSummaryView.parse(await tenantApi.get('/subscription/summary', options));
+
+/** What a plan or seat change would charge now (shown before every change). */
+export const previewChange = async (body: ChangePreview) =>
+  ChangePreviewView.parse(await tenantApi.post('/subscription/preview', body, quiet));
+
+/** A live subscription to another plan (and seats), in the app: applied, 3-D Secure, or declined. */
+export const changePlanInApp = async (body: PlanChange) =>
+  PlanChangeView.parse(await tenantApi.post('/subscription/change-plan', body, quiet));
+
+/** The live subscription's seats. */
+export const changeSeats = async (body: SeatsChange) =>
+  PlanChangeView.parse(await tenantApi.post('/subscription/seats', body, quiet));
+
+/** The billing history, newest first; `startingAfter` is the last invoice id of the page before. */
+export async function listInvoices(query: { limit?: number; startingAfter?: string }, signal?: AbortSignal) {
+  const params = new URLSearchParams();
+  if (query.limit) params.set('limit', String(query.limit));
+  if (query.startingAfter) params.set('startingAfter', query.startingAfter);
+  const search = params.size ? `?${params.toString()}` : '';
+  return InvoiceListView.parse(await tenantApi.get(`/subscription/invoices${search}`, { signal }));
+}

@@ -1,6 +1,5 @@
 import type { PaymentIntentResult, SetupIntentResult, Stripe, StripeCardElement } from '@stripe/stripe-js';
 import { MSG } from '@helix/shared';
-import { ApiError } from '../api/api-error';
 import {
   cancelSetupIntent,
   confirmSetupIntent,
@@ -11,6 +10,7 @@ import {
 } from '../api/billing.api';
 import { clearLocalStorage } from '../session/local-storage';
 import { LOCAL } from '../session/storage-keys';
+import { cardErrorText, PaymentError, type StripeErrorLike } from './card-error';
 
 /** The card typed into the card element, or a payment method the wallet sheet produced. */
 export type PaymentSource = { card: StripeCardElement } | { paymentMethodId: string };
@@ -21,19 +21,11 @@ export interface PaymentOrder {
   quantity?: number;
 }
 
-/** A failure to show the buyer: the provider's or the server's own words. */
-export class PaymentError extends Error {
-  override readonly name = 'PaymentError';
-}
+export { PaymentError, paymentErrorText } from './card-error';
 
-/** The text to show for any failure of a payment flow (5 s, accounts 8). */
-export const paymentErrorText = (error: unknown): string =>
-  error instanceof PaymentError || error instanceof ApiError
-    ? error.message || MSG.defaultError
-    : MSG.defaultError;
-
-const providerFailure = (result: { error?: { message?: string } }): PaymentError =>
-  new PaymentError(result.error?.message || MSG.defaultError);
+/** A Stripe.js failure in the buyer's words (a failed 3-D Secure never shows Stripe's developer text). */
+const providerFailure = (result: { error?: StripeErrorLike }): PaymentError =>
+  new PaymentError(cardErrorText(result.error));
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === 'string' ? value : (value?.id ?? null);

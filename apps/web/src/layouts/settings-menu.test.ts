@@ -17,7 +17,7 @@ const keys = (u: SessionUser | null) => settingsMenuItems(u).map((i) => i.key);
 
 describe('settingsMenuItems', () => {
   it('shows every item to a non-admin holding every permission', () => {
-    expect(keys(user(all))).toEqual(['profile', 'branding', 'subscription', 'users']);
+    expect(keys(user(all))).toEqual(['profile', 'branding', 'subscription', 'billing-history', 'users']);
   });
   it('shows Links to anyone holding Model.embed, admins included', () => {
     expect(keys(user(['Model.embed']))).toEqual(['links']);
@@ -33,7 +33,8 @@ describe('settingsMenuItems', () => {
   });
   it('gates each item by its own permission', () => {
     expect(keys(user(['Brand.update']))).toEqual(['branding']);
-    expect(keys(user(['Subscription.listing.view']))).toEqual(['subscription']);
+    expect(keys(user(['Subscription.listing.view']))).toEqual(['subscription', 'billing-history']);
+    expect(selectedSettingsKey('/user/settings/billing-history')).toBe('billing-history');
     expect(keys(user(['User.listing.view']))).toEqual(['users']);
   });
   it('is empty when signed out', () => {

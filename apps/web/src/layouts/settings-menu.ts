@@ -2,7 +2,7 @@ import type { Permission } from '@helix/shared';
 import { hasPermission, type SessionUser } from '../session/session-user';
 
 export interface SettingsMenuItem {
-  key: 'profile' | 'branding' | 'subscription' | 'users' | 'links';
+  key: 'profile' | 'branding' | 'subscription' | 'billing-history' | 'users' | 'links';
   label: string;
   path: string;
 }
@@ -32,6 +32,14 @@ const RULES: Rule[] = [
     key: 'subscription',
     label: 'Subscription',
     path: '/user/settings/subscription',
+    needs: ['Subscription.listing.view'],
+    nonAdminOnly: true,
+  },
+  {
+    // Not in the specification (issue 15): the tenant's invoices, with the plan they are about.
+    key: 'billing-history',
+    label: 'Billing History',
+    path: '/user/settings/billing-history',
     needs: ['Subscription.listing.view'],
     nonAdminOnly: true,
   },

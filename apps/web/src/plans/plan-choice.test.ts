@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveSubscriptionState } from '@helix/shared/subscription-state';
-import { buyAction, currentPlanId, planButton, type PlanChoiceContext } from './plan-choice';
+import { buyAction, currentPlanId, planButton, planDirection, type PlanChoiceContext } from './plan-choice';
+import { aPlan } from './plan-fixtures';
 
 const visitor: PlanChoiceContext = {
   currentPlanId: null,
@@ -22,6 +23,47 @@ describe('plan button labels', () => {
   it('shows the current plan as Selected (disabled) and the others as Upgrade', () => {
     expect(planButton({ id: 8 }, subscriber)).toEqual({ label: 'Selected', disabled: true });
     expect(planButton({ id: 13 }, subscriber)).toEqual({ label: 'Upgrade', disabled: false });
+  });
+  it('says Downgrade for a cheaper plan, at the seats the subscription has', () => {
+    const individual = aPlan({
+      id: 7,
+      name: 'Individual Monthly',
+      family: 'individual',
+      firstTierPrice: 12,
+      price: 12,
+      userLimit: 1,
+      dynamicQuantity: 'false',
+    });
+    const educator = aPlan();
+    const enterprise = aPlan({
+      id: 13,
+      name: 'Enterprise Monthly',
+      family: 'enterprise',
+      firstTierPrice: 400,
+      price: 8,
+      userLimit: 50,
+    });
+    expect(planButton(individual, subscriber, educator).label).toBe('Downgrade');
+    expect(planButton(enterprise, subscriber, educator).label).toBe('Upgrade');
+    expect(planButton(enterprise, { ...subscriber, currentPlanId: 13 }, enterprise).label).toBe('Selected');
+    expect(planButton(educator, { ...subscriber, currentPlanId: 13 }, enterprise).label).toBe('Downgrade');
+  });
+  it('compares an annual plan per month', () => {
+    const monthly = aPlan();
+    const annual = aPlan({
+      id: 10,
+      displayPlantype: 'YEARLY',
+      planType: 'YEARLY',
+      firstTierPrice: 99 * 12 * 0.85,
+      price: 9 * 12 * 0.85,
+    });
+    expect(planDirection(annual, monthly, 11)).toBe('downgrade');
+    expect(planDirection(monthly, annual, 11)).toBe('upgrade');
+    // Carried seats: Educator x11 costs more than Educator x10.
+    expect(planDirection(monthly, monthly, 11)).toBeNull();
+  });
+  it('disables every button for a user who may not pay (not the owner)', () => {
+    expect(planButton({ id: 13 }, { ...subscriber, readOnly: true }).disabled).toBe(true);
   });
   it('disables every plan while a cancellation is pending', () => {
     const pending = { ...subscriber, cancellationPending: true };

@@ -1,8 +1,9 @@
 import type { SubscriptionState } from '@helix/shared/subscription-state';
-import type { Plan } from './plan-display';
+import { planAmountCents } from '@helix/shared/plan-price';
+import { isDynamicQuantity, planPeriod, type Plan } from './plan-display';
 
-/** The card's choice button (accounts 2). */
-export type PlanButtonLabel = 'Upgrade' | 'Selected' | 'Try for Free' | 'Select';
+/** The card's choice button (accounts 2; Downgrade added by issue 15, so the label is truthful). */
+export type PlanButtonLabel = 'Upgrade' | 'Downgrade' | 'Selected' | 'Try for Free' | 'Select';
 
 export interface PlanChoiceContext {
   /** The plan the tenant holds while it is in force, else null. */
@@ -13,6 +14,34 @@ export interface PlanChoiceContext {
   trialAvailable: boolean;
   /** A cancellation is pending: every plan button is disabled until the plan ends or is renewed. */
   cancellationPending: boolean;
+  /** The live subscription's seats (its quantity), for comparing prices; else the plan's default. */
+  currentSeats?: number | null;
+  /** The viewer may not pay or change the plan (not the owner): every plan button is disabled. */
+  readOnly?: boolean;
+}
+
+/** Seats a change to `plan` would have: the server carries them over to a plan that sells seats. */
+export const seatsOnChange = (plan: Plan, currentSeats: number | null | undefined): number =>
+  isDynamicQuantity(plan) ? Math.max(plan.userLimit, currentSeats ?? plan.userLimit) : plan.userLimit;
+
+/** Cents per month of an order, so a monthly and an annual plan compare (the server's rule for direction). */
+const perMonth = (plan: Plan, seats: number): number =>
+  planAmountCents(plan, seats) / (planPeriod(plan) === 'YEARLY' ? 12 : 1);
+
+/**
+ * Whether moving from the current plan to `plan` costs more (upgrade) or less (downgrade) per month,
+ * as the server's preview decides `direction`; null when the price is the same.
+ */
+export function planDirection(
+  plan: Plan,
+  current: Plan,
+  currentSeats: number | null | undefined,
+): 'upgrade' | 'downgrade' | null {
+  const next = perMonth(plan, seatsOnChange(plan, currentSeats));
+  const now = perMonth(current, currentSeats ?? current.userLimit);
+  if (next > now) return 'upgrade';
+  if (next < now) return 'downgrade';
+  return null;
 }
 
 export interface PlanButton {
@@ -21,20 +50,35 @@ export interface PlanButton {
 }
 
 /**
- * Selected: the plan picked here, or the current plan while nothing else is picked. Upgrade: another
- * plan for a tenant that holds one. Try for Free: while the trial is open. Select: otherwise.
+ * Selected: the plan picked here, or the current plan while nothing else is picked. Upgrade or
+ * Downgrade: another plan for a tenant that holds one, by the price per month (Select when it costs
+ * the same; Upgrade when the current plan is not known here). Try for Free: while the trial is open.
+ * Select: otherwise.
  */
-export function planButton(plan: Pick<Plan, 'id'>, ctx: PlanChoiceContext): PlanButton {
+export function planButton(
+  plan: Pick<Plan, 'id'> | Plan,
+  ctx: PlanChoiceContext,
+  current?: Plan,
+): PlanButton {
   const picked = ctx.selectedId ?? ctx.currentPlanId;
   const label: PlanButtonLabel =
     plan.id === picked
       ? 'Selected'
       : ctx.currentPlanId !== null
-        ? 'Upgrade'
+        ? changeLabel(plan, ctx, current)
         : ctx.trialAvailable
           ? 'Try for Free'
           : 'Select';
-  return { label, disabled: ctx.cancellationPending || plan.id === ctx.currentPlanId };
+  return {
+    label,
+    disabled: ctx.cancellationPending || Boolean(ctx.readOnly) || plan.id === ctx.currentPlanId,
+  };
+}
+
+function changeLabel(plan: Pick<Plan, 'id'> | Plan, ctx: PlanChoiceContext, current?: Plan): PlanButtonLabel {
+  if (!current || !('firstTierPrice' in plan)) return 'Upgrade';
+  const direction = planDirection(plan, current, ctx.currentSeats);
+  return direction === 'downgrade' ? 'Downgrade' : direction === 'upgrade' ? 'Upgrade' : 'Select';
 }
 
 /** The plan the tenant holds while it is in force (a deactivated plan is no longer "current"). */

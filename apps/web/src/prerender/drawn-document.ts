@@ -52,3 +52,14 @@ function deferAppPreloads(html: string): string {
   const template = `<template id="app-preloads">${links.map((l) => l.trim()).join('')}</template>`;
   return html.replace(APP_PRELOADS, '').replace('</head>', () => `  ${template}\n  </head>`);
 }
+
+/**
+ * `<html data-google="on|off">` on the drawn login: the app that takes the page over reads it
+ * (src/session/sign-in-providers.ts), so it renders the same form (with or without "Continue with
+ * Google") without asking the server.
+ */
+export const withGoogleFlag = (html: string, google: boolean): string =>
+  html.replace(
+    /<html\b([^>]*)>/i,
+    (_tag, attrs: string) => `<html${attrs} data-google="${google ? 'on' : 'off'}">`,
+  );

@@ -1,5 +1,6 @@
 import { createStore } from 'jotai';
 import { sessionReadyAtom } from '../session/session.atoms';
+import { googleSignInAtom } from '../session/sign-in-providers';
 import { renderRoute, type PrerenderedPage } from './render-route.server';
 
 export type { PrerenderedPage } from './render-route.server';
@@ -8,10 +9,13 @@ export type { PrerenderedPage } from './render-route.server';
  * The login page as the browser app renders it for a signed-out visitor on the portal's own host,
  * rendered at build time (build/prerender-login.ts) with the app's own routes, guard, layout and form,
  * so the HTML paints the real form before any script runs. Runs in Node only.
+ * `google`: whether the page offers Google sign-in (the server has a provider configured).
  */
-export function renderLoginPage(): Promise<PrerenderedPage> {
+export function renderLoginPage(options: { google: boolean } = { google: true }): Promise<PrerenderedPage> {
   // Signed out, with the session read: what the guard sees when no session cookie is set.
   const store = createStore();
   store.set(sessionReadyAtom, true);
+  // With or without "Continue with Google": the build draws both, the API serves the one that fits.
+  store.set(googleSignInAtom, options.google);
   return renderRoute('/login', store);
 }

@@ -62,6 +62,7 @@ const AUTH_ROUTES = [
   '/user/settings',
   '/user/settings/profile',
   '/user/settings/branding',
+  '/user/settings/billing-history',
   '/user/settings/users-list',
   '/user/settings/users-list/user-detail/3',
   '/user/settings/users-list/bulk-user-invite',
@@ -216,6 +217,7 @@ describe('subscriber areas', () => {
   it.each([
     '/subscription',
     '/user/settings/subscription',
+    '/user/settings/billing-history',
     '/user/settings/branding',
     '/user/settings/users-list',
     '/user/settings/users-list/user-detail/3',

@@ -51,6 +51,7 @@ const ADMIN_ONLY = [
 const NON_ADMIN_ONLY = [
   /^\/subscription$/,
   /^\/user\/settings\/subscription$/,
+  /^\/user\/settings\/billing-history$/,
   /^\/user\/settings\/branding$/,
   /^\/user\/settings\/users-list(\/|$)/,
   /^\/user\/home$/,

@@ -262,6 +262,13 @@ export const routes: RouteObject[] = [
                 },
                 { path: 'subscription', ...subscriptionPage() },
                 {
+                  path: 'billing-history',
+                  ...lazyPage(
+                    () => import('../pages/billing-history/billing-history.page'),
+                    (m) => <m.BillingHistoryPage />,
+                  ),
+                },
+                {
                   path: 'links',
                   ...lazyPage(
                     () => import('../pages/links/links.page'),

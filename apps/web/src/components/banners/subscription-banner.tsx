@@ -18,9 +18,10 @@ export function SubscriptionBanner() {
   const user = useSessionUser();
   const [busy, setBusy] = useState(false);
   if (!user || user.isAdmin) return null;
-  const banner = bannerFor(sessionSubscriptionState(user.subscription));
-  if (!banner) return null;
   const canManage = hasPermission(user, 'Subscription.listing.view');
+  const actionUrl = user.subscription?.paymentActionUrl ?? null;
+  const banner = bannerFor(sessionSubscriptionState(user.subscription));
+  if (!banner) return actionUrl ? <PaymentActionBanner url={actionUrl} withLink={canManage} /> : null;
 
   const openPortal = async () => {
     if (busy) return;
@@ -99,6 +100,34 @@ export function SubscriptionBanner() {
       data-testid="banner-cancelled"
       title={banner.text}
       action={renew}
+    />
+  );
+}
+
+/**
+ * A payment waits for the bank's confirmation (3-D Secure) that the customer left unfinished: the
+ * hosted invoice page completes it (issue 15). The plan stays as it was until then.
+ */
+function PaymentActionBanner({ url, withLink }: { url: string; withLink: boolean }) {
+  const [before, after] = MSG.paymentActionBanner.split(CLICK_HERE);
+  return (
+    <Alert
+      className="subscription-banner"
+      type="warning"
+      showIcon
+      role="alert"
+      data-testid="banner-payment-action"
+      title={
+        withLink ? (
+          <>
+            {before}
+            <a href={url}>{CLICK_HERE}</a>
+            {after}
+          </>
+        ) : (
+          MSG.paymentActionBanner
+        )
+      }
     />
   );
 }

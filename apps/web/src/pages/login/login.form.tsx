@@ -1,4 +1,4 @@
-import { Button, Checkbox, Divider, Form } from 'antd';
+import { Button, Checkbox, Form } from 'antd';
 // The two inputs themselves, not antd's Input namespace (which brings TextArea, Search and OTP into
 // the first page's download; apps/web/README.md, "Loading").
 import Input from 'antd/es/input/Input';
@@ -7,7 +7,7 @@ import { useLayoutEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LoginRequest } from '@helix/shared';
 import { login } from '../../api/auth.api';
-import { GoogleButton } from '../../components/google-button';
+import { GoogleSignIn } from '../../components/google-sign-in';
 import { applyServerErrors } from '../../forms/server-errors';
 import { logError } from '../../logging/error-logger';
 import { zodRule } from '../../forms/zod-rule';
@@ -83,8 +83,7 @@ export function LoginForm() {
       <Button type="primary" htmlType="submit" block loading={busy}>
         Log In
       </Button>
-      <Divider plain>or</Divider>
-      <GoogleButton type="login" />
+      <GoogleSignIn type="login" />
     </Form>
   );
 }

@@ -75,6 +75,8 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
   };
   const ctx: PlanChoiceContext = { ...context, selectedId };
   const shown = plansFor(state.plans, period);
+  // The tenant's plan, for Upgrade / Downgrade by price.
+  const current = state.plans.find((p) => p.id === context.currentPlanId);
 
   return (
     <div className="plan-list">
@@ -102,7 +104,7 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
               plan={plan}
               quantity={quantityOf(plan)}
               onQuantity={(value) => setQuantities((q) => ({ ...q, [plan.id]: value }))}
-              button={planButton(plan, ctx)}
+              button={planButton(plan, ctx, current)}
               onChoose={() => setSelectedId(plan.id)}
               onBuy={() => void onBuy(plan, quantityOf(plan), selectedId === plan.id)}
               trialAvailable={context.trialAvailable}

@@ -1,9 +1,9 @@
-import { Button, Checkbox, Divider, Form, Input } from 'antd';
+import { Button, Checkbox, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { SignupForm as SignupSchema } from '@helix/shared';
 import { joinByInvite, register } from '../../api/auth.api';
-import { GoogleButton } from '../../components/google-button';
+import { GoogleSignIn } from '../../components/google-sign-in';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
 import { startSession } from '../../session/session';
@@ -85,8 +85,7 @@ export function SignupForm() {
       <Button type="primary" htmlType="submit" block loading={busy}>
         Sign Up
       </Button>
-      <Divider plain>or</Divider>
-      <GoogleButton type="signup" />
+      <GoogleSignIn type="signup" />
     </Form>
   );
 }

@@ -12,10 +12,13 @@ import {
   type PaymentOrder,
   type PaymentSource,
 } from '../../billing/payment-flows';
-import { getStripe } from '../../billing/stripe-loader';
-import { fetchStripeSettings, PaymentsNotConfigured } from '../../billing/stripe-settings';
+import { stripeInstance } from '../../billing/stripe-instance';
+import { PaymentsNotConfigured } from '../../billing/stripe-settings';
 import { chargeText, formatUsd, planPrice, toCents, TRIAL_DAYS, type Plan } from '../../plans/plan-display';
 import { toastError } from '../../ui/notify';
+import { ApiError } from '../../api/api-error';
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { CardErrorText } from './card-error-text';
 
 dayjs.extend(advancedFormat);
 
@@ -32,18 +35,13 @@ export interface FinishUpProps {
   onPaid(): void;
   /** Hosted Checkout instead of the card form (card flow only). */
   onHostedCheckout?: () => Promise<void>;
+  /** The card already had a free trial (409 TRIAL_ALREADY_USED): the wizard switches to the paid flow. */
+  onTrialUsed?: () => void;
+  /** A notice above the form (why the trial is not offered any more). */
+  notice?: string | null;
 }
 
-let settingsAndStripe: Promise<Stripe> | null = null;
-const stripeOnce = (): Promise<Stripe> => {
-  settingsAndStripe ??= fetchStripeSettings()
-    .then(getStripe)
-    .catch((error: unknown) => {
-      settingsAndStripe = null;
-      throw error;
-    });
-  return settingsAndStripe;
-};
+const stripeOnce = stripeInstance;
 
 /** Finish Up: the payment form of the plan wizard (accounts 2 "Payment form", 4 trial and card flows). */
 export function FinishUp(props: FinishUpProps) {
@@ -75,12 +73,24 @@ interface FormValues {
   privacy?: boolean;
 }
 
-function PaymentForm({ plan, quantity, flow, guest, onBack, onPaid, onHostedCheckout }: FinishUpProps) {
+function PaymentForm({
+  plan,
+  quantity,
+  flow,
+  guest,
+  onBack,
+  onPaid,
+  onHostedCheckout,
+  onTrialUsed,
+  notice,
+}: FinishUpProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [form] = Form.useForm<FormValues>();
   const [busy, setBusy] = useState(false);
   const [wallet, setWallet] = useState<PaymentRequest | null>(null);
+  // The card's failure under the card field; it stays until the card is edited.
+  const [cardError, setCardError] = useState<string | null>(null);
   const amount = planPrice(plan, quantity);
   const order: PaymentOrder = { planId: plan.id, quantity };
   const trial = flow === 'trial';
@@ -88,12 +98,20 @@ function PaymentForm({ plan, quantity, flow, guest, onBack, onPaid, onHostedChec
   const pay = async (source: PaymentSource) => {
     if (!stripe) return;
     setBusy(true);
+    setCardError(null);
     try {
       if (trial) await startTrial(stripe, source, order, guest);
       else await payByCard(stripe, source, order);
       onPaid();
     } catch (error) {
-      toastError(paymentErrorText(error), PROVIDER_ERROR_SECONDS);
+      if (error instanceof ApiError && error.code === ERROR_CODES.trialAlreadyUsed && onTrialUsed) {
+        // Not a card failure: the plan is charged now instead; the notice says why.
+        onTrialUsed();
+        throw error;
+      }
+      const text = paymentErrorText(error);
+      setCardError(text);
+      toastError(text, PROVIDER_ERROR_SECONDS);
       throw error;
     } finally {
       setBusy(false);
@@ -151,6 +169,7 @@ function PaymentForm({ plan, quantity, flow, guest, onBack, onPaid, onHostedChec
   return (
     <div className="finish-up">
       <Typography.Title level={2}>{plan.name}</Typography.Title>
+      {notice && <Alert type="info" showIcon title={notice} className="finish-up-notice" />}
       {trial ? (
         <>
           <p className="finish-up-offer">{MSG.trialOffer(plan.name, price)}</p>
@@ -173,9 +192,13 @@ function PaymentForm({ plan, quantity, flow, guest, onBack, onPaid, onHostedChec
           </>
         )}
         <Form.Item label="Card details" required>
-          <div className="card-element" data-testid="card-element">
-            <CardElement options={{ hidePostalCode: true, disableLink: true }} />
+          <div className={cardError ? 'card-element has-error' : 'card-element'} data-testid="card-element">
+            <CardElement
+              options={{ hidePostalCode: true, disableLink: true }}
+              onChange={() => setCardError(null)}
+            />
           </div>
+          <CardErrorText message={cardError} />
         </Form.Item>
         <Form.Item
           name="privacy"

@@ -1,8 +1,8 @@
-import { Modal } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import { cancelPlan, changePlan, createCheckout, subscriptionDetail } from '../../api/billing.api';
+import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
+import { cancelPlan, createCheckout, subscriptionDetail } from '../../api/billing.api';
 import { goToProvider, portalUrl } from '../../billing/provider-redirect';
 import {
   sessionSubscriptionState,
@@ -13,11 +13,12 @@ import { buyAction, currentPlanId } from '../../plans/plan-choice';
 import { isDynamicQuantity, type Plan } from '../../plans/plan-display';
 import { validUserCount } from '../../plans/quantity';
 import { logoutOnServer } from '../../api/auth.api';
-import { clearLocalSession } from '../../session/session';
+import { clearLocalSession, refreshSessionUser } from '../../session/session';
 import { useSession } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PlanList } from '../plans/plan-list';
 import type { ManageAction } from '../plans/plan-card';
+import { ChangeConfirmModal, type ChangeTarget } from './change-confirm.modal';
 import { FinishUp } from './finish-up';
 
 /** 'Please select a plan to continue.' stays 3 s (accounts 8). */
@@ -29,6 +30,8 @@ interface Checkout {
   plan: Plan;
   quantity: number;
   flow: 'trial' | 'card';
+  /** Why the flow changed (the card already had its trial). */
+  notice?: string;
 }
 
 /**
@@ -39,22 +42,29 @@ interface Checkout {
 export function PlanWizard({
   source,
   onPhase,
+  summary = null,
+  onChanged,
 }: {
   source: 'guest' | 'tenant';
   onPhase?: (phase: WizardPhase) => void;
+  /** The tenant's subscription summary (seats for prices, whether the viewer may pay). */
+  summary?: SubscriptionSummaryView | null;
+  /** A plan change went through (or is paid and being applied): the page reads its summary again. */
+  onChanged?: () => void;
 }) {
   const { user, authType } = useSession();
   const navigate = useNavigate();
-  // The hook form: its dialogs render in this page's tree (there is no antd <App> around the app).
-  const [modal, modalContext] = Modal.useModal();
   const [checkout, setCheckout] = useState<Checkout | null>(null);
   const [busyPlanId, setBusyPlanId] = useState<number | null>(null);
+  const [change, setChange] = useState<ChangeTarget | null>(null);
 
   const state = sessionSubscriptionState(user?.subscription);
   const context = {
     currentPlanId: currentPlanId(state, user?.subscription?.planId),
     trialAvailable: trialAvailable(user?.subscription),
     cancellationPending: cancellationPending(state),
+    currentSeats: summary?.seats ?? null,
+    readOnly: summary ? !summary.canManage : false,
   };
   const guest = authType === 'is-register';
 
@@ -90,19 +100,15 @@ export function PlanWizard({
       case 'pay':
         return phase({ plan, quantity, flow: action.flow });
       case 'change-plan':
-        return void modal.confirm({
-          title: MSG.confirmPlanChange(plan.name),
-          okText: 'Continue',
-          onOk: () =>
-            withBusy(plan.id, async () =>
-              goToProvider(
-                await changePlan({
-                  id: plan.id,
-                  quantity,
-                  returnUrl: portalUrl(`/success/subscribe/${plan.id}`),
-                }),
-              ),
-            ),
+        // A live subscription changes in place (Stripe's subscription update), after the buyer has
+        // seen what is charged now; never a new payment intent, never the provider's page.
+        return setChange({
+          request: {
+            kind: 'plan',
+            planId: plan.id,
+            quantity: isDynamicQuantity(plan) ? quantity : undefined,
+          },
+          title: `Change to ${plan.name}`,
         });
       case 'none':
         return;
@@ -132,37 +138,57 @@ export function PlanWizard({
     void navigate(paid.flow === 'trial' ? `/success/subscribe/${paid.plan.id}` : '/success/subscribe');
   };
 
-  if (checkout) {
-    return (
-      <FinishUp
-        plan={checkout.plan}
-        quantity={checkout.quantity}
-        flow={checkout.flow}
-        guest={guest}
-        onBack={() => phase(null)}
-        onPaid={() => onPaid(checkout)}
-        onHostedCheckout={async () => {
-          const { plan, quantity } = checkout;
-          await createCheckout({
-            planId: plan.id,
-            quantity,
-            successUrl: portalUrl(`/success/subscribe/${plan.id}`),
-            cancelUrl: portalUrl(window.location.pathname),
-          }).then(goToProvider, () => undefined);
-        }}
-      />
-    );
-  }
+  const onChangeSettled = (outcome: 'applied' | 'pending', target: ChangeTarget | null) => {
+    setChange(null);
+    const planName = target?.title.replace(/^Change to /, '') ?? '';
+    if (outcome === 'applied') toastSuccess(MSG.planChanged(planName));
+    else toastSuccess(MSG.paymentStillPending);
+    onChanged?.();
+  };
+
+  // The plan list stays mounted (hidden) behind Finish Up, so "Back to plans" finds the period, the
+  // picked plan and the typed user counts as the buyer left them.
   return (
     <>
-      {modalContext}
-      <PlanList
-        source={source}
-        context={context}
-        onBuy={onBuy}
-        onManage={user ? onManage : undefined}
-        busyPlanId={busyPlanId}
+      <ChangeConfirmModal
+        target={change}
+        onClose={() => setChange(null)}
+        onSettled={(outcome) => onChangeSettled(outcome, change)}
       />
+      {checkout && (
+        <FinishUp
+          plan={checkout.plan}
+          quantity={checkout.quantity}
+          flow={checkout.flow}
+          guest={guest}
+          onBack={() => phase(null)}
+          onPaid={() => onPaid(checkout)}
+          notice={checkout.notice}
+          onTrialUsed={() => {
+            // The card already had a free trial somewhere: the plan is charged now (paid flow).
+            phase({ ...checkout, flow: 'card', notice: MSG.trialAlreadyUsed });
+            void refreshSessionUser().catch(() => null);
+          }}
+          onHostedCheckout={async () => {
+            const { plan, quantity } = checkout;
+            await createCheckout({
+              planId: plan.id,
+              quantity,
+              successUrl: portalUrl(`/success/subscribe/${plan.id}`),
+              cancelUrl: portalUrl(window.location.pathname),
+            }).then(goToProvider, () => undefined);
+          }}
+        />
+      )}
+      <div hidden={Boolean(checkout)}>
+        <PlanList
+          source={source}
+          context={context}
+          onBuy={onBuy}
+          onManage={user && !context.readOnly ? onManage : undefined}
+          busyPlanId={busyPlanId}
+        />
+      </div>
     </>
   );
 }

@@ -1,38 +1,48 @@
-import { Button, Descriptions, Typography } from 'antd';
-import dayjs from 'dayjs';
-import advancedFormat from 'dayjs/plugin/advancedFormat';
-import { useState } from 'react';
-import { subscriptionDetail } from '../../api/billing.api';
+import { Button, Typography } from 'antd';
+import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
+import { MSG } from '@helix/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { subscriptionDetail, subscriptionSummary } from '../../api/billing.api';
+import { payChangeInvoice } from '../../billing/change-flow';
+import { paymentErrorText } from '../../billing/card-error';
+import { stripeInstance } from '../../billing/stripe-instance';
 import { sessionSubscriptionState } from '../../billing/subscription-state';
+import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
+import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { goToProvider, portalUrl } from '../../billing/provider-redirect';
+import { ChangeConfirmModal, type ChangeTarget } from './change-confirm.modal';
 import { PlanWizard } from './plan-wizard';
+import { SubscriptionSummary } from './subscription-summary';
 import '../plans/plans.css';
-
-dayjs.extend(advancedFormat);
-
-const STATE_LABEL = {
-  not_subscribed: 'Not subscribed',
-  trial: 'Trial',
-  subscribed: 'Subscribed',
-  cancelled: 'Cancelled',
-  deactivated: 'Deactivated',
-  payment_failed: 'Payment failed',
-} as const;
-
-const formatDate = (ms: number) => dayjs(ms).format('MMMM, Do YYYY');
 
 /**
  * /subscription (plan selection) and /user/settings/subscription (the plan page in settings): the
- * tenant's plan, its billing details on the provider's portal, and the plan wizard.
+ * tenant's plan as Stripe bills it (summary: seats, price, next charge), the seat editor, its billing
+ * details on the provider's portal, and the plan wizard.
  */
 export function SubscriptionPage() {
   const user = useSessionUser();
   const [busy, setBusy] = useState(false);
-  const subscription = user?.subscription ?? null;
-  const state = sessionSubscriptionState(subscription);
+  const [summary, setSummary] = useState<SubscriptionSummaryView | null>(null);
+  const [seatsChange, setSeatsChange] = useState<ChangeTarget | null>(null);
+  const state = sessionSubscriptionState(user?.subscription ?? null);
   const hasBilling = state.kind !== 'not_subscribed';
+  const mayView = Boolean(user && hasPermission(user, 'Subscription.listing.view'));
+
+  const loadSummary = useCallback(async () => {
+    if (!mayView) return;
+    // Quiet: the page still offers the plans when the summary cannot be read.
+    const answer = await subscriptionSummary({ toast: false }).catch(() => null);
+    if (answer) setSummary(answer);
+  }, [mayView]);
+
+  // Read again when the session's subscription changes (a webhook applied a change, a refresh).
+  const subscriptionKey = JSON.stringify(user?.subscription ?? null);
+  useEffect(() => {
+    void loadSummary();
+  }, [loadSummary, subscriptionKey]);
 
   const openBilling = async () => {
     setBusy(true);
@@ -45,6 +55,25 @@ export function SubscriptionPage() {
     }
   };
 
+  const completePayment = async () => {
+    const action = summary?.paymentAction;
+    if (!action) return;
+    const pending = summary.pendingChange;
+    const expected = pending?.planId ? { planId: pending.planId, seats: pending.seats } : undefined;
+    try {
+      const outcome = await payChangeInvoice(await stripeInstance(), action, { expected });
+      if (outcome.status === 'needs-card') toastError(outcome.message);
+      else toastSuccess(outcome.status === 'applied' ? MSG.subscribedSuccess : MSG.paymentStillPending);
+    } catch (error) {
+      toastError(paymentErrorText(error));
+    }
+    await loadSummary();
+  };
+
+  const onChanged = () => {
+    void loadSummary();
+  };
+
   return (
     <section className="page subscription-page">
       <PageTitle title="Subscription" />
@@ -53,26 +82,36 @@ export function SubscriptionPage() {
       </Typography.Title>
       {hasBilling && (
         <div className="subscription-summary">
-          <Descriptions
-            size="small"
-            column={1}
-            items={[
-              { key: 'plan', label: 'Plan', children: subscription?.name ?? '—' },
-              { key: 'status', label: 'Status', children: STATE_LABEL[state.kind] },
-              ...(state.kind === 'trial' && state.trialEnd
-                ? [{ key: 'trial', label: 'Trial ends', children: formatDate(state.trialEnd) }]
-                : []),
-              ...(state.cancelAt
-                ? [{ key: 'until', label: 'Valid till', children: formatDate(state.cancelAt) }]
-                : []),
-            ]}
-          />
-          <Button onClick={() => void openBilling()} loading={busy}>
-            Billing Details
-          </Button>
+          {summary ? (
+            <SubscriptionSummary
+              summary={summary}
+              onChangeSeats={(seats) =>
+                setSeatsChange({
+                  request: { kind: 'seats', quantity: seats },
+                  title: `Change to ${seats} users`,
+                })
+              }
+              onCompletePayment={() => void completePayment()}
+            />
+          ) : null}
+          {(summary?.canManage ?? true) && (
+            <Button onClick={() => void openBilling()} loading={busy}>
+              Billing Details
+            </Button>
+          )}
         </div>
       )}
-      <PlanWizard source="tenant" />
+      <ChangeConfirmModal
+        target={seatsChange}
+        onClose={() => setSeatsChange(null)}
+        onSettled={(outcome) => {
+          const seats = seatsChange?.request.quantity ?? 0;
+          setSeatsChange(null);
+          toastSuccess(outcome === 'applied' ? MSG.seatsChanged(seats) : MSG.paymentStillPending);
+          onChanged();
+        }}
+      />
+      <PlanWizard source="tenant" summary={summary} onChanged={onChanged} />
     </section>
   );
 }

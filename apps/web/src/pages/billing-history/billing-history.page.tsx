@@ -1,0 +1,150 @@
+import { Alert, Button, Empty, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import type { InvoiceView } from '@helix/shared/schemas/billing';
+import { MSG } from '@helix/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { Navigate } from 'react-router-dom';
+import { listInvoices } from '../../api/billing.api';
+import { formatMoney, formatShortDate } from '../../billing/money';
+import { hasPermission } from '../../session/session-user';
+import { useSessionUser } from '../../session/use-session';
+import { PageTitle } from '../../ui/page-title';
+import './billing-history.css';
+
+/** Invoices per page (the server allows up to 100). */
+const PAGE_SIZE = 12;
+
+type Load =
+  | { status: 'loading'; invoices: InvoiceView[] }
+  | { status: 'ready'; invoices: InvoiceView[]; hasMore: boolean }
+  | { status: 'failed'; invoices: InvoiceView[] };
+
+const STATUS_TAG: Record<NonNullable<InvoiceView['status']>, { color: string; label: string }> = {
+  paid: { color: 'green', label: 'Paid' },
+  open: { color: 'orange', label: 'Open' },
+  draft: { color: 'default', label: 'Draft' },
+  uncollectible: { color: 'red', label: 'Uncollectible' },
+  void: { color: 'default', label: 'Void' },
+};
+
+const period = (invoice: InvoiceView) =>
+  invoice.periodStart !== null && invoice.periodEnd !== null && invoice.periodEnd > invoice.periodStart
+    ? `${formatShortDate(invoice.periodStart)} – ${formatShortDate(invoice.periodEnd)}`
+    : '—';
+
+/**
+ * /user/settings/billing-history (issue 15): the tenant's invoices, newest first, from Stripe through
+ * the API: number, date, period, amount, status and the hosted invoice and its PDF. "Show more" asks
+ * for the next page after the last invoice shown (`startingAfter`). At phone width the period and
+ * description columns fold away; the number, amount, status and links stay.
+ */
+export function BillingHistoryPage() {
+  const user = useSessionUser();
+  const allowed = hasPermission(user, 'Subscription.listing.view');
+  const [load, setLoad] = useState<Load>({ status: 'loading', invoices: [] });
+
+  const fetchPage = useCallback((before: InvoiceView[], signal?: AbortSignal) => {
+    setLoad({ status: 'loading', invoices: before });
+    listInvoices({ limit: PAGE_SIZE, startingAfter: before.at(-1)?.id }, signal)
+      .then((page) =>
+        setLoad({ status: 'ready', invoices: [...before, ...page.invoices], hasMore: page.hasMore }),
+      )
+      .catch(() => {
+        if (!signal?.aborted) setLoad({ status: 'failed', invoices: before });
+      });
+  }, []);
+
+  useEffect(() => {
+    if (!allowed) return;
+    const controller = new AbortController();
+    fetchPage([], controller.signal);
+    return () => controller.abort();
+  }, [allowed, fetchPage]);
+
+  if (!allowed) return <Navigate to="/unauthorized" replace />;
+
+  const columns: TableColumnsType<InvoiceView> = [
+    {
+      title: 'Invoice',
+      key: 'number',
+      render: (_, invoice) => (
+        <>
+          <div className="invoice-number">{invoice.number ?? invoice.id}</div>
+          <div className="invoice-date">{formatShortDate(invoice.created)}</div>
+        </>
+      ),
+    },
+    { title: 'Period', key: 'period', responsive: ['md'], render: (_, invoice) => period(invoice) },
+    {
+      title: 'Description',
+      key: 'description',
+      responsive: ['lg'],
+      render: (_, invoice) => invoice.description ?? '—',
+    },
+    {
+      title: 'Amount',
+      key: 'amount',
+      align: 'right',
+      render: (_, invoice) => formatMoney(invoice.total, invoice.currency),
+    },
+    {
+      title: 'Status',
+      key: 'status',
+      render: (_, invoice) => {
+        const tag = invoice.status ? STATUS_TAG[invoice.status] : null;
+        return tag ? <Tag color={tag.color}>{tag.label}</Tag> : '—';
+      },
+    },
+    {
+      title: 'Links',
+      key: 'links',
+      render: (_, invoice) => (
+        <span className="invoice-links">
+          {invoice.hostedInvoiceUrl && (
+            <a href={invoice.hostedInvoiceUrl} target="_blank" rel="noreferrer">
+              {invoice.status === 'open' ? 'Pay' : 'View'}
+              <span className="visually-hidden"> invoice {invoice.number ?? invoice.id}</span>
+            </a>
+          )}
+          {invoice.invoicePdf && (
+            <a href={invoice.invoicePdf} target="_blank" rel="noreferrer">
+              PDF<span className="visually-hidden"> of invoice {invoice.number ?? invoice.id}</span>
+            </a>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <section className="page billing-history-page">
+      <PageTitle title="Billing History" />
+      <Typography.Title level={1} className="page-title">
+        Billing History
+      </Typography.Title>
+      {load.status === 'failed' && (
+        <Alert
+          type="error"
+          showIcon
+          title={MSG.failedLoadInvoices}
+          action={<Button onClick={() => fetchPage(load.invoices)}>Retry</Button>}
+          className="billing-history-error"
+        />
+      )}
+      <Table
+        aria-label="Invoices"
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={load.invoices}
+        loading={load.status === 'loading'}
+        pagination={false}
+        locale={{ emptyText: load.status === 'loading' ? ' ' : <Empty description={MSG.noInvoices} /> }}
+      />
+      {load.status === 'ready' && load.hasMore && (
+        <div className="billing-history-more">
+          <Button onClick={() => fetchPage(load.invoices)}>Show more</Button>
+        </div>
+      )}
+    </section>
+  );
+}
