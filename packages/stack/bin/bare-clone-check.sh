@@ -29,24 +29,45 @@ echo "[bare] $(ls -A "$work") is all there is in $work"
 echo '[bare] building the demo content'
 node --import tsx packages/demo-content/src/build-demo-models.ts "$work/demo-out"
 
-echo "[bare] npm start (portal on 127.0.0.1:$port)"
-set -m
-DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$db" PORT="$port" VIEWER_PORT="$((port + 1))" \
-  STRIPE_LOCAL_PORT="$((port + 2))" npm start >"$work/start.log" 2>&1 &
-pid=$!
-set +m
-for _ in $(seq 1 300); do
-  if curl -fsS "http://127.0.0.1:$port/api/health/ready" >/dev/null 2>&1 &&
-    grep -q 'Helix is running' "$work/start.log"; then
-    curl -fsS "http://127.0.0.1:$port/api/health/ready"
-    echo
-    curl -fsS -o /dev/null "http://127.0.0.1:$port/login"
-    echo '[bare] npm start is up in a clone with nothing beside it'
-    exit 0
-  fi
-  if ! kill -0 "$pid" 2>/dev/null; then break; fi
-  sleep 1
-done
-echo '[bare] npm start did not come up; its output:' >&2
-cat "$work/start.log" >&2
-exit 1
+# npm start in the background, then wait until its health check answers and it says it is running.
+start_portal() {
+  echo "[bare] npm start (portal on 127.0.0.1:$port)"
+  set -m
+  DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$db" PORT="$port" VIEWER_PORT="$((port + 1))" \
+    STRIPE_LOCAL_PORT="$((port + 2))" npm start >"$work/start.log" 2>&1 &
+  pid=$!
+  set +m
+  for _ in $(seq 1 300); do
+    if curl -fsS "http://127.0.0.1:$port/api/health/ready" >/dev/null 2>&1 &&
+      grep -q 'Helix is running' "$work/start.log"; then
+      curl -fsS "http://127.0.0.1:$port/api/health/ready"
+      echo
+      curl -fsS -o /dev/null "http://127.0.0.1:$port/login"
+      return 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then break; fi
+    sleep 1
+  done
+  echo '[bare] npm start did not come up; its output:' >&2
+  cat "$work/start.log" >&2
+  exit 1
+}
+
+stop_portal() {
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=''
+}
+
+start_portal
+node packages/stack/bin/demo-login-check.mjs "http://127.0.0.1:$port"
+echo '[bare] npm start is up in a clone with nothing beside it'
+
+# A fresh stripe-local beside a database that keeps the old Stripe ids (rm -rf .data with the machine's
+# PostgreSQL, or a second clone on the same machine): the demo tenant must converge, not lose its plan
+# to the reconcile that runs at the worker's start.
+stop_portal
+rm -rf .data
+start_portal
+node packages/stack/bin/demo-login-check.mjs "http://127.0.0.1:$port" 20
+echo '[bare] after rm -rf .data beside the same database the demo owner still has a plan and models'

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { MSG } from '@helix/shared';
 import type { Db } from '../db.ts';
 import { withTransaction } from '../db/transaction.ts';
@@ -15,6 +16,7 @@ import {
 import { appliedBatches } from './flush-views.ts';
 import { isRedisUnavailable, redisCommandNotSent, redisOutageOf } from '../redis.ts';
 import { recordViewDirect } from './record-view-direct.ts';
+import { settleLater } from './settle-later.ts';
 import {
   unflushedViews,
   viewClaims,
@@ -31,6 +33,8 @@ export interface ViewDeps {
   prefix: string;
   /** A viewer's loads of a model within this many seconds count once (VIEW_WINDOW_SECONDS). */
   viewWindowSeconds?: number;
+  /** Where a view that could not be settled is reported. */
+  logger?: Logger;
 }
 
 /** The view window when the configuration does not say (VIEW_WINDOW_SECONDS' default). */
@@ -131,14 +135,17 @@ const COUNTER_MARGIN_SECONDS = 35 * 24 * 3600;
  * While Redis is down the load is counted straight in PostgreSQL instead (record-view-direct.ts), so a
  * viewer load never fails for a Redis outage: when Redis is known to be down (its outage state), and
  * when a command fails without having reached Redis. A failure that leaves it unknown whether Redis
- * counted the load (the connection lost or a timeout after the counting script was sent) is not counted
- * again: it is thrown (503 REDIS_UNAVAILABLE), so no load is counted twice.
+ * counted the load (the connection lost or a timeout after the counting script was sent) serves the
+ * load and runs the same script again once Redis answers (settle-later.ts): the script is idempotent
+ * within the view window, so the load ends counted exactly once. `settling` is that second run: it
+ * never counts in PostgreSQL (Redis may hold the first count) and throws while Redis is down.
  */
 export async function recordView(
   deps: ViewDeps,
   tenant: TenantPlanContext,
   load: ViewLoad,
   now = new Date(),
+  settling = false,
 ): Promise<RecordedView> {
   const period = billingPeriod(tenant.subscription, now);
   const allowance = viewAllowance(tenant);
@@ -166,7 +173,7 @@ export async function recordView(
     return { ...allowance, count, period, counted };
   };
   const outage = redisOutageOf(deps.redis);
-  if (outage?.down) return direct();
+  if (outage?.down && !settling) return direct();
 
   const redis = viewCommands(deps.redis);
   /** Set while a counting script may have reached Redis: a failure then is ambiguous. */
@@ -202,7 +209,15 @@ export async function recordView(
   } catch (error) {
     if (!isRedisUnavailable(error)) throw error;
     outage?.failed(error);
-    if (sent && !redisCommandNotSent(error)) throw error;
+    if (settling) throw error;
+    if (sent && !redisCommandNotSent(error)) {
+      settleLater(
+        () => recordView(deps, tenant, load, now, true),
+        (err) =>
+          deps.logger?.warn({ err, tenantId: tenant.id }, 'a view whose count was lost was not settled'),
+      );
+      return { ...allowance, count: 0, period, counted: true };
+    }
     return direct();
   }
   if (state === -1) throw new Error('The view counter could not be initialised');

@@ -10,6 +10,7 @@ export const viewDepsOf = (deps: ServerDeps): ViewDeps => ({
   redis: deps.redis,
   prefix: deps.config.REDIS_PREFIX,
   viewWindowSeconds: deps.config.VIEW_WINDOW_SECONDS,
+  logger: deps.logger,
 });
 
 /** The tenant's view allowance and use in the current billing period (non-admins). */
