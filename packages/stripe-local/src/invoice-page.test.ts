@@ -87,7 +87,10 @@ describe('hosted invoice page', () => {
     const piId = /\/3ds\/(pi_[^?]+)/.exec(to)![1]!;
     const back = decodeURIComponent(/return=([^&]+)/.exec(to)![1]!);
 
-    const failed = await submitForm(`${h.local.url}/3ds/${piId}/fail`, { client_secret: secret, return: back });
+    const failed = await submitForm(`${h.local.url}/3ds/${piId}/fail`, {
+      client_secret: secret,
+      return: back,
+    });
     expect(failed.headers.get('location')).toBe(back);
     const failedPage = await fetch(`${h.local.url}${back}`);
     expect(failedPage.status).toBe(402);

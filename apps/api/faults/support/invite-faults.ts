@@ -19,7 +19,11 @@ export async function until(check: () => Promise<boolean> | boolean, timeoutMs: 
  */
 export async function batchDone(h: Harness, batchId: number, timeoutMs: number, settleMs = 1000) {
   const read = () => h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } });
-  await until(async () => (await read()).status === 'done', timeoutMs, `the worker to finish batch ${batchId}`);
+  await until(
+    async () => (await read()).status === 'done',
+    timeoutMs,
+    `the worker to finish batch ${batchId}`,
+  );
   await new Promise((r) => setTimeout(r, settleMs));
   return read();
 }
