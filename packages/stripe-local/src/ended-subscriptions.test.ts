@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, DAY, startHarness, type Harness } from './testing/harness.ts';
-import { createMonthlyPrice } from './testing/prices.ts';
+import { createMonthlyPrice, subscribedCustomer } from './testing/subscriptions.ts';
 import { submitForm } from './testing/hosted-form.ts';
 
 let h: Harness;
@@ -128,13 +128,7 @@ describe('invoices of ended subscriptions', () => {
   });
 
   it('void and mark_uncollectible refuse what Stripe refuses', async () => {
-    const customer = await h.stripe.customers.create({ payment_method: 'pm_card_visa' });
-    const pm = (await h.stripe.paymentMethods.list({ customer: customer.id })).data[0]!;
-    const sub = await h.stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-      default_payment_method: pm.id,
-    });
+    const { customer, sub } = await subscribedCustomer(h.stripe, monthly);
     const paid = sub.latest_invoice as string;
     await expect(h.stripe.invoices.voidInvoice(paid)).rejects.toMatchObject({ code: 'invoice_not_editable' });
     await expect(h.stripe.invoices.markUncollectible(paid)).rejects.toMatchObject({

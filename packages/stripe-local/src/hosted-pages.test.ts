@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './testing/harness.ts';
-import { createMonthlyPrice } from './testing/prices.ts';
+import { createMonthlyPrice, subscribedCustomer } from './testing/subscriptions.ts';
 import { submitForm } from './testing/hosted-form.ts';
 
 let h: Harness;
@@ -163,13 +163,7 @@ describe('billing portal', () => {
   });
 
   it('runs the subscription_cancel flow and redirects after completion', async () => {
-    const customer = await h.stripe.customers.create({ payment_method: 'pm_card_visa' });
-    const pm = (await h.stripe.paymentMethods.list({ customer: customer.id })).data[0]!;
-    const sub = await h.stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-      default_payment_method: pm.id,
-    });
+    const { customer, sub } = await subscribedCustomer(h.stripe, monthly);
     const session = await h.stripe.billingPortal.sessions.create({
       customer: customer.id,
       return_url: 'http://portal.test/back',
@@ -190,13 +184,7 @@ describe('billing portal', () => {
   });
 
   it('confirms a plan change (subscription_update_confirm) with an invoice now', async () => {
-    const customer = await h.stripe.customers.create({ payment_method: 'pm_card_visa' });
-    const pm = (await h.stripe.paymentMethods.list({ customer: customer.id })).data[0]!;
-    const sub = await h.stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-      default_payment_method: pm.id,
-    });
+    const { customer, sub } = await subscribedCustomer(h.stripe, monthly);
     const yearly = await h.stripe.prices.create({
       currency: 'usd',
       unit_amount: 12240,

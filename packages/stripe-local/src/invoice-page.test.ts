@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './testing/harness.ts';
-import { createMonthlyPrice } from './testing/prices.ts';
+import { createMonthlyPrice } from './testing/subscriptions.ts';
 import { submitForm } from './testing/hosted-form.ts';
 
 let h: Harness;

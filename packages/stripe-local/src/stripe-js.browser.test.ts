@@ -4,7 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './testing/harness.ts';
-import { createMonthlyPrice } from './testing/prices.ts';
+import { createMonthlyPrice } from './testing/subscriptions.ts';
 
 /**
  * The Stripe.js stand-in and the hosted pages in Debian's Chromium (never a downloaded browser), from a

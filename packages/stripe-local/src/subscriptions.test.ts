@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, authenticate, DAY, startHarness, type Harness } from './testing/harness.ts';
-import { createMonthlyPrice } from './testing/prices.ts';
+import { createMonthlyPrice } from './testing/subscriptions.ts';
 
 let h: Harness;
 let monthly: Stripe.Price;
