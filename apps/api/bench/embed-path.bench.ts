@@ -15,10 +15,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { createLogger, parseConfig } from '@helix/server';
@@ -27,9 +25,9 @@ import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady } from '@helix/server/r
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { LocalStorage } from '@helix/server/storage/local-storage';
 import { flushViews } from '@helix/server/views/flush-views';
-import { randomToken, sha256 } from '@helix/server/tokens';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createApp } from '../src/app.ts';
+import { createEmbedFixture, recordedViews, type EmbedFixture } from '../test/embed-fixture.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -140,67 +138,21 @@ async function timed(stats: Stats, request: () => Promise<Response>): Promise<Re
 async function main() {
   const database = await createTestDatabase('helix_bench');
   const prefix = `helixbench-${randomBytes(4).toString('hex')}`;
-  const storageDir = await mkdtemp(path.join(tmpdir(), 'helix-bench-'));
   const db = createDb(database.url);
   const redis = createRedis(REDIS_URL);
+  let fixture: EmbedFixture | undefined;
   let child: ChildProcess | undefined;
   let failed = false;
   try {
-    // One customer tenant on an unlimited plan with embedding, one model, one embed token.
-    const plan = await db.plan.create({
-      data: {
-        id: 1,
-        name: 'Bench',
-        description: 'Bench plan',
-        family: 'enterprise',
-        planType: 'MONTHLY',
-        displayPlantype: 'MONTHLY',
-        price: '1',
-        firstTierPrice: '1',
-        userLimit: 5,
-        viewLimit: 0,
-        modelEmbed: true,
-      },
-    });
-    const tenant = await db.tenant.create({
-      data: {
-        domainPrefix: 'bench',
-        name: 'Bench tenant',
-        branding: { create: {} },
-        subscription: { create: { planId: plan.id, status: 'active', activePayment: true } },
-      },
-    });
-    const user = await db.user.create({
-      data: {
-        tenantId: tenant.id,
-        name: 'Bench owner',
-        userName: 'bench',
-        email: 'bench@example.test',
-        isOwner: true,
-      },
-    });
-    const storage = new LocalStorage(storageDir);
-    await storage.put('models/bench.glb', Buffer.from('glTF'), 'model/gltf-binary');
-    const model = await db.model.create({
-      data: { name: 'Bench model', urlModelName: 'bench-model', fileKey: 'models/bench.glb' },
-    });
-    const token = randomToken();
-    await db.embedToken.create({
-      data: {
-        tokenHash: sha256(token),
-        modelId: model.id,
-        tenantId: tenant.id,
-        createdById: user.id,
-        settings: ['info'],
-      },
-    });
+    fixture = await createEmbedFixture(db);
+    const { token, urlModelName } = fixture;
 
     const setup: Setup = {
       databaseUrl: database.url,
       prefix,
-      storageDir,
+      storageDir: fixture.storageDir,
       token,
-      urlModelName: model.urlModelName,
+      urlModelName,
     };
     child = fork(fileURLToPath(import.meta.url), ['--serve', JSON.stringify(setup)], { stdio: 'inherit' });
     const ports = await new Promise<Ready>((resolve, reject) => {
@@ -212,7 +164,7 @@ async function main() {
     const body = JSON.stringify({ token });
     const json = { 'Content-Type': 'application/json' };
     const viewerQuery = new URLSearchParams({
-      model: model.urlModelName,
+      model: urlModelName,
       subscription: token,
       currentmode: 'embedding',
       version: '1',
@@ -307,9 +259,7 @@ async function main() {
     child.kill('SIGTERM');
     child = undefined;
     const flushed = await flushViews({ db, redis, prefix }, { recover: true });
-    const recorded =
-      (await db.modelViewDaily.aggregate({ where: { modelId: model.id }, _sum: { count: true } }))._sum
-        .count ?? 0;
+    const recorded = await recordedViews(db, fixture.modelId);
     const expected = viewersServed.size + warmupLoads;
     const ok = recorded === expected && viewer.errors === 0;
     console.log(
@@ -329,7 +279,7 @@ async function main() {
     redis.disconnect();
     await db.$disconnect();
     await dropDatabase(database.name);
-    await rm(storageDir, { recursive: true, force: true });
+    if (fixture) await rm(fixture.storageDir, { recursive: true, force: true });
   }
   process.exit(failed ? 1 : 0);
 }

@@ -6,7 +6,7 @@ import { createHarness, deleteKeys, type Harness } from '../test/harness.ts';
 import { startMailSink } from '../test/mail-sink.ts';
 import { bearer, customer, type Caller } from '../test/models.ts';
 import { startWorkerProcess } from '../test/worker-process.ts';
-import { joinWith, linksThatDoNotOpen, printFigures, tokenOf, until } from './support/invite-faults.ts';
+import { batchDone, joinWith, linksThatDoNotOpen, printFigures, tokenOf } from './support/invite-faults.ts';
 
 /**
  * The real worker (apps/worker/src/main.ts, a child process) SIGKILLed twice during a 2,000-row bulk
@@ -79,15 +79,7 @@ describe('bulk invite with the worker SIGKILLed twice', () => {
         worker = await startWorkerProcess(env);
       }
 
-      // The worker marks the batch done itself: nobody polls the API here.
-      await until(
-        async () =>
-          (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
-        120_000,
-        'the worker to finish the batch',
-      );
-      await new Promise((r) => setTimeout(r, 1_000)); // any straggling message
-      const batch = await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } });
+      const batch = await batchDone(h, batchId, 120_000);
       const counts = mail.countsByAddress();
       const missing = rows.filter((r) => !counts.has(r.email));
       const repeated = rows.filter((r) => (counts.get(r.email) ?? 0) > 1);
@@ -163,13 +155,7 @@ describe('bulk invite with the worker SIGKILLed twice', () => {
     const before = mail.mails.length;
     const worker = await startWorkerProcess(env);
     try {
-      await until(
-        async () =>
-          (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
-        60_000,
-        'the recovered batch',
-      );
-      await new Promise((r) => setTimeout(r, 500));
+      await batchDone(h, batchId, 60_000, 500);
       const counts = mail.countsByAddress();
       expect(rows.filter((r) => counts.get(r.email) !== 1)).toEqual([]);
       expect(mail.mails.length - before).toBe(rows.length);

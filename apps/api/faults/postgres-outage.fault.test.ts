@@ -11,16 +11,14 @@ import { rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '@helix/server/db';
-import { sleep } from '@helix/stack/services/net';
-import { startWorkerProcess } from '../test/worker-process.ts';
-import { REDIS_URL } from '../test/harness.ts';
-import { startApiProcess, type ApiProcess } from './support/api-process.ts';
-import { createEmbedFixture, recordedViews, type EmbedFixture } from './support/embed-fixture.ts';
-import { startOwnPostgres, type OwnPostgres } from './support/own-postgres.ts';
-import { pacedEmbedLoads, since, summarise, VIEWER_ORIGIN } from './support/paced-loads.ts';
-import { pollReady, waitForViews } from './support/outage-case.ts';
-import { deleteKeys } from '../test/harness.ts';
 import { createRedis } from '@helix/server/redis';
+import { deleteKeys, REDIS_URL } from '../test/harness.ts';
+import { createEmbedFixture, type EmbedFixture } from '../test/embed-fixture.ts';
+import type { ApiProcess } from './support/api-process.ts';
+import { startOwnPostgres, type OwnPostgres } from './support/own-postgres.ts';
+import { summarise } from './support/paced-loads.ts';
+import { duringOutage, outageFigures, outageUnderLoads } from './support/outage-case.ts';
+import { startOutageProcesses, type WorkerProcess } from './support/outage-processes.ts';
 
 const LOADS_PER_SECOND = 25;
 const OUTAGE_SECONDS = 5;
@@ -30,27 +28,18 @@ let postgres: OwnPostgres;
 let db: Db;
 let fixture: EmbedFixture;
 let api: ApiProcess;
-let worker: Awaited<ReturnType<typeof startWorkerProcess>>;
+let worker: WorkerProcess;
 
 beforeAll(async () => {
   postgres = await startOwnPostgres();
   db = createDb(postgres.url);
   fixture = await createEmbedFixture(db);
-  const env = {
-    DATABASE_URL: postgres.url,
-    REDIS_URL,
-    REDIS_PREFIX: PREFIX,
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    PUBLIC_URL: 'http://127.0.0.1',
-  };
-  api = await startApiProcess({
-    ...env,
-    STORAGE_DIR: fixture.storageDir,
-    VIEWER_URL: VIEWER_ORIGIN,
-    EMBED_RATE_LIMIT_MAX: '100000000',
-    EMBED_TOKEN_RATE_LIMIT_MAX: '100000000',
-  });
-  worker = await startWorkerProcess(env);
+  ({ api, worker } = await startOutageProcesses({
+    databaseUrl: postgres.url,
+    redisUrl: REDIS_URL,
+    redisPrefix: PREFIX,
+    fixture,
+  }));
 });
 
 afterAll(async () => {
@@ -66,46 +55,28 @@ afterAll(async () => {
 
 describe('PostgreSQL outage under paced embed loads', () => {
   it(`PostgreSQL down for ${OUTAGE_SECONDS} s: fast 503s, recovery, views exact, logged once`, async () => {
-    const loads = pacedEmbedLoads({
+    const run = await outageUnderLoads({
       api: api.url,
-      token: fixture.token,
-      urlModelName: fixture.urlModelName,
+      db,
+      fixture,
       perSecond: LOADS_PER_SECOND,
+      service: postgres,
+      outageMs: OUTAGE_SECONDS * 1000,
+      afterMs: 6000,
     });
-    const ready = pollReady(api.url, loads.t0);
-    await sleep(3000);
-    await postgres.stop();
-    const downAt = since(loads.t0);
-    await sleep(OUTAGE_SECONDS * 1000);
-    await postgres.start();
-    const upAt = since(loads.t0);
-    await sleep(6000);
-    const samples = await loads.stop();
-    const readySamples = await ready.stop();
-    const loadsEnd = since(loads.t0);
-
-    const served = samples.filter((s) => s.kind === 'viewer' && s.status === 200).length;
-    const flushed = await waitForViews(() => recordedViews(db, fixture.modelId), served, 30_000);
-    const during = samples.filter((s) => s.at >= downAt && s.at < upAt);
+    const { samples, readySamples, downAt, upAt, served, flushed } = run;
+    const during = duringOutage(run);
     const firstServedAfter = samples.find((s) => s.at >= upAt && s.kind === 'detail' && s.status === 200);
     const recovered = readySamples.find((r) => r.at >= upAt && r.status === 200);
     const afterwards = samples.filter((s) => s.at >= upAt + 3000);
     console.log(`\nPostgreSQL outage, ${OUTAGE_SECONDS} s, ${LOADS_PER_SECOND} embed loads/s`);
     console.table([
       {
-        outage: `${OUTAGE_SECONDS} s`,
-        loads: samples.filter((s) => s.kind === 'viewer').length,
-        ...summarise(samples),
-        'during outage': summarise(during).statuses,
+        ...outageFigures(run, OUTAGE_SECONDS, flushed.views),
         'max ms during outage': summarise(during).max,
-        'ready max ms': Math.round(Math.max(...readySamples.map((r) => r.ms))),
-        'ready 200 again after s': recovered ? ((recovered.at - upAt) / 1000).toFixed(1) : 'never',
         'loads served again after s': firstServedAfter
           ? ((firstServedAfter.at - upAt) / 1000).toFixed(1)
           : 'never',
-        'viewer 200': served,
-        'views recorded': flushed.views,
-        'views exact s after last load': ((flushed.at - loads.t0 - loadsEnd) / 1000).toFixed(1),
       },
     ]);
 

@@ -10,13 +10,11 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '@helix/server/db';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
-import { sleep } from '@helix/stack/services/net';
-import { startWorkerProcess } from '../test/worker-process.ts';
-import { startApiProcess, type ApiProcess } from './support/api-process.ts';
-import { createEmbedFixture, recordedViews, type EmbedFixture } from './support/embed-fixture.ts';
+import { createEmbedFixture, recordedViews, type EmbedFixture } from '../test/embed-fixture.ts';
+import type { ApiProcess } from './support/api-process.ts';
 import { startOwnRedis, type OwnRedis } from './support/own-redis.ts';
-import { pacedEmbedLoads, since, summarise, VIEWER_ORIGIN } from './support/paced-loads.ts';
-import { pollReady, waitForViews } from './support/outage-case.ts';
+import { duringOutage, outageFigures, outageUnderLoads } from './support/outage-case.ts';
+import { startOutageProcesses, type WorkerProcess } from './support/outage-processes.ts';
 
 const LOADS_PER_SECOND = 25;
 const PREFIX = 'helixfault';
@@ -26,28 +24,19 @@ let database: { name: string; url: string };
 let db: Db;
 let fixture: EmbedFixture;
 let api: ApiProcess;
-let worker: Awaited<ReturnType<typeof startWorkerProcess>>;
+let worker: WorkerProcess;
 
 beforeAll(async () => {
   redis = await startOwnRedis();
   database = await createTestDatabase('helix_fault_redis');
   db = createDb(database.url);
   fixture = await createEmbedFixture(db);
-  const env = {
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: PREFIX,
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    PUBLIC_URL: 'http://127.0.0.1',
-  };
-  api = await startApiProcess({
-    ...env,
-    STORAGE_DIR: fixture.storageDir,
-    VIEWER_URL: VIEWER_ORIGIN,
-    EMBED_RATE_LIMIT_MAX: '100000000',
-    EMBED_TOKEN_RATE_LIMIT_MAX: '100000000',
-  });
-  worker = await startWorkerProcess(env);
+  ({ api, worker } = await startOutageProcesses({
+    databaseUrl: database.url,
+    redisUrl: redis.url,
+    redisPrefix: PREFIX,
+    fixture,
+  }));
 });
 
 afterAll(async () => {
@@ -70,46 +59,22 @@ describe('Redis outage under paced embed loads', () => {
     [20, 2],
   ])('Redis down for %i s: fast answers, views exact, logged once', async (seconds, outagesSoFar) => {
     const viewsBefore = await recordedViews(db, fixture.modelId);
-    const loads = pacedEmbedLoads({
+    const run = await outageUnderLoads({
       api: api.url,
-      token: fixture.token,
-      urlModelName: fixture.urlModelName,
+      db,
+      fixture,
       perSecond: LOADS_PER_SECOND,
+      service: redis,
+      outageMs: seconds * 1000,
+      afterMs: 5000,
+      viewsBefore,
     });
-    const ready = pollReady(api.url, loads.t0);
-    await sleep(3000);
-    await redis.stop();
-    const downAt = since(loads.t0);
-    await sleep(seconds * 1000);
-    await redis.start();
-    const upAt = since(loads.t0);
-    await sleep(5000);
-    const samples = await loads.stop();
-    const readySamples = await ready.stop();
-    const loadsEnd = since(loads.t0);
-
-    const served = samples.filter((s) => s.kind === 'viewer' && s.status === 200).length;
-    const flushed = await waitForViews(
-      () => recordedViews(db, fixture.modelId),
-      viewsBefore + served,
-      30_000,
-    );
-    const views = flushed.views - viewsBefore;
-    const during = samples.filter((s) => s.at >= downAt && s.at < upAt);
+    const { samples, readySamples, downAt, upAt, served } = run;
+    const views = run.flushed.views - viewsBefore;
+    const during = duringOutage(run);
     const recovered = readySamples.find((r) => r.at >= upAt && r.status === 200);
-    const table = {
-      outage: `${seconds} s`,
-      loads: samples.filter((s) => s.kind === 'viewer').length,
-      ...summarise(samples),
-      'during outage': summarise(during).statuses,
-      'ready max ms': Math.round(Math.max(...readySamples.map((r) => r.ms))),
-      'ready 200 again after s': recovered ? ((recovered.at - upAt) / 1000).toFixed(1) : 'never',
-      'viewer 200': served,
-      'views recorded': views,
-      'views exact s after last load': ((flushed.at - loads.t0 - loadsEnd) / 1000).toFixed(1),
-    };
     console.log(`\nRedis outage, ${seconds} s, ${LOADS_PER_SECOND} embed loads/s`);
-    console.table([table]);
+    console.table([outageFigures(run, seconds, views)]);
 
     console.log(
       api

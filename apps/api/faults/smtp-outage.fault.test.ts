@@ -7,7 +7,7 @@ import { createHarness, type Harness } from '../test/harness.ts';
 import { startMailSink } from '../test/mail-sink.ts';
 import { bearer, customer, type Caller } from '../test/models.ts';
 import { startWorkerProcess } from '../test/worker-process.ts';
-import { linksThatDoNotOpen, printFigures, until } from './support/invite-faults.ts';
+import { batchDone, linksThatDoNotOpen, printFigures } from './support/invite-faults.ts';
 
 /**
  * The SMTP server down for 75 s (longer than the old bulk retry window of 6 attempts over ~62 s) while
@@ -87,14 +87,7 @@ describe('an SMTP outage longer than the old bulk retry window', () => {
       const firstAfterUp = Date.now() - upAt;
       await mail.waitFor(expected, 60_000);
       const allAfterUp = Date.now() - upAt;
-      await until(
-        async () =>
-          (await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } })).status === 'done',
-        30_000,
-        'the worker to finish the batch',
-      );
-      await new Promise((r) => setTimeout(r, 1_000)); // any straggling duplicate
-      const batch = await h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } });
+      const batch = await batchDone(h, batchId, 30_000);
       const counts = mail.countsByAddress();
       const everyone = [...rows.map((r) => r.email), ...singles];
       const notOnce = everyone.filter((address) => counts.get(address) !== 1);

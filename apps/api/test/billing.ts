@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import request from 'supertest';
 import Stripe from 'stripe';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { SessionUser } from '@helix/shared/schemas/session';
 import { startStripeLocal, type StripeLocal } from '@helix/stripe-local';
 import { STRIPE_API_VERSION } from '@helix/server/billing/stripe-client';
+import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.command';
 import type { Tenant, User } from '@helix/server/db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { seed } from '../../../prisma/seed.ts';
@@ -77,10 +80,54 @@ export async function createBillingBed(): Promise<BillingBed> {
   };
 }
 
+/** The seeded plans' ids (prisma/seed.ts). */
+export const INDIVIDUAL_MONTHLY = 7;
+export const EDUCATOR_MONTHLY = 8;
+export const ENTERPRISE_MONTHLY = 13;
+
+/**
+ * The bed of a test file, with the plans' Stripe catalogue: made before its tests, closed after. What
+ * it answers stands for the bed once beforeAll has run.
+ */
+export function useBillingBed(): BillingBed {
+  let bed: BillingBed | undefined;
+  beforeAll(async () => {
+    bed = await createBillingBed();
+    await ensureStripeCatalog(bed.h.deps);
+  }, 60_000);
+  afterAll(async () => {
+    await bed?.close();
+  });
+  const current = () => {
+    if (!bed) throw new Error('the billing bed is used before beforeAll has made it');
+    return bed;
+  };
+  return {
+    get h() {
+      return current().h;
+    },
+    get app() {
+      return current().app;
+    },
+    get stripe() {
+      return current().stripe;
+    },
+    get local() {
+      return current().local;
+    },
+    get webhookSecret() {
+      return current().webhookSecret;
+    },
+    close: () => current().close(),
+  };
+}
+
 export interface Customer {
   tenant: Tenant;
   owner: User;
   token: string;
+  /** GET a tenant call with the owner's session (or `token`'s). */
+  get(path: string, token?: string): request.Test;
   /** POST to a tenant call with the owner's session. */
   post(path: string, body?: object, token?: string): request.Test;
 }
@@ -111,12 +158,21 @@ export async function customer(
     owner,
     token,
     clockId,
+    get: (path, as = token) =>
+      request(bed.app).get(`/api/t/${tenant.domainPrefix}${path}`).set('Authorization', `Bearer ${as}`),
     post: (path, body = {}, as = token) =>
       request(bed.app)
         .post(`/api/t/${tenant.domainPrefix}${path}`)
         .set('Authorization', `Bearer ${as}`)
         .send(body),
   };
+}
+
+/** The signed-in user as the web app reads it (GET /user/info). */
+export async function userInfo(c: Customer) {
+  const res = await c.get('/user/info');
+  expect(res.status).toBe(200);
+  return SessionUser.parse(res.body.user ?? res.body);
 }
 
 export async function login(bed: BillingBed, email: string): Promise<string> {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@helix/shared';
-import { launchBrowser, newPage } from './support/browser.ts';
-import { expectPath, logIn } from './support/accounts.ts';
-import { fillCard, forgetTrialCards, markTrialPassed, registerPerson } from './support/billing.ts';
+import { launchBrowser } from './support/browser.ts';
+import { fillCard, forgetTrialCards, markTrialPassed } from './support/billing.ts';
+import { newCustomerPage } from './support/customer-page.ts';
 import { firstLink, waitForMail } from './support/mailbox.ts';
 
 /**
@@ -45,10 +45,7 @@ describe('money in the browser (issue 15)', () => {
   it('upgrades a trial on a 3-D Secure card: the challenge shows at once, the plan changes only after it', async () => {
     // One trial per card: this test's card may have had one in an earlier test.
     await forgetTrialCards();
-    const { context, page } = await newPage(browser);
-    const person = await registerPerson(page);
-    await logIn(page, person.email, person.password);
-    await expectPath(page, '/subscription');
+    const { context, page } = await newCustomerPage(browser);
     await startTrial(page, 'Educator Monthly', '4000 0025 0000 3155');
     // Setting the card up asks the bank once.
     await page.getByTestId('three-ds-modal').waitFor({ timeout: 30_000 });
@@ -87,14 +84,10 @@ describe('money in the browser (issue 15)', () => {
     let closeContext: () => Promise<void>;
 
     beforeAll(async () => {
-      const opened = await newPage(browser);
+      const opened = await newCustomerPage(browser, (person) => markTrialPassed(person.email));
       page = opened.page;
       closeContext = () => opened.context.close();
-      const person = await registerPerson(page);
-      email = person.email;
-      await markTrialPassed(person.email);
-      await logIn(page, person.email, person.password);
-      await expectPath(page, '/subscription');
+      email = opened.person.email;
       await subscribe(page, 'Educator Monthly', '4242 4242 4242 4242');
       await page.getByText(MSG.subscribedSuccess).first().waitFor({ timeout: 30_000 });
     });
@@ -156,11 +149,7 @@ describe('money in the browser (issue 15)', () => {
   });
 
   it('shows a declined card and a failed 3-D Secure under the card field, until the card is edited', async () => {
-    const { context, page } = await newPage(browser);
-    const person = await registerPerson(page);
-    await markTrialPassed(person.email);
-    await logIn(page, person.email, person.password);
-    await expectPath(page, '/subscription');
+    const { context, page } = await newCustomerPage(browser, (person) => markTrialPassed(person.email));
     await subscribe(page, 'Individual Monthly', '4000 0000 0000 0002');
 
     const error = page.getByTestId('card-error');

@@ -11,9 +11,9 @@ import {
   markDeactivated,
   markTrialPassed,
   payOnCheckout,
-  registerPerson,
   stripeSdk,
 } from './support/billing.ts';
+import { newCustomerPage } from './support/customer-page.ts';
 
 const plan = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
@@ -104,10 +104,7 @@ describe('billing in the browser', () => {
 
   it('starts a trial with the wallet button', async () => {
     await forgetTrialCards();
-    const { context, page } = await newPage(browser);
-    const person = await registerPerson(page);
-    await logIn(page, person.email, person.password);
-    await expectPath(page, '/subscription');
+    const { context, page } = await newCustomerPage(browser);
     const individual = plan(page, 'Individual Monthly');
     await individual.getByRole('button', { name: 'Try for Free' }).click();
     await individual.getByRole('button', { name: 'Buy Now' }).click();
@@ -123,10 +120,7 @@ describe('billing in the browser', () => {
   });
 
   it('shows the error and logs out when the success page cannot refresh the user', async () => {
-    const { context, page } = await newPage(browser);
-    const person = await registerPerson(page);
-    await logIn(page, person.email, person.password);
-    await expectPath(page, '/subscription');
+    const { context, page } = await newCustomerPage(browser);
     // The API stops answering GET /user/info (start-up keeps the cached user quietly; the success
     // page's refresh after its 5 s wait does not).
     const message = 'The subscription service is not answering';
@@ -150,12 +144,9 @@ describe('billing in the browser', () => {
     let closeContext: () => Promise<void>;
 
     beforeAll(async () => {
-      const opened = await newPage(browser);
+      const opened = await newCustomerPage(browser, (person) => markTrialPassed(person.email));
       page = opened.page;
       closeContext = () => opened.context.close();
-      const person = await registerPerson(page);
-      await markTrialPassed(person.email);
-      await logIn(page, person.email, person.password);
     });
     afterAll(async () => {
       await closeContext?.();
@@ -239,11 +230,7 @@ describe('billing in the browser', () => {
   });
 
   it("pays on the provider's hosted Checkout instead, then opens the billing details", async () => {
-    const { context, page } = await newPage(browser);
-    const person = await registerPerson(page);
-    await markTrialPassed(person.email);
-    await logIn(page, person.email, person.password);
-    await expectPath(page, '/subscription');
+    const { context, page } = await newCustomerPage(browser, (person) => markTrialPassed(person.email));
     const individual = plan(page, 'Individual Monthly');
     await individual.getByRole('button', { name: 'Select', exact: true }).click();
     await individual.getByRole('button', { name: 'Buy Now' }).click();
@@ -262,12 +249,8 @@ describe('billing in the browser', () => {
   });
 
   it('shows the deactivated banner with its reasons and a way to renew', async () => {
-    const { context, page } = await newPage(browser);
-    const person = await registerPerson(page);
-    await markDeactivated(person.email, 7);
-    await logIn(page, person.email, person.password);
     // A deactivated plan is not in force: the guard sends the user to choose one.
-    await expectPath(page, '/subscription');
+    const { context, page } = await newCustomerPage(browser, (person) => markDeactivated(person.email, 7));
     const banner = page.getByTestId('banner-deactivated');
     await banner.getByText(MSG.deactivatedBanner).waitFor();
     await banner.getByText(MSG.deactivatedReasonCancelled).waitFor();
@@ -280,12 +263,11 @@ describe('billing in the browser', () => {
 
   it('shows the payment-failed banner after a failed renewal', async () => {
     await forgetTrialCards();
-    const { context, page } = await newPage(browser);
     const stripe = stripeSdk();
-    const person = await registerPerson(page);
-    const { clock } = await customerOnTestClock(stripe, person.email);
-    await logIn(page, person.email, person.password);
-    await expectPath(page, '/subscription');
+    let clock = { id: '', frozen_time: 0 };
+    const { context, page } = await newCustomerPage(browser, async (person) => {
+      ({ clock } = await customerOnTestClock(stripe, person.email));
+    });
 
     // A trial on a card that attaches but declines every charge.
     const individual = plan(page, 'Individual Monthly');

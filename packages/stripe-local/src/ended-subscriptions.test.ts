@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, DAY, startHarness, type Harness } from './testing/harness.ts';
+import { createMonthlyPrice, subscribedCustomer } from './testing/subscriptions.ts';
+import { submitForm } from './testing/hosted-form.ts';
 
 let h: Harness;
 let unpaid: Harness;
@@ -9,12 +11,7 @@ let monthly: Stripe.Price;
 beforeAll(async () => {
   h = await startHarness();
   unpaid = await startHarness({ afterRetries: { subscription: 'unpaid', invoice: 'past_due' } });
-  monthly = await h.stripe.prices.create({
-    currency: 'usd',
-    unit_amount: 1200,
-    recurring: { interval: 'month' },
-    product_data: { name: 'Individual Monthly' },
-  });
+  monthly = await createMonthlyPrice(h.stripe);
 });
 afterAll(async () => {
   await h?.stop();
@@ -28,15 +25,6 @@ async function clockedCustomer(stripe: Stripe, paymentMethod: string) {
   const pm = (await stripe.paymentMethods.attach(paymentMethod, { customer: customer.id })).id;
   await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: pm } });
   return { clock: clock.id, customer: customer.id, start };
-}
-
-async function post(url: string, fields: Record<string, string>) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-  });
 }
 
 const paidInvoices = async (stripe: Stripe, customer: string) =>
@@ -124,7 +112,7 @@ describe('invoices of ended subscriptions', () => {
     expect(second.status).toBe('active');
     // The customer updates the card in the hosted portal: only collectable invoices are paid.
     const portal = await h.stripe.billingPortal.sessions.create({ customer, return_url: 'http://x.test' });
-    const saved = await post(`${portal.url}/payment-method`, {
+    const saved = await submitForm(`${portal.url}/payment-method`, {
       cardNumber: '4242424242424242',
       cardExpiry: '12 / 40',
       cardCvc: '123',
@@ -140,13 +128,7 @@ describe('invoices of ended subscriptions', () => {
   });
 
   it('void and mark_uncollectible refuse what Stripe refuses', async () => {
-    const customer = await h.stripe.customers.create({ payment_method: 'pm_card_visa' });
-    const pm = (await h.stripe.paymentMethods.list({ customer: customer.id })).data[0]!;
-    const sub = await h.stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-      default_payment_method: pm.id,
-    });
+    const { customer, sub } = await subscribedCustomer(h.stripe, monthly);
     const paid = sub.latest_invoice as string;
     await expect(h.stripe.invoices.voidInvoice(paid)).rejects.toMatchObject({ code: 'invoice_not_editable' });
     await expect(h.stripe.invoices.markUncollectible(paid)).rejects.toMatchObject({

@@ -1,31 +1,18 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './testing/harness.ts';
+import { createMonthlyPrice, subscribedCustomer } from './testing/subscriptions.ts';
+import { submitForm } from './testing/hosted-form.ts';
 
 let h: Harness;
 let monthly: Stripe.Price;
 beforeAll(async () => {
   h = await startHarness();
-  monthly = await h.stripe.prices.create({
-    currency: 'usd',
-    unit_amount: 1200,
-    recurring: { interval: 'month' },
-    product_data: { name: 'Individual Monthly' },
-  });
+  monthly = await createMonthlyPrice(h.stripe);
 });
 afterAll(async () => {
   await h?.stop();
 });
-
-/** Submits a hosted page's form as a browser would, without following the redirect. */
-async function post(url: string, fields: Record<string, string>) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-  });
-}
 
 const card = (number: string) => ({
   cardNumber: number,
@@ -51,11 +38,11 @@ describe('hosted Checkout', () => {
     expect(html).toContain('data-testid="card-number"');
     expect(html).toContain('http://portal.test/cancel');
 
-    const declined = await post(session.url!, card('4000000000009995'));
+    const declined = await submitForm(session.url!, card('4000000000009995'));
     expect(declined.status).toBe(402);
     expect(await declined.text()).toContain('Your card has insufficient funds.');
 
-    const paid = await post(session.url!, card('4242424242424242'));
+    const paid = await submitForm(session.url!, card('4242424242424242'));
     expect(paid.status).toBe(303);
     expect(paid.headers.get('location')).toBe(`http://portal.test/success?session=${session.id}`);
     const done = await h.stripe.checkout.sessions.retrieve(session.id, {
@@ -86,13 +73,13 @@ describe('hosted Checkout', () => {
       success_url: 'http://portal.test/ok',
       subscription_data: { trial_period_days: 30 },
     });
-    const challenge = await post(session.url!, card('4000002500003155'));
+    const challenge = await submitForm(session.url!, card('4000002500003155'));
     expect(challenge.status).toBe(303);
     const to = new URL(challenge.headers.get('location')!, h.local.url);
     expect(to.pathname).toMatch(/^\/3ds\/seti_/);
     const page = await (await fetch(to)).text();
     const secret = /name="client_secret" value="([^"]+)"/.exec(page)![1]!;
-    const back = await post(`${h.local.url}${to.pathname}/complete`, {
+    const back = await submitForm(`${h.local.url}${to.pathname}/complete`, {
       client_secret: secret,
       return: to.searchParams.get('return')!,
     });
@@ -116,7 +103,7 @@ describe('hosted Checkout', () => {
       payment_intent_data: { metadata: { kind: 'views' } },
     });
     expect(views.amount_total).toBe(1000);
-    expect((await post(views.url!, card('4242424242424242'))).status).toBe(303);
+    expect((await submitForm(views.url!, card('4242424242424242'))).status).toBe(303);
     const paid = await h.stripe.checkout.sessions.retrieve(views.id, { expand: ['payment_intent'] });
     expect((paid.payment_intent as Stripe.PaymentIntent).status).toBe('succeeded');
     expect((paid.payment_intent as Stripe.PaymentIntent).metadata).toEqual({ kind: 'views' });
@@ -160,13 +147,13 @@ describe('billing portal', () => {
     expect(home).toContain('data-testid="portal-cancel"');
     expect(home).toContain('http://portal.test/back');
 
-    expect((await post(`${session.url}/cancel/${sub.id}`, {})).status).toBe(303);
+    expect((await submitForm(`${session.url}/cancel/${sub.id}`, {})).status).toBe(303);
     expect((await h.stripe.subscriptions.retrieve(sub.id)).cancel_at_period_end).toBe(true);
     expect(await (await fetch(session.url)).text()).toContain('data-testid="portal-renew"');
-    await post(`${session.url}/renew/${sub.id}`, {});
+    await submitForm(`${session.url}/renew/${sub.id}`, {});
     expect((await h.stripe.subscriptions.retrieve(sub.id)).cancel_at_period_end).toBe(false);
 
-    const updated = await post(`${session.url}/payment-method`, card('5555555555554444'));
+    const updated = await submitForm(`${session.url}/payment-method`, card('5555555555554444'));
     expect(updated.status).toBe(303);
     const after = await h.stripe.customers.retrieve(customer.id);
     const newPm = await h.stripe.paymentMethods.retrieve(
@@ -176,13 +163,7 @@ describe('billing portal', () => {
   });
 
   it('runs the subscription_cancel flow and redirects after completion', async () => {
-    const customer = await h.stripe.customers.create({ payment_method: 'pm_card_visa' });
-    const pm = (await h.stripe.paymentMethods.list({ customer: customer.id })).data[0]!;
-    const sub = await h.stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-      default_payment_method: pm.id,
-    });
+    const { customer, sub } = await subscribedCustomer(h.stripe, monthly);
     const session = await h.stripe.billingPortal.sessions.create({
       customer: customer.id,
       return_url: 'http://portal.test/back',
@@ -197,19 +178,13 @@ describe('billing portal', () => {
     });
     expect(session.flow?.type).toBe('subscription_cancel');
     expect(await (await fetch(session.url)).text()).toContain('data-testid="portal-confirm-cancel"');
-    const done = await post(`${session.url}/cancel/${sub.id}`, {});
+    const done = await submitForm(`${session.url}/cancel/${sub.id}`, {});
     expect(done.headers.get('location')).toBe('http://portal.test/success/unsubscribe');
     expect((await h.stripe.subscriptions.retrieve(sub.id)).cancel_at_period_end).toBe(true);
   });
 
   it('confirms a plan change (subscription_update_confirm) with an invoice now', async () => {
-    const customer = await h.stripe.customers.create({ payment_method: 'pm_card_visa' });
-    const pm = (await h.stripe.paymentMethods.list({ customer: customer.id })).data[0]!;
-    const sub = await h.stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: monthly.id }],
-      default_payment_method: pm.id,
-    });
+    const { customer, sub } = await subscribedCustomer(h.stripe, monthly);
     const yearly = await h.stripe.prices.create({
       currency: 'usd',
       unit_amount: 12240,
@@ -231,7 +206,7 @@ describe('billing portal', () => {
       },
     });
     expect(await (await fetch(session.url)).text()).toContain('Individual Yearly');
-    const done = await post(`${session.url}/update-confirm`, {});
+    const done = await submitForm(`${session.url}/update-confirm`, {});
     expect(done.headers.get('location')).toBe('http://portal.test/success/subscribe/9');
     const changed = await h.stripe.subscriptions.retrieve(sub.id, { expand: ['latest_invoice'] });
     expect(changed.items.data[0]!.price.id).toBe(yearly.id);

@@ -1,32 +1,20 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './testing/harness.ts';
+import { createMonthlyPrice } from './testing/subscriptions.ts';
+import { submitForm } from './testing/hosted-form.ts';
 
 let h: Harness;
 let monthly: Stripe.Price;
 beforeAll(async () => {
   h = await startHarness();
-  monthly = await h.stripe.prices.create({
-    currency: 'usd',
-    unit_amount: 1200,
-    recurring: { interval: 'month' },
-    product_data: { name: 'Individual Monthly' },
-  });
+  monthly = await createMonthlyPrice(h.stripe);
 });
 afterAll(async () => {
   await h?.stop();
 });
 
 const card = (number: string) => ({ cardNumber: number, cardExpiry: '12 / 40', cardCvc: '123' });
-
-async function post(url: string, fields: Record<string, string>) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-  });
-}
 
 /** An incomplete subscription's first invoice: open, $12, waiting for the customer. */
 async function openInvoice(): Promise<Stripe.Invoice> {
@@ -56,11 +44,11 @@ describe('hosted invoice page', () => {
     expect(html).toContain('data-testid="invoice-status">Due<');
     expect(html).toContain('data-testid="invoice-pay"');
 
-    const declined = await post(`${invoice.hosted_invoice_url}/pay`, card('4000000000009995'));
+    const declined = await submitForm(`${invoice.hosted_invoice_url}/pay`, card('4000000000009995'));
     expect(declined.status).toBe(402);
     expect(await declined.text()).toContain('Your card has insufficient funds.');
 
-    const paid = await post(`${invoice.hosted_invoice_url}/pay`, card('4242424242424242'));
+    const paid = await submitForm(`${invoice.hosted_invoice_url}/pay`, card('4242424242424242'));
     expect(paid.status).toBe(303);
     expect(paid.headers.get('location')).toBe(`/i/${invoice.id}`);
     const after = await h.stripe.invoices.retrieve(invoice.id);
@@ -89,7 +77,7 @@ describe('hosted invoice page', () => {
 
   it('goes through the 3-D Secure challenge: a failed one leaves it due, a passed one pays it', async () => {
     const invoice = await openInvoice();
-    const challenge = await post(`${invoice.hosted_invoice_url}/pay`, card('4000002760003184'));
+    const challenge = await submitForm(`${invoice.hosted_invoice_url}/pay`, card('4000002760003184'));
     expect(challenge.status).toBe(303);
     const to = challenge.headers.get('location')!;
     expect(to).toMatch(/^\/3ds\/pi_/);
@@ -99,18 +87,21 @@ describe('hosted invoice page', () => {
     const piId = /\/3ds\/(pi_[^?]+)/.exec(to)![1]!;
     const back = decodeURIComponent(/return=([^&]+)/.exec(to)![1]!);
 
-    const failed = await post(`${h.local.url}/3ds/${piId}/fail`, { client_secret: secret, return: back });
+    const failed = await submitForm(`${h.local.url}/3ds/${piId}/fail`, {
+      client_secret: secret,
+      return: back,
+    });
     expect(failed.headers.get('location')).toBe(back);
     const failedPage = await fetch(`${h.local.url}${back}`);
     expect(failedPage.status).toBe(402);
     expect(await failedPage.text()).toContain('failed authentication');
     expect((await h.stripe.invoices.retrieve(invoice.id)).status).toBe('open');
 
-    const again = await post(`${invoice.hosted_invoice_url}/pay`, card('4000002760003184'));
+    const again = await submitForm(`${invoice.hosted_invoice_url}/pay`, card('4000002760003184'));
     const piAgain = /\/3ds\/(pi_[^?]+)/.exec(again.headers.get('location')!)![1]!;
     const page2 = await (await fetch(`${h.local.url}${again.headers.get('location')}`)).text();
     const secret2 = /name="client_secret" value="([^"]+)"/.exec(page2)![1]!;
-    await post(`${h.local.url}/3ds/${piAgain}/complete`, { client_secret: secret2, return: back });
+    await submitForm(`${h.local.url}/3ds/${piAgain}/complete`, { client_secret: secret2, return: back });
     expect((await h.stripe.invoices.retrieve(invoice.id)).status).toBe('paid');
     expect(await (await fetch(invoice.hosted_invoice_url!)).text()).toContain('data-testid="invoice-paid"');
   });
@@ -133,7 +124,7 @@ describe('hosted invoice page', () => {
     await h.stripe.invoices.voidInvoice(invoice.id);
     const html = await (await fetch(invoice.hosted_invoice_url!)).text();
     expect(html).toContain('data-testid="invoice-void"');
-    const paid = await post(`${invoice.hosted_invoice_url}/pay`, card('4242424242424242'));
+    const paid = await submitForm(`${invoice.hosted_invoice_url}/pay`, card('4242424242424242'));
     expect(paid.status).toBe(303);
     expect((await h.stripe.invoices.retrieve(invoice.id)).status).toBe('void');
   });

@@ -4,6 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './testing/harness.ts';
+import { createMonthlyPrice } from './testing/subscriptions.ts';
 
 /**
  * The Stripe.js stand-in and the hosted pages in Debian's Chromium (never a downloaded browser), from a
@@ -36,12 +37,7 @@ const pageHtml = (stripeJsUrl: string, pk: string) => `<!doctype html><html><bod
 
 beforeAll(async () => {
   h = await startHarness();
-  monthly = await h.stripe.prices.create({
-    currency: 'usd',
-    unit_amount: 1200,
-    recurring: { interval: 'month' },
-    product_data: { name: 'Individual Monthly' },
-  });
+  monthly = await createMonthlyPrice(h.stripe);
   site = createServer((req, res) => {
     if (req.url === '/')
       res

@@ -1,18 +1,14 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, authenticate, DAY, startHarness, type Harness } from './testing/harness.ts';
+import { createMonthlyPrice } from './testing/subscriptions.ts';
 
 let h: Harness;
 let monthly: Stripe.Price;
 let seats: Stripe.Price;
 beforeAll(async () => {
   h = await startHarness();
-  monthly = await h.stripe.prices.create({
-    currency: 'usd',
-    unit_amount: 1200,
-    recurring: { interval: 'month' },
-    product_data: { name: 'Individual Monthly' },
-  });
+  monthly = await createMonthlyPrice(h.stripe);
   seats = await h.stripe.prices.create({
     currency: 'usd',
     recurring: { interval: 'month' },

@@ -13,6 +13,21 @@ export async function until(check: () => Promise<boolean> | boolean, timeoutMs: 
   }
 }
 
+/**
+ * Waits until the worker marks the batch done itself (nobody polls the API), then `settleMs` more for
+ * any straggling message; resolves with the batch as it is then.
+ */
+export async function batchDone(h: Harness, batchId: number, timeoutMs: number, settleMs = 1000) {
+  const read = () => h.db.bulkInviteBatch.findUniqueOrThrow({ where: { id: batchId } });
+  await until(
+    async () => (await read()).status === 'done',
+    timeoutMs,
+    `the worker to finish batch ${batchId}`,
+  );
+  await new Promise((r) => setTimeout(r, settleMs));
+  return read();
+}
+
 export const tokenOf = (link: string | null): string =>
   new URL(link ?? 'http://none').searchParams.get('token') ?? '';
 

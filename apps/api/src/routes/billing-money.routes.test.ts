@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
 import {
   CardCheckoutView,
@@ -10,9 +10,7 @@ import {
   SubscriptionView,
 } from '@helix/shared/schemas/billing';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
-import { SessionUser } from '@helix/shared/schemas/session';
 import { planAmountCents } from '@helix/shared/plan-price';
-import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.command';
 import { reconcileBilling } from '@helix/server/billing/reconcile-billing.command';
 import { createUser } from '@helix/server/testing/factories';
 import { sendActionRequiredMail, sendInvoiceReceipt } from '@helix/server/billing/billing-receipt.command';
@@ -21,15 +19,18 @@ import { startMailSink } from '../../test/mail-sink.ts';
 import {
   advanceClock,
   answerThreeDSecure,
-  createBillingBed,
   customer,
+  EDUCATOR_MONTHLY,
+  ENTERPRISE_MONTHLY,
   forgetTrialCards,
   freshCard,
+  INDIVIDUAL_MONTHLY,
   login,
   luhnNumber,
   storedSubscription,
+  useBillingBed,
+  userInfo,
   waitFor,
-  type BillingBed,
   type Customer,
 } from '../../test/billing.ts';
 
@@ -39,32 +40,12 @@ import {
  * the invoice list, trials once per card, failure mails only for plans in force.
  */
 
-const INDIVIDUAL_MONTHLY = 7;
-const EDUCATOR_MONTHLY = 8;
-const ENTERPRISE_MONTHLY = 13;
-
-let bed: BillingBed;
-beforeAll(async () => {
-  bed = await createBillingBed();
-  await ensureStripeCatalog(bed.h.deps);
-}, 60_000);
-afterAll(async () => {
-  await bed?.close();
-});
-
-const get = (c: Customer, path: string, token = c.token) =>
-  request(bed.app).get(`/api/t/${c.tenant.domainPrefix}${path}`).set('Authorization', `Bearer ${token}`);
+const bed = useBillingBed();
 
 async function summary(c: Customer) {
-  const res = await get(c, '/subscription/summary');
+  const res = await c.get('/subscription/summary');
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return SubscriptionSummaryView.parse(res.body);
-}
-
-async function userInfo(c: Customer) {
-  const res = await get(c, '/user/info');
-  expect(res.status).toBe(200);
-  return SessionUser.parse(res.body.user ?? res.body);
 }
 
 /** A tenant on a paid plan (trial passed, card checkout paid with `card`). */
@@ -152,7 +133,7 @@ describe('who may spend', () => {
       .send({});
     expect(base.body.code).toBe(ERROR_CODES.billingOwnerOnly);
     // Looking is allowed: the summary says the member cannot manage.
-    const seen = await get(c, '/subscription/summary', token);
+    const seen = await c.get('/subscription/summary', token);
     expect(seen.status).toBe(200);
     expect(SubscriptionSummaryView.parse(seen.body).canManage).toBe(false);
     expect((await summary(c)).canManage).toBe(true);
@@ -284,7 +265,7 @@ describe('seats and prices', () => {
     s = await summary(c);
     expect([s.seats, s.pricePerPeriod]).toEqual([14, planAmountCents(plan as never, 14)]);
 
-    const history = InvoiceListView.parse((await get(c, '/subscription/invoices')).body);
+    const history = InvoiceListView.parse((await c.get('/subscription/invoices')).body);
     expect(history.invoices.length).toBe(2);
     const [proration, first] = history.invoices;
     expect(first!.status).toBe('paid');

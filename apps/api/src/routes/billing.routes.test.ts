@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
 import {
   BillingConfigView,
@@ -9,41 +9,32 @@ import {
   SetupIntentView,
   SubscriptionView,
 } from '@helix/shared/schemas/billing';
-import { SessionUser } from '@helix/shared/schemas/session';
 import { planAmountCents } from '@helix/shared/plan-price';
 import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.command';
 import { grantPlatformSubscription } from '@helix/server/billing/grant-subscription.command';
 import { reconcileBilling } from '@helix/server/billing/reconcile-billing.command';
 import { ensureDemoSubscription } from '@helix/server/billing/demo-subscription.command';
-import { createTenant } from '@helix/server/testing/factories';
-import { createUser } from '@helix/server/testing/factories';
+import { createTenant, createUser } from '@helix/server/testing/factories';
 import {
   advanceClock,
   answerThreeDSecure,
-  createBillingBed,
   customer,
+  EDUCATOR_MONTHLY,
+  ENTERPRISE_MONTHLY,
   forgetTrialCards,
   freshCard,
+  INDIVIDUAL_MONTHLY,
   login,
   payCheckout,
   storedSubscription,
+  useBillingBed,
+  userInfo,
   waitFor,
-  type BillingBed,
 } from '../../test/billing.ts';
 
 const DAY = 86_400_000;
-const EDUCATOR_MONTHLY = 8;
-const INDIVIDUAL_MONTHLY = 7;
-const ENTERPRISE_MONTHLY = 13;
 
-let bed: BillingBed;
-beforeAll(async () => {
-  bed = await createBillingBed();
-  await ensureStripeCatalog(bed.h.deps);
-}, 60_000);
-afterAll(async () => {
-  await bed?.close();
-});
+const bed = useBillingBed();
 
 /** A tenant whose trial has passed (card checkout applies). */
 async function trialPassed(c: { tenant: { id: number } }) {
@@ -51,14 +42,6 @@ async function trialPassed(c: { tenant: { id: number } }) {
     where: { tenantId: c.tenant.id },
     data: { isTrialPassed: true },
   });
-}
-
-async function userInfo(c: { tenant: { domainPrefix: string }; token: string }) {
-  const res = await request(bed.app)
-    .get(`/api/t/${c.tenant.domainPrefix}/user/info`)
-    .set('Authorization', `Bearer ${c.token}`);
-  expect(res.status).toBe(200);
-  return SessionUser.parse(res.body.user ?? res.body);
 }
 
 describe('catalogue and configuration', () => {

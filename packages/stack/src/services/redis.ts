@@ -59,39 +59,15 @@ export async function startRedisServer(executable: string, options: ServiceOptio
   const dir = path.join(options.dataDir ?? DEFAULT_DATA_DIR, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  // BullMQ wants maxmemory-policy noeviction (the default). The child stays in the foreground.
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--loglevel',
-    'warning',
-    '--dir',
+  // BullMQ wants maxmemory-policy noeviction (the default).
+  const child = await spawnRedisServer({
+    executable,
+    name: 'redis',
+    port,
     dir,
-    '--save',
-    '60',
-    '1',
-    '--appendonly',
-    'yes',
-    '--daemonize',
-    'no',
-  ];
-  const child = new ManagedChild({ name: 'redis', command: executable, args, quiet: options.quiet });
-  const abort = new AbortController();
-  void child.exited.then(() => abort.abort());
-  try {
-    await waitFor(`redis-server on port ${port}`, () => redisPing(port), {
-      timeoutMs: 20_000,
-      intervalMs: 100,
-      signal: abort.signal,
-    });
-  } catch (error) {
-    await child.stop(2000);
-    if (abort.signal.aborted)
-      throw new Error(`redis-server did not start:\n${child.output()}`, { cause: error });
-    throw error;
-  }
+    persistence: ['--save', '60', '1', '--appendonly', 'yes'],
+    quiet: options.quiet,
+  });
   return {
     url: `redis://127.0.0.1:${port}`,
     kind: 'embedded',
@@ -100,6 +76,54 @@ export async function startRedisServer(executable: string, options: ServiceOptio
       await child.stop(10_000);
     },
   };
+}
+
+/**
+ * `redis-server` as a child in the foreground on 127.0.0.1:`port` with its data in `dir` and the given
+ * persistence flags; resolves once it answers PING. Stopped again (its output in the error) when it
+ * exits or does not answer within 20 s.
+ */
+export async function spawnRedisServer(spec: {
+  port: number;
+  dir: string;
+  persistence: string[];
+  executable?: string;
+  name?: string;
+  quiet?: boolean;
+}): Promise<ManagedChild> {
+  const { port } = spec;
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--loglevel',
+    'warning',
+    '--dir',
+    spec.dir,
+    ...spec.persistence,
+    '--daemonize',
+    'no',
+  ];
+  const child = new ManagedChild({
+    name: spec.name ?? `redis:${port}`,
+    command: spec.executable ?? 'redis-server',
+    args,
+    quiet: spec.quiet,
+  });
+  const abort = new AbortController();
+  void child.exited.then(() => abort.abort());
+  try {
+    await waitFor(`redis-server on port ${port}`, () => redisPing(port), {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+      signal: abort.signal,
+    });
+  } catch (error) {
+    await child.stop(2000);
+    throw new Error(`redis-server did not start:\n${child.output()}`, { cause: error });
+  }
+  return child;
 }
 
 /** True when a Redis on 127.0.0.1:port answers PING with PONG (no client library needed). */

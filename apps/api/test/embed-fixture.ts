@@ -16,15 +16,16 @@ export interface EmbedFixture {
 
 /**
  * One customer tenant on an unlimited plan with embedding, one model with a stored file, one embed
- * link (as apps/api/bench/embed-path.bench.ts sets up): what paced embed loads need.
+ * link: what embed page loads need (the fault cases' paced loads, apps/api/bench/embed-path.bench.ts).
+ * The storage folder is the caller's to remove.
  */
 export async function createEmbedFixture(db: Db): Promise<EmbedFixture> {
-  const storageDir = await mkdtemp(path.join(tmpdir(), 'helix-fault-storage-'));
+  const storageDir = await mkdtemp(path.join(tmpdir(), 'helix-embed-storage-'));
   const plan = await db.plan.create({
     data: {
       id: 1,
-      name: 'Fault',
-      description: 'Fault plan',
+      name: 'Embed',
+      description: 'Embed plan',
       family: 'enterprise',
       planType: 'MONTHLY',
       displayPlantype: 'MONTHLY',
@@ -37,8 +38,8 @@ export async function createEmbedFixture(db: Db): Promise<EmbedFixture> {
   });
   const tenant = await db.tenant.create({
     data: {
-      domainPrefix: 'fault',
-      name: 'Fault tenant',
+      domainPrefix: 'embed',
+      name: 'Embed tenant',
       branding: { create: {} },
       subscription: { create: { planId: plan.id, status: 'active', activePayment: true } },
     },
@@ -46,15 +47,15 @@ export async function createEmbedFixture(db: Db): Promise<EmbedFixture> {
   const user = await db.user.create({
     data: {
       tenantId: tenant.id,
-      name: 'Fault owner',
-      userName: 'fault',
-      email: 'fault@example.test',
+      name: 'Embed owner',
+      userName: 'embed',
+      email: 'embed@example.test',
       isOwner: true,
     },
   });
-  await new LocalStorage(storageDir).put('models/fault.glb', Buffer.from('glTF'), 'model/gltf-binary');
+  await new LocalStorage(storageDir).put('models/embed.glb', Buffer.from('glTF'), 'model/gltf-binary');
   const model = await db.model.create({
-    data: { name: 'Fault model', urlModelName: 'fault-model', fileKey: 'models/fault.glb' },
+    data: { name: 'Embed model', urlModelName: 'embed-model', fileKey: 'models/embed.glb' },
   });
   const token = randomToken();
   await db.embedToken.create({
