@@ -53,7 +53,9 @@ export function previewInvoice(ctx: Context, input: PreviewInput): Json {
     id: newId('il_tmp'),
     subscriptionItem: l.subscriptionItem || null,
   }));
-  const coupons = input.subscription ? applicableCoupons(ctx, draft.sub, draft.reason, draft.period.start) : [];
+  const coupons = input.subscription
+    ? applicableCoupons(ctx, draft.sub, draft.reason, draft.period.start)
+    : [];
   const totals = invoiceTotals(
     lines,
     coupons.map((id) => ctx.store.coupons.get(id)),
@@ -93,10 +95,9 @@ export function previewInvoice(ctx: Context, input: PreviewInput): Json {
 function ofSubscription(ctx: Context, input: PreviewInput): Draft {
   const stored = ctx.store.subscriptions.get(input.subscription!, 'subscription');
   if (input.customer !== undefined && input.customer !== stored.customer)
-    throw invalidRequest(
-      `The subscription ${stored.id} does not belong to the customer ${input.customer}.`,
-      { param: 'subscription' },
-    );
+    throw invalidRequest(`The subscription ${stored.id} does not belong to the customer ${input.customer}.`, {
+      param: 'subscription',
+    });
   if (stored.status === 'canceled' || stored.status === 'incomplete_expired')
     throw nothingToInvoice(stored.customer);
   const sub = structuredClone(stored);
@@ -132,7 +133,10 @@ function ofSubscription(ctx: Context, input: PreviewInput): Draft {
 /** The first invoice of a new subscription with these items (a trial's is $0). */
 function ofNewSubscription(ctx: Context, input: PreviewInput): Draft {
   if (!input.customer)
-    throw invalidRequest('Missing required param: customer.', { code: 'parameter_missing', param: 'customer' });
+    throw invalidRequest('Missing required param: customer.', {
+      code: 'parameter_missing',
+      param: 'customer',
+    });
   const customer = ctx.store.customers.get(input.customer, 'customer');
   const items = input.details?.items ?? [];
   if (!items.length) throw nothingToInvoice(customer.id);

@@ -61,7 +61,9 @@ export function applyPendingUpdate(ctx: Context, sub: SubscriptionRecord): void 
   Object.assign(sub, pending.apply);
   sub.pendingUpdate = null;
   if (pending.state === 'attempting') return;
-  emit(ctx, 'customer.subscription.updated', sub.id, { previous: changedFields(before, renderSubscription(ctx, sub)) });
+  emit(ctx, 'customer.subscription.updated', sub.id, {
+    previous: changedFields(before, renderSubscription(ctx, sub)),
+  });
   emit(ctx, 'customer.subscription.pending_update_applied', sub.id);
 }
 
@@ -75,5 +77,7 @@ export function discardPendingUpdate(ctx: Context, sub: SubscriptionRecord): voi
   const before = renderSubscription(ctx, sub);
   sub.pendingUpdate = null;
   if (pending.state === 'attempting') return;
-  emit(ctx, 'customer.subscription.updated', sub.id, { previous: changedFields(before, renderSubscription(ctx, sub)) });
+  emit(ctx, 'customer.subscription.updated', sub.id, {
+    previous: changedFields(before, renderSubscription(ctx, sub)),
+  });
 }

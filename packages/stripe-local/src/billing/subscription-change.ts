@@ -172,7 +172,8 @@ export function planBilling(
   }
   if (!change.itemsChanged || sub.status === 'trialing' || sub.status === 'incomplete') return null;
   if (change.intervalChanged) {
-    if (behaviour !== 'none') sub.pendingLines.push(...prorations(ctx, sub, change.oldItems, at));
+    // Only the credit: the new items are charged for their whole new period.
+    if (behaviour !== 'none') sub.pendingLines.push(...prorations(ctx, sub, change.oldItems, at, false));
     return restartCycle(ctx, sub, now);
   }
   if (behaviour === 'none') return null;
@@ -199,12 +200,16 @@ function restartCycle(ctx: Context, sub: SubscriptionRecord, at: number) {
   return { lines, period: { start: sub.periodStart, end: sub.periodEnd } };
 }
 
-/** Credit for the unused time of the old items and a charge for the new ones, from `at` to the period end. */
+/**
+ * Credit for the unused time of the old items and (unless the cycle restarts) a charge for the new ones,
+ * from `at` to the period end.
+ */
 function prorations(
   ctx: Context,
   sub: SubscriptionRecord,
   oldItems: SubscriptionItemRecord[],
   at: number,
+  chargeNewItems = true,
 ): InvoiceLine[] {
   const span = sub.periodEnd - sub.periodStart;
   if (span <= 0 || at >= sub.periodEnd) return [];
@@ -225,6 +230,6 @@ function prorations(
   };
   return [
     ...oldItems.map((item) => line(item, -1, 'Unused time on')),
-    ...sub.items.map((item) => line(item, 1, 'Remaining time on')),
+    ...(chargeNewItems ? sub.items.map((item) => line(item, 1, 'Remaining time on')) : []),
   ];
 }

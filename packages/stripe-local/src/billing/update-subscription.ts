@@ -3,7 +3,13 @@ import { invalidRequest } from '../core/errors.ts';
 import { changedFields, emit } from '../core/events.ts';
 import type { SubscriptionRecord } from '../core/records.ts';
 import { renderSubscription } from '../core/render.ts';
-import { attemptInvoice, createInvoice, finalizeInvoice, invoicePaymentMethod, voidInvoice } from './invoices.ts';
+import {
+  attemptInvoice,
+  createInvoice,
+  finalizeInvoice,
+  invoicePaymentMethod,
+  voidInvoice,
+} from './invoices.ts';
 import { throwIfFailed } from './payment-intents.ts';
 import { discardPendingUpdate, pendingExpiry } from './pending-update.ts';
 import { applyChanges, planBilling, type UpdateSubscriptionInput } from './subscription-change.ts';
@@ -90,7 +96,8 @@ function holdUntilPaid(
     state: 'attempting',
     shown: {
       trialEnd: draft.trialEnd !== sub.trialEnd ? draft.trialEnd : null,
-      billingCycleAnchor: draft.billingCycleAnchor !== sub.billingCycleAnchor ? draft.billingCycleAnchor : null,
+      billingCycleAnchor:
+        draft.billingCycleAnchor !== sub.billingCycleAnchor ? draft.billingCycleAnchor : null,
       metadata: JSON.stringify(draft.metadata) !== JSON.stringify(sub.metadata) ? draft.metadata : null,
     },
     apply: {
@@ -105,7 +112,8 @@ function holdUntilPaid(
     },
   };
   finalizeInvoice(ctx, inv); // nothing due: paid at once, and the change applies
-  if (inv.status === 'open' && invoicePaymentMethod(ctx, inv)) attemptInvoice(ctx, inv, { offSession: false });
+  if (inv.status === 'open' && invoicePaymentMethod(ctx, inv))
+    attemptInvoice(ctx, inv, { offSession: false });
   if (sub.pendingUpdate) sub.pendingUpdate.state = 'pending';
   const previous = changedFields(before, renderSubscription(ctx, sub));
   if (Object.keys(previous).length) emit(ctx, 'customer.subscription.updated', sub.id, { previous });
