@@ -244,7 +244,14 @@ export interface PendingUpdateRecord {
   shown: { trialEnd: number | null; billingCycleAnchor: number | null; metadata: Metadata | null };
   apply: Pick<
     SubscriptionRecord,
-    'items' | 'status' | 'trialEnd' | 'billingCycleAnchor' | 'periodStart' | 'periodEnd' | 'cancelAt' | 'metadata'
+    | 'items'
+    | 'status'
+    | 'trialEnd'
+    | 'billingCycleAnchor'
+    | 'periodStart'
+    | 'periodEnd'
+    | 'cancelAt'
+    | 'metadata'
   >;
 }
 
