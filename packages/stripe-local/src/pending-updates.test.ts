@@ -213,6 +213,8 @@ describe('pending updates (payment_behavior=pending_if_incomplete)', () => {
       const error = await changeTo(sub, 6, extra as Stripe.SubscriptionUpdateParams).catch((e: unknown) => e);
       expect(error).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', param });
     }
+    const unsupported = await changeTo(sub, 6, { cancel_at_period_end: true }).catch((e: unknown) => e);
+    expect(unsupported).toMatchObject({ code: 'stripe_local_unsupported', param: 'cancel_at_period_end' });
     expect((await h.stripe.subscriptions.retrieve(sub.id)).items.data[0]!.quantity).toBe(5);
   });
 });

@@ -1,5 +1,6 @@
 import type { Context } from '../core/context.ts';
 import { invalidRequest } from '../core/errors.ts';
+import { stripeLocalUnsupported } from '../core/sdk-params.ts';
 import { changedFields, emit } from '../core/events.ts';
 import type { SubscriptionRecord } from '../core/records.ts';
 import { renderSubscription } from '../core/render.ts';
@@ -13,9 +14,8 @@ import { HOUR } from './time.ts';
 
 /**
  * The update parameters Stripe allows with pending_if_incomplete (its "supported attributes"; metadata
- * since 2026-05-27.dahlia). The others are refused, as Stripe does. Of Stripe's list, stripe-local does
- * not implement trial_from_plan, add_invoice_items, cancel_at_period_end and discounts inside a pending
- * update: the route refuses them as stripe_local_unsupported.
+ * since 2026-05-27.dahlia). The others are refused, as Stripe does. trial_from_plan and
+ * add_invoice_items are not implemented at all (the route's shape refuses them as stripe_local_unsupported).
  */
 const PENDING_TOP = new Set([
   'payment_behavior',
@@ -27,6 +27,11 @@ const PENDING_TOP = new Set([
   'metadata',
 ]);
 const PENDING_ITEM = new Set(['id', 'price', 'quantity']);
+/**
+ * The pinned version's pending_update also holds these (its type has cancel_at_period_end and
+ * discounts), so Stripe may take them in a pending update; stripe-local does not hold them.
+ */
+const PENDING_NOT_IMPLEMENTED = new Set(['cancel_at_period_end', 'discounts']);
 
 export function checkPendingParams(params: Record<string, unknown>): void {
   const refuse = (param: string) =>
@@ -34,7 +39,10 @@ export function checkPendingParams(params: Record<string, unknown>): void {
       `The parameter ${param} cannot be used with payment_behavior=pending_if_incomplete. Pending updates support only: ${[...PENDING_TOP].join(', ')} (items with id, price, quantity).`,
       { param },
     );
-  for (const key of Object.keys(params)) if (!PENDING_TOP.has(key)) throw refuse(key);
+  for (const key of Object.keys(params)) {
+    if (PENDING_NOT_IMPLEMENTED.has(key)) throw stripeLocalUnsupported(key);
+    if (!PENDING_TOP.has(key)) throw refuse(key);
+  }
   const items = Array.isArray(params.items) ? (params.items as Record<string, unknown>[]) : [];
   for (const [i, item] of items.entries())
     for (const key of Object.keys(item)) if (!PENDING_ITEM.has(key)) throw refuse(`items[${i}][${key}]`);
