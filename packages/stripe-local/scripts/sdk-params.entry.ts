@@ -44,6 +44,7 @@ export interface Endpoints {
   'post /v1/subscriptions/:id': Stripe.SubscriptionUpdateParams;
   'delete /v1/subscriptions/:id': Stripe.SubscriptionCancelParams;
   'get /v1/subscriptions': Stripe.SubscriptionListParams;
+  'post /v1/invoices/create_preview': Stripe.InvoiceCreatePreviewParams;
   'get /v1/invoices/:id': Stripe.InvoiceRetrieveParams;
   'post /v1/invoices/:id': Stripe.InvoiceUpdateParams;
   'get /v1/invoices': Stripe.InvoiceListParams;

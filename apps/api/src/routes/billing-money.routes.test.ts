@@ -393,11 +393,25 @@ describe('failure mails only for plans in force', () => {
       customer: (await bed.stripe.subscriptions.retrieve(sub)).customer as string,
     });
     await bed.stripe.subscriptions.update(sub, { default_payment_method: pm.id });
+    const before = (await bed.stripe.subscriptions.retrieve(sub)).items.data[0]!;
+    const preview = ChangePreviewView.parse(
+      (await c.post('/subscription/preview', { planId: ENTERPRISE_MONTHLY, quantity: 50 })).body,
+    );
     const res = await c.post('/subscription/change-plan', { planId: ENTERPRISE_MONTHLY, quantity: 50 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const change = PlanChangeView.parse(res.body);
     expect(change.outcome).toBe('requires_payment_method');
     expect(change.message).toMatch(/declined/i);
+    // Stripe's figures: the preview is what the change's invoice asks (within a second's proration).
+    expect(Math.abs(change.paymentAction!.amountDue - preview.amountDueNow)).toBeLessThanOrEqual(2);
+    // Stripe holds the change as a pending update: the subscription keeps its price and seats.
+    const held = await bed.stripe.subscriptions.retrieve(sub);
+    expect([held.items.data[0]!.price.id, held.items.data[0]!.quantity]).toEqual([
+      before.price.id,
+      before.quantity,
+    ]);
+    expect(held.pending_update?.subscription_items?.[0]?.quantity).toBe(50);
+    expect((await summary(c)).pendingChange).toEqual({ planId: ENTERPRISE_MONTHLY, seats: 50 });
     await new Promise((r) => setTimeout(r, 800));
     const stored = await storedSubscription(bed, c.tenant.id);
     expect([stored.planId, stored.activePayment]).toEqual([INDIVIDUAL_MONTHLY, true]);

@@ -23,6 +23,9 @@ export const HANDLED_STRIPE_EVENTS = new Set([
   'customer.subscription.updated',
   'customer.subscription.deleted',
   'customer.subscription.trial_will_end',
+  // A plan or seat change waiting for its payment was applied (paid) or dropped (expired, voided).
+  'customer.subscription.pending_update_applied',
+  'customer.subscription.pending_update_expired',
   'invoice.paid',
   'invoice.payment_failed',
   'invoice.payment_action_required',

@@ -11,17 +11,23 @@ import { planAndSeats } from './tenant-plan.ts';
 import { storedCustomerId, type BillingDeps } from './tenant-billing.ts';
 
 /**
- * What a plan or seat change (or a first subscription) would charge, from Stripe's upcoming-invoice
- * preview (`invoices.createPreview` with the same items, proration and trial end the change would
- * use). When Stripe cannot answer a preview (a Stripe-compatible server without it, a transient
- * error), the same figures are computed from the plans' prices and the period left (logged), so the
- * confirm step always shows an amount.
+ * What a plan or seat change (or a first subscription) would charge, from Stripe's invoice preview
+ * (`invoices.createPreview` with the same items, proration and trial end the change would use), on
+ * Stripe and stripe-local alike: the figures are the ones the change is then invoiced with. Only a
+ * tenant without a Stripe customer yet (nothing to prorate) is answered from the plan's price.
  */
 
 const intervalOf = (plan: Plan) => (plan.planType === 'YEARLY' ? ('year' as const) : ('month' as const));
 const perMonth = (plan: Plan, seats: number) =>
   planAmountCents(plan, seats) / (plan.planType === 'YEARLY' ? 12 : 1);
 const now = () => Math.floor(Date.now() / 1000);
+
+interface Figures {
+  amountDueNow: number;
+  lines: PreviewLineView[];
+  /** When the period the preview pays for ends (the next charge after the change), if known. */
+  paidUntil: number | null;
+}
 
 const lineOf = (line: Stripe.InvoiceLineItem): PreviewLineView => ({
   description: line.description ?? null,
@@ -33,14 +39,17 @@ const lineOf = (line: Stripe.InvoiceLineItem): PreviewLineView => ({
   periodEnd: line.period?.end ?? null,
 });
 
-/** Cents now, from Stripe's preview of the change. */
+/**
+ * Stripe's preview of the change. No proration_date: Stripe prorates at its own now (a test clock's
+ * time for a customer on one), as the change itself will.
+ */
 async function stripePreview(
   stripe: Stripe,
   account: BillingAccount,
   priceId: string,
   seats: number,
   opts: { trialDays: number | null },
-): Promise<{ amountDueNow: number; lines: PreviewLineView[] }> {
+): Promise<Figures> {
   const live = account.live;
   const item = live?.items.data[0];
   const preview = await stripe.invoices.createPreview({
@@ -51,7 +60,6 @@ async function stripePreview(
           subscription_details: {
             items: [{ id: item.id, price: priceId, quantity: seats }],
             proration_behavior: 'always_invoice',
-            proration_date: now(),
             ...(live.status === 'trialing' ? { trial_end: 'now' as const } : {}),
           },
         }
@@ -62,73 +70,43 @@ async function stripePreview(
           },
         }),
   });
-  return { amountDueNow: preview.amount_due, lines: (preview.lines?.data ?? []).map(lineOf) };
+  const lines = (preview.lines?.data ?? []).map(lineOf);
+  const ends = lines.map((l) => l.periodEnd).filter((end): end is number => end !== null);
+  return { amountDueNow: preview.amount_due, lines, paidUntil: ends.length ? Math.max(...ends) : null };
 }
 
-/** The same figures from our prices: a credit for the unused time and a charge for the time left. */
-function estimate(
-  live: Stripe.Subscription | null,
-  from: { plan: Plan; seats: number } | null,
-  to: { plan: Plan; seats: number },
-  withTrial: boolean,
-): { amountDueNow: number; lines: PreviewLineView[] } {
-  const full = planAmountCents(to.plan, to.seats);
-  const item = live?.items.data[0];
-  const t = now();
-  const fullLine = (amount: number): PreviewLineView => ({
-    description: `${to.seats} × ${to.plan.name}`,
-    amount,
-    proration: false,
-    periodStart: t,
-    periodEnd: null,
-  });
-  if (!live || !from || !item)
-    return { amountDueNow: withTrial ? 0 : full, lines: [fullLine(withTrial ? 0 : full)] };
-  if (live.status === 'trialing') return { amountDueNow: full, lines: [fullLine(full)] };
-  const start = item.current_period_start;
-  const end = item.current_period_end;
-  const fraction = end > start ? Math.max(0, Math.min(1, (end - t) / (end - start))) : 0;
-  const credit = -Math.round(planAmountCents(from.plan, from.seats) * fraction);
-  const credited: PreviewLineView = {
-    description: `Unused time on ${from.seats} × ${from.plan.name}`,
-    amount: credit,
-    proration: true,
-    periodStart: t,
-    periodEnd: end,
-  };
-  if (intervalOf(from.plan) !== intervalOf(to.plan)) {
-    // A new interval restarts the cycle now: the new plan's whole first period is charged.
-    return { amountDueNow: Math.max(0, credit + full), lines: [credited, fullLine(full)] };
-  }
-  const charge = Math.round(full * fraction);
+/** A first subscription for a tenant Stripe does not know yet: the plan's price, or $0 with a trial. */
+function firstInvoice(plan: Plan, seats: number, withTrial: boolean): Figures {
+  const amount = withTrial ? 0 : planAmountCents(plan, seats);
   return {
-    amountDueNow: Math.max(0, credit + charge),
+    amountDueNow: amount,
     lines: [
-      credited,
       {
-        description: `Remaining time on ${to.seats} × ${to.plan.name}`,
-        amount: charge,
-        proration: true,
-        periodStart: t,
-        periodEnd: end,
+        description: `${seats} × ${plan.name}`,
+        amount,
+        proration: false,
+        periodStart: now(),
+        periodEnd: null,
       },
     ],
+    paidUntil: null,
   };
 }
 
-/** The next charge after the change: the trial's end or the period's end, at the new price. */
+/** The next charge after the change: the end of the period it pays for (Stripe's), at the new price. */
 function nextChargeOf(
   live: Stripe.Subscription | null,
   plan: Plan,
   seats: number,
   withTrial: boolean,
+  paidUntil: number | null,
 ): UpcomingCharge {
   const amount = planAmountCents(plan, seats);
   const days = (n: number) => now() + n * 86_400;
   const periodDays = plan.planType === 'YEARLY' ? 365 : 30;
   let date: number;
-  if (!live) date = withTrial ? days(plan.trialDays) : days(periodDays);
-  else if (live.status === 'trialing') date = days(periodDays);
+  if (paidUntil) date = paidUntil;
+  else if (!live) date = withTrial ? days(plan.trialDays) : days(periodDays);
   else date = live.items.data[0]?.current_period_end ?? days(periodDays);
   return { date, amount, currency: 'usd' };
 }
@@ -143,7 +121,7 @@ export async function previewChange(
   const tenantId = actor.tenant.id;
   const stripe = stripeOf(deps);
   const customerId = await storedCustomerId(deps.db, tenantId);
-  const account = customerId ? await readBillingAccount(stripe, customerId).catch(() => null) : null;
+  const account = customerId ? await readBillingAccount(stripe, customerId) : null;
   const live = account?.live ?? null;
   const stored = await deps.db.tenantSubscription.findUnique({
     where: { tenantId },
@@ -159,17 +137,6 @@ export async function previewChange(
   await checkSeats(deps, tenantId, plan, seats);
   const withTrial = !live && !((stored?.isTrialPassed ?? false) || (account?.trialUsed ?? false));
   const from = live && fromPlan ? { plan: fromPlan, seats: fromSeats } : null;
-  let figures: { amountDueNow: number; lines: PreviewLineView[] };
-  try {
-    if (!account) throw new Error('no Stripe customer yet');
-    const priceId = await planPriceId(deps, plan);
-    figures = await stripePreview(stripe, account, priceId, seats, {
-      trialDays: withTrial ? plan.trialDays : null,
-    });
-  } catch (err) {
-    deps.logger?.info({ err, tenantId }, 'Stripe preview not available: estimated from the plan prices');
-    figures = estimate(live, from, { plan, seats }, withTrial);
-  }
   const direction = !from
     ? ('new' as const)
     : from.plan.id === plan.id && from.seats === seats
@@ -177,6 +144,15 @@ export async function previewChange(
       : perMonth(plan, seats) >= perMonth(from.plan, from.seats)
         ? ('upgrade' as const)
         : ('downgrade' as const);
+  // The same order is no change (change-plan answers "applied" without asking Stripe): nothing is due.
+  const figures =
+    direction === 'same'
+      ? { amountDueNow: 0, lines: [], paidUntil: null }
+      : account
+        ? await stripePreview(stripe, account, await planPriceId(deps, plan), seats, {
+            trialDays: withTrial ? plan.trialDays : null,
+          })
+        : firstInvoice(plan, seats, withTrial);
   return {
     planId: plan.id,
     seats,
@@ -189,6 +165,6 @@ export async function previewChange(
     direction,
     pricePerPeriod: planAmountCents(plan, seats),
     lines: figures.lines,
-    nextCharge: direction === 'same' ? null : nextChargeOf(live, plan, seats, withTrial),
+    nextCharge: direction === 'same' ? null : nextChargeOf(live, plan, seats, withTrial, figures.paidUntil),
   };
 }

@@ -23,29 +23,22 @@ import { storedCustomerId, type BillingDeps } from './tenant-billing.ts';
 
 const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-/** The next invoice Stripe will make (upcoming-invoice preview), or our figure when it cannot say. */
-async function nextChargeOf(
-  deps: BillingDeps,
-  live: Stripe.Subscription,
-  fallback: UpcomingCharge | null,
-): Promise<UpcomingCharge | null> {
+/** Stripe's answer when a subscription will not invoice again (it ends at its period end). */
+const nothingUpcoming = (err: unknown) => (err as { code?: string } | null)?.code === 'invoice_upcoming_none';
+
+/** The next invoice Stripe will make (its upcoming-invoice preview), or null when there is none. */
+async function nextChargeOf(deps: BillingDeps, live: Stripe.Subscription): Promise<UpcomingCharge | null> {
   if (live.cancel_at_period_end || live.cancel_at) return null;
   try {
     const preview = await stripeOf(deps).invoices.createPreview({
       customer: typeof live.customer === 'string' ? live.customer : live.customer.id,
       subscription: live.id,
     });
-    return {
-      date: preview.next_payment_attempt ?? preview.period_end ?? fallback?.date ?? null,
-      amount: preview.amount_due,
-      currency: preview.currency,
-    };
+    const date = preview.next_payment_attempt ?? live.items.data[0]?.current_period_end ?? null;
+    return { date, amount: preview.amount_due, currency: preview.currency };
   } catch (err) {
-    deps.logger?.info(
-      { err, subscription: live.id },
-      'Stripe preview not available: next charge from the plan',
-    );
-    return fallback;
+    if (nothingUpcoming(err)) return null;
+    throw err;
   }
 }
 
@@ -93,7 +86,6 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
       ? presentPaymentAction(open.invoice, open.paymentIntent)
       : null;
   const periodEnd = live?.items.data[0]?.current_period_end ?? unix(stored?.currentPeriodEnd);
-  const fallback = price !== null ? { date: periodEnd ?? null, amount: price, currency: 'usd' } : null;
   return {
     state: state.kind,
     subscriptionId: live?.id ?? stored?.stripeSubscriptionId ?? null,
@@ -110,7 +102,7 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
     trialEnd: unix(stored?.trialEnd),
     cancelAt: unix(stored?.cancelAt),
     currentPeriodEnd: periodEnd ?? null,
-    nextCharge: live && state.inForce ? await nextChargeOf(deps, live, fallback) : null,
+    nextCharge: live && state.inForce ? await nextChargeOf(deps, live) : null,
     trialUsed: (stored?.isTrialPassed ?? false) || (account?.trialUsed ?? false),
     pendingChange: pending
       ? {

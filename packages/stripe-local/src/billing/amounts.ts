@@ -30,6 +30,23 @@ export function couponDiscount(coupon: CouponRecord, subtotal: number): number {
   return 0;
 }
 
+/**
+ * An invoice's figures from its lines and coupons (coupons discount the lines that are not prorations):
+ * what real invoices and previews both use. A negative result is $0 now and `credit` (negative) for the
+ * customer's next invoice, as Stripe's customer balance does.
+ */
+export function invoiceTotals(
+  lines: { amount: number; proration: boolean }[],
+  coupons: CouponRecord[],
+): { subtotal: number; discountAmount: number; total: number; credit: number } {
+  const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
+  const discountable = lines.filter((l) => !l.proration).reduce((sum, l) => sum + l.amount, 0);
+  let discountAmount = 0;
+  for (const coupon of coupons) discountAmount += couponDiscount(coupon, discountable - discountAmount);
+  const leftover = subtotal - discountAmount;
+  return { subtotal, discountAmount, total: Math.max(0, leftover), credit: Math.min(0, leftover) };
+}
+
 export function formatMoney(amount: number, currency: string): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
     amount / 100,

@@ -3,12 +3,43 @@ import { changedFields, emit } from '../core/events.ts';
 import { newId } from '../core/ids.ts';
 import type { InvoiceLine, InvoiceRecord, PaymentIntentRecord, SubscriptionRecord } from '../core/records.ts';
 import { renderSubscription } from '../core/render.ts';
-import { couponDiscount } from './amounts.ts';
+import { invoiceTotals } from './amounts.ts';
+import { applyPendingUpdate, discardPendingUpdate } from './pending-update.ts';
 import { attemptPayment, newPaymentIntent } from './payment-intents.ts';
 import { DAY } from './time.ts';
 
 /** Smart retries as a fixed schedule: after the first failure, 3 more attempts on days 3, 5 and 7. */
 export const RETRY_DAYS = [3, 5, 7];
+
+/** The subscription's coupons that apply to an invoice of this reason and period. */
+export function applicableCoupons(
+  ctx: Context,
+  sub: SubscriptionRecord,
+  reason: InvoiceRecord['billingReason'],
+  periodStart: number,
+): string[] {
+  return sub.coupons.filter((id) => {
+    const coupon = ctx.store.coupons.find(id);
+    if (!coupon) return false;
+    if (coupon.duration === 'once') return reason === 'subscription_create';
+    if (coupon.duration === 'repeating')
+      return periodStart < sub.startDate + (coupon.durationInMonths ?? 0) * 31 * DAY;
+    return true;
+  });
+}
+
+/** The line that carries a negative invoice's rest to the customer's next invoice. */
+export const carriedCredit = (amount: number, at: number): InvoiceLine => ({
+  id: newId('il'),
+  amount,
+  description: 'Credit carried over from a previous invoice',
+  price: null,
+  quantity: 1,
+  periodStart: at,
+  periodEnd: at,
+  proration: true,
+  subscriptionItem: null,
+});
 
 export function createInvoice(
   ctx: Context,
@@ -24,36 +55,13 @@ export function createInvoice(
     lines = [...customer.pendingLines, ...lines];
     customer.pendingLines = [];
   }
-  const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
-  const coupons = sub.coupons.filter((id) => {
-    const coupon = ctx.store.coupons.find(id);
-    if (!coupon) return false;
-    if (coupon.duration === 'once') return reason === 'subscription_create';
-    if (coupon.duration === 'repeating')
-      return period.start < sub.startDate + (coupon.durationInMonths ?? 0) * 31 * DAY;
-    return true;
-  });
-  const discountable = lines.filter((l) => !l.proration).reduce((sum, l) => sum + l.amount, 0);
-  let discountAmount = 0;
-  for (const id of coupons)
-    discountAmount += couponDiscount(ctx.store.coupons.get(id), discountable - discountAmount);
+  const coupons = applicableCoupons(ctx, sub, reason, period.start);
+  const { subtotal, discountAmount, total, credit } = invoiceTotals(
+    lines,
+    coupons.map((id) => ctx.store.coupons.get(id)),
+  );
   // A negative invoice is $0 and the rest is credit for the next one (Stripe's customer balance).
-  const leftover = subtotal - discountAmount;
-  if (leftover < 0)
-    customer.pendingLines = [
-      ...(customer.pendingLines ?? []),
-      {
-        id: newId('il'),
-        amount: leftover,
-        description: 'Credit carried over from a previous invoice',
-        price: null,
-        quantity: 1,
-        periodStart: now,
-        periodEnd: now,
-        proration: true,
-        subscriptionItem: null,
-      },
-    ];
+  if (credit < 0) customer.pendingLines = [...(customer.pendingLines ?? []), carriedCredit(credit, now)];
   const inv = ctx.store.invoices.add({
     id: newId('in'),
     created: now,
@@ -66,7 +74,7 @@ export function createInvoice(
     lines,
     subtotal,
     discountAmount,
-    total: Math.max(0, subtotal - discountAmount),
+    total,
     amountPaid: 0,
     attemptCount: 0,
     attempted: false,
@@ -170,6 +178,7 @@ function markPaid(ctx: Context, inv: InvoiceRecord, pi: PaymentIntentRecord | nu
   emit(ctx, 'invoice.payment_succeeded', inv.id);
   const sub = inv.subscription ? ctx.store.subscriptions.find(inv.subscription) : undefined;
   if (!sub) return;
+  if (sub.pendingUpdate?.invoice === inv.id) applyPendingUpdate(ctx, sub);
   const before = renderSubscription(ctx, sub);
   if (pi?.paymentMethod && sub.saveDefaultPaymentMethod === 'on_subscription')
     sub.defaultPaymentMethod = pi.paymentMethod;
@@ -207,6 +216,9 @@ export function invoicePaymentFailed(ctx: Context, invoiceId: string, _pi: Payme
 function settleSubscriptionAfterFailure(ctx: Context, inv: InvoiceRecord, scheduleRetry: boolean): void {
   const sub = inv.subscription ? ctx.store.subscriptions.find(inv.subscription) : undefined;
   if (!sub || inv.billingReason === 'subscription_create') return; // stays incomplete until paid or expired
+  // A pending update's invoice: the subscription goes on as if no change was asked (no retries, no
+  // past_due); the customer pays it on purpose or it expires.
+  if (sub.pendingUpdate?.invoice === inv.id) return;
   const now = ctx.nowFor(inv.testClock);
   if (scheduleRetry && inv.autoAdvance !== false && inv.status === 'open') {
     const base = inv.finalizedAt ?? now;
@@ -269,4 +281,6 @@ export function voidInvoice(ctx: Context, inv: InvoiceRecord): void {
     }
   }
   emit(ctx, 'invoice.voided', inv.id);
+  const sub = inv.subscription ? ctx.store.subscriptions.find(inv.subscription) : undefined;
+  if (sub?.pendingUpdate?.invoice === inv.id) discardPendingUpdate(ctx, sub);
 }

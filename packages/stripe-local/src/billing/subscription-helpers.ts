@@ -10,7 +10,8 @@ import type {
 } from '../core/records.ts';
 import { renderSubscription } from '../core/render.ts';
 import { formatMoney, priceAmount } from './amounts.ts';
-import { stopCollection } from './invoices.ts';
+import { stopCollection, voidInvoice } from './invoices.ts';
+import { discardPendingUpdate } from './pending-update.ts';
 import { DAY } from './time.ts';
 
 // What the subscription modules share: prices to invoice lines, the interval, an update with its event, the end.
@@ -84,6 +85,10 @@ export function maybeTrialWillEnd(ctx: Context, sub: SubscriptionRecord): void {
 /** Ends a subscription now (`canceled`, customer.subscription.deleted). */
 export function endSubscription(ctx: Context, sub: SubscriptionRecord, reason: string | null): void {
   const now = ctx.nowFor(sub.testClock);
+  // A change waiting for its payment can no longer apply: its invoice is voided with it.
+  const pending = sub.pendingUpdate ? ctx.store.invoices.find(sub.pendingUpdate.invoice) : undefined;
+  if (pending) voidInvoice(ctx, pending);
+  discardPendingUpdate(ctx, sub);
   stopCollection(ctx, sub);
   sub.status = 'canceled';
   sub.endedAt = now;

@@ -9,6 +9,7 @@ import {
   voidInvoice,
 } from './invoices.ts';
 import type { InvoiceRecord } from '../core/records.ts';
+import { discardPendingUpdate } from './pending-update.ts';
 import { DAY, nextPeriodEnd } from './time.ts';
 import { endSubscription, intervalOf, lineFor, maybeTrialWillEnd, update } from './subscription-helpers.ts';
 
@@ -52,6 +53,7 @@ function renew(
 
 export function nextDue(ctx: Context, sub: SubscriptionRecord): number | null {
   const times: number[] = [];
+  if (sub.pendingUpdate) times.push(sub.pendingUpdate.expiresAt);
   if (sub.status === 'incomplete' && sub.incompleteExpiresAt) times.push(sub.incompleteExpiresAt);
   if (sub.status === 'trialing' && sub.trialEnd) {
     if (!sub.trialWillEndSent) times.push(sub.trialEnd - 3 * DAY);
@@ -70,6 +72,7 @@ export function nextDue(ctx: Context, sub: SubscriptionRecord): number | null {
 
 /** Does what is due at `now` (trial reminders and ends, renewals, retries, period-end cancellation, expiry). */
 export function processDue(ctx: Context, sub: SubscriptionRecord, now: number): void {
+  if (sub.pendingUpdate && sub.pendingUpdate.expiresAt <= now) expirePendingUpdate(ctx, sub);
   if (sub.status === 'incomplete' && sub.incompleteExpiresAt && sub.incompleteExpiresAt <= now) {
     update(ctx, sub, () => {
       sub.status = 'incomplete_expired';
@@ -110,6 +113,14 @@ export function processDue(ctx: Context, sub: SubscriptionRecord, now: number): 
     if (sub.status === 'trialing') sub.trialEnd = Math.min(sub.trialEnd ?? now, now);
     renew(ctx, sub, sub.periodEnd, 'subscription_cycle');
   }
+}
+
+/** An unpaid pending update expires: its invoice is voided and the change discarded. */
+function expirePendingUpdate(ctx: Context, sub: SubscriptionRecord): void {
+  const inv = ctx.store.invoices.find(sub.pendingUpdate!.invoice);
+  if (inv) voidInvoice(ctx, inv); // discards it (customer.subscription.updated)
+  if (sub.pendingUpdate) discardPendingUpdate(ctx, sub);
+  emit(ctx, 'customer.subscription.pending_update_expired', sub.id);
 }
 
 /**

@@ -1,38 +1,21 @@
 import type { Context } from '../core/context.ts';
 import { invalidRequest } from '../core/errors.ts';
 import { changedFields, emit } from '../core/events.ts';
-import { newId } from '../core/ids.ts';
-import type { InvoiceLine, SubscriptionItemRecord, SubscriptionRecord } from '../core/records.ts';
+import type { SubscriptionRecord } from '../core/records.ts';
 import { renderSubscription } from '../core/render.ts';
-import { priceAmount } from './amounts.ts';
-import { attemptInvoice, createInvoice, finalizeInvoice, invoicePaymentMethod } from './invoices.ts';
+import {
+  attemptInvoice,
+  createInvoice,
+  finalizeInvoice,
+  invoicePaymentMethod,
+  voidInvoice,
+} from './invoices.ts';
 import { throwIfFailed } from './payment-intents.ts';
-import { addInterval } from './time.ts';
-import { intervalOf, lineFor, recurringPrice, update, type PaymentBehavior } from './subscription-helpers.ts';
+import { discardPendingUpdate, pendingExpiry } from './pending-update.ts';
+import { applyChanges, planBilling, type UpdateSubscriptionInput } from './subscription-change.ts';
+import type { PaymentBehavior } from './subscription-helpers.ts';
 
-export interface UpdateItemInput {
-  id?: string;
-  price?: string;
-  quantity?: number;
-  deleted?: boolean;
-  metadata?: Record<string, string>;
-}
-
-export interface UpdateSubscriptionInput {
-  items?: UpdateItemInput[];
-  cancelAtPeriodEnd?: boolean;
-  /** A time to cancel at (null clears it). */
-  cancelAt?: number | null;
-  trialEnd?: number | 'now';
-  prorationBehavior?: 'create_prorations' | 'none' | 'always_invoice';
-  defaultPaymentMethod?: string | null;
-  metadata?: Record<string, string>;
-  description?: string | null;
-  coupons?: string[];
-  paymentBehavior?: PaymentBehavior;
-  cancellationDetails?: { comment?: string | null; feedback?: string | null };
-  trialEndBehavior?: SubscriptionRecord['trialEndBehavior'];
-}
+export type { UpdateItemInput, UpdateSubscriptionInput } from './subscription-change.ts';
 
 export function updateSubscription(
   ctx: Context,
@@ -59,145 +42,81 @@ export function updateSubscription(
       );
   }
   for (const [i, id] of (input.coupons ?? []).entries()) ctx.store.coupons.get(id, `discounts[${i}][coupon]`);
-  const oldItems = sub.items.map((i) => ({ ...i }));
-  const oldInterval = intervalOf(ctx, sub);
-  let itemsChanged = false;
-  const before = renderSubscription(ctx, sub);
+  const behaviour = input.prorationBehavior ?? 'create_prorations';
 
-  if (input.items) {
-    const next = sub.items.map((i) => ({ ...i }));
-    for (const [index, change] of input.items.entries()) {
-      if (change.id) {
-        const existing = next.find((i) => i.id === change.id);
-        if (!existing)
-          throw invalidRequest(`Invalid subscription_item id: ${change.id}`, {
-            param: `items[${index}][id]`,
-          });
-        if (change.deleted) {
-          next.splice(next.indexOf(existing), 1);
-        } else {
-          if (change.price) existing.price = recurringPrice(ctx, change.price, `items[${index}][price]`).id;
-          if (change.quantity !== undefined) existing.quantity = change.quantity;
-          if (change.metadata) existing.metadata = change.metadata;
-        }
-      } else {
-        if (!change.price)
-          throw invalidRequest(`Missing required param: items[${index}][price].`, {
-            code: 'parameter_missing',
-            param: `items[${index}][price]`,
-          });
-        recurringPrice(ctx, change.price, `items[${index}][price]`);
-        next.push({
-          id: newId('si'),
-          created: now,
-          price: change.price,
-          quantity: change.quantity ?? 1,
-          metadata: change.metadata ?? {},
-        });
-      }
-    }
-    if (!next.length)
-      throw invalidRequest('A subscription must have at least one active plan.', { param: 'items' });
-    itemsChanged =
-      JSON.stringify(next.map((i) => [i.price, i.quantity])) !==
-      JSON.stringify(oldItems.map((i) => [i.price, i.quantity]));
-    sub.items = next;
+  if (input.paymentBehavior === 'pending_if_incomplete') {
+    // Worked out on a copy: only an update that makes an invoice now is held until it is paid.
+    const draft = structuredClone(sub);
+    const change = applyChanges(ctx, draft, input, now);
+    const bill = planBilling(ctx, draft, change, behaviour, now, input.prorationDate);
+    if (bill) return holdUntilPaid(ctx, sub, draft, bill);
   }
-  if (input.metadata) sub.metadata = { ...sub.metadata, ...input.metadata };
-  if (input.description !== undefined) sub.description = input.description;
-  if (input.defaultPaymentMethod !== undefined) sub.defaultPaymentMethod = input.defaultPaymentMethod;
-  if (input.coupons) sub.coupons = input.coupons;
-  if (input.trialEndBehavior) sub.trialEndBehavior = input.trialEndBehavior;
-  if (input.cancellationDetails)
-    sub.cancellationDetails = { ...sub.cancellationDetails, ...input.cancellationDetails };
-  if (input.cancelAtPeriodEnd !== undefined) {
-    sub.cancelAtPeriodEnd = input.cancelAtPeriodEnd;
-    sub.cancelAt = input.cancelAtPeriodEnd ? sub.periodEnd : null;
-    sub.canceledAt = input.cancelAtPeriodEnd ? now : null;
-    sub.cancellationDetails = {
-      ...sub.cancellationDetails,
-      reason: input.cancelAtPeriodEnd ? 'cancellation_requested' : null,
-    };
-  }
-  if (input.cancelAt !== undefined) {
-    if (input.cancelAt !== null && input.cancelAt <= now)
-      throw invalidRequest('cancel_at must be in the future.', { param: 'cancel_at' });
-    sub.cancelAt = input.cancelAt;
-    // Stripe reports a cancel_at on the period end as cancel_at_period_end.
-    sub.cancelAtPeriodEnd = input.cancelAt !== null && input.cancelAt === sub.periodEnd;
-    sub.canceledAt = input.cancelAt === null ? null : now;
-    sub.cancellationDetails = {
-      ...sub.cancellationDetails,
-      reason: input.cancelAt === null ? null : 'cancellation_requested',
-    };
-  }
-  const newInterval = intervalOf(ctx, sub);
-  const intervalChanged =
-    newInterval.interval !== oldInterval.interval || newInterval.intervalCount !== oldInterval.intervalCount;
-  const endTrial = input.trialEnd === 'now' && sub.status === 'trialing';
-  if (typeof input.trialEnd === 'number') {
-    if (input.trialEnd <= now)
-      throw invalidRequest('Invalid timestamp: must be an integer Unix timestamp in the future.', {
-        param: 'trial_end',
-      });
-    sub.trialEnd = input.trialEnd;
-    if (sub.status === 'trialing') {
-      sub.periodEnd = input.trialEnd;
-      sub.billingCycleAnchor = input.trialEnd;
-    }
-  }
+
+  const before = renderSubscription(ctx, sub);
+  const change = applyChanges(ctx, sub, input, now);
+  const bill = planBilling(ctx, sub, change, behaviour, now, input.prorationDate);
+  // A change of items made otherwise replaces a change still waiting for its payment.
+  if (change.itemsChanged && sub.pendingUpdate) dropPending(ctx, sub);
   const previous = changedFields(before, renderSubscription(ctx, sub));
   if (Object.keys(previous).length) emit(ctx, 'customer.subscription.updated', sub.id, { previous });
-
-  if (endTrial) {
-    sub.trialEnd = now;
-    renewNow(ctx, sub, now, 'subscription_update', input.paymentBehavior);
-    return;
-  }
-  if (!itemsChanged || sub.status === 'trialing' || sub.status === 'incomplete') return;
-  const behaviour = input.prorationBehavior ?? 'create_prorations';
-  if (intervalChanged) {
-    // A new interval restarts the billing cycle now (even with proration_behavior none), crediting the
-    // unused time of the old one unless prorations are off.
-    if (behaviour !== 'none') sub.pendingLines.push(...prorations(ctx, sub, oldItems, now));
-    sub.billingCycleAnchor = now;
-    renewNow(ctx, sub, now, 'subscription_update', input.paymentBehavior);
-    return;
-  }
-  if (behaviour === 'none') return;
-  sub.pendingLines.push(...prorations(ctx, sub, oldItems, now));
-  if (behaviour === 'always_invoice') {
-    const lines = sub.pendingLines;
-    sub.pendingLines = [];
-    const inv = createInvoice(ctx, sub, 'subscription_update', lines, { start: now, end: sub.periodEnd });
-    finalizeInvoice(ctx, inv);
-    if (inv.status === 'open' && inv.total > 0) collectOnUpdate(ctx, inv.id, input.paymentBehavior);
-  }
+  if (!bill) return;
+  const inv = createInvoice(ctx, sub, 'subscription_update', bill.lines, bill.period);
+  finalizeInvoice(ctx, inv);
+  if (inv.status === 'open' && inv.total > 0) collectOnUpdate(ctx, inv.id, input.paymentBehavior);
 }
 
-function renewNow(
+/** Voids the invoice of the change waiting for its payment (Stripe then discards that change). */
+function dropPending(ctx: Context, sub: SubscriptionRecord): void {
+  const inv = sub.pendingUpdate ? ctx.store.invoices.find(sub.pendingUpdate.invoice) : undefined;
+  if (inv && (inv.status === 'open' || inv.status === 'uncollectible')) voidInvoice(ctx, inv);
+  discardPendingUpdate(ctx, sub);
+}
+
+/**
+ * payment_behavior=pending_if_incomplete: the invoice of the change is made and paid on-session; paid,
+ * the change applies at once; otherwise the subscription keeps what it had and shows the change in
+ * `pending_update` until the invoice is paid (3-D Secure, invoices.pay, the hosted page) or it expires.
+ * A newer pending change replaces an older one (its invoice voided).
+ */
+function holdUntilPaid(
   ctx: Context,
   sub: SubscriptionRecord,
-  at: number,
-  reason: 'subscription_update',
-  behaviour?: PaymentBehavior,
+  draft: SubscriptionRecord,
+  bill: NonNullable<ReturnType<typeof planBilling>>,
 ): void {
-  const { interval, intervalCount } = intervalOf(ctx, sub);
-  update(ctx, sub, () => {
-    sub.status = sub.status === 'trialing' ? 'active' : sub.status;
-    sub.billingCycleAnchor = at;
-    sub.periodStart = at;
-    sub.periodEnd = addInterval(at, interval, intervalCount);
-    if (sub.cancelAtPeriodEnd) sub.cancelAt = sub.periodEnd;
-  });
-  const lines = [
-    ...sub.pendingLines,
-    ...sub.items.map((item) => lineFor(ctx, item, sub.periodStart, sub.periodEnd)),
-  ];
-  sub.pendingLines = [];
-  const inv = createInvoice(ctx, sub, reason, lines, { start: sub.periodStart, end: sub.periodEnd });
-  finalizeInvoice(ctx, inv);
-  if (inv.status === 'open' && inv.total > 0) collectOnUpdate(ctx, inv.id, behaviour);
+  const now = ctx.nowFor(sub.testClock);
+  const before = renderSubscription(ctx, sub);
+  if (sub.pendingUpdate) dropPending(ctx, sub);
+  // The pending prorations go on this invoice (as Stripe's pending invoice items would).
+  sub.pendingLines = draft.pendingLines;
+  const inv = createInvoice(ctx, sub, 'subscription_update', bill.lines, bill.period);
+  sub.pendingUpdate = {
+    invoice: inv.id,
+    expiresAt: pendingExpiry(sub, now),
+    state: 'attempting',
+    shown: {
+      trialEnd: draft.trialEnd !== sub.trialEnd ? draft.trialEnd : null,
+      billingCycleAnchor:
+        draft.billingCycleAnchor !== sub.billingCycleAnchor ? draft.billingCycleAnchor : null,
+      metadata: JSON.stringify(draft.metadata) !== JSON.stringify(sub.metadata) ? draft.metadata : null,
+    },
+    apply: {
+      items: draft.items,
+      status: draft.status,
+      trialEnd: draft.trialEnd,
+      billingCycleAnchor: draft.billingCycleAnchor,
+      periodStart: draft.periodStart,
+      periodEnd: draft.periodEnd,
+      cancelAt: draft.cancelAt,
+      metadata: draft.metadata,
+    },
+  };
+  finalizeInvoice(ctx, inv); // nothing due: paid at once, and the change applies
+  if (inv.status === 'open' && invoicePaymentMethod(ctx, inv))
+    attemptInvoice(ctx, inv, { offSession: false });
+  if (sub.pendingUpdate) sub.pendingUpdate.state = 'pending';
+  const previous = changedFields(before, renderSubscription(ctx, sub));
+  if (Object.keys(previous).length) emit(ctx, 'customer.subscription.updated', sub.id, { previous });
 }
 
 function collectOnUpdate(ctx: Context, invoiceId: string, behaviour?: PaymentBehavior): void {
@@ -208,47 +127,3 @@ function collectOnUpdate(ctx: Context, invoiceId: string, behaviour?: PaymentBeh
   if (outcome === 'failed' && behaviour === 'error_if_incomplete')
     throwIfFailed(ctx, ctx.store.paymentIntents.get(inv.paymentIntent!));
 }
-
-/** Credit for the unused time of the old items and a charge for the new ones, to the period end. */
-function prorations(
-  ctx: Context,
-  sub: SubscriptionRecord,
-  oldItems: SubscriptionItemRecord[],
-  now: number,
-): InvoiceLine[] {
-  const span = sub.periodEnd - sub.periodStart;
-  if (span <= 0 || now >= sub.periodEnd) return [];
-  const fraction = (sub.periodEnd - now) / span;
-  const lines: InvoiceLine[] = [];
-  for (const item of oldItems) {
-    const price = ctx.store.prices.get(item.price);
-    lines.push({
-      id: newId('il'),
-      amount: -Math.round(priceAmount(price, item.quantity) * fraction),
-      description: `Unused time on ${item.quantity} × ${ctx.store.products.find(price.product)?.name ?? price.id}`,
-      price: price.id,
-      quantity: item.quantity,
-      periodStart: now,
-      periodEnd: sub.periodEnd,
-      proration: true,
-      subscriptionItem: item.id,
-    });
-  }
-  for (const item of sub.items) {
-    const price = ctx.store.prices.get(item.price);
-    lines.push({
-      id: newId('il'),
-      amount: Math.round(priceAmount(price, item.quantity) * fraction),
-      description: `Remaining time on ${item.quantity} × ${ctx.store.products.find(price.product)?.name ?? price.id}`,
-      price: price.id,
-      quantity: item.quantity,
-      periodStart: now,
-      periodEnd: sub.periodEnd,
-      proration: true,
-      subscriptionItem: item.id,
-    });
-  }
-  return lines;
-}
-
-/** The next moment something happens to this subscription on its own, or null. */

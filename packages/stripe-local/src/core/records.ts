@@ -224,6 +224,35 @@ export interface SubscriptionRecord {
   /** When an incomplete subscription expires (23 hours after creation). */
   incompleteExpiresAt: number | null;
   testClock: string | null;
+  /** A change made with payment_behavior=pending_if_incomplete, waiting for its invoice to be paid. */
+  pendingUpdate?: PendingUpdateRecord | null;
+}
+
+/**
+ * Stripe's pending update: the subscription keeps what it had; `apply` is what it becomes when
+ * `invoice` is paid. Discarded (and the invoice voided) at `expiresAt`, or when the invoice is voided.
+ */
+export interface PendingUpdateRecord {
+  invoice: string;
+  expiresAt: number;
+  /**
+   * `attempting` while the update call is still paying the invoice (a payment there applies the change
+   * as if it had never been pending); `pending` once the call answered with the pending update.
+   */
+  state: 'attempting' | 'pending';
+  /** What pending_update shows: only the values the update changes. */
+  shown: { trialEnd: number | null; billingCycleAnchor: number | null; metadata: Metadata | null };
+  apply: Pick<
+    SubscriptionRecord,
+    | 'items'
+    | 'status'
+    | 'trialEnd'
+    | 'billingCycleAnchor'
+    | 'periodStart'
+    | 'periodEnd'
+    | 'cancelAt'
+    | 'metadata'
+  >;
 }
 
 export interface InvoiceLine {

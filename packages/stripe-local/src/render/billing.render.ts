@@ -28,6 +28,24 @@ function renderSubscriptionItem(ctx: Context, sub: SubscriptionRecord, item: Sub
   };
 }
 
+/** Stripe's pending_update: the held change (its items as they will be), once the update call answered. */
+function renderPendingUpdate(ctx: Context, s: SubscriptionRecord): Json | null {
+  const p = s.pendingUpdate;
+  if (!p || p.state !== 'pending') return null;
+  const after = { ...s, ...p.apply };
+  return {
+    billing_cycle_anchor: p.shown.billingCycleAnchor,
+    cancel_at_period_end: null,
+    discount: null,
+    discounts: null,
+    expires_at: p.expiresAt,
+    metadata: p.shown.metadata,
+    subscription_items: p.apply.items.map((i) => renderSubscriptionItem(ctx, after, i)),
+    trial_end: p.shown.trialEnd,
+    trial_from_plan: null,
+  };
+}
+
 export function renderSubscription(ctx: Context, s: SubscriptionRecord): Json {
   return {
     id: s.id,
@@ -73,7 +91,7 @@ export function renderSubscription(ctx: Context, s: SubscriptionRecord): Json {
     },
     pending_invoice_item_interval: null,
     pending_setup_intent: s.pendingSetupIntent,
-    pending_update: null,
+    pending_update: renderPendingUpdate(ctx, s),
     schedule: null,
     start_date: s.startDate,
     status: s.status,

@@ -7,10 +7,60 @@ import { attachPaymentMethod, resolvePaymentMethod } from '../billing/payment-me
 import { invalidRequest, StripeError } from '../core/errors.ts';
 import { endpoint } from '../core/http.ts';
 import { createdFilter, listShape, matchesCreated, paginate } from '../core/list.ts';
-import { bool, clearable, mergeMetadata, metadata, obj, oneOf, req, str } from '../core/params.ts';
+import {
+  arr,
+  bool,
+  clearable,
+  int,
+  mergeMetadata,
+  metadata,
+  obj,
+  oneOf,
+  req,
+  str,
+  timestampOrNow,
+} from '../core/params.ts';
+import { previewInvoice } from '../billing/invoice-preview.ts';
 import { renderInvoice, renderInvoicePayment } from '../core/render.ts';
 
+const previewItem = obj({
+  id: str(),
+  price: str(),
+  quantity: int(0),
+  deleted: bool(),
+});
+
 export const invoiceEndpoints = [
+  // Before `/v1/invoices/:id`, which would take `create_preview` for an id.
+  endpoint(
+    'post',
+    '/v1/invoices/create_preview',
+    {
+      shape: {
+        customer: str(),
+        subscription: str(),
+        subscription_details: obj({
+          items: arr(previewItem, 20),
+          proration_behavior: oneOf('create_prorations', 'none', 'always_invoice'),
+          proration_date: int(),
+          trial_end: timestampOrNow(),
+        }),
+      },
+    },
+    ({ ctx, params }) => {
+      const details = params.subscription_details;
+      return previewInvoice(ctx, {
+        customer: params.customer,
+        subscription: params.subscription,
+        details: details && {
+          items: details.items,
+          prorationBehavior: details.proration_behavior,
+          prorationDate: details.proration_date,
+          trialEnd: details.trial_end,
+        },
+      });
+    },
+  ),
   endpoint('get', '/v1/invoices/:id', { shape: {} }, ({ ctx, path }) =>
     renderInvoice(ctx, ctx.store.invoices.get(path.id!)),
   ),

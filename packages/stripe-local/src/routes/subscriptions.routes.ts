@@ -1,5 +1,7 @@
 import { cancelSubscription, createSubscription, type PaymentBehavior } from '../billing/subscriptions.ts';
 import { updateSubscription } from '../billing/update-subscription.ts';
+import { checkPendingParams } from '../billing/pending-update.ts';
+import { stripeLocalUnsupported } from '../core/sdk-params.ts';
 import { DAY } from '../billing/time.ts';
 import { invalidRequest } from '../core/errors.ts';
 import { endpoint } from '../core/http.ts';
@@ -150,6 +152,9 @@ export const subscriptionEndpoints = [
     },
     ({ ctx, params, path }) => {
       const sub = ctx.store.subscriptions.get(path.id!);
+      if (params.payment_behavior === 'pending_if_incomplete') checkPendingParams(params);
+      // Resetting the cycle by itself is not implemented (a new interval or a trial's end does reset it).
+      if (params.billing_cycle_anchor === 'now') throw stripeLocalUnsupported('billing_cycle_anchor');
       if (params.cancel_at !== undefined && params.cancel_at_period_end !== undefined)
         throw invalidRequest(
           'You may only specify one of these parameters: cancel_at, cancel_at_period_end.',
@@ -165,6 +170,7 @@ export const subscriptionEndpoints = [
         cancelAt: params.cancel_at,
         trialEnd: params.trial_end,
         prorationBehavior: params.proration_behavior,
+        prorationDate: params.proration_date,
         defaultPaymentMethod: params.default_payment_method,
         metadata: params.metadata === undefined ? undefined : mergeMetadata(sub.metadata, params.metadata),
         description: params.description,
