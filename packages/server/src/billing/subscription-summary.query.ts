@@ -26,7 +26,10 @@ const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000)
 /** Stripe's answer when a subscription will not invoice again (it ends at its period end). */
 const nothingUpcoming = (err: unknown) => (err as { code?: string } | null)?.code === 'invoice_upcoming_none';
 
-/** The next invoice Stripe will make (its upcoming-invoice preview), or null when there is none. */
+/**
+ * The next invoice Stripe will make (its upcoming-invoice preview), or null when there is none or the
+ * preview cannot be read now.
+ */
 async function nextChargeOf(deps: BillingDeps, live: Stripe.Subscription): Promise<UpcomingCharge | null> {
   if (live.cancel_at_period_end || live.cancel_at) return null;
   try {
@@ -38,7 +41,9 @@ async function nextChargeOf(deps: BillingDeps, live: Stripe.Subscription): Promi
     return { date, amount: preview.amount_due, currency: preview.currency };
   } catch (err) {
     if (nothingUpcoming(err)) return null;
-    throw err;
+    // The page still shows the plan, seats and price: only the next-charge line is missing.
+    deps.logger?.warn({ err, subscription: live.id }, 'upcoming invoice preview failed');
+    return null;
   }
 }
 
