@@ -105,6 +105,12 @@ export const ConfigSchema = z.object({
   /** A viewer's loads of one model within this many seconds count as one view. */
   VIEW_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1_800),
   /**
+   * The grace band past a tenant's view allowance, in percent of the plan's views: with
+   * additionalViewsValidation on, loads are refused only past allowance + this band, so an embed does
+   * not stop mid-lesson the moment the allowance runs out.
+   */
+  VIEW_GRACE_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+  /**
    * Rate limit of the public branding lookup (POST /tenant/custom-branding-detail, before login), per
    * client IP and window: enough for a class behind one address, not for listing every tenant's brand.
    */

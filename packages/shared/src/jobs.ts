@@ -236,6 +236,22 @@ export const BillingActionRequiredPayload = z.object({
 });
 export type BillingActionRequiredPayload = z.infer<typeof BillingActionRequiredPayload>;
 
+/**
+ * usage-alert: tells the tenant's owner that the period's views reached 80% or 100% of the allowance,
+ * with the figures and a link to buy views. Queued by the first load that crosses the threshold (a
+ * Redis SET NX gate, jobId usage-alert-<tenant>-<period>-<threshold>); the handler claims a UsageAlert
+ * row (tenant, period start, threshold) before sending, so a period gets one e-mail per threshold.
+ */
+export const USAGE_ALERT_THRESHOLDS = [80, 100] as const;
+export const UsageAlertPayload = z.object({
+  tenantId: z.number().int().positive(),
+  /** The billing period's start (ISO), as the view counter keyed it. */
+  periodStart: z.iso.datetime(),
+  periodEnd: z.iso.datetime(),
+  threshold: z.union([z.literal(80), z.literal(100)]),
+});
+export type UsageAlertPayload = z.infer<typeof UsageAlertPayload>;
+
 /** Every job: its name, payload contract and queue family. */
 export const JOBS = {
   sendEmail: { name: 'send-email', family: 'email', payload: SendEmailPayload },
@@ -257,6 +273,7 @@ export const JOBS = {
     payload: BillingActionRequiredPayload,
   },
   reconcileBilling: { name: 'reconcile-billing', family: 'billing', payload: ReconcileBillingPayload },
+  usageAlert: { name: 'usage-alert', family: 'email', payload: UsageAlertPayload },
 } as const satisfies Record<string, { name: string; family: QueueFamilyName; payload: z.ZodType }>;
 
 export type JobDefinition = (typeof JOBS)[keyof typeof JOBS];

@@ -188,6 +188,11 @@ export const MSG = {
   uploadTooManyFields: 'The form has too many fields.',
   uploadInvalid: 'The upload could not be read.',
   viewLimitReached: 'View limit reached',
+  /** The panel an embed, share page or viewer shows past the grace band (never a blank frame). */
+  schoolViewLimitTitle: "This school's view limit is reached",
+  schoolViewLimitText:
+    'This model cannot be shown until more views are added or the next billing period starts. Please let your teacher or the account owner know.',
+  usageExportFailed: 'The views could not be exported, please try again.',
   planNotActive: 'This model cannot be shown: the subscription is not active.',
   viewerLinkInvalid: 'This viewer link is not valid or has expired. Open the model again.',
   embedLinkInvalid: 'This link is not valid or is no longer available.',

@@ -18,6 +18,8 @@ import { listModels } from '@helix/server/models/list-models.query';
 import { authorizeCatalogue } from '@helix/server/models/model.policy';
 import { saveModel } from '@helix/server/models/save-model.command';
 import { viewerUrl } from '@helix/server/models/viewer-model.query';
+import { viewsExportCsv } from '@helix/server/views/views-export.query';
+import { viewsSummary } from '@helix/server/views/views-summary';
 import { listCustomerTenants } from '@helix/server/tenants/list-tenants.query';
 import { actorOf, can } from '../http/auth.ts';
 import { idempotent } from '../http/idempotency.ts';
@@ -55,6 +57,19 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
 
   router.get('/model/all', can('Model.listing.view'), validate(ModelListQuery, 'query'), async (req, res) => {
     res.json(await listModels(deps, actorOf(req), inputOf(req, ModelListQuery)));
+  });
+
+  // The period's usage (home and subscription pages) and its export (statistics page).
+  router.get('/views/summary', can('Model.listing.view'), validate(NoQuery, 'query'), async (req, res) => {
+    res.json(await viewsSummary(deps, actorOf(req)));
+  });
+  router.get('/views/export', can('Model.listing.view'), validate(NoQuery, 'query'), async (req, res) => {
+    const { filename, csv } = await viewsExportCsv(deps, actorOf(req));
+    res
+      .type('text/csv; charset=utf-8')
+      .attachment(filename)
+      .set('Cache-Control', 'no-store')
+      .send(csv);
   });
 
   // An outbox call (Idempotency-Key, If-Match: the model's version).

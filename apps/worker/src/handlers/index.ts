@@ -19,6 +19,7 @@ import { reconcileBillingHandler } from './reconcile-billing.handler.ts';
 import { billingReceiptHandler } from './billing-receipt.handler.ts';
 import { billingActionRequiredHandler } from './billing-action-required.handler.ts';
 import { sendSupportRequestHandler } from './send-support-request.handler.ts';
+import { usageAlertHandler } from './usage-alert.handler.ts';
 
 /** What the model jobs (validate-image, flush-views) need. */
 export interface ModelJobDeps {
@@ -71,5 +72,14 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
     'validate-image': validateImageHandler(deps.models),
     'flush-views': flushViewsHandler(deps.models),
     'reconcile-billing': reconcileBillingHandler(deps.billing),
+    'usage-alert': usageAlertHandler({
+      db: deps.models.db,
+      redis: deps.models.redis,
+      prefix: deps.models.prefix,
+      transport: deps.transport,
+      from: deps.mailFrom,
+      publicUrl: deps.billing.config.PUBLIC_URL,
+      viewGracePercent: deps.billing.config.VIEW_GRACE_PERCENT,
+    }),
   };
 }

@@ -29,7 +29,8 @@ const VARS = {
 
 type Template = SendEmailPayload['template'];
 
-const layout = (paragraphs: string[], action?: { label: string; link: string }) => {
+/** The one HTML layout of a Helix e-mail: paragraphs and an optional button with its link spelled out. */
+export const layout = (paragraphs: string[], action?: { label: string; link: string }) => {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
   const button = action
     ? `<p><a href="${escapeHtml(action.link)}" style="display:inline-block;padding:10px 18px;background:#5f51fb;color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(action.label)}</a></p>\n<p style="font-size:12px;color:#666666">${escapeHtml(action.link)}</p>`

@@ -75,21 +75,40 @@ export interface ViewAllowance {
   additionalViews: number;
   /** viewLimit + additionalViews, or 0 when unlimited (no plan limit, the unlimitedViews flag, the platform). */
   limit: number;
-  /** Refuse loads past `limit` (the tenant's additionalViewsValidation). */
+  /** Refuse loads past `ceiling` (the tenant's additionalViewsValidation). */
   refuseOverLimit: boolean;
+  /** Views served past `limit` before refusing (VIEW_GRACE_PERCENT of viewLimit, rounded up); 0 when unlimited. */
+  grace: number;
+  /** `limit` + `grace`: the count past which loads are refused when refuseOverLimit; 0 when unlimited. */
+  ceiling: number;
   additionalViewsPrice: number;
 }
 
-export function viewAllowance(tenant: TenantPlanContext): ViewAllowance {
+/** VIEW_GRACE_PERCENT's default. */
+export const DEFAULT_VIEW_GRACE_PERCENT = 10;
+
+/**
+ * The tenant's views for the period. Past 100% (`limit`) a grace band keeps the viewer working so a
+ * lesson is not cut off the moment the allowance runs out; with additionalViewsValidation on, loads
+ * past the band are refused (the embed shows the limit panel). With it off, nothing is refused: the
+ * views past `limit` are reported as additional views used, as before.
+ */
+export function viewAllowance(
+  tenant: TenantPlanContext,
+  gracePercent = DEFAULT_VIEW_GRACE_PERCENT,
+): ViewAllowance {
   const plan = tenant.subscription?.plan ?? null;
   const unlimited = tenant.isPlatform || !plan || plan.viewLimit <= 0 || plan.unlimitedViews;
   const viewLimit = unlimited ? 0 : plan.viewLimit;
   const additionalViews = Math.max(0, tenant.subscription?.additionalViews ?? 0);
+  const grace = unlimited ? 0 : Math.ceil((viewLimit * Math.max(0, gracePercent)) / 100);
   return {
     viewLimit,
     additionalViews,
     limit: unlimited ? 0 : viewLimit + additionalViews,
     refuseOverLimit: !unlimited && Boolean(tenant.branding?.additionalViewsValidation),
+    grace,
+    ceiling: unlimited ? 0 : viewLimit + additionalViews + grace,
     additionalViewsPrice: plan?.additionalViewsPrice ?? 0,
   };
 }

@@ -83,13 +83,13 @@ export async function recordViewDirect(
   seen.set(load.seen, true);
   try {
     let count = 0;
-    if (load.allowance.refuseOverLimit && load.allowance.limit > 0) {
+    if (load.allowance.refuseOverLimit && load.allowance.ceiling > 0) {
       const stored = await deps.db.modelViewDaily.aggregate({
         where: { tenantId, day: { gte: new Date(load.period.firstDay), lt: new Date(load.period.endDay) } },
         _sum: { count: true },
       });
       count = stored._sum.count ?? 0;
-      if (count >= load.allowance.limit) throw AppError.tooManyRequests(MSG.viewLimitReached);
+      if (count >= load.allowance.ceiling) throw AppError.tooManyRequests(MSG.viewLimitReached);
       count += 1;
     }
     await addViewRows(deps.db, [{ ...load.entry, count: 1 }]);

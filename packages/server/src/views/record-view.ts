@@ -17,6 +17,7 @@ import { appliedBatches } from './flush-views.ts';
 import { isRedisUnavailable, redisCommandNotSent, redisOutageOf } from '../redis.ts';
 import { recordViewDirect } from './record-view-direct.ts';
 import { settleLater } from './settle-later.ts';
+import { noteUsage, type UsageAlertQueue } from './usage-alerts.ts';
 import {
   unflushedViews,
   viewClaims,
@@ -35,6 +36,10 @@ export interface ViewDeps {
   viewWindowSeconds?: number;
   /** Where a view that could not be settled is reported. */
   logger?: Logger;
+  /** Percent of the plan's views served past the allowance before refusing (VIEW_GRACE_PERCENT). */
+  viewGracePercent?: number;
+  /** Queues the 80% / 100% usage e-mails (usage-alerts.ts); without it none are sent (tests). */
+  jobs?: UsageAlertQueue;
 }
 
 /** The view window when the configuration does not say (VIEW_WINDOW_SECONDS' default). */
@@ -148,7 +153,7 @@ export async function recordView(
   settling = false,
 ): Promise<RecordedView> {
   const period = billingPeriod(tenant.subscription, now);
-  const allowance = viewAllowance(tenant);
+  const allowance = viewAllowance(tenant, deps.viewGracePercent);
   const keys = viewKeys(deps.prefix);
   const counter = keys.period(tenant.id, period.start);
   const entry = {
@@ -184,7 +189,7 @@ export async function recordView(
       counter,
       keys.pending,
       seen,
-      allowance.limit,
+      allowance.ceiling,
       allowance.refuseOverLimit ? '1' : '0',
       field,
       windowSeconds,
@@ -222,5 +227,6 @@ export async function recordView(
   }
   if (state === -1) throw new Error('The view counter could not be initialised');
   if (state === 0) throw AppError.tooManyRequests(MSG.viewLimitReached);
+  if (state === 1) await noteUsage(deps, tenant.id, period, allowance, total);
   return { ...allowance, count: total, period, counted: state === 1 };
 }

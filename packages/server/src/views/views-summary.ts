@@ -10,6 +10,8 @@ export const viewDepsOf = (deps: ServerDeps): ViewDeps => ({
   redis: deps.redis,
   prefix: deps.config.REDIS_PREFIX,
   viewWindowSeconds: deps.config.VIEW_WINDOW_SECONDS,
+  viewGracePercent: deps.config.VIEW_GRACE_PERCENT,
+  jobs: deps.queue,
   logger: deps.logger,
 });
 
@@ -20,7 +22,7 @@ export async function viewsSummary(deps: ServerDeps, actor: Actor, now = new Dat
     include: { subscription: { include: { plan: true } }, branding: true },
   });
   const period = billingPeriod(tenant.subscription, now);
-  const allowance = viewAllowance(tenant);
+  const allowance = viewAllowance(tenant, deps.config.VIEW_GRACE_PERCENT);
   const viewCount = await periodViewCount(viewDepsOf(deps), tenant.id, period);
   return {
     viewCount,
@@ -29,6 +31,8 @@ export async function viewsSummary(deps: ServerDeps, actor: Actor, now = new Dat
     additionalViewsUsed: additionalViewsUsed(viewCount, allowance.viewLimit),
     additionalViewsPrice: allowance.additionalViewsPrice,
     additionalViewsValidation: Boolean(tenant.branding?.additionalViewsValidation),
+    graceViews: allowance.grace,
+    refuseAt: allowance.refuseOverLimit ? allowance.ceiling : null,
     periodStart: period.start.toISOString(),
     periodEnd: period.end.toISOString(),
   };

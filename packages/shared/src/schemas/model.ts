@@ -219,6 +219,13 @@ export interface ViewsSummary {
   /** Cents per 1,000 views. */
   additionalViewsPrice: number;
   additionalViewsValidation: boolean;
+  /**
+   * Views served past the allowance (viewLimit + additionalViews) before loads are refused, when
+   * additionalViewsValidation is on (VIEW_GRACE_PERCENT of viewLimit); 0 when unlimited.
+   */
+  graceViews: number;
+  /** The period's count at which loads are refused; null when they never are (unlimited, or validation off). */
+  refuseAt: number | null;
   /** The billing period the counts are for (ISO dates). */
   periodStart: string;
   periodEnd: string;
