@@ -355,7 +355,7 @@ describe('viewer (built, in Chromium)', () => {
     const cases: [string, string, string][] = [
       ['missing.glb', 'not-found', 'Model not found'],
       ['forbidden.glb', 'forbidden', 'Access denied'],
-      ['limit.glb', 'limit', 'View limit reached'],
+      ['limit.glb', 'limit', "This school's view limit is reached"],
       ['broken-server.glb', 'http', 'The model could not be loaded'],
       ['corrupt.glb', 'invalid', 'The model could not be loaded'],
     ];
@@ -388,7 +388,7 @@ describe('viewer (built, in Chromium)', () => {
 
     const refusals: [string, string, string, string][] = [
       ['denied', 'forbidden', 'Access denied', 'This link is not valid or is no longer available.'],
-      ['limit', 'limit', 'View limit reached', 'view limit'],
+      ['limit', 'limit', "This school's view limit is reached", 'next billing period'],
       ['unknown', 'not-found', 'Model not found', 'does not exist'],
     ];
     for (const [sub, kind, title, text] of refusals) {

@@ -141,7 +141,7 @@ describe('createApiLookup', () => {
     expect(fetch.mock.calls[0]![0]).toContain('currentmode=standard');
   });
 
-  it('maps 404 to "Model not found", 403 to "Access denied", 429 to "View limit reached"', async () => {
+  it('maps 404 to "Model not found", 403 to "Access denied", 429 to the school view-limit panel', async () => {
     const cases = [
       [404, { statusCode: 404, error: 'NOT_FOUND', message: 'Not found' }, 'not-found', null],
       [

@@ -1,4 +1,5 @@
 import { isApiErrorBody } from '@helix/shared/api-error';
+import { MSG } from '@helix/shared/messages';
 import { EMBED_FLAGS, type EmbedFlag } from '@helix/shared/embed';
 import { errorKindForStatus, LOAD_ERROR_MESSAGES, ModelLoadError, type LoadErrorKind } from './load-model.ts';
 import type { Branding, ModelLookup, ModelSource } from './model-source.ts';
@@ -50,6 +51,8 @@ export function userTextFor(kind: LoadErrorKind, message: string | null | undefi
   const title = comparable(LOAD_ERROR_MESSAGES[kind].title);
   const said = comparable(text);
   if (!said || title.includes(said)) return null;
+  // The API's short 429 wording: the viewer's own limit panel says more.
+  if (kind === 'limit' && said === comparable(MSG.viewLimitReached)) return null;
   return text.length > 300 ? `${text.slice(0, 297)}…` : text;
 }
 

@@ -1,13 +1,16 @@
+import { MSG } from '@helix/shared/messages';
+
 export type LoadErrorKind = 'not-found' | 'forbidden' | 'limit' | 'network' | 'invalid' | 'http' | 'webgl';
 
-/** User-facing texts per failure. 'View limit reached' is the wording the portal uses for 429. */
+/**
+ * User-facing texts per failure. 'limit' is the tenant's views past the grace band (the API's 429 'View
+ * limit reached'): a pupil or teacher sees whose limit it is and what happens next (the catalogue's
+ * wording), never a bare status code.
+ */
 export const LOAD_ERROR_MESSAGES: Record<LoadErrorKind, { title: string; text: string }> = {
   'not-found': { title: 'Model not found', text: 'This model does not exist or is no longer available.' },
   forbidden: { title: 'Access denied', text: 'You do not have permission to view this model.' },
-  limit: {
-    title: 'View limit reached',
-    text: 'This model has reached its view limit for the current period.',
-  },
+  limit: { title: MSG.schoolViewLimitTitle, text: MSG.schoolViewLimitText },
   network: { title: 'The model could not be loaded', text: 'Check your connection and try again.' },
   invalid: {
     title: 'The model could not be loaded',

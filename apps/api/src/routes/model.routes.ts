@@ -65,11 +65,7 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
   });
   router.get('/views/export', can('Model.listing.view'), validate(NoQuery, 'query'), async (req, res) => {
     const { filename, csv } = await viewsExportCsv(deps, actorOf(req));
-    res
-      .type('text/csv; charset=utf-8')
-      .attachment(filename)
-      .set('Cache-Control', 'no-store')
-      .send(csv);
+    res.type('text/csv; charset=utf-8').attachment(filename).set('Cache-Control', 'no-store').send(csv);
   });
 
   // An outbox call (Idempotency-Key, If-Match: the model's version).

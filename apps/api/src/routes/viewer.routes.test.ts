@@ -382,9 +382,10 @@ describe('views and limits', () => {
     return { a, model, params: paramsOf((await detail(token)).body.url) };
   }
 
-  it('with additionalViewsValidation on, loads past viewLimit + additional views get 429', async () => {
+  it('with additionalViewsValidation on, loads past viewLimit + additional views + the grace band get 429', async () => {
     const { a, model, params } = await limitedTenant(3, true, 1);
-    for (let i = 0; i < 4; i += 1) expect((await load(params)).status).toBe(200);
+    // 3 + 1 purchased + a grace band of 10% of 3 (rounded up: 1) = 5 served.
+    for (let i = 0; i < 5; i += 1) expect((await load(params)).status).toBe(200);
     const refused = await load(params);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({
@@ -393,13 +394,15 @@ describe('views and limits', () => {
       code: 'TOO_MANY_REQUESTS',
       message: MSG.viewLimitReached,
     });
-    expect(await recorded({ modelId: model.id })).toBe(4);
+    expect(await recorded({ modelId: model.id })).toBe(5);
     const list = await request(h.app).get(`${a.base}/model/all`).set(bearer(a.token));
     expect(list.body.views).toMatchObject({
-      viewCount: 4,
+      viewCount: 5,
       viewLimit: 3,
       additionalViews: 1,
-      additionalViewsUsed: 1,
+      additionalViewsUsed: 2,
+      graceViews: 1,
+      refuseAt: 5,
       additionalViewsPrice: 500,
       additionalViewsValidation: true,
     });
@@ -429,6 +432,8 @@ describe('views and limits', () => {
         count: 2,
       },
     });
+    // 2 stored + 1 = the limit (3), + 1 = the grace band (1 of 3), then refused.
+    expect((await load(params)).status).toBe(200);
     expect((await load(params)).status).toBe(200);
     expect((await load(params)).status).toBe(429);
   });
@@ -440,12 +445,12 @@ describe('views and limits', () => {
     expect(await recorded({ modelId: model.id })).toBe(200);
   });
 
-  it('200 concurrent loads against a limit of 150: exactly 150 served and recorded', async () => {
+  it('200 concurrent loads against a limit of 150 (+ a grace band of 15): exactly 165 served and recorded', async () => {
     const { model, params } = await limitedTenant(150, true);
     const results = await Promise.all(Array.from({ length: 200 }, () => load(params)));
-    expect(results.filter((r) => r.status === 200)).toHaveLength(150);
-    expect(results.filter((r) => r.status === 429)).toHaveLength(50);
-    expect(await recorded({ modelId: model.id })).toBe(150);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(165);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(35);
+    expect(await recorded({ modelId: model.id })).toBe(165);
   });
 
   it('statistics: platform admins get top tenants and views per day; users get their models', async () => {

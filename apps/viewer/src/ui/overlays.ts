@@ -80,6 +80,9 @@ export function messageOverlay(
   const { title, text: defaultText } = LOAD_ERROR_MESSAGES[kind];
   const text = userText?.trim() || defaultText;
   const retry = kind === 'network' || kind === 'http' || kind === 'invalid';
+  // The view-limit panel is shown to pupils inside a school's page: no status code, an opaque card
+  // that stays readable on whatever colour the host page paints behind a transparent embed.
+  const limit = kind === 'limit';
   return h(
     'div',
     {
@@ -87,11 +90,14 @@ export function messageOverlay(
       role: 'alert',
       'data-error-kind': kind,
       'data-status': status || null,
+      'data-testid': limit ? 'view-limit-panel' : null,
     },
     h(
       'div',
       { class: 'card' },
-      h('div', { class: 'message-code', 'aria-hidden': 'true' }, status ? String(status) : '!'),
+      limit
+        ? null
+        : h('div', { class: 'message-code', 'aria-hidden': 'true' }, status ? String(status) : '!'),
       h('h1', { class: 'message-title' }, title),
       h('p', { class: 'message-text' }, text),
       retry ? h('button', { type: 'button', class: 'button', 'data-action': 'retry' }, 'Try again') : null,

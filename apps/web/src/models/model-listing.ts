@@ -58,6 +58,22 @@ export function viewsCounterText(
   return `Views: ${formatCount(views.viewCount)} / ${formatCount(views.viewLimit + (views.additionalViews ?? 0))}`;
 }
 
+/**
+ * The period under the counter: its end and, when loads stop past the allowance, the grace band
+ * ('Grace 100 · until 3 Dec 2026'), so an owner sees the limit coming before a lesson meets it.
+ */
+export function viewsPeriodText(
+  views: Pick<ModelViews, 'periodEnd'> & Partial<Pick<ModelViews, 'graceViews' | 'refuseAt'>>,
+): string {
+  const end = new Date(views.periodEnd).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  return views.refuseAt ? `Grace ${formatCount(views.graceViews ?? 0)} · until ${end}` : `Until ${end}`;
+}
+
 /** Cents to dollars with two decimals: 500 → '$5.00'. */
 export const formatCents = (cents: number): string => `$${((Number(cents) || 0) / 100).toFixed(2)}`;
 

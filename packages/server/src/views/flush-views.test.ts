@@ -263,7 +263,13 @@ describe('once per viewer per model within the view window', () => {
       branding: { additionalViewsValidation: true },
     };
     const load = (viewer: string) =>
-      recordView(deps, limited, { viewer, modelId, viewerKey: `u:${userId}`, source: 'portal' });
+      // No grace band here: the limit itself is what this test refuses at.
+      recordView({ ...deps, viewGracePercent: 0 }, limited, {
+        viewer,
+        modelId,
+        viewerKey: `u:${userId}`,
+        source: 'portal',
+      });
     expect((await load('first')).counted).toBe(true);
     await expect(load('second')).rejects.toMatchObject({ status: 429 });
     // Still refused (not "already counted"): the refusal left no seen flag behind.

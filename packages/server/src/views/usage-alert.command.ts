@@ -73,11 +73,8 @@ export async function sendUsageAlert(deps: UsageAlertDeps, payload: UsageAlertPa
     periodStart: new Date(payload.periodStart),
     threshold: payload.threshold,
   };
-  await deps.db.usageAlert.upsert({
-    where: { tenantId_periodStart_threshold: key },
-    update: {},
-    create: key,
-  });
+  // ON CONFLICT DO NOTHING: concurrent runs of one alert both get past this (an upsert races).
+  await deps.db.usageAlert.createMany({ data: [key], skipDuplicates: true });
   const now = new Date();
   const claimed = await deps.db.usageAlert.updateMany({
     where: {

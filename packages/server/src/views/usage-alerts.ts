@@ -17,7 +17,8 @@ interface NoteDeps {
 }
 
 /** The count at which a threshold (percent of the allowance) is reached. */
-export const thresholdCount = (limit: number, threshold: number): number => Math.ceil((limit * threshold) / 100);
+export const thresholdCount = (limit: number, threshold: number): number =>
+  Math.ceil((limit * threshold) / 100);
 
 /**
  * Gates already passed in this process (tenant, period, threshold): once a threshold is crossed, every

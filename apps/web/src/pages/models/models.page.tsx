@@ -44,7 +44,10 @@ export function ModelsPage() {
   const abilities = modelAbilities(user);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<ModelSort>(DEFAULT_MODEL_SORT);
-  const [dialog, setDialog] = useState<Dialog>(null);
+  // The usage e-mail's "Buy views" link (/user/home?buy-views=1) opens the Add Views dialog.
+  const [dialog, setDialog] = useState<Dialog>(() =>
+    new URLSearchParams(window.location.search).has('buy-views') ? { kind: 'buy-views' } : null,
+  );
   const listing = useModelListing(search, sort, abilities.list);
   const pins = usePinnedModels(user?.id ?? null);
   const pinnedIds = new Set(pins.keys());

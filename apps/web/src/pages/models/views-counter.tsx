@@ -1,4 +1,4 @@
-import { additionalViewsInfo, viewsCounterText } from '../../models/model-listing';
+import { additionalViewsInfo, viewsCounterText, viewsPeriodText } from '../../models/model-listing';
 import type { ModelViews } from '../../models/models.api';
 
 /**
@@ -19,6 +19,11 @@ export function ViewsCounter({
   return (
     <div className={boxClass} data-testid="views-counter">
       <span className="views-counter-main">{viewsCounterText(views)}</span>
+      {views.viewLimit > 0 && (
+        <span className="views-counter-extra" data-testid="views-period">
+          {viewsPeriodText(views)}
+        </span>
+      )}
       {extra && (
         <>
           <span className="views-counter-extra">{extra.used}</span>

@@ -10,6 +10,7 @@ import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { ModelStatsCard } from './model-stats-card';
 import { UserStatsCard } from './user-stats-card';
+import { ViewsExportButton } from './views-export-button';
 import './stats.css';
 
 type Load = { status: 'loading' } | { status: 'ready'; listing: ModelListing } | { status: 'failed' };
@@ -63,6 +64,8 @@ export function StatsPage() {
       <Typography.Title level={1} className="page-title">
         Statistics
       </Typography.Title>
+      {/* A customer's own views (the billed count) for the period; platform admins read every tenant's above. */}
+      {showModels && !user?.isAdmin && <ViewsExportButton />}
       {load.status === 'loading' && (showModels || showUsers) && (
         <div className="stats-loading">
           <Spin size="large" aria-label="Loading statistics" />

@@ -15,6 +15,7 @@ import { goToProvider, portalUrl } from '../../billing/provider-redirect';
 import { ChangeConfirmModal, type ChangeTarget } from './change-confirm.modal';
 import { PlanWizard } from './plan-wizard';
 import { SubscriptionSummary } from './subscription-summary';
+import { ViewsUsage } from './views-usage';
 import '../plans/plans.css';
 
 /**
@@ -94,6 +95,7 @@ export function SubscriptionPage() {
               onCompletePayment={() => void completePayment()}
             />
           ) : null}
+          <ViewsUsage />
           {(summary?.canManage ?? true) && (
             <Button onClick={() => void openBilling()} loading={busy}>
               Billing Details

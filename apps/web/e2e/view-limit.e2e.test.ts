@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { MSG, TRANSPARENT_BACKGROUND } from '@helix/shared';
+import { launchBrowser, newPage } from './support/browser.ts';
+import { expectPath, logIn } from './support/accounts.ts';
+import { registerPerson, sql } from './support/billing.ts';
+import { startHostServer } from './support/host-page.ts';
+import { shareOfColour } from './support/pixels.ts';
+
+/** The school's page colour (nothing in the viewer's chrome is this green). */
+const HOST_RGB: [number, number, number] = [0, 200, 90];
+const ENTERPRISE_MONTHLY = 13;
+
+/** WCAG relative luminance and contrast of two CSS rgb()/rgba() colours. */
+function contrast(a: string, b: string): number {
+  const lum = (css: string) => {
+    const [r, g, bl] = (css.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+async function viewerFrame(page: Page): Promise<Frame> {
+  const viewerOrigin = new URL(inject('viewerUrl')).origin;
+  let frame: Frame | undefined;
+  await expect
+    .poll(() => (frame = page.frames().find((f) => f.url().startsWith(viewerOrigin))), { timeout: 30_000 })
+    .toBeTruthy();
+  await frame!.waitForFunction(() => document.body.dataset.viewerState !== 'loading', null, {
+    timeout: 45_000,
+  });
+  return frame!;
+}
+
+describe('the view limit in an embed (issue 17: never a blank lesson)', () => {
+  let browser: Browser;
+  let host: Awaited<ReturnType<typeof startHostServer>> | undefined;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await host?.close();
+    await browser?.close();
+  });
+
+  it('an embed past the grace band shows the limit panel on a coloured host page', async () => {
+    const { context, page } = await newPage(browser);
+    const person = await registerPerson(page);
+    await sql(
+      `UPDATE "TenantSubscription" SET status = 'active', "activePayment" = true, "isTrialPassed" = true, "planId" = $2
+       WHERE "tenantId" = (SELECT "tenantId" FROM "User" WHERE email = $1)`,
+      [person.email, ENTERPRISE_MONTHLY],
+    );
+    await logIn(page, person.email, person.password);
+    await expectPath(page, '/user/home');
+
+    // A transparent embed: the host page's colour is all around the panel, the hardest case to read.
+    await page
+      .getByRole('button', { name: /^Embed Animal cell/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: /^Embed Animal cell/ });
+    await dialog.getByRole('checkbox', { name: TRANSPARENT_BACKGROUND, exact: true }).check();
+    await dialog.getByRole('button', { name: 'Create Link' }).click();
+    const link = dialog.getByRole('textbox', { name: 'Embed link' });
+    await expect.poll(() => link.inputValue()).toMatch(/\/embed\/[A-Za-z0-9_-]{20,}$/);
+    const embedUrl = await link.inputValue();
+    await context.close();
+
+    // The school refuses paid extras and has used its allowance and the grace band (10% of the plan).
+    await sql(
+      `UPDATE "Branding" SET "additionalViewsValidation" = true
+       WHERE "tenantId" = (SELECT "tenantId" FROM "User" WHERE email = $1)`,
+      [person.email],
+    );
+    await sql(
+      `INSERT INTO "ModelViewDaily" ("modelId", "tenantId", "day", "source", "viewerKey", "userId", "count")
+       SELECT m.id, u."tenantId", (now() AT TIME ZONE 'UTC')::date, 'portal', 'u:' || u.id, u.id,
+              CEIL(p."viewLimit" * 1.1)::int + 1
+       FROM "User" u
+       JOIN "TenantSubscription" s ON s."tenantId" = u."tenantId"
+       JOIN "Plan" p ON p.id = s."planId"
+       CROSS JOIN LATERAL (SELECT id FROM "Model" WHERE name ILIKE 'Animal cell%' ORDER BY id LIMIT 1) m
+       WHERE u.email = $1`,
+      [person.email],
+    );
+
+    host = await startHostServer({
+      '/': {
+        type: 'text/html; charset=utf-8',
+        body: `<!doctype html><html><body style="margin:0;background:rgb(${HOST_RGB.join(',')})">
+          <iframe id="model" src="${embedUrl}" title="Embedded model" style="border:0;width:720px;height:480px;margin:40px"></iframe>
+        </body></html>`,
+      },
+    });
+    const visitor = await newPage(browser);
+    await visitor.page.goto(host.url);
+    const viewer = await viewerFrame(visitor.page);
+    expect(await viewer.evaluate(() => window.__viewer.errorKind)).toBe('limit');
+
+    const panel = viewer.getByTestId('view-limit-panel');
+    await panel.waitFor({ state: 'visible' });
+    const text = (await panel.textContent()) ?? '';
+    expect(text).toContain(MSG.schoolViewLimitTitle);
+    expect(text).toContain(MSG.schoolViewLimitText);
+    expect(text).not.toContain('429');
+    // Readable: the card is opaque and its text contrasts with it (WCAG AA, 4.5:1).
+    const look = await panel.locator('.card').evaluate((card) => {
+      const style = getComputedStyle(card);
+      const title = getComputedStyle(card.querySelector('.message-title')!);
+      const body = getComputedStyle(card.querySelector('.message-text')!);
+      const rect = card.getBoundingClientRect();
+      return {
+        bg: style.backgroundColor,
+        title: title.color,
+        body: body.color,
+        w: rect.width,
+        h: rect.height,
+      };
+    });
+    expect(look.bg).toMatch(/^rgb\(/); // opaque (rgba would let the host colour through)
+    expect(contrast(look.bg, look.title)).toBeGreaterThan(4.5);
+    expect(contrast(look.bg, look.body)).toBeGreaterThan(4.5);
+    expect(look.w).toBeGreaterThan(200);
+
+    // Never blank: around the panel the school's page shows (transparent embed), and the panel covers
+    // a real part of the frame in its own, non-host colour.
+    const shot = await visitor.page.locator('#model').screenshot();
+    const hostShare = await shareOfColour(shot, HOST_RGB);
+    expect(hostShare).toBeGreaterThan(0.3);
+    expect(hostShare).toBeLessThan(0.97);
+    await visitor.context.close();
+  });
+});

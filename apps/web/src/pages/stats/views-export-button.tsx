@@ -1,0 +1,41 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { useState } from 'react';
+import { MSG } from '@helix/shared';
+import { fetchViewsExport } from '../../api/views-usage.api';
+import { logError } from '../../logging/error-logger';
+import { toastError } from '../../ui/notify';
+
+/** The owner's statistics page: this billing period's views per model and per link, as CSV. */
+export function ViewsExportButton() {
+  const [busy, setBusy] = useState(false);
+  const onClick = async () => {
+    setBusy(true);
+    try {
+      const { blob, fileName } = await fetchViewsExport();
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = fileName;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (error) {
+      logError('Statistics: views export failed', error, 'warn');
+      toastError(MSG.usageExportFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button
+      icon={<DownloadOutlined />}
+      loading={busy}
+      onClick={() => void onClick()}
+      data-testid="views-export"
+    >
+      Export this period's views (CSV)
+    </Button>
+  );
+}
