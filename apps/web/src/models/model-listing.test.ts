@@ -83,6 +83,8 @@ describe('views counter', () => {
     additionalViewsUsed: additionalViewsUsed({ viewCount, viewLimit }),
     additionalViewsPrice: 500,
     additionalViewsValidation: false,
+    graceViews: 0,
+    refuseAt: null,
     periodStart: '2025-01-01',
     periodEnd: '2025-02-01',
     ...extra,
