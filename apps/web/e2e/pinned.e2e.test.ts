@@ -182,12 +182,20 @@ describe('models kept offline on a tablet', () => {
     // A reload and a resend of the same key count nothing more.
     await page.reload();
     await card.getByTestId('kept-offline').waitFor();
-    const [{ key } = { key: '' }] = await rows<{ key: string }>(
-      'SELECT key FROM "OfflineView" WHERE "userId" = $1',
+    // The view was sent with the copy the server issued to this user and device when pinning.
+    const [{ key, copyId, deviceId } = { key: '', copyId: '', deviceId: '' }] = await rows<{
+      key: string;
+      copyId: string;
+      deviceId: string;
+    }>(
+      `SELECT v.key, v."copyId", g."deviceId" FROM "OfflineView" v
+         JOIN "OfflineCopyGrant" g ON g.id = v."copyId" AND g."userId" = v."userId" AND g."modelId" = v."modelId"
+        WHERE v."userId" = $1`,
       [user!.id],
     );
+    expect(copyId).not.toBe('');
     const resend = await page.evaluate(
-      async ({ key, id }) => {
+      async ({ key, id, copyId, deviceId }) => {
         const cookie = (name: string) =>
           decodeURIComponent(document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]+)`))?.[1] ?? '');
         const token = cookie('apiToken');
@@ -195,11 +203,11 @@ describe('models kept offline on a tablet', () => {
         const res = await fetch(`/api/t/${tenant}/model/offline-view`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ id, key, viewedAt: new Date().toISOString() }),
+          body: JSON.stringify({ id, key, copyId, deviceId, viewedAt: new Date().toISOString() }),
         });
         return { status: res.status, body: (await res.json()) as unknown };
       },
-      { key, id: model!.id },
+      { key, id: model!.id, copyId, deviceId },
     );
     expect(resend).toEqual({ status: 200, body: { counted: true, duplicate: true } });
     expect(await rows('SELECT key FROM "OfflineView" WHERE "userId" = $1', [user!.id])).toHaveLength(1);

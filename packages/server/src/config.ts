@@ -117,6 +117,13 @@ export const ConfigSchema = z.object({
   BRANDING_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(120),
   BRANDING_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   /**
+   * Rate limit of POST /model/offline-view per user (any device, any address), per window: a device
+   * back online after a week of lessons sends its queued views within minutes (it retries after a
+   * 429), a script cannot send a thousand in seconds.
+   */
+  OFFLINE_VIEW_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(120),
+  OFFLINE_VIEW_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
    * How long an API process reuses what it read about an embed token (token, model, tenant, plan,
    * branding), in ms: a revoked token, a deleted or restricted model or a lapsed plan stops working
    * within this time. At most 10 s; 0 reads the database on every call.

@@ -348,6 +348,9 @@ export const MSG = {
   offlineViewInFuture: 'The view time is in the future.',
   offlineViewTooOld: (days: number) => `Views made offline are counted for ${days} days; this one is older.`,
   offlineViewKeyReused: 'This view key was already used for another view.',
+  offlineDeviceIdRule: 'The device id must be 16 to 64 letters, digits, - or _.',
+  offlineCopyIdRule: 'The offline copy id must be 16 to 64 letters, digits, - or _.',
+  offlineViewsTooMany: 'Too many views sent from this device at once; the rest will be sent shortly.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -82,6 +82,12 @@ export interface QueuedViewRow {
   userId: number;
   tenant: string;
   modelId: number;
+  /**
+   * The offline copy the view was made with and the device it was issued to: the server counts a view
+   * only against a copy it issued (rows queued before copies had ids lack them and are dropped).
+   */
+  copyId?: string;
+  deviceId?: string;
   viewedAt: number;
   attempts: number;
 }

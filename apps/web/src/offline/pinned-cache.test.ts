@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The very function the generated service worker runs on activation (cleanupOutdatedCaches: true).
 import { deleteOutdatedCaches } from 'workbox-precaching/utils/deleteOutdatedCaches.js';
-import { OFFLINE_VIEW_KEY_PATTERN } from '@helix/shared/schemas/pinned-model';
+import { OFFLINE_ID_PATTERN, OFFLINE_VIEW_KEY_PATTERN } from '@helix/shared/schemas/pinned-model';
 import { pinnedFilesRoute } from '../pwa/pinned-files-route';
+import { deviceId } from './device-id';
 import { PINNED_CACHE, sweep } from './pinned-cache';
 import { backoffMs, isRetryable, newViewKey } from './queued-views';
 import { ApiError } from '../api/api-error';
@@ -90,6 +91,12 @@ describe('queued offline views', () => {
     const keys = new Set(Array.from({ length: 100 }, newViewKey));
     expect(keys.size).toBe(100);
     for (const key of keys) expect(key).toMatch(OFFLINE_VIEW_KEY_PATTERN);
+  });
+
+  it('makes a device id the server accepts, the same for every call (an offline copy is bound to it)', () => {
+    const id = deviceId();
+    expect(id).toMatch(OFFLINE_ID_PATTERN);
+    expect(deviceId()).toBe(id);
   });
 
   it('retries network failures, 5xx, 408 and 429 with growing backoff; drops other refusals', () => {

@@ -3,6 +3,7 @@ import { OfflineCopy } from '@helix/shared/schemas/pinned-model';
 import { tenantApi } from '../api/client';
 import type { Model } from '../models/models.api';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
+import { deviceId } from './device-id';
 import { offlineDb, type PinnedModelRow } from './offline-db';
 import { cacheStorageAvailable, forget, keep, sweep } from './pinned-cache';
 import { prepareOfflineViewer } from './prepare-viewer';
@@ -16,8 +17,10 @@ import { prepareOfflineViewer } from './prepare-viewer';
 export interface PinnedModelData {
   /** The card as the listing showed it. */
   listing: Model;
-  /** What the server answered for the offline copy (viewer origin, features, branding...). */
+  /** What the server answered for the offline copy (viewer origin, features, branding, copy id...). */
   copy: OfflineCopy;
+  /** The device id the copy was issued to (sent with each view made offline, with `copy.copyId`). */
+  deviceId: string;
   /** The cache URL of the .glb. */
   fileUrl: string;
 }
@@ -66,15 +69,21 @@ async function urlsInUse(): Promise<Set<string>> {
 }
 
 /**
- * Pins a model for `userId` in `tenant`: asks the API for the offline copy (no view is counted),
+ * Pins a model for `userId` in `tenant`: asks the API for the offline copy (no view is counted; the
+ * server issues the copy to this user and device, and counts offline views only against it),
  * caches the viewer's app, then downloads the .glb, the thumbnail and the branding images into Cache
  * Storage, and writes the row last (a pin without its files never shows as kept).
  */
 export async function pinModel(userId: number, tenant: string, model: Model): Promise<PinnedModel> {
   const db = offlineDb();
   if (!db || !cacheStorageAvailable()) throw new PinError(MSG.pinNotSupported);
+  const device = deviceId();
   const copy = OfflineCopy.parse(
-    await tenantApi.post<unknown>('/model/offline-copy', { id: model.id }, { toast: false }),
+    await tenantApi.post<unknown>(
+      '/model/offline-copy',
+      { id: model.id, deviceId: device },
+      { toast: false },
+    ),
   );
   const persistence = askPersistence();
   if (!(await prepareOfflineViewer(copy.viewerOrigin))) throw new PinError('The viewer could not be cached');
@@ -102,7 +111,7 @@ export async function pinModel(userId: number, tenant: string, model: Model): Pr
     userId,
     modelId: model.id,
     tenant,
-    model: { listing: model, copy, fileUrl },
+    model: { listing: model, copy, deviceId: device, fileUrl },
     urls,
     bytes,
     pinnedAt: Date.now(),

@@ -4,13 +4,16 @@ import { tenantApi } from '../api/client';
 import { logError } from '../logging/error-logger';
 import { readTenant } from '../session/cookies';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
+import { randomId } from './device-id';
 import { offlineDb, type QueuedViewRow } from './offline-db';
 
 /**
  * Views of pinned models made without network (issue 8 §3). Each opening is queued with its own key
- * and sent when the device is back online (POST /model/offline-view), where it is counted exactly
- * once, against the same limits as an online view. Like online, a user's openings of one model within
- * the view window count once: a second opening within QUEUE_WINDOW_MS of a queued one is not queued.
+ * and the offline copy it was made with (copy id and device id, issued by the server when the model
+ * was pinned), and sent when the device is back online (POST /model/offline-view), where it is counted
+ * exactly once, only against that copy, at most once per view window, against the same limits as an
+ * online view. Like online, a user's openings of one model within the view window count once: a second
+ * opening within QUEUE_WINDOW_MS of a queued one is not queued.
  */
 export const QUEUE_WINDOW_MS = 30 * 60 * 1000;
 const MAX_AGE_MS = OFFLINE_VIEW_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
@@ -22,12 +25,12 @@ let syncNow: () => void = () => undefined;
 let soon: ReturnType<typeof setTimeout> | undefined;
 
 /** 16 random bytes, base64url: a key the server accepts (OFFLINE_VIEW_KEY_PATTERN). */
-export function newViewKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+export const newViewKey = randomId;
+
+/** The offline copy a view is made with, as the server issued it (pinned-models.ts). */
+export interface CopyRef {
+  copyId: string;
+  deviceId: string;
 }
 
 /** Queues one offline view (unless one of the same model is queued within the window). */
@@ -35,6 +38,7 @@ export async function queueView(
   userId: number,
   tenant: string,
   modelId: number,
+  copy: CopyRef,
   now = Date.now(),
 ): Promise<boolean> {
   const db = offlineDb();
@@ -48,7 +52,16 @@ export async function queueView(
       )
       .count();
     if (recent > 0) return false;
-    await db.queuedViews.add({ key: newViewKey(), userId, tenant, modelId, viewedAt: now, attempts: 0 });
+    await db.queuedViews.add({
+      key: newViewKey(),
+      userId,
+      tenant,
+      modelId,
+      copyId: copy.copyId,
+      deviceId: copy.deviceId,
+      viewedAt: now,
+      attempts: 0,
+    });
     return true;
   });
 }
@@ -70,7 +83,13 @@ const post: Send = (row) =>
   tenantApi
     .post<unknown>(
       '/model/offline-view',
-      { id: row.modelId, key: row.key, viewedAt: new Date(row.viewedAt).toISOString() },
+      {
+        id: row.modelId,
+        key: row.key,
+        copyId: row.copyId,
+        deviceId: row.deviceId,
+        viewedAt: new Date(row.viewedAt).toISOString(),
+      },
       { toast: false },
     )
     .then((answer) => OfflineViewAnswer.parse(answer));
@@ -93,8 +112,9 @@ export async function sendQueuedViews(
     .filter((row) => row.tenant === tenant)
     .sort((a, b) => a.viewedAt - b.viewedAt);
   for (const row of rows) {
-    if (now - row.viewedAt > MAX_AGE_MS) {
-      await db.queuedViews.delete(row.key); // the server would refuse it: views are counted for 8 days
+    if (now - row.viewedAt > MAX_AGE_MS || !row.copyId || !row.deviceId) {
+      // The server would refuse it: views are counted for 8 days, and only with a copy it issued.
+      await db.queuedViews.delete(row.key);
       continue;
     }
     try {

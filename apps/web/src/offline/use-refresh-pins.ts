@@ -6,7 +6,8 @@ import { refreshPin, type PinnedModel } from './pinned-models';
 
 /**
  * Keeps pinned copies current: when the grid (a server answer) shows a pinned model at a newer version
- * than the kept copy, the new file is downloaded in the background, once per page visit.
+ * than the kept copy, the new file is downloaded in the background, once per page visit. A pin kept
+ * before the server issued copy ids is renewed the same way, so its offline views count again.
  */
 export function useRefreshPins(
   userId: number | null,
@@ -19,7 +20,9 @@ export function useRefreshPins(
     if (userId === null || !fromServer || !navigator.onLine) return;
     for (const model of models) {
       const pin = pins.get(model.id);
-      if (!pin || model.version <= pin.model.copy.version) continue;
+      // Read as stored: a pin from before copy ids has neither field.
+      const issued = Boolean(pin?.model.copy.copyId && pin.model.deviceId);
+      if (!pin || (model.version <= pin.model.copy.version && issued)) continue;
       const attempt = `${model.id}:${model.version}`;
       if (tried.current.has(attempt)) continue;
       tried.current.add(attempt);

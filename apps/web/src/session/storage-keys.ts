@@ -15,6 +15,8 @@ export const LOCAL = {
   setupIntent: 'setup-intent',
   /** The share/embed pages' first-party viewer id (not in the spec: counts a viewer's reloads once). */
   viewerId: '__viewer__id',
+  /** This browser's own id for offline copies (the server binds each pinned copy to it). */
+  deviceId: '__device__id',
 } as const;
 
 export const DEFAULT_TENANT = 'services';

@@ -1,5 +1,6 @@
 import { MSG } from '@helix/shared';
 import {
+  OFFLINE_VIEW_CLOCK_SKEW_MS,
   OFFLINE_VIEW_MAX_AGE_DAYS,
   type OfflineViewAnswer,
   type OfflineViewRequest,
@@ -32,18 +33,38 @@ const KEEP_KEYS_MS = (OFFLINE_VIEW_MAX_AGE_DAYS + 1) * 24 * 60 * 60 * 1000;
 
 type Input = z.output<typeof OfflineViewRequest>;
 
-/** The key's row, made by this call (`created`) or an earlier one with the same key. */
+/** The answer to a view the server does not honour: nothing counted, nothing recorded, no error. */
+const NOT_COUNTED: OfflineViewAnswer = { counted: false, duplicate: false };
+
+/**
+ * The start of the view window the view falls in (windows of VIEW_WINDOW_SECONDS from the epoch).
+ * A view stamped before its copy was issued (device clocks drift, by at most the skew allowed) is
+ * taken as made at the issue time.
+ */
+function windowStartOf(viewedAt: Date, issuedAt: Date, windowSeconds: number): Date {
+  const windowMs = windowSeconds * 1000;
+  const at = Math.max(viewedAt.getTime(), issuedAt.getTime());
+  return new Date(Math.floor(at / windowMs) * windowMs);
+}
+
+/**
+ * The key's row, made by this call (`created`) or an earlier one with the same key; null when another
+ * key already holds the user's view of this model in that window (it counts once, as online).
+ */
 async function claimKey(
   deps: ServerDeps,
   actor: Actor,
   input: Input,
-): Promise<{ row: OfflineView; created: boolean }> {
+  windowStart: Date,
+): Promise<{ row: OfflineView; created: boolean } | null> {
   const data = {
     key: input.key,
     tenantId: actor.tenant.id,
     userId: actor.user.id,
     modelId: input.id,
     viewedAt: new Date(input.viewedAt),
+    copyId: input.copyId,
+    windowStart,
   };
   try {
     return { row: await deps.db.offlineView.create({ data }), created: true };
@@ -51,7 +72,8 @@ async function claimKey(
     if (!uniqueViolation(error)) throw error;
   }
   const row = await deps.db.offlineView.findUnique({ where: { key: input.key } });
-  if (!row) throw new Error('An offline view key vanished after a unique violation');
+  // Not the key: the (user, model, window) constraint refused it.
+  if (!row) return null;
   // A key names one view: the same key sent for another user, tenant or model is refused.
   if (row.tenantId !== data.tenantId || row.userId !== data.userId || row.modelId !== data.modelId) {
     throw AppError.conflict(MSG.offlineViewKeyReused);
@@ -61,13 +83,20 @@ async function claimKey(
 
 /**
  * POST /model/offline-view: a view of a pinned model made without network, sent when the device is
- * back online. Counted exactly once per key, however often it is sent (a lost answer, two tabs, a
- * retry): the key is recorded in PostgreSQL (OfflineView) with the outcome, and the Redis count is
- * made with the key as the viewer (its seen flag), so even a call interrupted between the two does not
- * count twice on a resend. Against the same limits as an online portal view, at the time it arrives:
- * over the limit with additionalViewsValidation on it is refused (`counted: false`, kept as 'refused',
- * and answered so again), not retried. The model must be visible to the caller's tenant and the plan
- * in force, as online.
+ * back online. Honoured only when it names an offline copy the server issued (issue-offline-copy) to
+ * the caller, for this device and this model, and was made after the copy was issued; anything else
+ * (an invented or foreign copy id, another device's copy) is answered `counted: false` and recorded
+ * nowhere. A user's offline views of a model count at most once per view window (VIEW_WINDOW_SECONDS
+ * by the view's time, as an online viewer's loads): a second key in a counted window answers
+ * `counted: false`. The route limits calls per user (OFFLINE_VIEW_RATE_LIMIT_*).
+ *
+ * Counted exactly once per key, however often it is sent (a lost answer, two tabs, a retry): the key
+ * is recorded in PostgreSQL (OfflineView) with the outcome, and the Redis count is made with the key as
+ * the viewer (its seen flag), so even a call interrupted between the two does not count twice on a
+ * resend. Against the same limits as an online portal view, at the time it arrives: over the limit
+ * with additionalViewsValidation on it is refused (`counted: false`, kept as 'refused', and answered so
+ * again), not retried. The model must be visible to the caller's tenant and the plan in force, as
+ * online.
  */
 export async function recordOfflineView(
   deps: ServerDeps,
@@ -79,10 +108,27 @@ export async function recordOfflineView(
     select: { id: true },
   });
   if (!model) throw AppError.notFound();
+  const copy = await deps.db.offlineCopyGrant.findFirst({
+    where: {
+      id: input.copyId,
+      tenantId: actor.tenant.id,
+      userId: actor.user.id,
+      deviceId: input.deviceId,
+      modelId: model.id,
+    },
+    select: { issuedAt: true },
+  });
+  const viewedAt = new Date(input.viewedAt);
+  if (!copy || viewedAt.getTime() < copy.issuedAt.getTime() - OFFLINE_VIEW_CLOCK_SKEW_MS) {
+    return NOT_COUNTED;
+  }
   await deps.db.offlineView.deleteMany({
     where: { tenantId: actor.tenant.id, createdAt: { lt: new Date(Date.now() - KEEP_KEYS_MS) } },
   });
-  const { row, created } = await claimKey(deps, actor, input);
+  const windowStart = windowStartOf(viewedAt, copy.issuedAt, deps.config.VIEW_WINDOW_SECONDS);
+  const claimed = await claimKey(deps, actor, input, windowStart);
+  if (!claimed) return NOT_COUNTED;
+  const { row, created } = claimed;
   if (row.outcome === 'counted') return { counted: true, duplicate: true };
   if (row.outcome === 'refused') return { counted: false, duplicate: true };
 

@@ -13,14 +13,30 @@ export const OFFLINE_VIEW_MAX_AGE_DAYS = 8;
 export const OFFLINE_VIEW_CLOCK_SKEW_MS = 5 * 60 * 1000;
 /** The device's key of one offline view (a random UUID or base64url id). */
 export const OFFLINE_VIEW_KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+/** A device's own id (random, kept in its browser storage) and a copy id the server issued: base64url. */
+export const OFFLINE_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_ID = 2_147_483_647;
 
-/** POST /model/offline-view: one view made offline, `viewedAt` an ISO date-time with offset. */
+const deviceId = z.string().regex(OFFLINE_ID_PATTERN, { error: MSG.offlineDeviceIdRule });
+
+/** POST /model/offline-copy: the model to keep and the device keeping it (the copy is bound to both). */
+export const OfflineCopyRequest = z.strictObject({
+  id: z.number().int().min(1).max(MAX_ID),
+  deviceId,
+});
+export type OfflineCopyRequest = z.input<typeof OfflineCopyRequest>;
+
+/**
+ * POST /model/offline-view: one view made offline, `viewedAt` an ISO date-time with offset, made with
+ * the offline copy `copyId` the server issued to this user and device (`deviceId`) for model `id`.
+ */
 export const OfflineViewRequest = z.strictObject({
   id: z.number().int().min(1).max(MAX_ID),
   key: z.string().regex(OFFLINE_VIEW_KEY_PATTERN, { error: MSG.offlineViewKeyRule }),
+  copyId: z.string().regex(OFFLINE_ID_PATTERN, { error: MSG.offlineCopyIdRule }),
+  deviceId,
   viewedAt: z.iso
     .datetime({ offset: true })
     .refine((at) => Date.parse(at) <= Date.now() + OFFLINE_VIEW_CLOCK_SKEW_MS, {
@@ -34,7 +50,10 @@ export type OfflineViewRequest = z.input<typeof OfflineViewRequest>;
 
 /**
  * The answer of POST /model/offline-view: `counted` says whether this key's view was counted (now or by
- * an earlier call with the same key); `duplicate` that an earlier call had already recorded it.
+ * an earlier call with the same key); `duplicate` that an earlier call had already recorded it. A view
+ * the server does not honour (a copy it did not issue to this user, device and model; a view before the
+ * copy was issued; a second view in a view window already counted) is answered `counted: false`, and
+ * the device drops it like any answered view.
  */
 export const OfflineViewAnswer = z.strictObject({
   counted: z.boolean(),
@@ -42,9 +61,11 @@ export const OfflineViewAnswer = z.strictObject({
 });
 export type OfflineViewAnswer = z.output<typeof OfflineViewAnswer>;
 
-/** POST /model/offline-copy { id }: what a device needs to keep a model and open it without network. */
+/** POST /model/offline-copy { id, deviceId }: what a device needs to keep a model and open it without network. */
 export const OfflineCopy = z.strictObject({
   id: z.number().int(),
+  /** The copy's id, bound to the user, the device and the model: sent with each view made offline. */
+  copyId: z.string(),
   name: z.string(),
   urlModelName: z.string(),
   version: z.number().int(),

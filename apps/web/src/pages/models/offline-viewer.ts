@@ -18,7 +18,7 @@ const keptImage = (url: string | null) => (url ? readKept(new URL(url, location.
 
 /**
  * Sends the pinned copy (the .glb, the branding images as blobs) to the viewer frame, to the viewer's
- * origin only, and queues the view to be counted once the device is back online. False when the
+ * origin only, and queues the view (with the copy's id) to be counted once the device is back online. False when the
  * file is no longer on the device (the browser evicted it).
  */
 export async function handOverPinnedCopy(pin: PinnedModel, name: string, target: Window): Promise<boolean> {
@@ -47,6 +47,14 @@ export async function handOverPinnedCopy(pin: PinnedModel, name: string, target:
     copy.viewerOrigin,
     [buffer],
   );
-  if ((await queueView(pin.userId, pin.tenant, pin.modelId)) && navigator.onLine) sendQueuedViewsSoon();
+  // A pin kept before copies had ids has none to count with (it is renewed when next online).
+  const { copyId } = copy;
+  const device = pin.model.deviceId;
+  if (!copyId || !device) return true;
+  if (
+    (await queueView(pin.userId, pin.tenant, pin.modelId, { copyId, deviceId: device })) &&
+    navigator.onLine
+  )
+    sendQueuedViewsSoon();
   return true;
 }
