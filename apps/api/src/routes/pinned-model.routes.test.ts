@@ -19,7 +19,8 @@ import {
 let h: ModelHarness;
 
 beforeAll(async () => {
-  h = await createModelHarness();
+  // The limit itself, without the grace band past it (view-usage.routes.test.ts tests the band).
+  h = await createModelHarness({ VIEW_GRACE_PERCENT: '0' });
 });
 afterAll(async () => {
   await h?.close();
@@ -304,7 +305,7 @@ describe('POST /model/offline-view', () => {
     );
     expect(replays.every((r) => r.status === 200)).toBe(true);
     expect(await recorded({ modelId: model.id, tenantId: a.tenant.id })).toBe(counted);
-  });
+  }, 120_000);
 
   it('limits calls per user: 429 with the catalogue message and Retry-After, other users unaffected', async () => {
     const a = await customer(h);
