@@ -85,7 +85,9 @@ describe('viewer tokens minted by the server', () => {
     // Reloads with the kept token: the same viewer. Without it, or from another address: a new one.
     const again = await detail('192.0.2.10', token, first.viewer);
     expect(peekViewerToken(again.viewer)).toBe(peekViewerToken(first.viewer));
-    expect(peekViewerToken((await detail('192.0.2.10', token)).viewer)).not.toBe(peekViewerToken(first.viewer));
+    expect(peekViewerToken((await detail('192.0.2.10', token)).viewer)).not.toBe(
+      peekViewerToken(first.viewer),
+    );
     const moved = await detail('192.0.2.11', token, first.viewer);
     expect(peekViewerToken(moved.viewer)).not.toBe(peekViewerToken(first.viewer));
   });

@@ -54,7 +54,9 @@ interface From {
 
 /** A new viewer's token from the embed detail, as a page gets one; undefined when the link is refused. */
 const mintedViewer = async (token: string, from: From = {}): Promise<string | undefined> => {
-  const req = request(from.app ?? h.app).post('/api/model/embed/detail').send({ token });
+  const req = request(from.app ?? h.app)
+    .post('/api/model/embed/detail')
+    .send({ token });
   const res = await (from.ip ? req.set('X-Forwarded-For', from.ip) : req);
   return res.status === 200 ? (res.body.viewer as string) : undefined;
 };

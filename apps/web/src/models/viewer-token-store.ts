@@ -33,7 +33,10 @@ function entries(storage: Store | null): [string, string][] {
     if (!Array.isArray(parsed)) return [];
     return parsed.filter(
       (e): e is [string, string] =>
-        Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && KEPT_TOKEN_SHAPE.test(e[1]),
+        Array.isArray(e) &&
+        typeof e[0] === 'string' &&
+        typeof e[1] === 'string' &&
+        KEPT_TOKEN_SHAPE.test(e[1]),
     );
   } catch {
     return [];

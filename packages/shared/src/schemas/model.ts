@@ -170,7 +170,6 @@ export const EmbedDetail = z.strictObject({
 });
 export type EmbedDetail = z.output<typeof EmbedDetail>;
 
-
 /**
  * GET /api/viewer/model: what the viewer host sends on every load. `model` is a urlModelName, so
  * anything else (control characters above all) is a 400 before it reaches a query.
