@@ -10,7 +10,7 @@ export interface ViewerParams {
   currentmode: ViewerMode;
   /** Model version (shown in the info panel; passed to the API lookup). */
   version: string | null;
-  /** The share/embed page's first-party viewer id, passed to the API lookup (a view counts once per viewer). */
+  /** The share/embed page's viewer token (minted by the API), passed to the API lookup (a view counts once per viewer). */
   viewer: string | null;
   /** Direct URL of the .glb to load (tests, development); when given the API is not asked. */
   src: string | null;

@@ -111,6 +111,12 @@ export const ConfigSchema = z.object({
    */
   VIEW_GRACE_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
   /**
+   * The ceiling per client address (an IPv4 address or an IPv6 /64) and share/embed link: at most this
+   * many views counted per hour, enough for a classroom behind one school address; loads past it are
+   * served but not counted (API.md, "Views").
+   */
+  VIEWS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  /**
    * Rate limit of the public branding lookup (POST /tenant/custom-branding-detail, before login), per
    * client IP and window: enough for a class behind one address, not for listing every tenant's brand.
    */

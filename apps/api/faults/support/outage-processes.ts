@@ -7,7 +7,8 @@ export type WorkerProcess = Awaited<ReturnType<typeof startWorkerProcess>>;
 
 /**
  * The real API and worker processes the outage cases load, on the given PostgreSQL and Redis (mail
- * goes nowhere). The embed rate limits are raised: every load comes from one address, for one link.
+ * goes nowhere). The embed rate limits and the ceiling of views per address and link are raised:
+ * every load comes from one address, for one link.
  */
 export async function startOutageProcesses(options: {
   databaseUrl: string;
@@ -28,6 +29,7 @@ export async function startOutageProcesses(options: {
     VIEWER_URL: VIEWER_ORIGIN,
     EMBED_RATE_LIMIT_MAX: '100000000',
     EMBED_TOKEN_RATE_LIMIT_MAX: '100000000',
+    VIEWS_PER_ADDRESS_PER_HOUR: '1000000',
   });
   try {
     return { api, worker: await startWorkerProcess(env) };

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 /** One HTTP request of a load, as the client saw it. */
 export interface Sample {
   kind: 'detail' | 'viewer';
@@ -10,6 +8,21 @@ export interface Sample {
   status: number;
   code?: string;
   retryAfter?: string | null;
+}
+
+/** A request's sample and its body (the embed detail's carries the load's viewer token). */
+async function timedWithBody(
+  kind: Sample['kind'],
+  t0: number,
+  request: () => Promise<Response>,
+): Promise<{ sample: Sample; body: string }> {
+  let body = '';
+  const sample = await timed(kind, t0, async () => {
+    const res = await request();
+    body = await res.clone().text();
+    return res;
+  });
+  return { sample, body };
 }
 
 /** The client gives up after this long (a browser's fetch would wait longer; 10 s was the old hang). */
@@ -43,8 +56,9 @@ async function timed(kind: Sample['kind'], t0: number, request: () => Promise<Re
 
 /**
  * Embed page loads at a steady pace, each as the share/embed page does it: the embed detail call, then
- * the viewer's model lookup (which counts one view) with a viewer id of its own, so every load answered
- * 200 is exactly one view. Loads start on schedule whether or not earlier ones have answered (a hang
+ * (when it answered) the viewer's model lookup (which counts one view) with the new viewer token the
+ * detail minted, so every load answered 200 is exactly one view (the API under test must have a
+ * ceiling per address above the loads: they all come from one address). Loads start on schedule whether or not earlier ones have answered (a hang
  * shows as slow samples, not as a slower pace). Runs until stop() and resolves with every sample.
  */
 export function pacedEmbedLoads(options: {
@@ -60,22 +74,24 @@ export function pacedEmbedLoads(options: {
   const body = JSON.stringify({ token: options.token });
   const one = async () => {
     const timeout = () => AbortSignal.timeout(CLIENT_TIMEOUT_MS);
-    samples.push(
-      await timed('detail', t0, () =>
-        fetch(`${options.api}/api/model/embed/detail`, {
-          method: 'POST',
-          headers: json,
-          body,
-          signal: timeout(),
-        }),
-      ),
+    const detail = await timedWithBody('detail', t0, () =>
+      fetch(`${options.api}/api/model/embed/detail`, {
+        method: 'POST',
+        headers: json,
+        body,
+        signal: timeout(),
+      }),
     );
+    samples.push(detail.sample);
+    // A page whose detail call failed shows no viewer frame.
+    if (detail.sample.status !== 200) return;
+    const viewer = (JSON.parse(detail.body) as { viewer: string }).viewer;
     const query = new URLSearchParams({
       model: options.urlModelName,
       subscription: options.token,
       currentmode: 'embedding',
       version: '1',
-      viewer: randomBytes(16).toString('base64url'),
+      viewer,
     });
     samples.push(
       await timed('viewer', t0, () =>

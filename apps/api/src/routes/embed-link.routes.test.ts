@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
@@ -35,11 +34,18 @@ async function makeLink(caller: Caller, modelId: number, extra: object = {}) {
 }
 
 const params = (url: string) => Object.fromEntries(new URL(url).searchParams.entries());
-const viewerLoad = (app: typeof h.app, query: Record<string, string>) =>
-  request(app)
+/**
+ * A load by a new viewer: a viewer token from the embed detail (asked of h.app, so a cached `app` is
+ * not touched; a link that has stopped keeps the query's own).
+ */
+const viewerLoad = async (app: typeof h.app, query: Record<string, string>) => {
+  const minted = await request(h.app).post('/api/model/embed/detail').send({ token: query.subscription });
+  const viewer = minted.status === 200 ? (minted.body.viewer as string) : query.viewer;
+  return request(app)
     .get('/api/viewer/model')
-    .query({ ...query, viewer: randomBytes(16).toString('base64url') })
+    .query({ ...query, ...(viewer ? { viewer } : {}) })
     .set('Origin', VIEWER);
+};
 
 async function links(caller: Caller) {
   const res = await get(caller, '/model/links');

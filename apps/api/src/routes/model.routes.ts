@@ -142,7 +142,9 @@ export function embedRoutes(deps: ServerDeps): Router {
     (req) => (req.body as { token?: unknown })?.token,
   );
   router.post('/model/embed/detail', limit, perToken, validate(EmbedDetailRequest), async (req, res) => {
-    res.json(await embedDetail(deps, inputOf(req, EmbedDetailRequest).token));
+    // The answer carries this load's viewer token: never stored by a cache.
+    res.set('Cache-Control', 'no-store');
+    res.json(await embedDetail(deps, inputOf(req, EmbedDetailRequest), { ip: req.ip ?? '' }));
   });
   router.use('/model/embed/detail', embedErrors);
   return router;

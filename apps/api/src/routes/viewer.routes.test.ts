@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EMBED_FLAGS, MSG } from '@helix/shared';
@@ -42,18 +43,53 @@ async function embedToken(caller: Caller, modelId: number, settings: string[] = 
 
 const detail = (token: unknown) => request(h.app).post('/api/model/embed/detail').send({ token });
 
-/** A first-party viewer id as the share and embed pages make one. */
+/** A random id as old share and embed pages made one (served, but not honoured: any client can make one). */
 const viewerId = () => randomBytes(16).toString('base64url');
 
-/** One viewer load; each from a new viewer (so each counts) unless the query names one (`viewer`). */
-const load = (query: Record<string, string>, origin = VIEWER) =>
-  request(h.app)
+/** Where a load comes from: another app (with TRUST_PROXY) and client address than h.app's 127.0.0.1. */
+interface From {
+  app?: Express;
+  ip?: string;
+}
+
+/** A new viewer's token from the embed detail, as a page gets one; undefined when the link is refused. */
+const mintedViewer = async (token: string, from: From = {}): Promise<string | undefined> => {
+  const req = request(from.app ?? h.app)
+    .post('/api/model/embed/detail')
+    .send({ token });
+  const res = await (from.ip ? req.set('X-Forwarded-For', from.ip) : req);
+  return res.status === 200 ? (res.body.viewer as string) : undefined;
+};
+
+const viewerToken = async (token: string, from: From = {}): Promise<string> => {
+  const viewer = await mintedViewer(token, from);
+  expect(viewer).toBeDefined();
+  return viewer!;
+};
+
+/**
+ * One viewer load; in embedding mode each from a new viewer (a viewer token minted by the embed detail,
+ * so each counts) unless the query names one (`viewer`).
+ */
+const load = async (query: Record<string, string>, origin = VIEWER, from: From = {}) => {
+  const viewer =
+    query.viewer ??
+    (query.currentmode === 'embedding' ? await mintedViewer(query.subscription!, from) : undefined);
+  const req = request(from.app ?? h.app)
     .get('/api/viewer/model')
-    .query({ viewer: viewerId(), ...query })
+    .query({ ...query, ...(viewer ? { viewer } : {}) })
     .set('Origin', origin);
+  return from.ip ? req.set('X-Forwarded-For', from.ip) : req;
+};
 
 /** The viewer's query parameters from a viewer URL the API answered. */
-const paramsOf = (url: string) => Object.fromEntries(new URL(url).searchParams.entries());
+const allParamsOf = (url: string) => Object.fromEntries(new URL(url).searchParams.entries());
+
+/** The same without the page load's viewer token (`load` gets one per load). */
+const paramsOf = (url: string) => {
+  const { viewer: _viewer, ...params } = allParamsOf(url);
+  return params;
+};
 
 async function recorded(filter: { modelId?: number; tenantId?: number } = {}) {
   await h.flush();
@@ -88,11 +124,12 @@ describe('POST /api/model/embed/detail', () => {
     expect(EmbedDetail.parse(res.body)).toEqual(res.body);
     const url = new URL(res.body.url);
     expect(url.origin).toBe(VIEWER);
-    expect(paramsOf(res.body.url)).toEqual({
+    expect(allParamsOf(res.body.url)).toEqual({
       model: model.urlModelName,
       subscription: token,
       currentmode: 'embedding',
       version: '1',
+      viewer: res.body.viewer,
     });
   });
 
@@ -438,16 +475,23 @@ describe('views and limits', () => {
     expect((await load(params)).status).toBe(429);
   });
 
+  /** Viewer i at an address of its own (200 viewers at one address would meet the ceiling first). */
+  let proxied: Express | undefined;
+  const apart = (i: number): From => {
+    proxied ??= h.appWith({ TRUST_PROXY: 'true' });
+    return { app: proxied, ip: `10.20.${i >> 8}.${i & 255}` };
+  };
+
   it('200 concurrent loads are 200 views after the flush', async () => {
     const { model, params } = await limitedTenant(0, true);
-    const results = await Promise.all(Array.from({ length: 200 }, () => load(params)));
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => load(params, VIEWER, apart(i))));
     expect(results.filter((r) => r.status === 200)).toHaveLength(200);
     expect(await recorded({ modelId: model.id })).toBe(200);
   });
 
   it('200 concurrent loads against a limit of 150 (+ a grace band of 15): exactly 165 served and recorded', async () => {
     const { model, params } = await limitedTenant(150, true);
-    const results = await Promise.all(Array.from({ length: 200 }, () => load(params)));
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => load(params, VIEWER, apart(i))));
     expect(results.filter((r) => r.status === 200)).toHaveLength(165);
     expect(results.filter((r) => r.status === 429)).toHaveLength(35);
     expect(await recorded({ modelId: model.id })).toBe(165);
@@ -493,16 +537,18 @@ describe('views and limits', () => {
 });
 
 describe('abuse of public links', () => {
-  it("counts a viewer's reloads once per model in the window: by viewer id, else by address", async () => {
+  it("counts a viewer's reloads once per model in the window: by viewer token, else by address", async () => {
     const a = await customer(h);
     const model = await createModel(h);
-    const params = paramsOf((await detail(await embedToken(a, model.id))).body.url);
-    const me = viewerId();
+    const token = await embedToken(a, model.id);
+    const params = paramsOf((await detail(token)).body.url);
+    const me = await viewerToken(token);
     for (let i = 0; i < 5; i += 1) expect((await load({ ...params, viewer: me })).status).toBe(200);
-    expect((await load({ ...params, viewer: viewerId() })).status).toBe(200);
-    // A page that sends no viewer id: one viewer per client address.
+    expect((await load(params)).status).toBe(200); // another viewer token: another viewer
+    // A page that sends no viewer token, or ids of its own making: one viewer per client address.
     const anonymous = () => request(h.app).get('/api/viewer/model').query(params).set('Origin', VIEWER);
     for (let i = 0; i < 3; i += 1) expect((await anonymous()).status).toBe(200);
+    for (let i = 0; i < 5; i += 1) expect((await load({ ...params, viewer: viewerId() })).status).toBe(200);
     expect(await recorded({ modelId: model.id })).toBe(3);
     // The portal user is one viewer too, whatever the frame says.
     const portal = paramsOf((await post(a, '/model/viewer-url', { id: model.id })).body.url);
@@ -510,11 +556,11 @@ describe('abuse of public links', () => {
     expect(await recorded({ modelId: model.id })).toBe(4);
   });
 
-  it('refuses a malformed viewer id with 400', async () => {
+  it('refuses a malformed viewer token with 400', async () => {
     const a = await customer(h);
     const model = await createModel(h);
     const params = paramsOf((await detail(await embedToken(a, model.id))).body.url);
-    for (const viewer of ['short', 'x'.repeat(65), 'has space in it!!', '../../../etc/passwd']) {
+    for (const viewer of ['short', 'x'.repeat(401), 'has space in it!!', '../../../etc/passwd']) {
       expect((await load({ ...params, viewer })).status, viewer).toBe(400);
     }
   });
@@ -597,13 +643,15 @@ describe('the embed access cache (EMBED_ACCESS_CACHE_MS)', () => {
     const model = await createModel(h);
     const token = await embedToken(a, model.id);
     const params = paramsOf((await detail(token)).body.url);
+    // Thirty viewers' tokens first (the detail calls would read the token too).
+    const viewers = await Promise.all(Array.from({ length: 30 }, () => viewerToken(token)));
     const queryRaw = vi.spyOn(h.db, '$queryRaw');
     try {
       const results = await Promise.all(
-        Array.from({ length: 30 }, () =>
+        viewers.map((viewer) =>
           request(cached)
             .get('/api/viewer/model')
-            .query({ ...params, viewer: viewerId() })
+            .query({ ...params, viewer })
             .set('Origin', VIEWER),
         ),
       );

@@ -3,7 +3,7 @@ import { ApiError } from '../api/api-error';
 import { logError } from '../logging/error-logger';
 import { fetchEmbedDetail } from './embed-detail.api';
 import { isPlausibleToken, safeFrameUrl } from './share-links';
-import { viewerId, withViewerId } from './viewer-id';
+import { keepViewerToken } from './viewer-token-store';
 
 export type EmbedDetailState =
   | { status: 'loading' }
@@ -14,7 +14,8 @@ export type PublicPage = 'share' | 'embed';
 
 /**
  * The public share and embed pages' one call: POST /api/model/embed/detail for the token, and the
- * viewer frame's address from its answer. Every failure (a malformed, unknown or revoked token, a
+ * viewer frame's address from its answer (with the viewer token the server minted for this load,
+ * which the page keeps for the link's next load). Every failure (a malformed, unknown or revoked token, a
  * deleted model, a network error, a strange answer) ends in 'unavailable', never a throw. The embed
  * page sends even the expected 404s to the server log. Resolves to null when `signal` aborted it.
  * No React: the embed page runs without it (pages/share/embed-start.ts).
@@ -36,7 +37,8 @@ export async function loadEmbedDetail(
       logError(`${page} page: unusable embed detail answer`, detail);
       return { status: 'unavailable' };
     }
-    return { status: 'ready', detail, frameUrl: withViewerId(safeUrl, viewerId()) };
+    keepViewerToken(token, detail.viewer);
+    return { status: 'ready', detail, frameUrl: safeUrl };
   } catch (error) {
     if (signal?.aborted) return null;
     const expected = error instanceof ApiError && error.statusCode === 404;

@@ -5,22 +5,31 @@ import { AppError } from '../errors.ts';
 import { presentBranding } from '../presenters/branding.presenter.ts';
 import { embedAccess } from './embed-access.ts';
 import { embedBackground } from './embed-background.ts';
+import { embedViewerToken } from '../views/embed-viewer.ts';
 import { apiOrigin, viewerPageUrl } from './viewer-urls.ts';
 
 export type { EmbedDetail };
 
 /**
- * POST /api/model/embed/detail (public): what the /share/{token} and /embed/{token} pages need. Any
- * token that may not show its model (malformed, unknown, revoked, model deleted or no longer visible,
- * tenant without an active plan) is the same 404.
+ * POST /api/model/embed/detail (public): what the /share/{token} and /embed/{token} pages need, with
+ * the page load's viewer token (minted here for the link and the client's address; `viewer`, the token
+ * the page kept from its last load, keeps the same viewer when it is still ours for this link and
+ * address) already in the viewer frame's URL. Any token that may not show its model (malformed,
+ * unknown, revoked, model deleted or no longer visible, tenant without an active plan) is the same 404.
  */
-export async function embedDetail(deps: ServerDeps, token: string): Promise<EmbedDetail> {
+export async function embedDetail(
+  deps: ServerDeps,
+  request: { token: string; viewer?: string | undefined },
+  client: { ip: string },
+): Promise<EmbedDetail> {
+  const { token } = request;
   const access = await embedAccess(deps, token);
   if (!access.ok) throw AppError.notFound(MSG.embedLinkInvalid);
   const { embed } = access;
   const { tenant } = embed;
   const origin = apiOrigin(deps.config);
   const backdrop = embedBackground(embed);
+  const viewer = embedViewerToken(deps.config, embed.id, client.ip, request.viewer);
   return {
     success: true,
     message: 'OK',
@@ -31,7 +40,8 @@ export async function embedDetail(deps: ServerDeps, token: string): Promise<Embe
     modelId: embed.model.id,
     modelName: embed.model.name,
     settings: backdrop.settings,
-    url: viewerPageUrl(deps.config, embed.model, token, 'embedding'),
+    url: viewerPageUrl(deps.config, embed.model, token, 'embedding', viewer),
+    viewer,
     transparentBackground: backdrop.transparentBackground,
     transparentFallback: backdrop.transparentFallback,
   };

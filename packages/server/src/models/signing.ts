@@ -5,10 +5,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * and short-lived model file URLs. The key is SIGNING_SECRET; each use has its own label so a signature
  * for one can never be replayed as the other.
  */
-const sign = (secret: string, label: string, text: string): string =>
+export const sign = (secret: string, label: string, text: string): string =>
   createHmac('sha256', secret).update(`${label}\n${text}`).digest('base64url');
 
-const sameSignature = (a: string, b: string): boolean => {
+export const sameSignature = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

@@ -11,6 +11,7 @@ import { recordView, type ViewLoad } from '../views/record-view.ts';
 import { embedAccess } from './embed-access.ts';
 import { embedBackground } from './embed-background.ts';
 import { FEATURE_PERMISSION, tenantHasFeature, type FeatureTenant } from '../plans/plan-features.policy.ts';
+import { embedViewerLoad } from '../views/embed-viewer.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
 import { visibleTo, visibleToTenant } from './model.policy.ts';
 import { signViewerTicket, verifyViewerTicket } from './signing.ts';
@@ -121,13 +122,8 @@ async function resolveEmbedding(
     transparentFallback: backdrop.transparentFallback,
     // Share and embed pages never offer recording.
     record: false,
-    load: {
-      modelId: embed.model.id,
-      viewerKey: `e:${embed.id}`,
-      source: 'embed',
-      // The page's own viewer id; a page that sends none (an old frame) is one viewer per address.
-      viewer: query.viewer ? `e:${embed.id}:v:${query.viewer}` : `e:${embed.id}:ip:${client.ip}`,
-    },
+    // The server-minted viewer token the page passes on; without a valid one, one viewer per address.
+    load: embedViewerLoad(deps.config, { id: embed.id, modelId: embed.model.id }, query.viewer, client.ip),
   };
 }
 

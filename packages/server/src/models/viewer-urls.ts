@@ -1,12 +1,16 @@
 import type { Config } from '../config.ts';
 import { signModelFile } from './signing.ts';
 
-/** The viewer host's page for a model: `${VIEWER_URL}/?model=..&subscription=..&currentmode=..&version=..`. */
+/**
+ * The viewer host's page for a model: `${VIEWER_URL}/?model=..&subscription=..&currentmode=..&version=..`,
+ * plus `&viewer=..` (the share/embed page load's viewer token, which the viewer passes to the API).
+ */
 export function viewerPageUrl(
   config: Pick<Config, 'VIEWER_URL'>,
   model: { urlModelName: string; version: number },
   subscription: string,
   mode: 'standard' | 'embedding',
+  viewer?: string,
 ): string {
   const params = new URLSearchParams({
     model: model.urlModelName,
@@ -14,6 +18,7 @@ export function viewerPageUrl(
     currentmode: mode,
     version: String(model.version),
   });
+  if (viewer) params.set('viewer', viewer);
   return `${config.VIEWER_URL.replace(/\/+$/, '')}/?${params.toString()}`;
 }
 

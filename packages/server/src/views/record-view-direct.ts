@@ -16,6 +16,9 @@ import type { Db } from '../db.ts';
  * - once per viewer per model within the window: remembered in this process only (a viewer counted
  *   in Redis before the outage, or whose reload lands on another API process, is counted again; at
  *   most once per process per window);
+ * - the ceiling per address and link (VIEWS_PER_ADDRESS_PER_HOUR): counted in this process only,
+ *   from the first view it counts in PostgreSQL for an hour (an address gets at most one more
+ *   ceiling's worth per API process per outage);
  * - the view limit (additionalViewsValidation on): checked against the period's views in PostgreSQL,
  *   without the few not yet flushed from Redis and without a lock (concurrent loads at the limit may
  *   pass it by a few);
@@ -35,6 +38,17 @@ const seenFor = (windowSeconds: number): TtlCache<string, true> => {
   if (!cache) {
     cache = new TtlCache({ ttlMs: windowSeconds * 1000, maxEntries: SEEN_ENTRIES });
     seenCaches.set(windowSeconds, cache);
+  }
+  return cache;
+};
+
+/** Views counted per ceiling scope during an outage, per ceiling period (an object, changed in place). */
+const ceilingCaches = new Map<number, TtlCache<string, { used: number }>>();
+const ceilingFor = (seconds: number): TtlCache<string, { used: number }> => {
+  let cache = ceilingCaches.get(seconds);
+  if (!cache) {
+    cache = new TtlCache({ ttlMs: seconds * 1000, maxEntries: SEEN_ENTRIES });
+    ceilingCaches.set(seconds, cache);
   }
   return cache;
 };
@@ -65,6 +79,8 @@ export interface DirectLoad {
   windowSeconds: number;
   allowance: ViewAllowance;
   period: BillingPeriod;
+  /** The Redis ceiling key (here only a name) and its figures, when the load has one. */
+  ceiling?: { key: string; max: number; seconds: number } | undefined;
 }
 
 /**
@@ -79,8 +95,20 @@ export async function recordViewDirect(
 ): Promise<{ counted: boolean; count: number }> {
   const seen = seenFor(load.windowSeconds);
   if (seen.has(load.seen)) return { counted: false, count: 0 };
-  // Set before the first await: a concurrent load of the same viewer in this process is not counted twice.
+  let ceiling: { used: number } | undefined;
+  if (load.ceiling) {
+    const ceilings = ceilingFor(load.ceiling.seconds);
+    ceiling = ceilings.get(load.ceiling.key);
+    if (!ceiling) {
+      ceiling = { used: 0 };
+      ceilings.set(load.ceiling.key, ceiling);
+    }
+    if (ceiling.used >= load.ceiling.max) return { counted: false, count: 0 };
+  }
+  // Set before the first await: a concurrent load of the same viewer (or address, at the ceiling) in
+  // this process is not counted twice; undone below when the load is not counted after all.
   seen.set(load.seen, true);
+  if (ceiling) ceiling.used += 1;
   try {
     let count = 0;
     if (load.allowance.refuseOverLimit && load.allowance.ceiling > 0) {
@@ -97,6 +125,7 @@ export async function recordViewDirect(
     return { counted: true, count };
   } catch (error) {
     seen.delete(load.seen);
+    if (ceiling) ceiling.used -= 1;
     throw error;
   }
 }

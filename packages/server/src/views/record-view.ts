@@ -103,17 +103,25 @@ export interface ViewLoad {
   source: ViewSourceName;
   /**
    * Who is looking, for counting once per viewer per model within the view window: the portal user
-   * ('u:<userId>'), or on the share and embed pages the first-party viewer id the page sends (else the
-   * client address) under the token. Only its hash is kept, in Redis, for the window.
+   * ('u:<userId>'), or on the share and embed pages the server-minted viewer token's viewer (else the
+   * client's network) under the link (embed-viewer.ts). Only its hash is kept, in Redis, for the window.
    */
   viewer: string;
+  /** At most `max` views counted per `seconds` for this scope (share/embed: link and client network). */
+  ceiling?: ViewCeiling;
+}
+
+export interface ViewCeiling {
+  scope: string;
+  max: number;
+  seconds: number;
 }
 
 export interface RecordedView extends ViewAllowance {
   /** The tenant's views in the period, this one included. */
   count: number;
   period: BillingPeriod;
-  /** False when the viewer's load was already counted within the window. */
+  /** False when the viewer's load was already counted within the window, or its ceiling is reached. */
   counted: boolean;
 }
 
@@ -166,6 +174,7 @@ export async function recordView(
   const field = viewField(entry);
   const seen = keys.seen(load.modelId, tenant.id, sha256(load.viewer).slice(0, 32));
   const windowSeconds = deps.viewWindowSeconds ?? DEFAULT_VIEW_WINDOW_SECONDS;
+  const ceiling = load.ceiling && { ...load.ceiling, key: keys.ceiling(load.ceiling.scope) };
   const direct = async (): Promise<RecordedView> => {
     const { counted, count } = await recordViewDirect(deps, tenant.id, {
       entry,
@@ -174,6 +183,7 @@ export async function recordView(
       windowSeconds,
       allowance,
       period,
+      ceiling,
     });
     return { ...allowance, count, period, counted };
   };
@@ -189,10 +199,13 @@ export async function recordView(
       counter,
       keys.pending,
       seen,
+      ceiling?.key ?? keys.ceiling('none'), // not touched without a ceiling (max 0)
       allowance.ceiling,
       allowance.refuseOverLimit ? '1' : '0',
       field,
       windowSeconds,
+      ceiling?.max ?? 0,
+      ceiling?.seconds ?? 0,
     );
     sent = false;
     return answer;

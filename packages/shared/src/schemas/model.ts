@@ -130,9 +130,17 @@ export const EmbedCreate = z
   );
 export type EmbedCreate = z.input<typeof EmbedCreate>;
 
+/**
+ * The shape of a viewer token (`vw1.<payload>.<signature>`, minted by the server with the embed
+ * detail; packages/server/src/views/viewer-token.ts), wide enough for an old page's random id too.
+ */
+export const VIEWER_TOKEN_PATTERN = /^[A-Za-z0-9_.-]{16,400}$/;
+
 /** POST /api/model/embed/detail (base, no login). */
 export const EmbedDetailRequest = z.strictObject({
   token: opaqueText(MODEL_LIMITS.token),
+  /** The viewer token the page kept from its last load of this link (VIEWER_TOKEN_PATTERN), if any. */
+  viewer: z.string().regex(VIEWER_TOKEN_PATTERN).optional(),
 });
 export type EmbedDetailRequest = z.input<typeof EmbedDetailRequest>;
 
@@ -150,18 +158,17 @@ export const EmbedDetail = z.strictObject({
   modelName: z.string(),
   settings: z.array(z.enum(EMBED_FLAGS)),
   url: z.string(),
+  /**
+   * This page load's viewer token, minted and signed by the server for the link and the client's
+   * address (already in `url`): the page keeps it and sends it back on its next load of the link.
+   */
+  viewer: z.string(),
   /** The page and its frame have no backdrop (the link asks for it and the plan includes it now). */
   transparentBackground: z.boolean(),
   /** The link asks for a transparent background but the plan no longer includes it: the tenant's colour is used. */
   transparentFallback: z.boolean(),
 });
 export type EmbedDetail = z.output<typeof EmbedDetail>;
-
-/**
- * A first-party viewer id: random, made by the share or embed page in its own origin's localStorage
- * and passed through the viewer frame to GET /api/viewer/model, so a viewer's reloads count once.
- */
-export const VIEWER_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 /**
  * GET /api/viewer/model: what the viewer host sends on every load. `model` is a urlModelName, so
@@ -177,8 +184,11 @@ export const ViewerModelQuery = z.strictObject({
   subscription: opaqueText(1000).pipe(z.string().min(1)),
   currentmode: z.enum(VIEWER_MODES),
   version: opaqueText(20).optional(),
-  /** The share or embed page's first-party viewer id (VIEWER_ID_PATTERN); ignored in standard mode. */
-  viewer: z.string().regex(VIEWER_ID_PATTERN).optional(),
+  /**
+   * The share or embed page's viewer token (VIEWER_TOKEN_PATTERN); ignored in standard mode. Anything
+   * of that shape is accepted (an old page's own random id too) and only a valid token is honoured.
+   */
+  viewer: z.string().regex(VIEWER_TOKEN_PATTERN).optional(),
 });
 export type ViewerModelQuery = z.input<typeof ViewerModelQuery>;
 
