@@ -1,61 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../db.ts';
-import { createRedis, type Redis } from '../redis.ts';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import type { Db } from '../db.ts';
+import type { Redis } from '../redis.ts';
+import { createViewBed, type ViewBed } from '../testing/view-bed.ts';
 import { applyBatch, claimPending, flushViews } from './flush-views.ts';
 import { periodViewCount, recordView, type ViewDeps } from './record-view.ts';
 import { viewKeys } from './view-store.ts';
 import { billingPeriod, type TenantPlanContext } from './allowance.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-let database: { name: string; url: string };
+let bed: ViewBed;
 let db: Db;
 let redis: Redis;
 let deps: ViewDeps;
-const prefix = `helixtest-${randomBytes(4).toString('hex')}`;
+let prefix: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase('helix_views');
-  db = createDb(database.url);
-  redis = createRedis(REDIS_URL);
+  bed = await createViewBed('helix_views');
+  ({ db, redis, prefix } = bed);
   deps = { db, redis, prefix };
 });
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
-  await db.$disconnect();
-  await dropDatabase(database.name);
-});
+afterAll(() => bed?.close());
 
-let n = 0;
-async function setup(): Promise<{ tenant: TenantPlanContext; modelId: number; userId: number }> {
-  n += 1;
-  const tenant = await db.tenant.create({
-    data: { domainPrefix: `views${n}${randomBytes(2).toString('hex')}`, name: 'Views', isPlatform: true },
-  });
-  const user = await db.user.create({
-    data: {
-      tenantId: tenant.id,
-      name: 'U',
-      userName: `u${n}${randomBytes(3).toString('hex')}`,
-      email: `u${n}${randomBytes(3).toString('hex')}@example.test`,
-    },
-  });
-  const model = await db.model.create({
-    data: { name: 'M', urlModelName: `m-${n}-${randomBytes(3).toString('hex')}` },
-  });
-  return {
-    tenant: { id: tenant.id, isPlatform: true, subscription: null, branding: null },
-    modelId: model.id,
-    userId: user.id,
-  };
-}
-
-const stored = async (modelId: number) =>
-  (await db.modelViewDaily.aggregate({ where: { modelId }, _sum: { count: true } }))._sum.count ?? 0;
+const setup = () => bed.setup();
+const stored = (modelId: number) => bed.stored(modelId);
 
 describe('view counting and flushing', () => {
   it('200 concurrent loads, flushed by concurrent flushes while loading, are exactly 200 views', async () => {

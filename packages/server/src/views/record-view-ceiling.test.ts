@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
-import { createDb, type Db } from '../db.ts';
+import type { Db } from '../db.ts';
+import { createViewBed, type ViewBed } from '../testing/view-bed.ts';
 import { COMMAND_CLIENT_OPTIONS, createRedis, type Redis } from '../redis.ts';
-import type { TenantPlanContext } from './allowance.ts';
 import { flushViews } from './flush-views.ts';
 import { recordView, type ViewDeps, type ViewLoad } from './record-view.ts';
 
@@ -12,45 +11,19 @@ import { recordView, type ViewDeps, type ViewLoad } from './record-view.ts';
  * counts in PostgreSQL while Redis is down: past the ceiling loads are served and not counted, and the
  * views recorded equal the loads counted, exactly.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-let database: { name: string; url: string };
+let bed: ViewBed;
 let db: Db;
 let redis: Redis;
-const prefix = `helixtest-${randomBytes(4).toString('hex')}`;
+let prefix: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase('helix_views_ceiling');
-  db = createDb(database.url);
-  redis = createRedis(REDIS_URL);
+  bed = await createViewBed('helix_views_ceiling');
+  ({ db, redis, prefix } = bed);
 });
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
-  await db.$disconnect();
-  await dropDatabase(database.name);
-});
+afterAll(() => bed?.close());
 
-async function setup(): Promise<{ tenant: TenantPlanContext; modelId: number; userId: number }> {
-  const tenant = await db.tenant.create({
-    data: { domainPrefix: `ceil${randomBytes(3).toString('hex')}`, name: 'Ceiling', isPlatform: true },
-  });
-  const name = `u${randomBytes(4).toString('hex')}`;
-  const user = await db.user.create({
-    data: { tenantId: tenant.id, name: 'U', userName: name, email: `${name}@example.test` },
-  });
-  const model = await db.model.create({
-    data: { name: 'M', urlModelName: `m-${randomBytes(4).toString('hex')}` },
-  });
-  return {
-    tenant: { id: tenant.id, isPlatform: true, subscription: null, branding: null },
-    modelId: model.id,
-    userId: user.id,
-  };
-}
-
-const stored = async (modelId: number) =>
-  (await db.modelViewDaily.aggregate({ where: { modelId }, _sum: { count: true } }))._sum.count ?? 0;
+const setup = () => bed.setup();
+const stored = (modelId: number) => bed.stored(modelId);
 
 const loadOf = (modelId: number, userId: number, scope: string, max: number) => (): ViewLoad => ({
   modelId,

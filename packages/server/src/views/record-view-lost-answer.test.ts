@@ -1,35 +1,26 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
-import { createDb, type Db } from '../db.ts';
+import type { Db } from '../db.ts';
+import { createViewBed, type ViewBed } from '../testing/view-bed.ts';
 import { createRedis, type Redis } from '../redis.ts';
 import { flushViews } from './flush-views.ts';
 import { recordView, type ViewDeps } from './record-view.ts';
 import { viewCommands } from './view-store.ts';
-import type { TenantPlanContext } from './allowance.ts';
 
 /**
  * The counting script sent, then the connection lost before its answer: Redis may or may not have
  * counted the load. Either way the load is served and ends counted exactly once (settle-later.ts).
  */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-let database: { name: string; url: string };
+let bed: ViewBed;
 let db: Db;
-let redis: Redis;
-const prefix = `helixtest-${randomBytes(4).toString('hex')}`;
+let prefix: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase('helix_views_lost');
-  db = createDb(database.url);
-  redis = createRedis(REDIS_URL);
+  bed = await createViewBed('helix_views_lost');
+  ({ db, prefix } = bed);
 });
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
-  await db.$disconnect();
-  await dropDatabase(database.name);
-});
+afterAll(() => bed?.close());
 
 /** A Redis client whose first counting script loses its answer: after running (`ran`) or before. */
 function losingFirstAnswer(ran: boolean): Redis {
@@ -45,26 +36,8 @@ function losingFirstAnswer(ran: boolean): Redis {
   return client;
 }
 
-async function setup(): Promise<{ tenant: TenantPlanContext; modelId: number; userId: number }> {
-  const tenant = await db.tenant.create({
-    data: { domainPrefix: `lost${randomBytes(3).toString('hex')}`, name: 'Lost', isPlatform: true },
-  });
-  const name = `u${randomBytes(4).toString('hex')}`;
-  const user = await db.user.create({
-    data: { tenantId: tenant.id, name: 'U', userName: name, email: `${name}@example.test` },
-  });
-  const model = await db.model.create({
-    data: { name: 'M', urlModelName: `m-${randomBytes(4).toString('hex')}` },
-  });
-  return {
-    tenant: { id: tenant.id, isPlatform: true, subscription: null, branding: null },
-    modelId: model.id,
-    userId: user.id,
-  };
-}
-
-const stored = async (modelId: number) =>
-  (await db.modelViewDaily.aggregate({ where: { modelId }, _sum: { count: true } }))._sum.count ?? 0;
+const setup = () => bed.setup();
+const stored = (modelId: number) => bed.stored(modelId);
 
 async function settled(deps: ViewDeps, modelId: number, expected: number) {
   const deadline = Date.now() + 10_000;
