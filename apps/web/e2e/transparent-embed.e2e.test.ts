@@ -1,39 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { inject } from 'vitest';
+import type { Browser } from 'playwright-core';
 import { TRANSPARENT_BACKGROUND } from '@helix/shared';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { expectPath, logIn } from './support/accounts.ts';
-import { registerPerson, sql } from './support/billing.ts';
+import { registerPerson } from './support/billing.ts';
+import { embeddedViewer, onPlan } from './support/embedded-viewer.ts';
 import { startHostServer } from './support/host-page.ts';
 import { coverage, shareOfColour } from './support/pixels.ts';
 
 /** The customer's page colour: nothing in the demo models or the viewer's chrome is this magenta. */
 const HOST_RGB: [number, number, number] = [255, 0, 170];
 
-/** The plan of an account, set as the billing flow would leave it (active, paid). */
-const onPlan = (email: string, planId: number) =>
-  sql(
-    `UPDATE "TenantSubscription" SET status = 'active', "activePayment" = true, "isTrialPassed" = true, "planId" = $2
-     WHERE "tenantId" = (SELECT "tenantId" FROM "User" WHERE email = $1)`,
-    [email, planId],
-  );
-
 const ENTERPRISE_MONTHLY = 13;
 const EDUCATOR_MONTHLY = 8;
-
-/** The viewer frame inside the embed page inside the host page, once it has loaded. */
-async function nestedViewer(page: Page): Promise<Frame> {
-  const viewerOrigin = new URL(inject('viewerUrl')).origin;
-  let frame: Frame | undefined;
-  await expect
-    .poll(() => (frame = page.frames().find((f) => f.url().startsWith(viewerOrigin))), { timeout: 30_000 })
-    .toBeTruthy();
-  await frame!.waitForFunction(() => document.body.dataset.viewerState === 'ready', null, {
-    timeout: 45_000,
-  });
-  return frame!;
-}
 
 describe('transparent embeds (Background.transparent, plan transparentBackgroundWebEmbeding)', () => {
   let browser: Browser;
@@ -86,7 +65,7 @@ describe('transparent embeds (Background.transparent, plan transparentBackground
     });
     const visitor = await newPage(browser);
     await visitor.page.goto(host.url);
-    const viewer = await nestedViewer(visitor.page);
+    const viewer = await embeddedViewer(visitor.page);
     expect(await viewer.evaluate(() => document.body.dataset.background)).toBe('transparent');
     const shot = await visitor.page.locator('#model').screenshot();
     // The host page's colour shows around the model, and the model is drawn over it.
@@ -99,7 +78,7 @@ describe('transparent embeds (Background.transparent, plan transparentBackground
       .poll(
         async () => {
           await visitor.page.reload();
-          const frame = await nestedViewer(visitor.page);
+          const frame = await embeddedViewer(visitor.page);
           return frame.evaluate(() => document.body.dataset.background);
         },
         { timeout: 40_000, interval: 1000 },

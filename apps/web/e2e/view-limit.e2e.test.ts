@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { inject } from 'vitest';
+import type { Browser } from 'playwright-core';
 import { MSG } from '@helix/shared';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { expectPath, logIn } from './support/accounts.ts';
 import { registerPerson, sql } from './support/billing.ts';
+import { embeddedViewer, onPlan } from './support/embedded-viewer.ts';
 import { startHostServer } from './support/host-page.ts';
 import { coverage, shareOfColour } from './support/pixels.ts';
 
@@ -26,18 +26,6 @@ function contrast(a: string, b: string): number {
   return (hi! + 0.05) / (lo! + 0.05);
 }
 
-async function viewerFrame(page: Page): Promise<Frame> {
-  const viewerOrigin = new URL(inject('viewerUrl')).origin;
-  let frame: Frame | undefined;
-  await expect
-    .poll(() => (frame = page.frames().find((f) => f.url().startsWith(viewerOrigin))), { timeout: 30_000 })
-    .toBeTruthy();
-  await frame!.waitForFunction(() => document.body.dataset.viewerState !== 'loading', null, {
-    timeout: 45_000,
-  });
-  return frame!;
-}
-
 describe('the view limit in an embed (issue 17: never a blank lesson)', () => {
   let browser: Browser;
   let host: Awaited<ReturnType<typeof startHostServer>> | undefined;
@@ -53,11 +41,7 @@ describe('the view limit in an embed (issue 17: never a blank lesson)', () => {
   it('an embed past the grace band shows the limit panel on a coloured host page', async () => {
     const { context, page } = await newPage(browser);
     const person = await registerPerson(page);
-    await sql(
-      `UPDATE "TenantSubscription" SET status = 'active', "activePayment" = true, "isTrialPassed" = true, "planId" = $2
-       WHERE "tenantId" = (SELECT "tenantId" FROM "User" WHERE email = $1)`,
-      [person.email, EDUCATOR_MONTHLY],
-    );
+    await onPlan(person.email, EDUCATOR_MONTHLY);
     await logIn(page, person.email, person.password);
     await expectPath(page, '/user/home');
 
@@ -100,7 +84,7 @@ describe('the view limit in an embed (issue 17: never a blank lesson)', () => {
     });
     const visitor = await newPage(browser);
     await visitor.page.goto(host.url);
-    const viewer = await viewerFrame(visitor.page);
+    const viewer = await embeddedViewer(visitor.page, 'settled');
     expect(
       await viewer.evaluate(
         () => (window as unknown as { __viewer: { errorKind: string } }).__viewer.errorKind,
