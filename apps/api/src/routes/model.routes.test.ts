@@ -571,6 +571,9 @@ describe('tenants and statistics', () => {
       additionalViewsUsed: 0,
       additionalViewsPrice: 0,
       additionalViewsValidation: false,
+      // The grace band (VIEW_GRACE_PERCENT 10 of the plan); nothing is refused with validation off.
+      graceViews: 100,
+      refuseAt: null,
       periodStart: expect.any(String),
       periodEnd: expect.any(String),
     });
