@@ -1,5 +1,6 @@
 import { Alert, Button, Result } from 'antd';
 import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
@@ -44,10 +45,10 @@ export function ModelsPage() {
   const abilities = modelAbilities(user);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<ModelSort>(DEFAULT_MODEL_SORT);
-  // The usage e-mail's "Buy views" link (/user/home?buy-views=1) opens the Add Views dialog.
-  const [dialog, setDialog] = useState<Dialog>(() =>
-    new URLSearchParams(window.location.search).has('buy-views') ? { kind: 'buy-views' } : null,
-  );
+  // The usage e-mail's "Buy views" link (/user/home?buy-views=1) opens the Add Views dialog. Read from
+  // the router, not window: the page is also drawn on the server (prerender/home-page.server.tsx).
+  const [query] = useSearchParams();
+  const [dialog, setDialog] = useState<Dialog>(() => (query.has('buy-views') ? { kind: 'buy-views' } : null));
   const listing = useModelListing(search, sort, abilities.list);
   const pins = usePinnedModels(user?.id ?? null);
   const pinnedIds = new Set(pins.keys());
