@@ -75,12 +75,15 @@ export interface ViewAllowance {
   additionalViews: number;
   /** viewLimit + additionalViews, or 0 when unlimited (no plan limit, the unlimitedViews flag, the platform). */
   limit: number;
-  /** Refuse loads past `ceiling` (the tenant's additionalViewsValidation). */
+  /** Refuse loads past `stopAt` (the tenant's additionalViewsValidation). */
   refuseOverLimit: boolean;
   /** Views served past `limit` before refusing (VIEW_GRACE_PERCENT of viewLimit, rounded up); 0 when unlimited. */
   grace: number;
-  /** `limit` + `grace`: the count past which loads are refused when refuseOverLimit; 0 when unlimited. */
-  ceiling: number;
+  /**
+   * `limit` + `grace`: the count past which loads are refused when refuseOverLimit; 0 when unlimited.
+   * (Not the per-address ceiling of a link, ViewLoad.ceiling.)
+   */
+  stopAt: number;
   additionalViewsPrice: number;
 }
 
@@ -108,7 +111,7 @@ export function viewAllowance(
     limit: unlimited ? 0 : viewLimit + additionalViews,
     refuseOverLimit: !unlimited && Boolean(tenant.branding?.additionalViewsValidation),
     grace,
-    ceiling: unlimited ? 0 : viewLimit + additionalViews + grace,
+    stopAt: unlimited ? 0 : viewLimit + additionalViews + grace,
     additionalViewsPrice: plan?.additionalViewsPrice ?? 0,
   };
 }

@@ -111,13 +111,13 @@ export async function recordViewDirect(
   if (ceiling) ceiling.used += 1;
   try {
     let count = 0;
-    if (load.allowance.refuseOverLimit && load.allowance.ceiling > 0) {
+    if (load.allowance.refuseOverLimit && load.allowance.stopAt > 0) {
       const stored = await deps.db.modelViewDaily.aggregate({
         where: { tenantId, day: { gte: new Date(load.period.firstDay), lt: new Date(load.period.endDay) } },
         _sum: { count: true },
       });
       count = stored._sum.count ?? 0;
-      if (count >= load.allowance.ceiling) throw AppError.tooManyRequests(MSG.viewLimitReached);
+      if (count >= load.allowance.stopAt) throw AppError.tooManyRequests(MSG.viewLimitReached);
       count += 1;
     }
     await addViewRows(deps.db, [{ ...load.entry, count: 1 }]);

@@ -200,7 +200,7 @@ export async function recordView(
       keys.pending,
       seen,
       ceiling?.key ?? keys.ceiling('none'), // not touched without a ceiling (max 0)
-      allowance.ceiling,
+      allowance.stopAt,
       allowance.refuseOverLimit ? '1' : '0',
       field,
       windowSeconds,

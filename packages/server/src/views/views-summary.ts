@@ -32,7 +32,7 @@ export async function viewsSummary(deps: ServerDeps, actor: Actor, now = new Dat
     additionalViewsPrice: allowance.additionalViewsPrice,
     additionalViewsValidation: Boolean(tenant.branding?.additionalViewsValidation),
     graceViews: allowance.grace,
-    refuseAt: allowance.refuseOverLimit ? allowance.ceiling : null,
+    refuseAt: allowance.refuseOverLimit ? allowance.stopAt : null,
     periodStart: period.start.toISOString(),
     periodEnd: period.end.toISOString(),
   };

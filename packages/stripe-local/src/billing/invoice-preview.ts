@@ -4,7 +4,7 @@ import { newId } from '../core/ids.ts';
 import type { InvoiceLine, InvoiceRecord, SubscriptionRecord } from '../core/records.ts';
 import { renderInvoice, type Json } from '../core/render.ts';
 import { invoiceTotals } from './amounts.ts';
-import { applicableCoupons } from './invoices.ts';
+import { applicableCoupons, draftInvoice } from './invoices.ts';
 import {
   applyChanges,
   planBilling,
@@ -60,35 +60,24 @@ export function previewInvoice(ctx: Context, input: PreviewInput): Json {
     lines,
     coupons.map((id) => ctx.store.coupons.get(id)),
   );
-  const inv: InvoiceRecord = {
+  const inv = draftInvoice({
     id: newId('upcoming_in'),
     created: draft.at,
     number: '',
     customer: customer.id,
     subscription: input.subscription ?? null,
-    status: 'draft',
     billingReason: draft.reason,
     currency: draft.sub.currency,
     lines,
     subtotal: totals.subtotal,
     discountAmount: totals.discountAmount,
     total: totals.total,
-    amountPaid: 0,
-    attemptCount: 0,
-    attempted: false,
     nextPaymentAttempt: totals.total > 0 ? draft.at : null,
     periodStart: draft.period.start,
     periodEnd: draft.period.end,
-    paymentIntent: null,
-    payments: [],
     coupons,
-    defaultPaymentMethod: null,
-    finalizedAt: null,
-    paidAt: null,
-    voidedAt: null,
-    metadata: {},
     testClock: customer.testClock,
-  };
+  });
   return renderInvoice(ctx, inv);
 }
 

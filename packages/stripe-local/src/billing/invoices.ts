@@ -28,6 +28,38 @@ export function applicableCoupons(
   });
 }
 
+/** What every new invoice starts with: a draft, nothing paid or attempted, no payment yet. */
+type DraftFields =
+  | 'status'
+  | 'amountPaid'
+  | 'attemptCount'
+  | 'attempted'
+  | 'paymentIntent'
+  | 'payments'
+  | 'defaultPaymentMethod'
+  | 'finalizedAt'
+  | 'paidAt'
+  | 'voidedAt'
+  | 'metadata';
+
+/** A new draft invoice: the given fields over the blank state every invoice starts in. */
+export function draftInvoice(fields: Omit<InvoiceRecord, DraftFields>): InvoiceRecord {
+  return {
+    ...fields,
+    status: 'draft',
+    amountPaid: 0,
+    attemptCount: 0,
+    attempted: false,
+    paymentIntent: null,
+    payments: [],
+    defaultPaymentMethod: null,
+    finalizedAt: null,
+    paidAt: null,
+    voidedAt: null,
+    metadata: {},
+  };
+}
+
 /** The line that carries a negative invoice's rest to the customer's next invoice. */
 export const carriedCredit = (amount: number, at: number): InvoiceLine => ({
   id: newId('il'),
@@ -62,35 +94,26 @@ export function createInvoice(
   );
   // A negative invoice is $0 and the rest is credit for the next one (Stripe's customer balance).
   if (credit < 0) customer.pendingLines = [...(customer.pendingLines ?? []), carriedCredit(credit, now)];
-  const inv = ctx.store.invoices.add({
-    id: newId('in'),
-    created: now,
-    number: `${customer.id.slice(4, 12).toUpperCase()}-${String(++ctx.store.invoiceSequence).padStart(4, '0')}`,
-    customer: customer.id,
-    subscription: sub.id,
-    status: 'draft',
-    billingReason: reason,
-    currency: sub.currency,
-    lines,
-    subtotal,
-    discountAmount,
-    total,
-    amountPaid: 0,
-    attemptCount: 0,
-    attempted: false,
-    nextPaymentAttempt: null,
-    periodStart: period.start,
-    periodEnd: period.end,
-    paymentIntent: null,
-    payments: [],
-    coupons,
-    defaultPaymentMethod: null,
-    finalizedAt: null,
-    paidAt: null,
-    voidedAt: null,
-    metadata: {},
-    testClock: customer.testClock,
-  });
+  const inv = ctx.store.invoices.add(
+    draftInvoice({
+      id: newId('in'),
+      created: now,
+      number: `${customer.id.slice(4, 12).toUpperCase()}-${String(++ctx.store.invoiceSequence).padStart(4, '0')}`,
+      customer: customer.id,
+      subscription: sub.id,
+      billingReason: reason,
+      currency: sub.currency,
+      lines,
+      subtotal,
+      discountAmount,
+      total,
+      nextPaymentAttempt: null,
+      periodStart: period.start,
+      periodEnd: period.end,
+      coupons,
+      testClock: customer.testClock,
+    }),
+  );
   sub.latestInvoice = inv.id;
   emit(ctx, 'invoice.created', inv.id);
   return inv;
