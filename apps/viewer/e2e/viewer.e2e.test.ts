@@ -21,6 +21,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '@helix/stack/chromium';
+import { failOnPageErrors } from '@helix/stack/page-errors';
 import sirv from 'sirv';
 import { createViewerServer } from '../src/serve.ts';
 
@@ -158,7 +159,7 @@ beforeAll(async () => {
   strictServer = createViewerServer({ distDir, apiUrl: modelOrigin });
   strictOrigin = await listen(strictServer);
 
-  browser = await launchChromium();
+  browser = failOnPageErrors(await launchChromium());
 }, 180_000);
 
 afterAll(async () => {

@@ -184,6 +184,9 @@ describe('profile and branding in the browser', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`/login/${BRAND}`);
     await expect.poll(() => page.getByTestId('brand-name').textContent()).toBe(`Acme School ${id}`);
+    // A known brand is remembered: sign-outs and expired sessions come back to its login.
+    const remembered = () => page.evaluate(() => window.localStorage.getItem('__custom__brand'));
+    await expect.poll(remembered).toBe(BRAND);
     const logo = page.getByTestId('brand-logo');
     await expect.poll(() => logo.getAttribute('src')).toMatch(/\/api\/files\/images\/logo-[\w-]+\.webp$/);
     await expect
@@ -200,8 +203,13 @@ describe('profile and branding in the browser', () => {
     // The other white-label pages carry it too; an unknown brand shows Helix.
     await page.goto(`/forgot-password/${BRAND}`);
     await expect.poll(() => page.getByTestId('brand-name').textContent()).toBe(`Acme School ${id}`);
+    const lookup = page.waitForResponse((r) => r.url().endsWith('/api/tenant/custom-branding-detail'));
     await page.goto('/login/no-such-brand');
     await page.getByRole('link', { name: 'Helix home' }).waitFor();
+    await lookup;
+    // An unknown brand is not remembered: the school's own stays.
+    await page.waitForTimeout(300);
+    expect(await remembered()).toBe(BRAND);
     await context.close();
   });
 

@@ -1,9 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '@helix/stack/chromium';
 import { inject } from 'vitest';
+import { failOnPageErrors } from '@helix/stack/page-errors';
 
-/** Debian's Chromium (never a downloaded browser); see packages/stack/src/chromium.ts. */
-export const launchBrowser = (): Promise<Browser> => launchChromium();
+/**
+ * Debian's Chromium (never a downloaded browser); see packages/stack/src/chromium.ts. A page error in
+ * any of its pages fails the test it happened in (packages/stack/src/page-errors.ts).
+ */
+export const launchBrowser = async (): Promise<Browser> => failOnPageErrors(await launchChromium());
 
 export const appUrl = (path = '/'): string => new URL(path, inject('apiUrl')).toString();
 

@@ -14,6 +14,11 @@ export class ApiError extends Error {
   code = '';
   /** A 409 VERSION_CONFLICT's record as it is now. */
   current?: unknown;
+  /**
+   * Every field error has been shown under its field by the form that sent the call
+   * (forms/server-errors.ts): the message needs no toast as well (see client.ts).
+   */
+  shownInForm = false;
 
   constructor(statusCode: number, error: string, message: string, errors?: Record<string, string>) {
     super(message);

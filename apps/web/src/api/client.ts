@@ -92,12 +92,33 @@ function failed(
   const failure = ApiError.fromResponse(status, statusText, data);
   const action = classifyFailure(status, failure.error, sentToken);
   if (action === 'toast') {
-    if (options.toast !== false) clientEffects().toastError(failure.message || MSG.defaultError);
+    if (options.toast !== false) toastUnlessShownInForm(failure);
   } else if (options.sessionEffects !== false) {
     if (action === 'multiple-login') clientEffects().multipleLogin();
     else clientEffects().logout();
   }
   return failure;
+}
+
+/**
+ * How long a failure with field errors waits for its form to show them (the caller's catch runs within
+ * a few microtasks; this only has to outlast them) before it is toasted instead.
+ */
+const FORM_CLAIM_MS = 100;
+
+/**
+ * One way to show an error: a failure whose field errors the form shows under its fields is not also
+ * toasted; a failure without field errors, or one that no form claimed, is.
+ */
+function toastUnlessShownInForm(failure: ApiError): void {
+  const message = failure.message || MSG.defaultError;
+  if (!failure.errors) {
+    clientEffects().toastError(message);
+    return;
+  }
+  setTimeout(() => {
+    if (!failure.shownInForm) clientEffects().toastError(message);
+  }, FORM_CLAIM_MS);
 }
 
 async function readBody(response: Response): Promise<unknown> {

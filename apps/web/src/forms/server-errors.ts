@@ -8,7 +8,7 @@ export interface FieldError {
 
 /**
  * Server field errors (`errors: { field: message }`) for the fields this form has. A string `errors`,
- * or a field the form does not show, is ignored: the toast already carries the server's message.
+ * or a field the form does not show, is left to the toast (see applyServerErrors).
  */
 export function toFieldErrors(errors: unknown, fields: readonly string[]): FieldError[] {
   if (!isFieldErrors(errors)) return [];
@@ -17,6 +17,13 @@ export function toFieldErrors(errors: unknown, fields: readonly string[]): Field
     .map(([name, message]) => ({ name, errors: [message] }));
 }
 
+/**
+ * Shows the server's field errors under this form's fields. When every one of them has its field, the
+ * failure is marked shown (the client then does not toast it too); otherwise the toast carries it.
+ */
 export function applyServerErrors(form: FormInstance, error: unknown, fields: readonly string[]): void {
-  if (error instanceof ApiError) form.setFields(toFieldErrors(error.errors, fields));
+  if (!(error instanceof ApiError)) return;
+  const placed = toFieldErrors(error.errors, fields);
+  form.setFields(placed);
+  if (placed.length > 0 && placed.length === Object.keys(error.errors ?? {}).length) error.shownInForm = true;
 }

@@ -17,12 +17,14 @@ export function AuthLayout({ wide = false }: { wide?: boolean }) {
   const setBrand = useSetAtom(brandAtom);
   const look = useWhiteLabel(brand);
 
+  const known = Boolean(brand && look);
   useEffect(() => {
-    if (!brand) return;
-    // A white-label visitor returns to their brand's login after a logout or an expired session.
+    if (!brand || !known) return;
+    // A white-label visitor returns to their brand's login after a logout or an expired session; a
+    // brand no school has (a typo, a guess) is not remembered, so it cannot become everyone's login.
     rememberBrand(brand);
     setBrand(brand);
-  }, [brand, setBrand]);
+  }, [brand, known, setBrand]);
 
   const page = (
     <div

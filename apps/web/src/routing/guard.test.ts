@@ -25,6 +25,14 @@ const guest = as(null);
 const owner = user({ subscription: paying }, ['Model.listing.view', 'Subscription.listing.view']);
 const unpaidOwner = user({ subscription: unpaid }, ['Model.listing.view']);
 const admin = user({ isAdmin: true, roles: [{ id: 1, name: 'Admin' }] }, ['Model.listing.view']);
+/** With the listing permissions of every page (PAGE_PERMISSIONS in guard.ts). */
+const fullAdmin = user({ isAdmin: true, roles: [{ id: 1, name: 'Admin' }] }, [
+  'Model.listing.view',
+  'User.listing.view',
+  'User.detail.view',
+  'Role.listing.view',
+]);
+const fullOwner = user({ subscription: paying }, ['Model.listing.view', 'User.detail.view']);
 
 const GUEST_ROUTES = [
   '/login',
@@ -207,9 +215,34 @@ describe('admin-only areas', () => {
     '/models',
     '/news-letter',
     '/support',
-  ])('let an admin open %s', (p) => expect(decide(p, as(admin))).toBeNull());
+  ])('let an admin open %s', (p) => expect(decide(p, as(fullAdmin))).toBeNull());
   it("lets the owner open their own users' detail page", () => {
-    expect(decide('/user/settings/users-list/user-detail/3', as(owner))).toBeNull();
+    expect(decide('/user/settings/users-list/user-detail/3', as(fullOwner))).toBeNull();
+  });
+});
+
+describe('pages a permission shows', () => {
+  it.each([
+    ['/users', 'User.listing.view'],
+    ['/users/user-detail/3', 'User.detail.view'],
+    ['/roles', 'Role.listing.view'],
+    ['/permissions', 'Permission.listing.view'],
+  ] as const)('send an admin without it from %s to /unauthorized (%s)', (p, permission) => {
+    expect(decide(p, as(admin))).toBe('/unauthorized');
+    expect(decide(p, as(user({ isAdmin: true }, ['Model.listing.view', permission])))).toBeNull();
+  });
+  it.each([
+    ['/user/settings/users-list', 'User.listing.view'],
+    ['/user/settings/users-list/user-detail/3', 'User.detail.view'],
+    ['/user/settings/users-list/bulk-user-invite', 'User.invite'],
+    ['/user/settings/links', 'Model.embed'],
+  ] as const)('send a member without it from %s to /unauthorized (%s)', (p, permission) => {
+    expect(decide(p, as(owner))).toBe('/unauthorized');
+    expect(decide(p, as(user({ subscription: paying }, ['Model.listing.view', permission])))).toBeNull();
+  });
+  it('statistics need either listing permission', () => {
+    expect(decide('/stats', as(user({ isAdmin: true }, [])))).toBe('/unauthorized');
+    expect(decide('/stats', as(user({ isAdmin: true }, ['User.listing.view'])))).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { BUILT_IN_ROLES } from '@helix/shared';
+import { BUILT_IN_ROLES, type Permission } from '@helix/shared';
 import { loginPath } from '../api/failure';
 import { hasActivePayment, hasPermission, hasRole, type Session } from '../session/session-user';
 
@@ -57,6 +57,23 @@ const NON_ADMIN_ONLY = [
   /^\/user\/home$/,
 ];
 
+/**
+ * Pages whose content is a list or record the server shows only with a permission: without it the
+ * browser goes to /unauthorized instead of a page that fails to load (any one of `anyOf` will do).
+ */
+const PAGE_PERMISSIONS: Array<{ path: RegExp; anyOf: Permission[] }> = [
+  { path: /^\/users$/, anyOf: ['User.listing.view'] },
+  { path: /^\/users\/user-detail\//, anyOf: ['User.detail.view'] },
+  { path: /^\/models$/, anyOf: ['Model.listing.view'] },
+  { path: /^\/stats$/, anyOf: ['Model.listing.view', 'User.listing.view'] },
+  { path: /^\/roles$/, anyOf: ['Role.listing.view'] },
+  { path: /^\/permissions$/, anyOf: ['Permission.listing.view'] },
+  { path: /^\/user\/settings\/users-list$/, anyOf: ['User.listing.view'] },
+  { path: /^\/user\/settings\/users-list\/user-detail\//, anyOf: ['User.detail.view'] },
+  { path: /^\/user\/settings\/users-list\/bulk-user-invite$/, anyOf: ['User.invite'] },
+  { path: /^\/user\/settings\/links$/, anyOf: ['Model.embed'] },
+];
+
 /** Payment return pages must survive the few seconds before the payment shows as active. */
 const PAYMENT_RETURN = /^\/success(\/|$)/;
 
@@ -110,6 +127,8 @@ export function decide(path: string, session: GuardInput): string | null {
   if (!user.isAdmin && ADMIN_ONLY.some((re) => re.test(p))) return UNAUTHORIZED;
   if (user.isAdmin && NON_ADMIN_ONLY.some((re) => re.test(p))) return UNAUTHORIZED;
   if (p === '/projects' && !hasRole(user, BUILT_IN_ROLES.admin)) return UNAUTHORIZED;
+  const needs = PAGE_PERMISSIONS.find((page) => page.path.test(p));
+  if (needs && !needs.anyOf.some((permission) => hasPermission(user, permission))) return UNAUTHORIZED;
 
   const paying = hasActivePayment(user);
   if (p === '/') {

@@ -10,6 +10,7 @@ import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { PageTitle } from '../../ui/page-title';
 import { downloadCsv, downloadXlsx, formatCreatedAt } from './newsletter-export';
 import { fetchSubscribers, type Subscriber } from './newsletter.api';
+import { listEmptyText } from '../../ui/list-states';
 
 const loadSubscribers = (signal?: AbortSignal) => fetchSubscribers({ signal, toast: false });
 
@@ -95,8 +96,7 @@ export function NewsletterPage() {
         rowKey="id"
         columns={columns}
         dataSource={list}
-        loading={load.status === 'loading'}
-        locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadSubscribers : MSG.noSubscribers }}
+        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadSubscribers, MSG.noSubscribers) }}
         pagination={{ pageSize: 50, hideOnSinglePage: true, showSizeChanger: false }}
       />
     </section>

@@ -25,8 +25,9 @@ export function AssignRolesModal({ user, roles, onClose, onSaved }: Props) {
   }, [user, form]);
 
   const submit = async () => {
-    const values = await form.validateFields();
-    if (!user) return;
+    // Invalid fields show their errors under the fields: nothing to send.
+    const values = await form.validateFields().catch(() => null);
+    if (!values || !user) return;
     setSaving(true);
     try {
       const result = await assignRolesOrQueue(user, values.roles);

@@ -15,6 +15,7 @@ import { PageTitle } from '../../ui/page-title';
 import { fetchPlatformUsers, type PlatformUser } from '../platform-users/platform-users.api';
 import { fetchRoles } from '../roles/roles.api';
 import { AssignRolesModal } from './assign-roles.modal';
+import { listEmptyText } from '../../ui/list-states';
 
 const loadPlatformUsers = (signal?: AbortSignal) => fetchPlatformUsers({ signal, toast: false });
 
@@ -101,11 +102,12 @@ export function PermissionsPage() {
       </Typography.Title>
       <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
       <Table<PlatformUser>
+        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         columns={columns}
         dataSource={load.status === 'ready' ? load.data : []}
-        loading={load.status === 'loading'}
-        locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadUsers : MSG.noUsers }}
+        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadUsers, MSG.noUsers) }}
         pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
       />
       <AssignRolesModal

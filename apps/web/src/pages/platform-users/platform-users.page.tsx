@@ -7,6 +7,7 @@ import { columnSearch } from '../../ui/column-search';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { fetchPlatformUsers, type PlatformUser } from './platform-users.api';
+import { listEmptyText } from '../../ui/list-states';
 
 type Load = { status: 'loading' } | { status: 'ready'; users: PlatformUser[] } | { status: 'failed' };
 type SearchKey = 'name' | 'paymentPlan' | 'companyName';
@@ -91,11 +92,12 @@ export function PlatformUsersPage() {
         </Button>
       </div>
       <Table<PlatformUser>
+        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         columns={columns}
         dataSource={load.status === 'ready' ? load.users : []}
-        loading={load.status === 'loading'}
-        locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadUsers : MSG.noUsers }}
+        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadUsers, MSG.noUsers) }}
         pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
       />
     </section>

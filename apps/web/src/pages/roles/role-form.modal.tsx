@@ -42,7 +42,10 @@ export function RoleFormModal({ role, permissions, open, onClose, onSaved }: Pro
   }, [open, role, form]);
 
   const submit = async () => {
-    const { name } = await form.validateFields();
+    // Invalid fields show their errors under the fields: nothing to send.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    const { name } = values;
     setSaving(true);
     try {
       const result = await saveRoleOrQueue(

@@ -15,6 +15,7 @@ import { PageTitle } from '../../ui/page-title';
 import { RoleFormModal } from './role-form.modal';
 import { RoleViewModal } from './role-view.modal';
 import { deleteRoleOrQueue, fetchPermissions, fetchRoles } from './roles.api';
+import { listEmptyText } from '../../ui/list-states';
 
 const loadRoles = (signal?: AbortSignal) => fetchRoles({ signal, toast: false });
 
@@ -162,8 +163,7 @@ export function RolesPage() {
         rowKey="id"
         columns={columns}
         dataSource={rows}
-        loading={load.status === 'loading'}
-        locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadRoles : MSG.noRoles }}
+        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadRoles, MSG.noRoles) }}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
       />
       <RoleViewModal role={viewing} onClose={() => setViewing(null)} />

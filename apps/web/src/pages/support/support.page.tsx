@@ -8,6 +8,7 @@ import { PageTitle } from '../../ui/page-title';
 import { priorityFirst, supportAge } from './support-age';
 import { SupportScreenshot } from './support-screenshot';
 import { fetchSupportRequests, updateSupportStatus, type SupportRequest } from './support.api';
+import { listEmptyText } from '../../ui/list-states';
 
 type Load = { status: 'loading' } | { status: 'ready'; list: SupportRequest[] } | { status: 'failed' };
 
@@ -158,10 +159,11 @@ export function SupportPage() {
         </Typography.Title>
       </div>
       <Table<SupportRequest>
+        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         columns={columns}
         dataSource={list}
-        loading={load.status === 'loading'}
         expandable={{
           expandedRowRender: (row) => (
             <>
@@ -170,7 +172,7 @@ export function SupportPage() {
             </>
           ),
         }}
-        locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadSupport : MSG.noSupportRequests }}
+        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadSupport, MSG.noSupportRequests) }}
         pagination={{ pageSize: 50, hideOnSinglePage: true, showSizeChanger: false }}
       />
     </section>

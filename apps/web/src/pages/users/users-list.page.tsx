@@ -191,6 +191,8 @@ export function UsersListPage() {
       </div>
       <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
       <Table<UserRow>
+        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         columns={columns}
         dataSource={users}

@@ -1,0 +1,80 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, logIn } from './support/accounts.ts';
+import { launchBrowser, newPage } from './support/browser.ts';
+
+/** A phone held upright and a tablet (iPad Air) held upright. */
+const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 820, height: 1180 },
+];
+
+const PAGES = {
+  guest: ['/login', '/signup', '/forgot-password', '/subscription/plans'],
+  owner: [
+    '/user/home',
+    '/user/settings/profile',
+    '/user/settings/branding',
+    '/user/settings/subscription',
+    '/user/settings/billing-history',
+    '/user/settings/links',
+    '/user/settings/users-list',
+    '/user/settings/users-list/bulk-user-invite',
+  ],
+  admin: [
+    '/users',
+    '/users/add-user',
+    '/models',
+    '/stats',
+    '/roles',
+    '/permissions',
+    '/news-letter',
+    '/support',
+  ],
+} as const;
+
+/** The page's width beyond the viewport (0: nothing to scroll sideways), once it has drawn its data. */
+async function overflowOf(page: Page, path: string): Promise<number> {
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+  // Skeletons and spinners first, then the lists: measure what the user ends up with.
+  await page
+    .waitForFunction(
+      () => !document.querySelector('[data-testid="list-skeleton"], .ant-spin-spinning'),
+      null,
+      {
+        timeout: 10_000,
+      },
+    )
+    .catch(() => undefined);
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Every screen on a phone and a tablet: no page is wider than the viewport. */
+describe('every screen fits a phone and a tablet', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.each(Object.keys(PAGES) as Array<keyof typeof PAGES>)(
+    '%s pages are no wider than 390 or 820 px',
+    async (who) => {
+      const { context, page } = await newPage(browser);
+      if (who !== 'guest') await logIn(page, DEMO[who].email, DEMO[who].password);
+      const wider: string[] = [];
+      for (const size of WIDTHS) {
+        await page.setViewportSize(size);
+        for (const path of PAGES[who]) {
+          const overflow = await overflowOf(page, path);
+          if (overflow > 0) wider.push(`${path} at ${size.width} px: ${overflow} px too wide`);
+        }
+      }
+      await context.close();
+      expect(wider).toEqual([]);
+    },
+  );
+});
