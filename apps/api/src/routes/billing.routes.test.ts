@@ -648,6 +648,8 @@ describe('view packs', () => {
     );
     await bed.stripe.paymentIntents.confirm(checkout.paymentIntent.id, { payment_method: 'pm_card_visa' });
     await waitFor(async () => (await storedSubscription(bed, c.tenant.id)).status === 'active', 'active');
+    // The session says what the call below allows: the owner may buy views on this plan.
+    expect((await userInfo(c)).abilities).toMatchObject({ buyViews: true, manageBilling: true });
     const bad = await c.post('/subscription/create_views', {
       quantity: 2,
       successUrl: '/user/home',
@@ -679,6 +681,8 @@ describe('view packs', () => {
     const e = await customer(bed);
     await grantPlatformSubscription(bed.h.deps, { tenantId: e.tenant.id, planId: ENTERPRISE_MONTHLY });
     const fresh = await login(bed, e.owner.email);
+    // Not for sale: the session says so before the call refuses it.
+    expect((await userInfo({ ...e, get: (path) => e.get(path, fresh) })).abilities?.buyViews).toBe(false);
     expect(
       (await e.post('/subscription/create_views', { quantity: 1, successUrl: '/a', cancelUrl: '/b' }, fresh))
         .status,

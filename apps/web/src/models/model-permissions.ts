@@ -1,4 +1,3 @@
-import { subscriptionActive } from '../billing/subscription-state';
 import { hasPermission, type SessionUser } from '../session/session-user';
 
 export interface ModelAbilities {
@@ -22,7 +21,10 @@ export interface ModelAbilities {
   seeViews: boolean;
   /** Additional-view price and extras: non-admins with Subscription.listing.view. */
   seeAdditionalViews: boolean;
-  /** Add Views: active subscription, lacking Model.unlimited_views, holding Subscription.listing.view. */
+  /**
+   * Add Views: as the server decides it (the session's abilities.buyViews: the owner, a plan in force
+   * that has a view limit and sells extra views, no Model.unlimited_views).
+   */
   addViews: boolean;
 }
 
@@ -41,11 +43,6 @@ export function modelAbilities(user: SessionUser | null): ModelAbilities {
     transparentEmbed: can('Model.embed') && can('Background.transparent'),
     seeViews: Boolean(user) && !admin,
     seeAdditionalViews: Boolean(user) && !admin && subscriptionView,
-    addViews:
-      Boolean(user) &&
-      !admin &&
-      subscriptionActive(user?.subscription) &&
-      !can('Model.unlimited_views') &&
-      subscriptionView,
+    addViews: Boolean(user?.abilities?.buyViews),
   };
 }

@@ -1,5 +1,19 @@
 import type { Permission } from '@helix/shared';
+import type { Abilities } from '@helix/shared/schemas/session';
 import type { SessionSubscription, SessionUser } from './session-user';
+
+/** The server's abilities when it allows nothing. */
+export const NO_ABILITIES: Abilities = {
+  buyViews: false,
+  manageBilling: false,
+  inviteUsers: false,
+  createRoles: false,
+  editRoles: false,
+  deleteRoles: false,
+  assignRoles: false,
+  editBranding: false,
+  embedModels: false,
+};
 
 /** Test data: a signed-in customer user and an active subscription, shared by the web's unit tests. */
 export const ACTIVE_SUBSCRIPTION: SessionSubscription = {

@@ -16,7 +16,10 @@ import { AppError } from '../errors.ts';
  */
 export type BillingAction = 'view' | 'money' | 'guest';
 
-export function authorizeBilling(actor: Actor, action: BillingAction): void {
+/** What the billing rules read of the caller (an Actor has it all; the session presenter too). */
+export type BillingActor = Pick<Actor, 'user' | 'tenant' | 'permissions'>;
+
+export function authorizeBilling(actor: BillingActor, action: BillingAction): void {
   if (actor.user.isAdmin || actor.tenant.isPlatform) throw AppError.forbidden();
   if (!actor.permissions.includes('Subscription.listing.view')) throw AppError.forbidden();
   if (action !== 'view' && !actor.user.isOwner) {
@@ -25,7 +28,7 @@ export function authorizeBilling(actor: Actor, action: BillingAction): void {
 }
 
 /** Whether the actor may make the money calls (the summary's canManage). */
-export function mayManageBilling(actor: Actor): boolean {
+export function mayManageBilling(actor: BillingActor): boolean {
   try {
     authorizeBilling(actor, 'money');
     return true;

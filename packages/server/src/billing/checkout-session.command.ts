@@ -1,5 +1,6 @@
 import type { BuyViews, CheckoutCreate, CheckoutUrl } from '@helix/shared/schemas/billing';
 import type { z } from 'zod';
+import { viewsForSale } from '../auth/abilities.policy.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorizeBilling } from './billing.policy.ts';
@@ -7,7 +8,6 @@ import { idempotencyKey } from './idempotency-key.ts';
 import { portalUrl } from './portal-url.ts';
 import { planPriceId, VIEWS_PRODUCT_ID } from './stripe-catalog.command.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
-import { planInForce } from './subscription-state.ts';
 import { planAndSeats } from './tenant-plan.ts';
 import { readBillingAccount } from './billing-account.query.ts';
 import { ensureCustomer, serialiseTenantBilling, type BillingDeps } from './tenant-billing.ts';
@@ -90,14 +90,8 @@ export async function createViewsCheckout(
       include: { plan: true },
     });
     const plan = stored?.plan;
-    if (
-      !plan ||
-      !planInForce(stored) ||
-      actor.permissions.includes('Model.unlimited_views') ||
-      plan.unlimitedViews ||
-      plan.viewLimit <= 0 ||
-      plan.additionalViewsPrice <= 0
-    ) {
+    // The rule the session's abilities.buyViews shows (auth/abilities.policy.ts), on the row as it is now.
+    if (!plan || !viewsForSale(stored, actor.permissions)) {
       throw AppError.conflict(VIEWS_NOT_FOR_SALE);
     }
     const stripe = stripeOf(deps);

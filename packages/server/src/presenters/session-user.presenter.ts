@@ -1,6 +1,7 @@
 import { BUILT_IN_ROLES } from '@helix/shared';
 import type { SessionUser, SessionSubscription } from '@helix/shared/schemas/session';
 import type { SessionUserRecord, SubscriptionRecord } from '../sessions/session-user.include.ts';
+import { abilitiesOf } from '../auth/abilities.policy.ts';
 import { effectivePermissions } from '../auth/permissions.ts';
 import { imageUrl } from './image-url.ts';
 import { subscriptionState } from '../billing/subscription-state.ts';
@@ -35,6 +36,7 @@ export function presentSessionUser(user: SessionUserRecord, now = new Date()): S
   // roleId: the built-in Admin role when held, else the first role.
   const primary = roles.find((r) => r.name === BUILT_IN_ROLES.admin) ?? roles[0];
   const subscription = user.tenant.subscription;
+  const permissions = effectivePermissions(user, now);
   return {
     id: user.id,
     name: user.name,
@@ -47,7 +49,7 @@ export function presentSessionUser(user: SessionUserRecord, now = new Date()): S
     type: user.isAdmin ? 'admin' : user.isOwner ? 'owner' : 'user',
     roleId: primary?.id ?? null,
     roles,
-    permissions: effectivePermissions(user, now),
+    permissions,
     tenant: user.tenant.domainPrefix,
     tenantId: user.tenantId,
     stripeId: user.tenant.stripeCustomerId,
@@ -56,5 +58,6 @@ export function presentSessionUser(user: SessionUserRecord, now = new Date()): S
     paymentPlan: paymentPlanOf(subscription),
     subscription: presentSubscription(subscription),
     version: user.version,
+    abilities: abilitiesOf({ user, tenant: user.tenant, permissions }, now),
   };
 }

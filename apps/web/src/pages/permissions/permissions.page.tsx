@@ -7,7 +7,6 @@ import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { loadWithSnapshot } from '../../offline/snapshot';
 import { useSnapshotLoad } from '../../offline/use-snapshot-load';
-import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
 import { toastError } from '../../ui/notify';
@@ -21,7 +20,8 @@ const loadPlatformUsers = (signal?: AbortSignal) => fetchPlatformUsers({ signal,
 
 /** /permissions: Name and Email of every user, their roles, and Assign Roles (Role.assign). */
 export function PermissionsPage() {
-  const canAssign = hasPermission(useSessionUser(), 'Role.assign');
+  // What the server allows (the session's abilities), not re-derived here.
+  const canAssign = Boolean(useSessionUser()?.abilities?.assignRoles);
   const { load, reload } = useSnapshotLoad('platform-users', loadPlatformUsers, MSG.failedLoadUsers);
   const [roles, setRoles] = useState<RoleView[]>([]);
   const [search, setSearch] = useState({ name: '', email: '' });

@@ -7,7 +7,6 @@ import type { OutboxRow } from '../../offline/offline-db';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { useSnapshotLoad } from '../../offline/use-snapshot-load';
-import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
 import { toastInfo, toastSuccess } from '../../ui/notify';
@@ -49,9 +48,10 @@ export function withPendingEdits(roles: RoleView[], outbox: OutboxRow[]): RoleRo
 /** /roles: Name search and sort, View, Edit, Delete and Create Role (platform admins). */
 export function RolesPage() {
   const user = useSessionUser();
-  const canCreate = hasPermission(user, 'Role.create');
-  const canUpdate = hasPermission(user, 'Role.update');
-  const canDelete = hasPermission(user, 'Role.delete');
+  // What the server allows (the session's abilities), not re-derived here.
+  const canCreate = Boolean(user?.abilities?.createRoles);
+  const canUpdate = Boolean(user?.abilities?.editRoles);
+  const canDelete = Boolean(user?.abilities?.deleteRoles);
   const { load, reload } = useSnapshotLoad('roles', loadRoles, MSG.failedLoadRoles);
   const [permissions, setPermissions] = useState<PermissionView[]>([]);
   const [search, setSearch] = useState('');
