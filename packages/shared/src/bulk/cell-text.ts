@@ -18,9 +18,9 @@ export function dateText(date: Date): string {
 }
 
 /**
- * A number the way Excel shows it in a General cell: at most 15 significant digits, so the binary
- * noise of 0.1 + 0.2 (0.30000000000000004) reads 0.3, and whole numbers (a phone number, a year) in
- * full rather than in exponent notation.
+ * A number as Excel keeps it: at most 15 significant digits, so the binary noise of 0.1 + 0.2
+ * (0.30000000000000004) reads 0.3; whole numbers (a phone number, a year) in full, where a General
+ * cell would show 4.477E+11.
  */
 export function numberText(value: number): string {
   if (!Number.isFinite(value)) return '';
