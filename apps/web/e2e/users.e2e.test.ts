@@ -4,11 +4,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import writeXlsxFile from 'write-excel-file/node';
 import { MSG } from '@helix/shared';
 import { createDb, type Db } from '@helix/server/db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
+import { readSheet } from 'read-excel-file/node';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { expectPath, logIn } from './support/accounts.ts';
 import { firstLink, waitForMail } from './support/mailbox.ts';
@@ -139,7 +141,9 @@ describe('users of a tenant in the browser', () => {
     expect(await summary.innerText()).toBe('200 rows: 195 to invite, 2 duplicates removed, 3 with problems.');
     await page.getByText(MSG.bulkRowMissingName).first().waitFor();
     await page.getByTestId('existing-users').getByText(owner.email).waitFor();
-    expect(await page.getByTestId('send-invites').isDisabled()).toBe(true);
+    // Rows with problems do not block the others: the button offers the valid rows.
+    expect(await page.getByTestId('send-invites').innerText()).toBe(MSG.bulkSendValid(195));
+    await page.getByTestId('download-problems').getByText(MSG.bulkDownloadProblems(3)).waitFor();
 
     // The preview exported: problems listed, the formula cell neutralised.
     await page.getByTestId('export-preview').click();
@@ -200,6 +204,103 @@ describe('users of a tenant in the browser', () => {
     );
     await page.locator('input[type=file]').setInputFiles(csvPath);
     await page.getByTestId('limit-exceeded').getByText(MSG.usersLimitExceeds).waitFor();
+    await context.close();
+  });
+  it('reads a Windows-1252 CSV as Excel saves it, sends the valid rows, downloads the problem rows', async () => {
+    const owner = await educatorOwner(db, `Ansi ${id}`);
+    const late = `late.${id}@example.com`;
+    // Excel on Windows, "CSV (semicolon delimited)" in a European locale: Windows-1252, sep=; and CRLF.
+    const text = [
+      'sep=;',
+      'First Name;Last Name;Email;Note',
+      `José;García;jose.${id}@example.com;Biología`,
+      `Zoë;O’Brien;zoe.${id}@example.com;`,
+      'Bad;Row;not-an-email;',
+      '',
+      `Late;Comer;${late};`,
+      '',
+    ].join('\r\n');
+    const csvPath = path.join(files, 'staff-windows.csv');
+    writeFileSync(csvPath, iconv.encode(text, 'windows-1252'));
+
+    const { context, page } = await newPage(browser);
+    await logIn(page, owner.email, owner.password);
+    await page.goto('/user/settings/users-list/bulk-user-invite');
+    await page.getByRole('heading', { name: 'Bulk Invite', level: 1 }).waitFor();
+    await page.locator('input[type=file]').setInputFiles(csvPath);
+    await page.getByText('4 rows: 3 to invite, 0 duplicates removed, 1 with problems.').waitFor();
+    await page.getByRole('cell', { name: 'José García', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'Zoë O’Brien', exact: true }).waitFor();
+    await page
+      .getByTestId('bulk-warnings')
+      .getByText(MSG.bulkReadAs('Windows-1252 (Western European)'))
+      .waitFor();
+    await page.getByTestId('bulk-problems').getByText(MSG.bulkRowsWithProblems(1, 3)).waitFor();
+
+    // Meanwhile someone else invited the late comer: the server says so (409), the page marks the row.
+    await createUser(db, { tenant: owner.tenant, email: late, name: 'Late Comer', isOwner: false });
+    await page.getByTestId('send-invites').getByText(MSG.bulkSendValid(3)).waitFor();
+    await page.getByTestId('send-invites').click();
+    await page.getByTestId('existing-users').getByText(late).waitFor();
+    await page.getByText('4 rows: 2 to invite, 0 duplicates removed, 2 with problems.').waitFor();
+
+    // The rows with problems, with their spreadsheet row and reason, as a CSV Excel opens right.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-problems').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('bulk-invite-problems.csv');
+    const bytes = readFileSync(await download.path());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(Papa.parse<string[]>(bytes.toString('utf8').trim()).data).toEqual([
+      ['Row', 'Name', 'Email', 'Note', 'Problems'],
+      ['4', 'Bad Row', 'not-an-email', '', MSG.bulkRowInvalidEmail],
+      ['6', 'Late Comer', late, '', MSG.bulkRowExisting],
+    ]);
+
+    await page.getByTestId('send-invites').getByText(MSG.bulkSendValid(2)).waitFor();
+    await page.getByTestId('send-invites').click();
+    await page.waitForURL(/batch=\d+/);
+    await page.getByTestId('bulk-progress').getByText(MSG.usersUploaded).waitFor({ timeout: 60_000 });
+    const invited = await db.user.findMany({
+      where: {
+        tenantId: owner.tenant.id,
+        email: { in: [`jose.${id}@example.com`, `zoe.${id}@example.com`] },
+      },
+      orderBy: { email: 'asc' },
+    });
+    expect(invited.map((u) => u.name)).toEqual(['José García', 'Zoë O’Brien']);
+
+    // The owner's users export: name, e-mail, roles, status, created, last login; CSV with a BOM.
+    await openUsers(page);
+    await page.getByTestId('export-users').click();
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'CSV' }).click(),
+    ]);
+    const csvBytes = readFileSync(await csv.path());
+    expect([...csvBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const exported = Papa.parse<string[]>(csvBytes.toString('utf8').trim()).data;
+    expect(exported[0]).toEqual(['Name', 'Email', 'Roles', 'Status', 'Created', 'Last login']);
+    const jose = exported.find((r) => r[1] === `jose.${id}@example.com`)!;
+    expect(jose.slice(0, 4)).toEqual(['José García', `jose.${id}@example.com`, 'User', 'Invited']);
+    expect(jose[5]).toBe('');
+    const ownerRow = exported.find((r) => r[1] === owner.email)!;
+    expect(ownerRow[3]).toBe('Active');
+    expect(ownerRow[5]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+
+    await page.getByTestId('export-users').click();
+    const [xlsx] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'XLSX' }).click(),
+    ]);
+    const sheet = await readSheet(readFileSync(await xlsx.path()));
+    expect(sheet.find((r) => r[1] === `zoe.${id}@example.com`)?.slice(0, 4)).toEqual([
+      'Zoë O’Brien',
+      `zoe.${id}@example.com`,
+      'User',
+      'Invited',
+    ]);
     await context.close();
   });
 });

@@ -351,6 +351,23 @@ export const MSG = {
   offlineDeviceIdRule: 'The device id must be 16 to 64 letters, digits, - or _.',
   offlineCopyIdRule: 'The offline copy id must be 16 to 64 letters, digits, - or _.',
   offlineViewsTooMany: 'Too many views sent from this device at once; the rest will be sent shortly.',
+
+  // Bulk files (issue 18; not in the specification, wording ours)
+  bulkNoEmailColumn:
+    'No e-mail column was found. The first row must name the columns, for example Name, Email, Note (see the sample file).',
+  bulkReadAs: (encoding: string) =>
+    `This file is not saved as UTF-8; it was read as ${encoding}. Check the names below: if letters look wrong, save the file as "CSV UTF-8" and upload it again.`,
+  bulkUnreadableCharacters:
+    'Some characters of this file could not be read (shown as \uFFFD). Save the file as "CSV UTF-8" and upload it again.',
+  bulkIgnoredColumns: (columns: string) => `Columns not used: ${columns}.`,
+  bulkReading: 'Reading the file',
+  bulkRowsWithProblems: (problems: number, valid: number) =>
+    `${problems} row${problems === 1 ? ' has' : 's have'} problems. Fix ${problems === 1 ? 'it' : 'them'} in the file and upload it again, or send the ${valid} valid row${valid === 1 ? '' : 's'} now.`,
+  bulkSendAll: (n: number) => `Send ${n} invitation${n === 1 ? '' : 's'}`,
+  bulkSendValid: (n: number) => `Send the ${n} valid row${n === 1 ? '' : 's'}`,
+  bulkDownloadProblems: (n: number) => `Download the ${n} row${n === 1 ? '' : 's'} with problems`,
+  bulkExistingMarked: 'Some addresses are already users: they are marked below. You can send the other rows.',
+  bulkRowsRefused: 'The server refused some rows: they are marked below. You can send the other rows.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

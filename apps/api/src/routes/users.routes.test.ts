@@ -8,7 +8,7 @@ import { createHarness, type Harness } from '../../test/harness.ts';
 import { startInviteWorkers } from '../../test/invite-workers.ts';
 import { startMailSink } from '../../test/mail-sink.ts';
 import { bearer, customer, member, platformAdmin, type Caller } from '../../test/models.ts';
-import { seedRoles, uniqueName } from '@helix/server/testing/factories';
+import { createUser, seedRoles, uniqueName } from '@helix/server/testing/factories';
 
 let h: Harness;
 let mail: Awaited<ReturnType<typeof startMailSink>>;
@@ -86,6 +86,46 @@ describe('GET /user/all (users of a tenant)', () => {
     expect(list.userLimit).toBe(100);
     expect(list.totalUsers).toBe(list.users.length);
     expect(JSON.stringify(res.body)).not.toMatch(/passwordHash|\$argon2/);
+  });
+
+  it('carries what the users export needs: roles, status (invited, active), created and last login', async () => {
+    const invited = await createUser(h.db, {
+      tenant: owner.tenant,
+      name: 'Ivy Invited',
+      password: null,
+      isOwner: false,
+      roles: ['User'],
+    });
+    // The member logged in twice: the later login is the last one.
+    const later = new Date(Date.now() + 60_000);
+    await h.db.session.create({
+      data: {
+        userId: user.user.id,
+        tokenHash: uniqueName('hash'),
+        createdAt: later,
+        lastSeenAt: later,
+        expiresAt: new Date(later.getTime() + 3_600_000),
+      },
+    });
+    const list = TenantUserList.parse((await get(owner, '/user/all')).body);
+    const byId = new Map(list.users.map((u) => [u.id, u]));
+    expect(byId.get(invited.id)).toMatchObject({
+      name: 'Ivy Invited',
+      email: invited.email,
+      roles: [{ name: 'User' }],
+      status: 'invited',
+      lastLoginAt: null,
+      createdAt: invited.createdAt.toISOString(),
+    });
+    expect(byId.get(user.user.id)).toMatchObject({ status: 'active', lastLoginAt: later.toISOString() });
+    const ownerRow = byId.get(owner.user.id)!;
+    expect(ownerRow.status).toBe('active');
+    const ownerLogin = await h.db.session.findFirst({
+      where: { userId: owner.user.id },
+      orderBy: { createdAt: 'desc' },
+    });
+    expect(ownerRow.lastLoginAt).toBe(ownerLogin!.createdAt.toISOString());
+    await h.db.user.update({ where: { id: invited.id }, data: { deletedAt: new Date() } });
   });
 
   it('refuses a user without User.listing.view (403), another tenant (404) and no session (401)', async () => {

@@ -2,11 +2,39 @@ import Papa from 'papaparse';
 import writeXlsxFile from 'write-excel-file/browser';
 import { safeCell } from '@helix/shared/safe-cell';
 
-/** Header plus rows; every cell through safeCell, so none can start a spreadsheet formula. */
-export const safeTable = (header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>) => [
-  header.map((h) => safeCell(h)),
-  ...rows.map((row) => row.map((cell) => safeCell(cell))),
-];
+/** One exported cell: text or a number (null is an empty cell). */
+export type ExportCell = string | number | null | undefined;
+
+/** A table to export: its header row and its rows, as the page shows them. */
+export interface ExportTable {
+  header: readonly string[];
+  rows: ReadonlyArray<ReadonlyArray<ExportCell>>;
+}
+
+/**
+ * The CSV of a table, as Excel opens it right: a UTF-8 byte-order mark (without it Excel reads UTF-8
+ * as the local code page and shows "JosÃ©"), CRLF line ends, and every cell through safeCell, since a
+ * spreadsheet opening a CSV runs a cell that starts with = + - @ as a formula.
+ */
+export function csvText(table: ExportTable): string {
+  const cells = [table.header, ...table.rows].map((row) => row.map((cell) => safeCell(cell)));
+  return `\uFEFF${Papa.unparse(cells, { newline: '\r\n' })}`;
+}
+
+/**
+ * The cells of an .xlsx: text stays text exactly (an .xlsx string cell is never a formula, so no
+ * guard apostrophe, which would show), numbers stay numbers.
+ */
+export function xlsxCells(table: ExportTable) {
+  const cell = (value: ExportCell) =>
+    typeof value === 'number'
+      ? { type: Number, value }
+      : { type: String, value: value === null || value === undefined ? '' : String(value) };
+  return [
+    table.header.map((h) => ({ type: String, value: h, fontWeight: 'bold' as const })),
+    ...table.rows.map((row) => row.map(cell)),
+  ];
+}
 
 function download(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
@@ -20,19 +48,20 @@ function download(blob: Blob, fileName: string) {
 }
 
 /**
- * Downloads a table as `<baseName>.csv` (papaparse) or `<baseName>.xlsx` (write-excel-file). Every
- * export of the app goes through here; build the rows with safeTable (or safeCell) first.
+ * Downloads a table as `<baseName>.csv` or `<baseName>.xlsx` (write-excel-file). Every export of the
+ * app goes through here, with the cells as the page shows them: the formula guard is applied here,
+ * for CSV only.
  */
 export async function downloadTable(
-  table: string[][],
+  table: ExportTable,
   baseName: string,
   format: 'csv' | 'xlsx',
   sheet = 'Users',
 ) {
   if (format === 'csv') {
-    download(new Blob([Papa.unparse(table)], { type: 'text/csv;charset=utf-8' }), `${baseName}.csv`);
+    download(new Blob([csvText(table)], { type: 'text/csv;charset=utf-8' }), `${baseName}.csv`);
     return;
   }
-  const blob = await writeXlsxFile(table, { sheet }).toBlob();
+  const blob = await writeXlsxFile(xlsxCells(table), { sheet }).toBlob();
   download(blob, `${baseName}.xlsx`);
 }

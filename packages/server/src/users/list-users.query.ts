@@ -4,9 +4,12 @@ import { readSeats } from '../invites/seats.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { ownTenant } from '../tenants/tenant-scope.ts';
 import { authorizeUser } from './user.policy.ts';
-import { presentTenantUser, tenantUserSelect } from './tenant-user.presenter.ts';
+import { lastLogins, presentTenantUser, tenantUserSelect } from './tenant-user.presenter.ts';
 
-/** GET /user/all (tenant owner): the tenant's live users by name, and its seat count. */
+/**
+ * GET /user/all (tenant owner): the tenant's live users by name with their status and latest login
+ * (the users export), and its seat count.
+ */
 export async function listTenantUsers(db: Db, actor: Actor): Promise<TenantUserList> {
   authorizeUser(actor, 'list');
   const [users, seats] = await Promise.all([
@@ -17,5 +20,14 @@ export async function listTenantUsers(db: Db, actor: Actor): Promise<TenantUserL
     }),
     readSeats(db, actor.tenant.id),
   ]);
-  return { users: users.map(presentTenantUser), totalUsers: seats.used, userLimit: seats.limit };
+  // The ids come from the tenant-scoped query above: no other tenant's session is read.
+  const logins = await lastLogins(
+    db,
+    users.map((u) => u.id),
+  );
+  return {
+    users: users.map((u) => presentTenantUser(u, logins.get(u.id) ?? null)),
+    totalUsers: seats.used,
+    userLimit: seats.limit,
+  };
 }

@@ -1,5 +1,5 @@
 import type { TenantUserView } from '@helix/shared/schemas/tenant-user';
-import type { Prisma } from '../db.ts';
+import type { Db, Prisma } from '../db.ts';
 
 export const tenantUserSelect = {
   id: true,
@@ -7,6 +7,7 @@ export const tenantUserSelect = {
   email: true,
   userName: true,
   passwordHash: true,
+  googleId: true,
   isOwner: true,
   isAdmin: true,
   tenantId: true,
@@ -17,8 +18,13 @@ export const tenantUserSelect = {
 
 export type TenantUserRecord = Prisma.UserGetPayload<{ select: typeof tenantUserSelect }>;
 
-/** A user of the tenant as the users list shows it: the password hash only as isPassword. */
-export function presentTenantUser(user: TenantUserRecord): TenantUserView {
+/**
+ * A user of the tenant as the users list shows it: the password hash only as isPassword, the Google
+ * id only as part of the status. `lastLoginAt` is the start of the user's latest session (a login,
+ * a join by invitation or a Google sign-in each start one).
+ */
+export function presentTenantUser(user: TenantUserRecord, lastLoginAt: Date | null): TenantUserView {
+  const joined = user.passwordHash !== null || user.googleId !== null || lastLoginAt !== null;
   return {
     id: user.id,
     name: user.name,
@@ -29,5 +35,18 @@ export function presentTenantUser(user: TenantUserRecord): TenantUserView {
     roles: user.roles.map(({ role }) => ({ id: role.id, name: role.name })).sort((a, b) => a.id - b.id),
     rolesVersion: user.rolesVersion,
     createdAt: user.createdAt.toISOString(),
+    status: joined ? 'active' : 'invited',
+    lastLoginAt: lastLoginAt?.toISOString() ?? null,
   };
+}
+
+/** The latest login of each of these users (one grouped query; sessions are kept when they end). */
+export async function lastLogins(db: Db, userIds: number[]): Promise<Map<number, Date>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.session.groupBy({
+    by: ['userId'],
+    where: { userId: { in: userIds } },
+    _max: { createdAt: true },
+  });
+  return new Map(rows.flatMap((r) => (r._max.createdAt ? [[r.userId, r._max.createdAt] as const] : [])));
 }

@@ -7,7 +7,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import type { SubscriptionRecord } from '../sessions/session-user.include.ts';
 import { tenantScope } from '../tenants/tenant-scope.ts';
 import { deleteRefusal, authorizeUser } from './user.policy.ts';
-import { presentTenantUser, tenantUserSelect } from './tenant-user.presenter.ts';
+import { lastLogins, presentTenantUser, tenantUserSelect } from './tenant-user.presenter.ts';
 
 /**
  * POST /user/detail: a user of the caller's tenant (a platform admin: any user), their roles, and the
@@ -31,6 +31,7 @@ export async function userDetail(db: Db, actor: Actor, id: number): Promise<User
   if (!user) throw AppError.notFound();
   authorizeUser(actor, 'view', user);
 
+  const logins = await lastLogins(db, [user.id]);
   const views = await db.modelViewDaily.groupBy({
     by: ['modelId'],
     where: { userId: user.id },
@@ -54,7 +55,7 @@ export async function userDetail(db: Db, actor: Actor, id: number): Promise<User
     .sort((a, b) => b.viewCount - a.viewCount || a.name.localeCompare(b.name));
 
   return {
-    ...presentTenantUser(user),
+    ...presentTenantUser(user, logins.get(user.id) ?? null),
     isAdmin: user.isAdmin,
     tenant: { domainPrefix: user.tenant.domainPrefix, name: user.tenant.name },
     // paymentPlanOf reads only the status and the plan's name.

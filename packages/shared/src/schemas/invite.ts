@@ -85,10 +85,13 @@ export const BatchIdParams = z.object({
     .pipe(EntityId),
 });
 
-/** What is wrong with one row of a bulk invite, checked the same way in the browser and on the server. */
-export type RowProblem = 'missingName' | 'invalidEmail' | 'duplicate' | 'existing' | 'tooLong';
+/**
+ * What is wrong with one row of a bulk invite, checked the same way in the browser and on the server.
+ * `refused` is the server's word on a row the browser found valid (its text comes from the server).
+ */
+export type RowProblem = 'missingName' | 'invalidEmail' | 'duplicate' | 'existing' | 'tooLong' | 'refused';
 
-export const ROW_PROBLEM_TEXT: Record<Exclude<RowProblem, 'tooLong'>, string> = {
+export const ROW_PROBLEM_TEXT: Record<Exclude<RowProblem, 'tooLong' | 'refused'>, string> = {
   missingName: MSG.bulkRowMissingName,
   invalidEmail: MSG.bulkRowInvalidEmail,
   duplicate: MSG.bulkRowDuplicate,

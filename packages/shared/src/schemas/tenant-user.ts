@@ -17,6 +17,13 @@ export const TenantUserView = z.object({
   /** The role assignment's version (If-Match of POST /user/assignRoles). */
   rolesVersion: z.number().int(),
   createdAt: z.string(),
+  /**
+   * invited: has not joined yet (no password, no Google sign-in, never logged in); active: has.
+   * The users export's Status column.
+   */
+  status: z.enum(['invited', 'active']),
+  /** The user's latest login (the start of their latest session), null if they never logged in. */
+  lastLoginAt: z.string().nullable(),
 });
 export type TenantUserView = z.infer<typeof TenantUserView>;
 

@@ -1,6 +1,5 @@
 import dayjs from 'dayjs';
-import { safeCell } from '@helix/shared/safe-cell';
-import { downloadTable } from '../../ui/export-table';
+import { downloadTable, type ExportTable } from '../../ui/export-table';
 import type { Subscriber } from './newsletter.api';
 
 /** The spec's date format for the newsletter table and its export. */
@@ -10,12 +9,12 @@ export const formatCreatedAt = (iso: string): string => dayjs(iso).format(CREATE
 
 export const EXPORT_HEADER = ['Email', 'Created At'] as const;
 
-/** Header and rows as the table shows them; no cell can start a spreadsheet formula. */
-export function subscriberRows(list: readonly Subscriber[]): string[][] {
-  return [
-    [...EXPORT_HEADER],
-    ...list.map((s) => [safeCell(s.email), safeCell(formatCreatedAt(s.created_at))]),
-  ];
+/** Header and rows as the table shows them (the CSV export guards formula-looking cells). */
+export function subscriberRows(list: readonly Subscriber[]): ExportTable {
+  return {
+    header: EXPORT_HEADER,
+    rows: list.map((s) => [s.email, formatCreatedAt(s.created_at)]),
+  };
 }
 
 export const exportBaseName = (now = dayjs()) => `newsletter-subscribers-${now.format('YYYY-MM-DD')}`;

@@ -1,14 +1,14 @@
-import { DownloadOutlined, DownOutlined, UploadOutlined } from '@ant-design/icons';
-import { Alert, Button, Dropdown, Progress, Space, Table, Tag, Typography, Upload } from 'antd';
+import { DownloadOutlined, DownOutlined, UploadOutlined, WarningOutlined } from '@ant-design/icons';
+import { Alert, Button, Dropdown, Progress, Space, Spin, Table, Tag, Typography, Upload } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
+import { problemRowsTable, type BulkFileRow } from '@helix/shared/bulk/bulk-file';
 import {
   blockingRows,
   checkInviteRows,
   rowsToSend,
   type BulkInviteBatchView,
-  type BulkInviteRow,
   type CheckedRow,
 } from '@helix/shared/schemas/invite';
 import type { TenantUserList } from '@helix/shared/schemas/tenant-user';
@@ -16,13 +16,14 @@ import { ApiError } from '../../api/api-error';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { readBulkFile, SAMPLE_CSV } from './bulk-file';
-import { downloadTable, safeTable } from '../../ui/export-table';
+import { downloadTable } from '../../ui/export-table';
 import { bulkInvite, fetchBulkBatch, fetchTenantUsers } from './users.api';
 
 const POLL_MS = 1000;
 
 function downloadSample() {
-  const url = URL.createObjectURL(new Blob([SAMPLE_CSV], { type: 'text/csv;charset=utf-8' }));
+  // With a byte-order mark, so Excel opens the accented sample name right.
+  const url = URL.createObjectURL(new Blob(['\uFEFF', SAMPLE_CSV], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = 'bulk-invite-sample.csv';
@@ -32,19 +33,36 @@ function downloadSample() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The server's refusal of some sent rows (422, errors keyed `users.{index of the sent rows}`). */
+function refusedRows(errors: Record<string, string>, sent: readonly number[]): Map<number, string> {
+  const refused = new Map<number, string>();
+  for (const [key, text] of Object.entries(errors)) {
+    const match = /^users\.(\d+)$/.exec(key);
+    const index = match ? sent[Number(match[1])] : undefined;
+    if (index !== undefined) refused.set(index, text);
+  }
+  return refused;
+}
+
 /**
- * /user/settings/users-list/bulk-user-invite: upload a .csv or .xlsx, see every row with its problems
- * before anything is sent, export that table, send. The batch's progress is polled from the server
- * (GET /user/bulk-invite/:id, its id in the address as ?batch=), so a reload picks it up again.
+ * /user/settings/users-list/bulk-user-invite: upload a .csv or .xlsx (read by the shared bulk-file
+ * reader), see every row with its problems before anything is sent, export that table, download the
+ * rows with problems, send all rows or only the valid ones. Addresses the server finds to be users
+ * already (409) and rows it refuses (422) are marked in the preview, and the rest can be sent. The
+ * batch's progress is polled from the server (GET /user/bulk-invite/:id, its id in the address as
+ * ?batch=), so a reload picks it up again.
  */
 export function BulkInvitePage() {
   const [params, setParams] = useSearchParams();
   const batchId = Number(params.get('batch')) || null;
   const [seats, setSeats] = useState<TenantUserList | null>(null);
   const [fileName, setFileName] = useState<string | null>(null);
-  const [rows, setRows] = useState<BulkInviteRow[]>([]);
+  const [rows, setRows] = useState<BulkFileRow[]>([]);
+  const [warnings, setWarnings] = useState<string[]>([]);
+  const [reading, setReading] = useState(false);
   const [fileError, setFileError] = useState<string | null>(null);
   const [existingFromServer, setExistingFromServer] = useState<string[]>([]);
+  const [refused, setRefused] = useState<Map<number, string>>(new Map());
   const [sending, setSending] = useState(false);
   const [batch, setBatch] = useState<BulkInviteBatchView | null>(null);
   const announced = useRef(false);
@@ -90,7 +108,16 @@ export function BulkInvitePage() {
     () => new Set([...(seats?.users.map((u) => u.email.toLowerCase()) ?? []), ...existingFromServer]),
     [seats, existingFromServer],
   );
-  const checked = useMemo(() => checkInviteRows(rows, existing), [rows, existing]);
+  const checked = useMemo(
+    () =>
+      checkInviteRows(rows, existing).map((row): CheckedRow => {
+        const reason = refused.get(row.index);
+        if (!reason || row.problems.length > 0) return row;
+        return { ...row, problems: ['refused'], problemText: [reason] };
+      }),
+    [rows, existing, refused],
+  );
+  const lines = useMemo(() => rows.map((r) => r.line), [rows]);
   const toSend = rowsToSend(checked);
   const blocking = blockingRows(checked);
   const duplicates = checked.filter((r) => r.problems.includes('duplicate')).length;
@@ -99,18 +126,27 @@ export function BulkInvitePage() {
   const onFile = async (file: File) => {
     setFileError(null);
     setExistingFromServer([]);
+    setRefused(new Map());
+    setWarnings([]);
+    setRows([]);
     setFileName(file.name);
-    const result = await readBulkFile(file);
-    if (!result.ok) {
-      setRows([]);
-      setFileError(result.message);
-      return;
+    setReading(true);
+    try {
+      const result = await readBulkFile(file);
+      if (!result.ok) {
+        setFileError(result.message);
+        return;
+      }
+      setRows(result.rows);
+      setWarnings(result.warnings);
+    } finally {
+      setReading(false);
     }
-    setRows(result.rows);
   };
 
   const send = async () => {
     setSending(true);
+    const sent = toSend.map((r) => r.index);
     try {
       const started = await bulkInvite(
         toSend.map((r) => ({ name: r.name, email: r.email, note: r.note })),
@@ -118,13 +154,24 @@ export function BulkInvitePage() {
       );
       announced.current = false;
       setRows([]);
+      setWarnings([]);
       setFileName(null);
       setParams({ batch: String(started.batchId) });
     } catch (error) {
       if (error instanceof ApiError) {
-        toastError(error.statusCode > 0 ? error.message : MSG.failedInviteUser);
-        // 409 with the addresses that already exist: marked in the preview, to remove and retry.
-        if (error.statusCode === 409 && error.errors) setExistingFromServer(Object.keys(error.errors));
+        // 409: addresses that are users already; 422: rows the server refused. Both are marked in the
+        // preview as problems, and the other rows can be sent.
+        if (error.code === 'BULK_EXISTING_USERS' && error.errors) {
+          const found = Object.keys(error.errors).map((e) => e.toLowerCase());
+          setExistingFromServer((before) => [...new Set([...before, ...found])]);
+          toastError(MSG.bulkExistingMarked);
+        } else if (error.code === 'BULK_ROWS_INVALID' && error.errors) {
+          const marked = refusedRows(error.errors, sent);
+          setRefused((before) => new Map([...before, ...marked]));
+          toastError(marked.size > 0 ? MSG.bulkRowsRefused : error.message);
+        } else {
+          toastError(error.statusCode > 0 ? error.message : MSG.failedInviteUser);
+        }
       } else {
         toastError(MSG.failedInviteUser);
       }
@@ -135,13 +182,24 @@ export function BulkInvitePage() {
 
   const exportPreview = (format: 'csv' | 'xlsx') =>
     void downloadTable(
-      safeTable(
-        ['Row', 'Name', 'Email', 'Note', 'Problems'],
-        checked.map((r) => [r.index + 1, r.name, r.email, r.note, r.problemText.join('; ')]),
-      ),
+      {
+        header: ['Row', 'Name', 'Email', 'Note', 'Problems'],
+        rows: checked.map((r) => [
+          lines[r.index] ?? r.index + 1,
+          r.name,
+          r.email,
+          r.note,
+          r.problemText.join('; '),
+        ]),
+      },
       'bulk-invite-preview',
       format,
     );
+
+  const downloadProblems = () => {
+    const [header = [], ...problemRows] = problemRowsTable(checked, lines);
+    void downloadTable({ header: header.map(String), rows: problemRows }, 'bulk-invite-problems', 'csv');
+  };
 
   const done = batch?.status === 'done';
   const settled = batch ? batch.sent + batch.failed : 0;
@@ -212,6 +270,7 @@ export function BulkInvitePage() {
               </Button>
             </Upload>
             {fileName && <Typography.Text>{fileName}</Typography.Text>}
+            {reading && <Spin size="small" description={MSG.bulkReading} data-testid="bulk-reading" />}
             <Dropdown
               disabled={checked.length === 0}
               trigger={['click']}
@@ -227,17 +286,39 @@ export function BulkInvitePage() {
                 Export <DownOutlined />
               </Button>
             </Dropdown>
+            {blocking.length > 0 && (
+              <Button icon={<WarningOutlined />} onClick={downloadProblems} data-testid="download-problems">
+                {MSG.bulkDownloadProblems(blocking.length)}
+              </Button>
+            )}
             <Button
               type="primary"
-              disabled={toSend.length === 0 || blocking.length > 0 || overLimit}
+              disabled={toSend.length === 0 || overLimit || reading}
               loading={sending}
               onClick={() => void send()}
               data-testid="send-invites"
             >
-              Send {toSend.length} invitations
+              {blocking.length > 0 ? MSG.bulkSendValid(toSend.length) : MSG.bulkSendAll(toSend.length)}
             </Button>
           </Space>
-          {fileError && <Alert type="error" showIcon title={fileError} />}
+          {fileError && <Alert type="error" showIcon title={fileError} data-testid="bulk-file-error" />}
+          {warnings.length > 0 && (
+            <Alert
+              type="warning"
+              showIcon
+              title={warnings.length === 1 ? warnings[0] : undefined}
+              description={
+                warnings.length > 1 ? (
+                  <ul className="bulk-warnings">
+                    {warnings.map((w) => (
+                      <li key={w}>{w}</li>
+                    ))}
+                  </ul>
+                ) : undefined
+              }
+              data-testid="bulk-warnings"
+            />
+          )}
           {checked.length > 0 && (
             <Typography.Paragraph data-testid="bulk-summary">
               {checked.length} rows: {toSend.length} to invite, {duplicates} duplicates removed,{' '}
@@ -247,12 +328,19 @@ export function BulkInvitePage() {
           {overLimit && (
             <Alert type="error" showIcon title={MSG.usersLimitExceeds} data-testid="limit-exceeded" />
           )}
-          {blocking.length > 0 && <Alert type="warning" showIcon title={MSG.bulkRowsInvalid} />}
+          {blocking.length > 0 && (
+            <Alert
+              type="warning"
+              showIcon
+              title={MSG.bulkRowsWithProblems(blocking.length, toSend.length)}
+              data-testid="bulk-problems"
+            />
+          )}
           {existingListed.length > 0 && (
             <Alert
               type="error"
               showIcon
-              title={MSG.bulkExistingUsers}
+              title={MSG.bulkExistingMarked}
               description={existingListed.map((r) => r.email).join(', ')}
               data-testid="existing-users"
             />
@@ -265,7 +353,7 @@ export function BulkInvitePage() {
             pagination={{ pageSize: 50, hideOnSinglePage: true, showSizeChanger: false }}
             rowClassName={(r) => (r.problems.length ? 'bulk-row-problem' : '')}
             columns={[
-              { title: 'Row', key: 'row', width: 70, render: (_, r) => r.index + 1 },
+              { title: 'Row', key: 'row', width: 70, render: (_, r) => lines[r.index] ?? r.index + 1 },
               { title: 'Name', dataIndex: 'name', key: 'name' },
               { title: 'Email', dataIndex: 'email', key: 'email' },
               { title: 'Note', dataIndex: 'note', key: 'note', ellipsis: true },

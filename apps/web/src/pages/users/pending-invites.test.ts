@@ -13,6 +13,8 @@ const user = (id: number, email: string): TenantUserView => ({
   roles: [],
   rolesVersion: 1,
   createdAt: '2026-01-01T00:00:00.000Z',
+  status: 'active',
+  lastLoginAt: null,
 });
 
 const invite = (seq: number, email: string, state: OutboxRow['state'] = 'pending'): OutboxRow => ({

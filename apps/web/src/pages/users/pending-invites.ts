@@ -26,6 +26,8 @@ export function withPendingInvites(users: TenantUserView[], outbox: OutboxRow[])
       roles: [],
       rolesVersion: 0,
       createdAt: new Date(entry.createdAt).toISOString(),
+      status: 'invited',
+      lastLoginAt: null,
       pending: true,
     });
   }

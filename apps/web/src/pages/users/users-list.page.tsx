@@ -13,10 +13,11 @@ import { columnSearch } from '../../ui/column-search';
 import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { DeleteUserModal } from './delete-user.modal';
-import { downloadTable, safeTable } from '../../ui/export-table';
+import { downloadTable } from '../../ui/export-table';
 import { InviteUserModal } from './invite-user.modal';
 import { withPendingInvites, type UserRow } from './pending-invites';
 import { fetchTenantUsers, resendInvite } from './users.api';
+import { usersExportTable } from './users-export';
 
 const loadTenantUsers = (signal?: AbortSignal): Promise<TenantUserList> =>
   fetchTenantUsers({ signal, toast: false });
@@ -25,7 +26,8 @@ type SearchKey = 'name' | 'email';
 /**
  * /user/settings/users-list (owner with User.listing.view): name and e-mail with column search and
  * highlighting, name sorting, a row menu (View, Delete), Resend Email for users without a password,
- * 'Total Users: n/limit', Add Users (Single Invite, Bulk Invite) and Export. Single invites queued
+ * 'Total Users: n/limit', Add Users (Single Invite, Bulk Invite) and Export (name, e-mail, roles,
+ * status, created, last login). Single invites queued
  * offline are rows marked "Pending sync" (without actions) until the server has them.
  */
 export function UsersListPage() {
@@ -132,16 +134,9 @@ export function UsersListPage() {
     },
   ];
 
+  // The server's rows: an invite still queued is not a user yet.
   const exportAs = (format: 'csv' | 'xlsx') =>
-    void downloadTable(
-      safeTable(
-        ['Name', 'Email'],
-        // The server's rows: an invite still queued is not a user yet.
-        (list?.users ?? []).map((u) => [u.name, u.email]),
-      ),
-      'users',
-      format,
-    );
+    void downloadTable(usersExportTable(list?.users ?? []), 'users', format);
 
   return (
     <section className="page users-list-page">
