@@ -150,6 +150,10 @@ describe('models in the browser', () => {
     const shot = await page.locator('iframe[title$="viewer"]').screenshot();
     expect(await coverage(shot)).toBeGreaterThan(0.01);
 
+    // The same link's share page is headed by the school's name (not its brand slug).
+    await page.goto(new URL(embedUrl).pathname.replace('/embed/', '/share/'));
+    await expect.poll(() => page.locator('.share-brand').textContent()).toBe('Demo School');
+
     // A made-up token gets a clear page, never a crash.
     await page.goto('/embed/not-a-real-token');
     await page.getByTestId('link-unavailable').waitFor();

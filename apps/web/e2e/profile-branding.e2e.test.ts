@@ -141,6 +141,13 @@ describe('profile and branding in the browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(MSG.brandingUpdated).waitFor({ timeout: 30_000 });
     await page.getByText(`/login/${BRAND}`).waitFor();
+    // The signed-in header carries the school's logo and brand name in its colour, at once and later.
+    const mark = page.getByTestId('header-brand');
+    await expect.poll(() => mark.textContent()).toBe(`Acme School ${id}`);
+    await expect
+      .poll(() => mark.locator('.logo-text').evaluate((el) => getComputedStyle(el).color))
+      .toBe(rgb(PRIMARY));
+    await expect.poll(() => mark.locator('img').getAttribute('src')).toMatch(/\/api\/files\/images\/logo-/);
 
     // Unsaved changes: the prompt, then leaving without saving.
     await page.getByLabel('Custom domain').fill(`models.${id}.example`);
@@ -184,6 +191,10 @@ describe('profile and branding in the browser', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`/login/${BRAND}`);
     await expect.poll(() => page.getByTestId('brand-name').textContent()).toBe(`Acme School ${id}`);
+    // The school's name in the school's colour, not Helix purple.
+    await expect
+      .poll(() => page.getByTestId('brand-name').evaluate((el) => getComputedStyle(el).color))
+      .toBe(rgb(PRIMARY));
     // A known brand is remembered: sign-outs and expired sessions come back to its login.
     const remembered = () => page.evaluate(() => window.localStorage.getItem('__custom__brand'));
     await expect.poll(remembered).toBe(BRAND);

@@ -42,7 +42,7 @@ export function AuthLayout({ wide = false }: { wide?: boolean }) {
               className="brand-logo"
               data-testid="brand-logo"
             />
-            <span className="logo-text" data-testid="brand-name">
+            <span className="logo-text" data-testid="brand-name" style={{ color: look.primaryColor }}>
               {look.name}
             </span>
           </Link>

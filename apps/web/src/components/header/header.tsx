@@ -9,7 +9,7 @@ import { Avatar, Button, Dropdown, Modal, Space, type MenuProps } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
-import { Logo } from '../logo';
+import { BrandMark } from './brand-mark';
 import { clearUserData } from '../../offline/offline-db';
 import { OutboxPanel } from '../../offline/outbox-panel';
 import { queuedEditCount } from '../../offline/user-data';
@@ -72,7 +72,7 @@ export function Header() {
     <div className="app-header-slot">
       <header className={sticky ? 'app-header is-sticky' : 'app-header'}>
         {modalContext}
-        <Logo />
+        <BrandMark user={user} />
         {user && (
           <Space size={4}>
             <OutboxPanel />

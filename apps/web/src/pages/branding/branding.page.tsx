@@ -4,6 +4,7 @@ import { Navigate, useBlocker } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { BRANDING_DEFAULTS, BrandingUpdate, TEXT_COLOURS } from '@helix/shared/schemas/branding';
 import { fetchBranding, saveBranding, type TenantBrandingView } from '../../branding/branding.api';
+import { refreshTenantLook } from '../../branding/tenant-look';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { loadWithSnapshot } from '../../offline/snapshot';
@@ -131,6 +132,8 @@ function BrandingForm({
         return true;
       }
       const saved = result.data;
+      // The header shows the school's new look at once.
+      void refreshTenantLook(saved.tenant);
       form.setFieldsValue(valuesOf(saved));
       setDirty(false);
       toastSuccess(MSG.brandingUpdated);

@@ -13,7 +13,8 @@ const LinkUnavailable = lazy(() =>
 );
 
 function ShareHeader({ detail, name }: { detail: EmbedDetail; name: string }) {
-  const brandName = detail.branding.customBrandName || detail.branding.name || 'Helix';
+  // The school's name (its brand name is the slug of its white-label addresses, not a title).
+  const brandName = detail.branding.name || 'Helix';
   const logo = safeFrameUrl(detail.branding.brandLogo, window.location.origin);
   const sharedBy = detail.user.name;
   return (
