@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO, logIn } from './support/accounts.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
 
@@ -77,4 +77,44 @@ describe('every screen fits a phone and a tablet', () => {
       expect(wider).toEqual([]);
     },
   );
+
+  /** Controls a finger must hit: every visible one at least 44 x 44 px. */
+  async function smallTargets(page: Page, path: string): Promise<string[]> {
+    await overflowOf(page, path);
+    return page.evaluate(() =>
+      Array.from(document.querySelectorAll('button, [role="button"], a.ant-btn, .ant-pagination-item'))
+        // The branding page's preview draws a login button as a picture; a number field's arrows are
+        // extras (the field itself takes the number).
+        .filter((el) => !el.closest('.branding-preview, .ant-input-number'))
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          const style = getComputedStyle(el);
+          return (
+            r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && (r.width < 44 || r.height < 44)
+          );
+        })
+        .map((el) => {
+          const r = el.getBoundingClientRect();
+          const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? el.className;
+          return `"${name}" ${Math.round(r.width)}x${Math.round(r.height)}`;
+        }),
+    );
+  }
+
+  it.each(['owner', 'admin'] as const)('on a touch phone every %s control is at least 44 px', async (who) => {
+    const context = await browser.newContext({
+      baseURL: inject('apiUrl'),
+      viewport: WIDTHS[0],
+      hasTouch: true,
+      isMobile: true,
+    });
+    const page = await context.newPage();
+    await logIn(page, DEMO[who].email, DEMO[who].password);
+    const small: string[] = [];
+    for (const path of PAGES[who]) {
+      for (const target of await smallTargets(page, path)) small.push(`${path}: ${target}`);
+    }
+    await context.close();
+    expect(small).toEqual([]);
+  });
 });

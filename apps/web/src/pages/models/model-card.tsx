@@ -49,6 +49,7 @@ export function ModelCard({ model, abilities, onAction, pinned = false, priority
         type="text"
         icon={icon}
         aria-label={`${label} ${model.name}`}
+        data-touch-label={label}
         danger={action === 'delete'}
         onClick={() => onAction(action, model)}
       />

@@ -58,6 +58,7 @@ export function PinButton({ model, pinned, variant = 'icon' }: PinButtonProps) {
         icon={icon}
         loading={busy}
         aria-label={`${label} ${model.name}`}
+        data-touch-label={label}
         aria-pressed={pinned}
         onClick={() => void toggle()}
       />
