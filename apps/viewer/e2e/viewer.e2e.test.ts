@@ -352,6 +352,31 @@ describe('viewer (built, in Chromium)', () => {
     await Promise.all([mobile.close(), desktop.close()]);
   }, 120_000);
 
+  it("keeps the neuron's part labels apart and inside a phone-sized frame", async () => {
+    const page = await open(viewerUrl('neuron.glb', { settings: 'labels' }), { width: 390, height: 300 });
+    await page.waitForFunction(() => document.querySelectorAll('.label > span').length > 0);
+    const pills = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('.label'))
+        .filter((label) => label.style.display !== 'none')
+        .map((label) => {
+          const r = label.querySelector('span')!.getBoundingClientRect();
+          return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        }),
+    );
+    expect(pills.length).toBeGreaterThan(0);
+    for (const [i, a] of pills.entries()) {
+      expect(a.left).toBeGreaterThanOrEqual(0);
+      expect(a.top).toBeGreaterThanOrEqual(0);
+      expect(a.right).toBeLessThanOrEqual(390);
+      expect(a.bottom).toBeLessThanOrEqual(300);
+      for (const b of pills.slice(i + 1)) {
+        const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+        expect(apart, `labels overlap: ${JSON.stringify([a, b])}`).toBe(true);
+      }
+    }
+    await page.close();
+  });
+
   it('shows clear messages for missing, forbidden, over-limit and broken models', async () => {
     const cases: [string, string, string][] = [
       ['missing.glb', 'not-found', 'Model not found'],
