@@ -9,6 +9,7 @@ import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
 import './billing-history.css';
+import { listEmptyText } from '../../ui/list-states';
 
 /** Invoices per page (the server allows up to 100). */
 const PAGE_SIZE = 12;
@@ -136,9 +137,16 @@ export function BillingHistoryPage() {
         size="small"
         columns={columns}
         dataSource={load.invoices}
-        loading={load.status === 'loading'}
         pagination={false}
-        locale={{ emptyText: load.status === 'loading' ? ' ' : <Empty description={MSG.noInvoices} /> }}
+        // The first page shows a skeleton; a further page, a spinner over the rows already shown.
+        loading={load.status === 'loading' && load.invoices.length > 0}
+        locale={{
+          emptyText: listEmptyText(
+            load.status === 'loading' ? 'loading' : 'ready',
+            null,
+            <Empty description={MSG.noInvoices} />,
+          ),
+        }}
       />
       {load.status === 'ready' && load.hasMore && (
         <div className="billing-history-more">

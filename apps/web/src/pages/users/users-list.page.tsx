@@ -18,6 +18,7 @@ import { InviteUserModal } from './invite-user.modal';
 import { withPendingInvites, type UserRow } from './pending-invites';
 import { fetchTenantUsers, resendInvite } from './users.api';
 import { usersExportTable } from './users-export';
+import { listEmptyText } from '../../ui/list-states';
 
 const loadTenantUsers = (signal?: AbortSignal): Promise<TenantUserList> =>
   fetchTenantUsers({ signal, toast: false });
@@ -191,8 +192,7 @@ export function UsersListPage() {
         rowKey="id"
         columns={columns}
         dataSource={users}
-        loading={load.status === 'loading'}
-        locale={{ emptyText: load.status === 'failed' ? MSG.failedLoadUsers : MSG.noTenantUsers }}
+        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadUsers, MSG.noTenantUsers) }}
         pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
       />
       {inviting && (
