@@ -31,3 +31,34 @@ export const TRANSPARENT_BACKGROUND = 'transparent_background';
 
 /** The longest screen recording the viewer makes (Screen.record, plan screenRecord): 5 minutes. */
 export const RECORDING_MAX_SECONDS = 300;
+
+/** What a share or embed link was made as. The same token opens both pages; this is the page it was made for. */
+export const LINK_KINDS = ['share', 'embed'] as const;
+export type LinkKind = (typeof LINK_KINDS)[number];
+
+/**
+ * The one mapping from a link feature's stored name to the words people read (the Links page and
+ * wherever else a link's features are shown). Keyed by every flag, so a new flag cannot go unnamed.
+ */
+export const EMBED_FLAG_LABELS: Readonly<Record<EmbedFlag | typeof TRANSPARENT_BACKGROUND, string>> = {
+  info: 'Model information',
+  draw: 'Drawing',
+  play: 'Play button',
+  labels: 'Part labels',
+  labels_ui: 'Labels button',
+  layers: 'Layers',
+  full_screen: 'Full screen',
+  zoom_controls: 'Zoom controls',
+  table_of_content: 'Table of contents',
+  background: 'Background image',
+  background_color: 'Background colour',
+  center_model: 'Centre model',
+  hide_modal: 'Panels start closed',
+  desktop_view: 'Desktop view',
+  animate: 'Plays on open',
+  transparent_background: 'Transparent background',
+};
+
+/** A feature's words; an unknown name (an older link's) is shown as stored. */
+export const embedFlagLabel = (flag: string): string =>
+  (EMBED_FLAG_LABELS as Record<string, string>)[flag] ?? flag;
