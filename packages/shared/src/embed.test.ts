@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EMBED_FLAG_LABELS, EMBED_FLAGS, embedFlagLabel, TRANSPARENT_BACKGROUND } from './embed.ts';
+import {
+  describeLinkFeatures,
+  EMBED_FLAG_LABELS,
+  EMBED_FLAGS,
+  embedFlagLabel,
+  TRANSPARENT_BACKGROUND,
+} from './embed.ts';
+import { MSG } from './messages.ts';
 
 describe('the words for link features', () => {
   it('names every flag and the transparent background, each with its own words', () => {
@@ -13,5 +20,23 @@ describe('the words for link features', () => {
 
   it('shows a name it does not know as stored', () => {
     expect(embedFlagLabel('retired_flag')).toBe('retired_flag');
+  });
+});
+
+describe("a link's features in words", () => {
+  const allBut = (...off: string[]) => EMBED_FLAGS.filter((flag) => !off.includes(flag));
+
+  it('says all, all except a few, or names each', () => {
+    expect(describeLinkFeatures(EMBED_FLAGS)).toBe(MSG.linkFeaturesAll);
+    expect(describeLinkFeatures(allBut('layers', 'zoom_controls'))).toBe('All except Layers, Zoom controls');
+    expect(describeLinkFeatures(['info', 'labels_ui'])).toBe('Model information, Labels button');
+    expect(describeLinkFeatures([])).toBe(MSG.linkFeaturesNone);
+  });
+
+  it('always names a transparent background', () => {
+    expect(describeLinkFeatures(allBut('background', 'background_color'), true)).toBe(
+      'All except Background image, Background colour, Transparent background',
+    );
+    expect(describeLinkFeatures([], true)).toBe('Transparent background');
   });
 });

@@ -381,6 +381,9 @@ export const MSG = {
   linkExpiryUpdated: 'Expiry updated',
   linkNoExpiry: 'No expiry',
   linkExpiryPick: 'Pick a day, or choose No expiry.',
+  linkFeaturesAll: 'All features',
+  linkFeaturesNone: 'No features',
+  linkFeaturesAllExcept: (names: string) => `All except ${names}`,
   linkRevokedUnchangeable: 'A revoked link cannot be changed.',
 } as const;
 
