@@ -104,11 +104,11 @@ describe('share and embed links (owner)', () => {
     });
     await page.goto('/user/settings/links');
     await page.getByRole('heading', { name: MSG.linksTitle }).waitFor();
-    await page.getByTestId('links-loading').waitFor();
+    await page.getByTestId('list-skeleton').waitFor();
     expect(await page.getByText(MSG.noLinks).count()).toBe(0);
     release();
     await page.getByText(MSG.noLinks).waitFor();
-    expect(await page.getByTestId('links-loading').count()).toBe(0);
+    expect(await page.getByTestId('list-skeleton').count()).toBe(0);
     await context.close();
   });
 

@@ -56,7 +56,6 @@ export function LinkExpiryModal({
       onOk={() => void save()}
       onCancel={onClose}
       width={400}
-      wrapClassName="links-modal"
       destroyOnHidden
     >
       <p>{link.model.name}</p>

@@ -1,17 +1,5 @@
 import { CalendarOutlined, StopOutlined } from '@ant-design/icons';
-import {
-  Alert,
-  Button,
-  Card,
-  Empty,
-  List,
-  Modal,
-  Skeleton,
-  Table,
-  Tag,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
+import { Alert, Button, Card, Empty, List, Modal, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
@@ -22,6 +10,7 @@ import { fetchLinks, revokeLink, type EmbedLinkView } from '../../models/links.a
 import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { formatCount } from '../../ui/count-format';
+import { listEmptyText } from '../../ui/list-states';
 import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { useMediaQuery } from '../../ui/use-media-query';
@@ -194,13 +183,7 @@ export function LinksPage() {
         />
       );
     }
-    if (load.status === 'loading') {
-      return (
-        <div data-testid="links-loading" aria-busy="true" aria-label="Loading links">
-          <Skeleton active paragraph={{ rows: 6 }} />
-        </div>
-      );
-    }
+    if (load.status === 'loading') return listEmptyText('loading', null, null);
     if (load.links.length === 0) return <Empty description={MSG.noLinks} />;
     if (narrow) {
       return (
@@ -268,7 +251,6 @@ export function LinksPage() {
         confirmLoading={revoking}
         onOk={() => confirming && void revoke(confirming)}
         onCancel={() => setConfirming(null)}
-        wrapClassName="links-modal"
         destroyOnHidden
       >
         <p>
