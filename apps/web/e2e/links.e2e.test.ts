@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { MSG } from '@helix/shared';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { embedFlagLabel, MSG, type EmbedFlag } from '@helix/shared';
+import { inject } from 'vitest';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { DEMO, expectPath, logIn } from './support/accounts.ts';
 import { sql } from './support/billing.ts';
@@ -39,6 +40,49 @@ async function viewerState(page: Page): Promise<string | undefined> {
   return frame!.evaluate(() => document.body.dataset.viewerState);
 }
 
+/** A day `days` from today as the date pickers take it (YYYY-MM-DD). */
+const dayFromNow = (days: number) => new Date(Date.now() + days * 24 * 3600_000).toISOString().slice(0, 10);
+
+/** Makes a link from the home page's Share or Embed dialog with an expiry day; answers its address. */
+async function makeLink(
+  page: Page,
+  verb: 'Share' | 'Embed',
+  day: string,
+  off: EmbedFlag[] = [],
+): Promise<{ model: string; url: string }> {
+  const button = page.getByRole('button', { name: new RegExp(`^${verb} `) }).first();
+  const model = ((await button.getAttribute('aria-label')) ?? '').replace(new RegExp(`^${verb} `), '');
+  await button.click();
+  const dialog = page.getByRole('dialog', { name: `${verb} ${model}` });
+  for (const flag of off) await dialog.getByRole('checkbox', { name: flag, exact: true }).uncheck();
+  const expiry = dialog.getByLabel('Expires (optional)');
+  await expiry.click();
+  await expiry.fill(day);
+  await expiry.press('Enter');
+  await dialog.getByRole('button', { name: 'Create Link' }).click();
+  const link = dialog.getByRole('textbox', { name: `${verb} link` });
+  await expect
+    .poll(() => link.inputValue())
+    .toMatch(new RegExp(`/${verb.toLowerCase()}/[A-Za-z0-9_-]{20,}$`));
+  const url = await link.inputValue();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  return { model, url };
+}
+
+const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+/** The table row (wide screens) whose address box holds `url`. */
+async function rowWithUrl(page: Page, url: string): Promise<Locator> {
+  await page.getByRole('table').waitFor();
+  const key = await page.evaluate((wanted) => {
+    const input = Array.from(document.querySelectorAll('input')).find((i) => i.value === wanted);
+    return input?.closest('tr')?.dataset.rowKey ?? null;
+  }, url);
+  expect(key, `a row with ${url}`).not.toBeNull();
+  return page.locator(`tr[data-row-key="${key}"]`);
+}
+
 describe('share and embed links (owner)', () => {
   let browser: Browser;
 
@@ -49,33 +93,34 @@ describe('share and embed links (owner)', () => {
     await browser?.close();
   });
 
-  it('shows the empty state to a user without links', async () => {
+  it('shows a loading skeleton (not the empty text), then the empty state to a user without links', async () => {
     const { context, page } = await newPage(browser);
     await logIn(page, await userWithoutLinks(), DEMO.user.password);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/model/links', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto('/user/settings/links');
     await page.getByRole('heading', { name: MSG.linksTitle }).waitFor();
+    await page.getByTestId('list-skeleton').waitFor();
+    expect(await page.getByText(MSG.noLinks).count()).toBe(0);
+    release();
     await page.getByText(MSG.noLinks).waitFor();
+    expect(await page.getByTestId('list-skeleton').count()).toBe(0);
     await context.close();
   });
 
-  it('makes a link with an expiry, counts a visitor once across reloads, lists it, revokes it', async () => {
+  it('lists type, address and features in words; copies; changes the expiry; revokes; fits a phone', async () => {
     const owner = await newPage(browser);
+    await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: inject('apiUrl') });
     await logIn(owner.page, DEMO.owner.email, DEMO.owner.password);
     await expectPath(owner.page, '/user/home');
-    const embedButton = owner.page.getByRole('button', { name: /^Embed / }).first();
-    const modelName = ((await embedButton.getAttribute('aria-label')) ?? '').replace(/^Embed /, '');
-    await embedButton.click();
-    const dialog = owner.page.getByRole('dialog', { name: `Embed ${modelName}` });
-    const expiry = dialog.getByLabel('Expires (optional)');
-    await expiry.click();
-    const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 10);
-    await expiry.fill(tomorrow);
-    await expiry.press('Enter');
-    await dialog.getByRole('button', { name: 'Create Link' }).click();
-    const link = dialog.getByRole('textbox', { name: 'Embed link' });
-    await expect.poll(() => link.inputValue()).toMatch(/\/embed\/[A-Za-z0-9_-]{20,}$/);
-    const embedPath = new URL(await link.inputValue()).pathname;
-    await owner.page.keyboard.press('Escape');
+    const tomorrow = dayFromNow(1);
+    const share = await makeLink(owner.page, 'Share', tomorrow);
+    const embed = await makeLink(owner.page, 'Embed', tomorrow, ['labels_ui', 'layers']);
+    const embedPath = new URL(embed.url).pathname;
 
     // A visitor opens the embed page and reloads it: one viewer, one view.
     const visitor = await newPage(browser);
@@ -86,25 +131,107 @@ describe('share and embed links (owner)', () => {
 
     await owner.page.goto('/user/settings/links');
     await owner.page.getByRole('heading', { name: MSG.linksTitle }).waitFor();
-    const row = owner.page.getByRole('row').filter({ hasText: modelName }).filter({ hasText: tomorrow });
-    await row.waitFor();
-    const text = await row.innerText();
-    expect(text).toContain('Olivia Owner');
-    expect(text).toContain('Active');
-    expect(await row.getByRole('cell').nth(5).innerText()).toBe('1');
 
-    await row.getByRole('button', { name: 'Revoke' }).click();
+    // The share link: its type and its /share address.
+    const shareRow = await rowWithUrl(owner.page, share.url);
+    expect(await shareRow.innerText()).toContain(MSG.linkKindShare);
+    expect(await shareRow.innerText()).toContain(share.model);
+
+    // The embed link: type, address, features in words (never the stored names), maker, dates, views.
+    const row = await rowWithUrl(owner.page, embed.url);
+    const text = await row.innerText();
+    expect(text).toContain(embed.model);
+    expect(text).toContain(MSG.linkKindEmbed);
+    expect(text).toContain(
+      MSG.linkFeaturesAllExcept(`${embedFlagLabel('labels_ui')}, ${embedFlagLabel('layers')}`),
+    );
+    expect(text).not.toContain('labels_ui');
+    expect(await shareRow.innerText()).toContain(MSG.linkFeaturesAll);
+    // The table scrolls inside its card: the page never scrolls sideways.
+    expect(await owner.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    expect(text).toContain('Olivia Owner');
+    expect(text).toContain(tomorrow);
+    expect(text).toContain('Active');
+    expect(await row.getByRole('cell').nth(7).innerText()).toBe('1');
+
+    // Copy the address, then the iframe code: the button says Copied, the clipboard holds it.
+    await row.getByRole('button', { name: 'Copy link' }).click();
+    await row.getByText(MSG.linkCopied).waitFor();
+    expect(await clipboard(owner.page)).toBe(embed.url);
+    await row.getByRole('button', { name: 'Copy code' }).click();
+    await expect.poll(() => clipboard(owner.page)).toContain(`<iframe src="${embed.url}"`);
+
+    // Change the expiry: a past day cannot be picked, a later one is saved and listed.
+    const later = dayFromNow(3);
+    await row.getByRole('button', { name: /Change expiry/ }).click();
+    const dialog = owner.page.getByRole('dialog', { name: MSG.linkExpiryTitle });
+    const picker = dialog.getByLabel('Expires', { exact: true });
+    await picker.click();
+    await picker.fill(later);
+    await picker.press('Enter');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByText(later).waitFor();
+    expect(await row.innerText()).not.toContain(tomorrow);
+    await owner.page.reload();
+    expect(await (await rowWithUrl(owner.page, embed.url)).innerText()).toContain(later);
+
+    // Revoke, with a confirmation.
+    const current = await rowWithUrl(owner.page, embed.url);
+    await current.getByRole('button', { name: /Revoke/ }).click();
     const confirm = owner.page.getByRole('dialog', { name: MSG.revokeLinkTitle });
-    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await confirm.getByRole('button', { name: 'Revoke', exact: true }).click();
     await confirm.waitFor({ state: 'hidden' });
-    await row.getByText('Revoked').waitFor();
-    expect(await row.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    await current.getByText('Revoked', { exact: true }).waitFor();
+    await current.getByText(MSG.linkUrlRevoked).waitFor();
+    expect(await current.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
 
     // The visitor's next load (after the 3 s access cache) says the link is unavailable.
     await visitor.page.waitForTimeout(3_200);
     await visitor.page.reload();
     await visitor.page.getByTestId('link-unavailable').waitFor();
     await visitor.context.close();
+
+    // A phone (390 px; logging in there ends the desktop session, so last): cards, no sideways
+    // scrolling, 44 px touch targets; with no clipboard at all, the copy says so and selects the
+    // address to copy by hand.
+    const phone = await browser.newContext({
+      baseURL: inject('apiUrl'),
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const phonePage = await phone.newPage();
+    phonePage.setDefaultTimeout(15_000);
+    await logIn(phonePage, DEMO.owner.email, DEMO.owner.password);
+    await phonePage.goto('/user/settings/links');
+    await phonePage.locator('.link-card').first().waitFor();
+    const cardId = await phonePage.evaluate((wanted) => {
+      const input = Array.from(document.querySelectorAll('input')).find((i) => i.value === wanted);
+      return input?.closest<HTMLElement>('.link-card')?.dataset.linkId ?? null;
+    }, share.url);
+    const card = phonePage.locator(`.link-card[data-link-id="${cardId}"]`);
+    expect(await card.innerText()).toContain(MSG.linkKindShare);
+    expect(await phonePage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    for (const name of ['Copy link', /Change expiry/, /Revoke/]) {
+      const box = await card.getByRole('button', { name }).boundingBox();
+      expect(box!.height).toBeGreaterThanOrEqual(44);
+      expect(box!.width).toBeGreaterThanOrEqual(44);
+    }
+    await phonePage.evaluate(() => {
+      Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+      document.execCommand = () => false;
+    });
+    await card.getByRole('button', { name: 'Copy link' }).click();
+    await phonePage.getByText(MSG.clipboardFailed).waitFor();
+    expect(
+      await phonePage.evaluate(() => {
+        const el = document.activeElement as HTMLInputElement | null;
+        return el ? el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0) : '';
+      }),
+    ).toBe(share.url);
+    await phone.close();
+
     await owner.context.close();
   });
 });

@@ -368,6 +368,23 @@ export const MSG = {
   bulkDownloadProblems: (n: number) => `Download the ${n} row${n === 1 ? '' : 's'} with problems`,
   bulkExistingMarked: 'Some addresses are already users: they are marked below. You can send the other rows.',
   bulkRowsRefused: 'The server refused some rows: they are marked below. You can send the other rows.',
+
+  // Links page
+  linkCopied: 'Copied',
+  linkKindShare: 'Share',
+  linkKindEmbed: 'Embed',
+  linkKindUnknown: 'Share or embed',
+  linkUrlUnavailable:
+    'The address of this link was shown once, when it was made, and is not kept. Make a new link to get one you can copy here.',
+  linkUrlRevoked: 'A revoked link no longer opens its model.',
+  linkExpiryTitle: 'Change expiry',
+  linkExpiryUpdated: 'Expiry updated',
+  linkNoExpiry: 'No expiry',
+  linkExpiryPick: 'Pick a day, or choose No expiry.',
+  linkFeaturesAll: 'All features',
+  linkFeaturesNone: 'No features',
+  linkFeaturesAllExcept: (names: string) => `All except ${names}`,
+  linkRevokedUnchangeable: 'A revoked link cannot be changed.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

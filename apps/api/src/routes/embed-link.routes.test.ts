@@ -81,10 +81,39 @@ describe('GET /model/links', () => {
       revokedAt: null,
       views: 4,
     });
-    expect(JSON.stringify(owner)).not.toContain(ownerToken);
+    // The maker's token comes back (derived from a kept seed); its hash and seed never leave the API.
+    expect(mine.token).toBe(ownerToken);
+    expect(mine.kind).toBeNull(); // made without saying for which page
+    const stored = await h.db.embedToken.findFirstOrThrow({ where: { id: mine.id } });
+    expect(JSON.stringify(owner)).not.toContain(stored.tokenHash);
+    expect(JSON.stringify(owner)).not.toContain(stored.tokenSeed!);
     // A user who is not the owner sees the links they made; another tenant sees none of these.
     expect((await links(uma)).map((l) => l.createdBy.id)).toEqual([uma.user.id]);
     expect((await links(b)).map((l) => l.createdBy.id)).toEqual([b.user.id]);
+  });
+
+  it('records the page a link was made for; a link made before seeds were kept has no token', async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const shareToken = await makeLink(a, model.id, { kind: 'share' });
+    const embedToken = await makeLink(a, model.id, { kind: 'embed' });
+    expect((await post(a, '/model/embed', { id: model.id, settings: [], kind: 'page' })).status).toBe(400);
+    const old = await h.db.embedToken.create({
+      data: {
+        tokenHash: 'f'.repeat(64),
+        modelId: model.id,
+        tenantId: a.tenant.id,
+        createdById: a.user.id,
+        settings: ['info'],
+      },
+    });
+    const byId = new Map((await links(a)).map((l) => [l.token ?? `old-${l.id}`, l]));
+    expect(byId.get(shareToken)).toMatchObject({ kind: 'share' });
+    expect(byId.get(embedToken)).toMatchObject({ kind: 'embed' });
+    expect(byId.get(`old-${old.id}`)).toMatchObject({ kind: null, token: null });
+    // A revoked link's token is not shown again.
+    const revoked = await post(a, '/model/links/revoke', { id: byId.get(shareToken)!.id });
+    expect(revoked.body).toMatchObject({ status: 'revoked', token: null, kind: 'share' });
   });
 
   it('needs Model.embed (403) and refuses unknown parameters (400)', async () => {
@@ -190,5 +219,94 @@ describe('link expiry', () => {
     expect((await detail()).status).toBe(404);
     expect((await viewerLoad(cached, query)).status).toBe(403);
     expect((await links(a))[0]).toMatchObject({ status: 'expired' });
+  });
+});
+
+describe('POST /model/links/expiry', () => {
+  const postOn = (app: typeof h.app, caller: Caller, path: string, body: object) =>
+    request(app).post(`${caller.base}${path}`).set(bearer(caller.token)).send(body);
+  const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+  it('needs Model.embed; another tenant, a non-owner or a missing id is 404; a past date is a 400', async () => {
+    const a = await customer(h);
+    const b = await customer(h);
+    const nobody = await member(h, a.tenant, []);
+    const uma = await member(h, a.tenant, ['User']);
+    const model = await createModel(h);
+    await makeLink(a, model.id);
+    const [link] = await links(a);
+    const later = inMs(24 * 3600_000);
+
+    expect((await post(nobody, '/model/links/expiry', { id: link!.id, expiresAt: later })).status).toBe(403);
+    expect((await post(b, '/model/links/expiry', { id: link!.id, expiresAt: later })).status).toBe(404);
+    expect((await post(uma, '/model/links/expiry', { id: link!.id, expiresAt: later })).status).toBe(404);
+    expect((await post(a, '/model/links/expiry', { id: 2_000_000_000, expiresAt: later })).status).toBe(404);
+
+    const past = await post(a, '/model/links/expiry', { id: link!.id, expiresAt: inMs(-60_000) });
+    expect(past.status).toBe(400);
+    expect(past.body.message).toBe(MSG.linkExpiryPast);
+    expect(past.body.errors).toEqual({ expiresAt: MSG.linkExpiryPast });
+    for (const body of [
+      { id: link!.id },
+      { id: link!.id, expiresAt: 'tomorrow' },
+      { id: 'x', expiresAt: later },
+      { id: link!.id, expiresAt: later, extra: 1 },
+    ]) {
+      expect((await post(a, '/model/links/expiry', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    // None of that changed the link.
+    expect((await links(a))[0]).toMatchObject({ id: link!.id, expiresAt: null, status: 'active' });
+  });
+
+  it('sets, clears and extends an expiry (an expired link opens again); a revoked link is a 409', async () => {
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await makeLink(a, model.id, { expiresAt: inMs(1_000) });
+    const [link] = await links(a);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const detail = () => request(h.app).post('/api/model/embed/detail').send({ token });
+    expect((await detail()).status).toBe(404);
+    expect((await links(a))[0]).toMatchObject({ status: 'expired' });
+
+    const later = inMs(24 * 3600_000);
+    const set = await post(a, '/model/links/expiry', { id: link!.id, expiresAt: later });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(EmbedLinkView.parse(set.body)).toMatchObject({ id: link!.id, expiresAt: later, status: 'active' });
+    expect((await detail()).status).toBe(200);
+
+    const cleared = await post(a, '/model/links/expiry', { id: link!.id, expiresAt: null });
+    expect(cleared.body).toMatchObject({ expiresAt: null, status: 'active' });
+    expect((await links(a))[0]).toMatchObject({ expiresAt: null });
+
+    await post(a, '/model/links/revoke', { id: link!.id });
+    const refused = await post(a, '/model/links/expiry', { id: link!.id, expiresAt: later });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(MSG.linkRevokedUnchangeable);
+    expect((await links(a))[0]).toMatchObject({ status: 'revoked', expiresAt: null });
+  });
+
+  it('with the access cache on (10 s), a cached link stops at its new expiry, and an extended one opens', async () => {
+    const cached = h.appWith({ EMBED_ACCESS_CACHE_MS: '10000' });
+    const a = await customer(h);
+    const model = await createModel(h);
+    const token = await makeLink(a, model.id);
+    const [link] = await links(a);
+    const detail = () => request(cached).post('/api/model/embed/detail').send({ token });
+    const first = await detail();
+    expect(first.status).toBe(200); // the record (no expiry) is now cached for 10 s
+    const query = params(first.body.url);
+    expect((await viewerLoad(cached, query)).status).toBe(200);
+
+    const soon = await postOn(cached, a, '/model/links/expiry', { id: link!.id, expiresAt: inMs(1_500) });
+    expect(soon.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    // Well inside the cache's 10 s: the new expiry holds, not the cached "never".
+    expect((await detail()).status).toBe(404);
+    expect((await viewerLoad(cached, query)).status).toBe(403);
+
+    // And the other way: the expired record is cached; a later expiry opens the link at once.
+    const back = await postOn(cached, a, '/model/links/expiry', { id: link!.id, expiresAt: inMs(3600_000) });
+    expect(back.status).toBe(200);
+    expect((await detail()).status).toBe(200);
   });
 });

@@ -7,12 +7,13 @@ import {
   ModelListQuery,
   ModelUpdate,
 } from '@helix/shared/schemas/model';
-import { EmbedLinkRevoke } from '@helix/shared/schemas/embed-link';
+import { EmbedLinkExpiry, EmbedLinkRevoke } from '@helix/shared/schemas/embed-link';
 import type { ServerDeps } from '@helix/server/deps';
 import { deleteModel } from '@helix/server/models/delete-model.command';
 import { embedDetail } from '@helix/server/models/embed-detail.query';
 import { listEmbedLinks } from '@helix/server/models/embed-links.query';
 import { revokeEmbedLink } from '@helix/server/models/revoke-embed-link.command';
+import { setEmbedLinkExpiry } from '@helix/server/models/set-embed-link-expiry.command';
 import { createEmbed } from '@helix/server/models/embed.command';
 import { listModels } from '@helix/server/models/list-models.query';
 import { authorizeCatalogue } from '@helix/server/models/model.policy';
@@ -105,6 +106,10 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
 
   router.post('/model/links/revoke', can('Model.embed'), validate(EmbedLinkRevoke), async (req, res) => {
     res.json(await revokeEmbedLink(deps, actorOf(req), inputOf(req, EmbedLinkRevoke).id));
+  });
+
+  router.post('/model/links/expiry', can('Model.embed'), validate(EmbedLinkExpiry), async (req, res) => {
+    res.json(await setEmbedLinkExpiry(deps, actorOf(req), inputOf(req, EmbedLinkExpiry)));
   });
 
   router.post('/model/viewer-url', can('Model.view'), validate(ModelIdRequest), async (req, res) => {

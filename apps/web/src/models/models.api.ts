@@ -1,4 +1,4 @@
-import type { EmbedFlag } from '@helix/shared';
+import type { EmbedFlag, LinkKind } from '@helix/shared';
 import {
   type EmbedDetail,
   type ModelSort,
@@ -83,11 +83,13 @@ export const createEmbedToken = (
   settings: readonly EmbedFlag[],
   expiresAt: string | null = null,
   transparentBackground = false,
+  kind?: LinkKind,
 ) =>
   tenantApi.post<{ token: string }>('/model/embed', {
     id,
     settings,
     expiresAt,
+    ...(kind ? { kind } : {}),
     ...(transparentBackground ? { transparentBackground: true } : {}),
   });
 

@@ -1,6 +1,7 @@
+import type { LinkKind } from '@helix/shared';
 import { MODEL_LIMITS } from '@helix/shared/schemas/model';
 
-export type LinkKind = 'share' | 'embed';
+export type { LinkKind };
 
 /** `${origin}/share/{token}` or `${origin}/embed/{token}`. */
 export const linkFor = (kind: LinkKind, token: string, origin: string): string =>

@@ -227,6 +227,15 @@ function cacheOf(config: Config): TtlCache<string, Found | null> {
 }
 
 /**
+ * Drops what this process remembers of a token (after its link was revoked or its expiry changed), so
+ * the next load here reads the database. Other API processes see the change within
+ * EMBED_ACCESS_CACHE_MS, as with every change on the embed path.
+ */
+export function forgetEmbedAccess(config: Config, tokenHash: string): void {
+  caches.get(config)?.delete(tokenHash);
+}
+
+/**
  * Whether an embed (or share) token may show its model now: the token exists, is not revoked and has
  * not expired, the model is not deleted and still visible to the token's tenant, and the tenant has an
  * active plan. What the database says may be up to EMBED_ACCESS_CACHE_MS old (see cacheOf); the

@@ -1,18 +1,22 @@
-import type { EmbedLinkList } from '@helix/shared/schemas/embed-link';
+import type { EmbedLinkList, EmbedLinkView } from '@helix/shared/schemas/embed-link';
 import type { ServerDeps } from '../deps.ts';
-import type { Db } from '../db.ts';
+import type { Db, Prisma } from '../db.ts';
 import { presentEmbedLink } from '../presenters/embed-link.presenter.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { pendingViews } from '../views/record-view.ts';
 import type { ViewEntry } from '../views/view-store.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
 import { linksVisibleTo } from './embed-link.policy.ts';
+import { presentableLinkToken } from './embed-link-token.ts';
 
 /** A listing is for people, not an export: the newest links, at most this many. */
 const MAX_LINKS = 1_000;
 
 export const embedLinkSelect = {
   id: true,
+  kind: true,
+  tokenHash: true,
+  tokenSeed: true,
   settings: true,
   transparentBackground: true,
   createdAt: true,
@@ -47,9 +51,29 @@ export async function linkViewCounts(
   return counts;
 }
 
+type LinkRow = Prisma.EmbedTokenGetPayload<{ select: typeof embedLinkSelect }>;
+
+/** Links as the API presents them, with their views and (where the server can) their tokens. */
+export async function presentLinks(deps: ServerDeps, links: LinkRow[], now: Date): Promise<EmbedLinkView[]> {
+  const views = await linkViewCounts(
+    deps.db,
+    await pendingViews(viewDepsOf(deps)),
+    links.map((l) => l.id),
+  );
+  return links.map((link) =>
+    presentEmbedLink(
+      link,
+      views.get(link.id) ?? 0,
+      now,
+      presentableLinkToken(deps.config.SIGNING_SECRET, link),
+    ),
+  );
+}
+
 /**
  * GET /model/links: the share and embed links the actor may see (embed-link.policy.ts), newest first,
- * with who made them, their settings, expiry, state and views.
+ * with who made them, the page they were made for, their token (when it can be presented again),
+ * settings, expiry, state and views.
  */
 export async function listEmbedLinks(
   deps: ServerDeps,
@@ -62,10 +86,5 @@ export async function listEmbedLinks(
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: MAX_LINKS,
   });
-  const views = await linkViewCounts(
-    deps.db,
-    await pendingViews(viewDepsOf(deps)),
-    links.map((l) => l.id),
-  );
-  return { links: links.map((link) => presentEmbedLink(link, views.get(link.id) ?? 0, now)) };
+  return { links: await presentLinks(deps, links, now) };
 }

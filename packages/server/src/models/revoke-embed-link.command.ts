@@ -1,17 +1,15 @@
 import type { EmbedLinkView } from '@helix/shared/schemas/embed-link';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { presentEmbedLink } from '../presenters/embed-link.presenter.ts';
 import type { Actor } from '../sessions/session.service.ts';
-import { pendingViews } from '../views/record-view.ts';
-import { viewDepsOf } from '../views/views-summary.ts';
+import { forgetEmbedAccess } from './embed-access.ts';
 import { linksVisibleTo } from './embed-link.policy.ts';
-import { embedLinkSelect, linkViewCounts } from './embed-links.query.ts';
+import { embedLinkSelect, presentLinks } from './embed-links.query.ts';
 
 /**
- * POST /model/links/revoke: the link stops opening its model, in every API process within
- * EMBED_ACCESS_CACHE_MS (the embed path's cache). Revoking a revoked link changes nothing (200, the
- * first revocation time stays). A link the actor may not see is a 404.
+ * POST /model/links/revoke: the link stops opening its model at once in this process and within
+ * EMBED_ACCESS_CACHE_MS (the embed path's cache) in the others. Revoking a revoked link changes nothing
+ * (200, the first revocation time stays). A link the actor may not see is a 404.
  */
 export async function revokeEmbedLink(
   deps: ServerDeps,
@@ -23,6 +21,7 @@ export async function revokeEmbedLink(
   await deps.db.embedToken.updateMany({ where: { ...scope, revokedAt: null }, data: { revokedAt: now } });
   const link = await deps.db.embedToken.findFirst({ where: scope, select: embedLinkSelect });
   if (!link) throw AppError.notFound();
-  const views = await linkViewCounts(deps.db, await pendingViews(viewDepsOf(deps)), [link.id]);
-  return presentEmbedLink(link, views.get(link.id) ?? 0, now);
+  forgetEmbedAccess(deps.config, link.tokenHash);
+  const [view] = await presentLinks(deps, [link], now);
+  return view!;
 }

@@ -4,17 +4,27 @@ import type { EmbedToken } from '../db.ts';
 
 export type EmbedLinkRecord = Pick<
   EmbedToken,
-  'id' | 'settings' | 'transparentBackground' | 'createdAt' | 'expiresAt' | 'revokedAt'
+  'id' | 'kind' | 'settings' | 'transparentBackground' | 'createdAt' | 'expiresAt' | 'revokedAt'
 > & {
   model: { id: number; name: string };
   createdBy: { id: number; name: string };
 };
 
-/** The only shape in which a link leaves the API (EmbedLinkView): never its hash. */
-export function presentEmbedLink(link: EmbedLinkRecord, views: number, now = new Date()): EmbedLinkView {
+/**
+ * The only shape in which a link leaves the API (EmbedLinkView): never its hash or seed. `token` is the
+ * link's token when the server can present it (embed-link-token.ts); a revoked link's never.
+ */
+export function presentEmbedLink(
+  link: EmbedLinkRecord,
+  views: number,
+  now = new Date(),
+  token: string | null = null,
+): EmbedLinkView {
   return {
     id: link.id,
     model: { id: link.model.id, name: link.model.name },
+    kind: link.kind,
+    token: link.revokedAt ? null : token,
     settings: link.settings as EmbedFlag[],
     transparentBackground: link.transparentBackground,
     createdBy: { id: link.createdBy.id, name: link.createdBy.name },

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { EMBED_FLAGS } from '../embed.ts';
+import { EMBED_FLAGS, LINK_KINDS } from '../embed.ts';
+import { MSG } from '../messages.ts';
 import { MAX_ID } from './ids.ts';
 
 /**
- * Share and embed links as their owners see them (GET /model/links, POST /model/links/revoke). One
- * token serves both the /share and the /embed page, so a link is listed once; the token itself is
- * never shown again (only its hash is stored).
+ * Share and embed links as their owners see them (GET /model/links, POST /model/links/revoke and
+ * /expiry). One token serves both the /share and the /embed page, so a link is listed once, with the
+ * page it was made for (`kind`). Only the token's hash is stored; a link made since links keep a
+ * seed (docs/links.md) has its token presented again to the people who may list it.
  */
 
 /** POST /model/links/revoke */
@@ -14,12 +16,35 @@ export const EmbedLinkRevoke = z.strictObject({
 });
 export type EmbedLinkRevoke = z.input<typeof EmbedLinkRevoke>;
 
+/**
+ * POST /model/links/expiry: a new expiry (an ISO date-time in the future) or null (never expires). The
+ * Links page's expiry form checks with this schema too; the server checks the future against its own
+ * clock again.
+ */
+export const EmbedLinkExpiry = z
+  .strictObject({
+    id: z.number().int().min(1).max(MAX_ID),
+    expiresAt: z.iso.datetime({ offset: true }).nullable(),
+  })
+  .refine((v) => v.expiresAt === null || Date.parse(v.expiresAt) > Date.now(), {
+    error: MSG.linkExpiryPast,
+    path: ['expiresAt'],
+  });
+export type EmbedLinkExpiry = z.input<typeof EmbedLinkExpiry>;
+
 export const EMBED_LINK_STATUSES = ['active', 'expired', 'revoked'] as const;
 
 /** One link (the answer schema: the server presents exactly this, the web parses with it). */
 export const EmbedLinkView = z.strictObject({
   id: z.number().int(),
   model: z.strictObject({ id: z.number().int(), name: z.string() }),
+  /** The page the link was made for; null for links made before this was recorded. */
+  kind: z.enum(LINK_KINDS).nullable(),
+  /**
+   * The token, for building the link's address; null when the link is revoked or was made before the
+   * server could present tokens again (its address was shown once, when it was made).
+   */
+  token: z.string().nullable(),
   settings: z.array(z.enum(EMBED_FLAGS)),
   /** Made with a transparent background (served only while the plan includes it). */
   transparentBackground: z.boolean(),

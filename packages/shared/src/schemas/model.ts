@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMBED_FLAGS, VIEWER_MODES, type EmbedFlag } from '../embed.ts';
+import { EMBED_FLAGS, LINK_KINDS, VIEWER_MODES, type EmbedFlag } from '../embed.ts';
 import { MSG } from '../messages.ts';
 import { BrandingView } from './tenant.ts';
 import { opaqueText, optionalText, requiredText } from './text.ts';
@@ -122,6 +122,8 @@ export const EmbedCreate = z
      * and Background.transparent, checked by the server). Exclusive with background and background_color.
      */
     transparentBackground: z.boolean().optional(),
+    /** The page the link is made for (listed on the Links page); the token opens both either way. */
+    kind: z.enum(LINK_KINDS).optional(),
   })
   .refine(
     (v) =>

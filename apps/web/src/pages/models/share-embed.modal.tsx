@@ -60,6 +60,7 @@ export function ShareEmbedModal({
         options.settings,
         expiresAt,
         allowTransparent && options.transparentBackground,
+        kind,
       );
       setLink(linkFor(kind, token, window.location.origin));
     } catch {
