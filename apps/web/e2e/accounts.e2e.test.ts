@@ -40,6 +40,11 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Username', { exact: true }).fill('Bad_Name1x');
     await page.getByLabel('Username', { exact: true }).blur();
     await page.getByText(MSG.usernameRule).waitFor();
+    // The password rule is said before it bites, and held to: 8 characters at least.
+    await page.getByText(MSG.passwordRuleHint).waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('1234567');
+    await page.getByLabel('Password', { exact: true }).blur();
+    await page.getByText(MSG.passwordMin8).waitFor();
     await context.close();
   });
 

@@ -31,6 +31,14 @@ export const ConfigSchema = z.object({
   /** Rate limits (per IP and route, per window) for login, register and password reset. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+  /**
+   * Logins per client address per RATE_LIMIT_WINDOW_SECONDS: a ceiling high enough for a school whose
+   * pupils all sign in from one address at the start of a lesson (300 in ten minutes and more).
+   */
+  LOGIN_ADDRESS_LIMIT_MAX: z.coerce.number().int().positive().default(1_000),
+  /** Failed logins per account (any addresses) per LOGIN_ACCOUNT_WINDOW_SECONDS: guessing is per account. */
+  LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().positive().default(10),
+  LOGIN_ACCOUNT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),

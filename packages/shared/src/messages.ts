@@ -385,6 +385,10 @@ export const MSG = {
   linkFeaturesNone: 'No features',
   linkFeaturesAllExcept: (names: string) => `All except ${names}`,
   linkRevokedUnchangeable: 'A revoked link cannot be changed.',
+
+  // Passwords
+  /** Under every new-password field (sign-up, set password, add user): the one rule, said before it bites. */
+  passwordRuleHint: 'At least 8 characters.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -11,6 +11,8 @@ beforeAll(async () => {
   h = await createHarness({
     RATE_LIMIT_MAX: '3',
     RATE_LIMIT_WINDOW_SECONDS: '60',
+    // Login: failures per account (the same e-mail below) at 3; the address ceiling stays high.
+    LOGIN_ACCOUNT_FAILURES_MAX: '3',
     BRANDING_RATE_LIMIT_MAX: '3',
     BRANDING_RATE_LIMIT_WINDOW_SECONDS: '60',
   });

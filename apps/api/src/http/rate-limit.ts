@@ -39,6 +39,8 @@ export interface LimiterOptions {
   key?: (req: Request) => string | null;
   /** The 429's message (default: the catalogue's generic tooManyRequests). */
   message?: string;
+  /** Only failed requests (status >= 400) count: a success gives its count back. */
+  onlyFailures?: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export function rateLimiter(options: LimiterOptions): RequestHandler {
     }),
     handler: (_req, _res, next) => next(AppError.tooManyRequests(options.message)),
     skip: (req: Request) => outage.down || (keyOf !== undefined && keyOf(req) === null),
+    skipSuccessfulRequests: options.onlyFailures ?? false,
     ...(keyOf ? { keyGenerator: (req: Request) => keyOf(req) ?? '' } : {}),
   });
 }
@@ -118,4 +121,37 @@ export function routeLimiter(
     name,
     ...limits,
   });
+}
+
+/**
+ * The login's limits (issue: a school signs in from one address): LOGIN_ADDRESS_LIMIT_MAX logins per
+ * client address per RATE_LIMIT_WINDOW_SECONDS (a high ceiling: 300 pupils behind one address sign in
+ * within ten minutes), and LOGIN_ACCOUNT_FAILURES_MAX FAILED logins per account, from any addresses,
+ * per LOGIN_ACCOUNT_WINDOW_SECONDS (one account cannot be guessed). The account is the lower-cased
+ * e-mail, kept only as a hash; a success gives its count back.
+ */
+export function loginLimiters(deps: Pick<ServerDeps, 'redis' | 'config' | 'logger'>): RequestHandler[] {
+  const { config } = deps;
+  const common = { redis: deps.redis, prefix: config.REDIS_PREFIX, logger: deps.logger };
+  return [
+    rateLimiter({
+      ...common,
+      name: 'login',
+      limit: config.LOGIN_ADDRESS_LIMIT_MAX,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    }),
+    rateLimiter({
+      ...common,
+      name: 'login-account',
+      limit: config.LOGIN_ACCOUNT_FAILURES_MAX,
+      windowSeconds: config.LOGIN_ACCOUNT_WINDOW_SECONDS,
+      onlyFailures: true,
+      key: (req) => {
+        const email = (req.body as { email?: unknown } | undefined)?.email;
+        return typeof email === 'string' && email.trim() !== ''
+          ? sha256(email.trim().toLowerCase()).slice(0, 32)
+          : null;
+      },
+    }),
+  ];
 }

@@ -83,6 +83,21 @@ describe('POST /api/user/register', () => {
     expect(me.body.id).toBe(user.id);
   });
 
+  it('refuses a new password under 8 characters (the one rule, as set-password and add-user)', async () => {
+    const res = await request(h.app)
+      .post('/api/user/register')
+      .send(signup({ password: '1234567' }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors.password).toBe(MSG.passwordMin8);
+    expect(
+      (
+        await request(h.app)
+          .post('/api/user/register')
+          .send(signup({ password: '12345678' }))
+      ).status,
+    ).toBe(201);
+  });
+
   it('stores the e-mail lower-cased and gives the tenant prefix a number when the username is taken as a prefix', async () => {
     const taken = uniqueName('acme');
     await createTenant(h.db, { domainPrefix: taken });

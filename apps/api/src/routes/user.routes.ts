@@ -20,7 +20,7 @@ import { validateUser } from '@helix/server/accounts/validate-user.query';
 import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
 import { actorOf, auth } from '../http/auth.ts';
 import { oauthCookie } from '../http/oauth-cookie.ts';
-import { routeLimiter } from '../http/rate-limit.ts';
+import { loginLimiters, routeLimiter } from '../http/rate-limit.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
 const meta = (req: Request) => ({ userAgent: req.get('user-agent') ?? null });
@@ -32,7 +32,7 @@ export function userRoutes(deps: ServerDeps): Router {
   const oauth = oauthCookie(deps.config);
   const router = Router();
 
-  router.post('/user/login', limit('login'), validate(LoginRequest), async (req, res) => {
+  router.post('/user/login', ...loginLimiters(deps), validate(LoginRequest), async (req, res) => {
     res.json(await login(db, inputOf(req, LoginRequest), meta(req)));
   });
 

@@ -8,7 +8,7 @@ const signup = {
   name: 'Ada',
   user_name: 'ada42',
   email: 'ada@example.com',
-  password: 'secret',
+  password: 'secret-pw',
   terms: true,
   emailstatus: false,
 };
@@ -29,6 +29,9 @@ describe('fieldIssue gives the catalogue messages verbatim', () => {
   });
 
   it('sign-up: each rule', () => {
+    // One password rule for every new password (sign-up, set password, add user): at least 8 characters.
+    expect(fieldIssue(SignupForm, { ...signup, password: '1234567' }, 'password')).toBe(MSG.passwordMin8);
+    expect(fieldIssue(SignupForm, { ...signup, password: '12345678' }, 'password')).toBeUndefined();
     expect(fieldIssue(SignupForm, { ...signup, name: '' }, 'name')).toBe('Please enter your name!');
     expect(fieldIssue(SignupForm, { ...signup, user_name: '' }, 'user_name')).toBe(
       'Please enter your username!',

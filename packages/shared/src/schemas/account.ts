@@ -22,6 +22,17 @@ const password = (requiredMessage: string) =>
     .max(LIMITS.password, { error: MSG.tooLong(LIMITS.password) })
     .refine((value) => !value.includes('\u0000'), { error: MSG.invalidCharacters });
 
+/** The one rule for a new password: sign-up (and joining by invitation), set/reset password, add user. */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/**
+ * A new password: at least PASSWORD_MIN_LENGTH characters (the forms say so under the field), taken as
+ * typed. Logging in accepts any stored password (`password` above): accounts made before the rule
+ * keep working.
+ */
+export const newPassword = (requiredMessage: string) =>
+  password(requiredMessage).pipe(z.string().min(PASSWORD_MIN_LENGTH, { error: MSG.passwordMin8 }));
+
 export const userName = requiredText(MSG.usernameRequired, LIMITS.userName).regex(USERNAME_PATTERN, {
   error: MSG.usernameRule,
 });
@@ -38,7 +49,7 @@ export const RegisterRequest = z.strictObject({
   name: requiredText(MSG.nameRequired, LIMITS.name),
   user_name: userName,
   email: email(MSG.emailRequired),
-  password: password(MSG.passwordRequired),
+  password: newPassword(MSG.passwordRequired),
   emailstatus: z.boolean().default(false),
   token: z.string().max(LIMITS.token).optional(),
 });
@@ -62,11 +73,7 @@ export const ForgotPasswordRequest = z.strictObject({
 
 export const ResetPasswordRequest = z.strictObject({
   token: z.string().min(1, { error: MSG.resetTokenInvalid }).max(LIMITS.token),
-  password: z
-    .string({ error: MSG.passwordMin8 })
-    .min(8, { error: MSG.passwordMin8 })
-    .max(LIMITS.password, { error: MSG.tooLong(LIMITS.password) })
-    .refine((value) => !value.includes('\u0000'), { error: MSG.invalidCharacters }),
+  password: newPassword(MSG.passwordMin8),
 });
 
 /** The set-password form: the same password rule plus a confirmation that must match. */

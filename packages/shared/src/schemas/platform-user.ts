@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
-import { email, LIMITS, userName } from './account.ts';
+import { email, LIMITS, newPassword, userName } from './account.ts';
 import { requiredText } from './text.ts';
 import { MAX_ID } from './ids.ts';
 
@@ -35,11 +35,7 @@ export const AddUserRequest = z.strictObject({
   name: requiredText(MSG.addUserName, LIMITS.name),
   user_name: userName,
   email: email(MSG.emailRequired),
-  password: z
-    .string({ error: MSG.passwordRequired })
-    .min(1, { error: MSG.passwordRequired })
-    .max(LIMITS.password, { error: MSG.tooLong(LIMITS.password) })
-    .refine((value) => !value.includes('\u0000'), { error: MSG.invalidCharacters }),
+  password: newPassword(MSG.passwordRequired),
   emailstatus: z.boolean().default(false),
   token: z.string().max(LIMITS.token).optional(),
   coupon: z.literal(true).default(true),

@@ -116,7 +116,13 @@ export function AddUserPage() {
         <Form.Item label="Username" name="user_name" rules={rule('user_name')} required>
           <Input autoComplete="off" maxLength={40} />
         </Form.Item>
-        <Form.Item label="Password" name="password" rules={rule('password')} required>
+        <Form.Item
+          label="Password"
+          name="password"
+          rules={rule('password')}
+          required
+          extra={MSG.passwordRuleHint}
+        >
           <Input.Password autoComplete="new-password" maxLength={200} />
         </Form.Item>
         <Form.Item label="Subscription type" name="subscription" rules={rule('subscription')} required>

@@ -58,7 +58,12 @@ export function SetPasswordPage() {
           requiredMark={false}
           onFinish={(v) => void onFinish(v)}
         >
-          <Form.Item label="New password" name="password" rules={[zodRule(SetPasswordForm, 'password')]}>
+          <Form.Item
+            label="New password"
+            name="password"
+            rules={[zodRule(SetPasswordForm, 'password')]}
+            extra={MSG.passwordRuleHint}
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
           <Form.Item

@@ -1,7 +1,7 @@
 import { Button, Checkbox, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { SignupForm as SignupSchema } from '@helix/shared';
+import { MSG, SignupForm as SignupSchema } from '@helix/shared';
 import { joinByInvite, register } from '../../api/auth.api';
 import { GoogleSignIn } from '../../components/google-sign-in';
 import { applyServerErrors } from '../../forms/server-errors';
@@ -73,7 +73,12 @@ export function SignupForm() {
       <Form.Item label="Email" name="email" rules={[zodRule(SignupSchema, 'email')]}>
         <Input type="email" autoComplete="email" inputMode="email" />
       </Form.Item>
-      <Form.Item label="Password" name="password" rules={[zodRule(SignupSchema, 'password')]}>
+      <Form.Item
+        label="Password"
+        name="password"
+        rules={[zodRule(SignupSchema, 'password')]}
+        extra={MSG.passwordRuleHint}
+      >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item name="terms" valuePropName="checked" rules={[zodRule(SignupSchema, 'terms')]}>
