@@ -368,6 +368,15 @@ export const MSG = {
   bulkDownloadProblems: (n: number) => `Download the ${n} row${n === 1 ? '' : 's'} with problems`,
   bulkExistingMarked: 'Some addresses are already users: they are marked below. You can send the other rows.',
   bulkRowsRefused: 'The server refused some rows: they are marked below. You can send the other rows.',
+
+  // Audit log (issue 18 point 11; not in the specification, wording ours)
+  auditDateInvalid: 'Please enter a date and time.',
+  auditActionInvalid: 'Unknown action.',
+  queuedAtInvalid: 'X-Queued-At must be an ISO date and time.',
+  auditEmpty: 'No changes recorded yet.',
+  auditNoMatch: 'No changes match these filters.',
+  failedLoadAudit: 'Failed to load the audit log',
+  auditExportFailed: 'The audit log could not be exported, please try again.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;
