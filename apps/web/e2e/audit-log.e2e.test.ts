@@ -8,6 +8,7 @@ import { AUDIT_CSV_HEADER } from '@helix/shared/schemas/audit';
 import { createDb, type Db } from '@helix/server/db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { launchBrowser, newPage } from './support/browser.ts';
+import { outboxCount, queueMore } from './support/outbox-store.ts';
 import { DEMO, expectPath, logIn } from './support/accounts.ts';
 
 const id = randomBytes(3)
@@ -115,4 +116,56 @@ describe('the audit log in the browser', () => {
       .toBe(true);
     await context.close();
   });
+
+  it('edits queued offline are recorded once each, as offline, with their queued and applied times', async () => {
+    const { context, page } = await newPage(browser);
+    await logIn(page, DEMO.admin.email, DEMO.admin.password);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto('/roles');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const prefix = `Audited offline ${id} `;
+    await context.setOffline(true);
+    await page.getByTestId('create-role').click();
+    const dialog = page.getByRole('dialog', { name: 'Create Role' });
+    await dialog.getByTestId('role-name').fill(`${prefix}000`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await queueMore(page, prefix, 5);
+    await expect.poll(() => outboxCount(page)).toBe(6);
+    // Some answers are lost after the server acted: the retry (same key) must not record twice.
+    let n = 0;
+    await context.route('**/api/t/*/role/create', async (route) => {
+      n += 1;
+      if (n % 2 === 0) {
+        await route.fetch().catch(() => undefined);
+        return route.abort('connectionreset');
+      }
+      return route.continue();
+    });
+    await context.setOffline(false);
+    await expect
+      .poll(
+        async () => {
+          await page.evaluate(() => window.dispatchEvent(new Event('online')));
+          return outboxCount(page);
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(0);
+
+    const events = await db.auditEvent.findMany({
+      where: { action: 'role.create', changes: { path: ['request', 'name'], string_starts_with: prefix } },
+    });
+    const names = events.map((e) => (e.changes as { request: { name: string } }).request.name).sort();
+    expect(names).toEqual([0, 1, 2, 3, 4, 5].map((i) => `${prefix}${String(i).padStart(3, '0')}`));
+    for (const event of events) {
+      expect(event.offline).toBe(true);
+      expect(event.queuedAt).not.toBeNull();
+      expect(event.queuedAt!.getTime()).toBeLessThanOrEqual(event.appliedAt.getTime());
+    }
+    await context.close();
+    await db.role.deleteMany({ where: { name: { startsWith: prefix } } });
+  }, 120_000);
 });
