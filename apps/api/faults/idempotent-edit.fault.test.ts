@@ -19,7 +19,7 @@ import { startApiProcess, type ApiProcess } from './support/api-process.ts';
  * dies exactly at the step HELIX_CRASH_AT names, between claiming the Idempotency-Key, acting, storing
  * the answer, committing and sending it. After a restart the client retries with the same key: the
  * edit happened exactly once and the retry gets the true answer (201 with the role, never 409 "Role
- * Name already exists", never IDEMPOTENCY_IN_PROGRESS).
+ * Name already exists", never IDEMPOTENCY_IN_PROGRESS), and its audit event is there exactly once.
  */
 
 let h: Harness;
@@ -61,6 +61,8 @@ interface Edit {
   path: string;
   body: Record<string, unknown>;
   effects(): Promise<number>;
+  /** Its audit events: exactly one with the one effect (they commit together). */
+  auditEvents(): Promise<number>;
   /** The true answer of a first run. */
   expectAnswer(status: number, body: Record<string, unknown>): void;
 }
@@ -75,6 +77,10 @@ const edits = (): Edit[] => {
       path: '/role/create',
       body: { id: 0, name: role, permissions: [] },
       effects: () => h.db.role.count({ where: { name: role } }),
+      auditEvents: () =>
+        h.db.auditEvent.count({
+          where: { action: 'role.create', changes: { path: ['request', 'name'], equals: role } },
+        }),
       expectAnswer(status, body) {
         expect(status, JSON.stringify(body)).toBe(201);
         expect(body).toMatchObject({ message: MSG.roleCreated, role: { name: role } });
@@ -87,6 +93,7 @@ const edits = (): Edit[] => {
       body: { name: 'Crash Invitee', email },
       // One invited user (its e-mail is unique) with one invitation.
       effects: () => h.db.invite.count({ where: { user: { email } } }),
+      auditEvents: () => h.db.auditEvent.count({ where: { action: 'user.invite', targetId: email } }),
       expectAnswer(status, body) {
         expect(status, JSON.stringify(body)).toBe(201);
         expect(body).toMatchObject({ message: MSG.resetEmailSent(email) });
@@ -132,6 +139,7 @@ describe('API SIGKILL at each crash point of an idempotent edit', () => {
         e.expectAnswer(retry.status, retry.body);
         const effects = await e.effects();
         expect(effects, `${point} ${e.name}`).toBe(1);
+        expect(await e.auditEvents(), `${point} ${e.name}: audit events`).toBe(1);
         // Before the commit nothing stood (the retry acts); after it, the stored answer is replayed.
         expect(retry.replayed, `${point} ${e.name}`).toBe(
           point === 'idempotency:after-commit' ? 'true' : null,

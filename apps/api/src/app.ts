@@ -10,6 +10,7 @@ import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security.ts';
 import { drawnHome } from './http/drawn-home.ts';
 import { webApp } from './http/web-app.ts';
+import { auditRoutes } from './routes/audit.routes.ts';
 import { googleRoutes } from './routes/auth-google.routes.ts';
 import { billingBaseRoutes, billingTenantRoutes, billingWebhookRoutes } from './routes/billing.routes.ts';
 import { devMailRoutes } from './routes/dev-mail.routes.ts';
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
   tenantScope.use(pinnedModelTenantRoutes(deps));
   tenantScope.use(billingTenantRoutes(deps));
   tenantScope.use(supportRoutes(deps));
+  tenantScope.use(auditRoutes(deps));
   app.use('/api/t/:tenant', tenantScope);
 
   app.use('/api', apiNotFound);

@@ -389,6 +389,15 @@ export const MSG = {
   // Passwords
   /** Under every new-password field (sign-up, set password, add user): the one rule, said before it bites. */
   passwordRuleHint: 'At least 8 characters.',
+
+  // Audit log (issue 18 point 11; not in the specification, wording ours)
+  auditDateInvalid: 'Please enter a date and time.',
+  auditActionInvalid: 'Unknown action.',
+  queuedAtInvalid: 'X-Queued-At must be an ISO date and time.',
+  auditEmpty: 'No changes recorded yet.',
+  auditNoMatch: 'No changes match these filters.',
+  failedLoadAudit: 'Failed to load the audit log',
+  auditExportFailed: 'The audit log could not be exported, please try again.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -147,6 +147,8 @@ describe('who may spend', () => {
     // Nothing changed: still the trial on the first plan.
     const stored = await storedSubscription(bed, c.tenant.id);
     expect([stored.status, stored.planId]).toEqual(['trialing', INDIVIDUAL_MONTHLY]);
+    // And the refused calls are not in the audit log.
+    expect(await bed.h.db.auditEvent.count({ where: { actorId: admin.id } })).toBe(0);
   });
 });
 
@@ -268,6 +270,11 @@ describe('seats and prices', () => {
     const res = await c.post('/subscription/seats', { quantity: 14 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(PlanChangeView.parse(res.body).outcome).toBe('applied');
+    // The audit log has the accepted seat change, not the refused one (docs/audit-log.md).
+    const seatEvents = await bed.h.db.auditEvent.findMany({
+      where: { tenantId: c.tenant.id, action: 'subscription.seats' },
+    });
+    expect(seatEvents.map((e) => e.changes)).toEqual([{ request: { quantity: 14 } }]);
     await waitFor(async () => (await storedSubscription(bed, c.tenant.id)).userLimit === 14, '14 seats');
     s = await summary(c);
     expect([s.seats, s.pricePerPeriod]).toEqual([14, planAmountCents(plan as never, 14)]);

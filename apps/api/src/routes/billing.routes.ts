@@ -42,9 +42,11 @@ import {
   updateSetupIntent,
 } from '@helix/server/billing/setup-intent.command';
 import { stripeOf } from '@helix/server/billing/stripe-client';
+import { audited } from '../http/audited.ts';
 import { actorOf, auth, can } from '../http/auth.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import type { AuditAction } from '@helix/shared/schemas/audit';
 
 /** Webhook bodies are small; Stripe's largest events stay well under this. */
 const WEBHOOK_BODY_LIMIT = '512kb';
@@ -131,6 +133,7 @@ export function billingBaseRoutes(deps: ServerDeps): Router {
     auth(deps.db),
     can('Subscription.listing.view'),
     validate(SetupIntentCreate),
+    audited(deps, 'payment-method.setup', 'payment-method'),
     async (req, res) => {
       res.json(await createSetupIntent(deps, actorOf(req)));
     },
@@ -140,6 +143,7 @@ export function billingBaseRoutes(deps: ServerDeps): Router {
     auth(deps.db),
     can('Subscription.listing.view'),
     validate(TrialCreate),
+    audited(deps, 'subscription.create', 'subscription'),
     async (req, res) => {
       res.json(
         await createTrialOrSubscription(deps, actorOf(req), inputOf(req, TrialCreate), { guest: true }),
@@ -156,11 +160,16 @@ type BillingCommand<S extends z.ZodType> = (
   input: z.output<S>,
 ) => Promise<unknown>;
 
-/** A billing call: the body checked with its schema, then the command's answer for the signed-in actor. */
+/**
+ * A billing call: the body checked with its schema, then the command's answer for the signed-in actor.
+ * A call that changes money or the subscription names its audit action (docs/audit-log.md): recorded
+ * once Stripe accepted it, since Stripe's change cannot be part of our transaction.
+ */
 const commandCall =
   (deps: ServerDeps) =>
-  <S extends z.ZodType>(schema: S, command: BillingCommand<S>): RequestHandler[] => [
+  <S extends z.ZodType>(schema: S, command: BillingCommand<S>, action?: AuditAction): RequestHandler[] => [
     validate(schema),
+    ...(action ? [audited(deps, action, action.split('.')[0]!)] : []),
     async (req, res) => {
       res.json(await command(deps, actorOf(req), inputOf(req, schema)));
     },
@@ -179,26 +188,66 @@ export function billingTenantRoutes(deps: ServerDeps): Router {
     res.json(await listInvoices(deps, actorOf(req), inputOf(req, InvoiceListQuery)));
   });
   router.post('/subscription/preview', gate, ...call(ChangePreview, previewChange));
-  router.post('/subscription/change-plan', gate, ...call(PlanChange, changePlanInPlace));
-  router.post('/subscription/seats', gate, ...call(SeatsChange, changeSeats));
-  router.post('/checkout/create', gate, ...call(CheckoutCreate, createCheckout));
-  router.post('/subscription/change', gate, ...call(SubscriptionChange, changePlan));
+  router.post(
+    '/subscription/change-plan',
+    gate,
+    ...call(PlanChange, changePlanInPlace, 'subscription.change-plan'),
+  );
+  router.post('/subscription/seats', gate, ...call(SeatsChange, changeSeats, 'subscription.seats'));
+  router.post('/checkout/create', gate, ...call(CheckoutCreate, createCheckout, 'subscription.checkout'));
+  router.post('/subscription/change', gate, ...call(SubscriptionChange, changePlan, 'subscription.change'));
   router.post('/subscription/detail', gate, ...call(PortalRequest, billingDetail));
-  router.post('/subscription/cancel_plan', gate, ...call(PortalRequest, cancelPlan));
-  router.post('/subscription/create_views', gate, ...call(BuyViews, createViewsCheckout));
-  router.post('/subscription/setup_intents', gate, ...call(SetupIntentCreate, createSetupIntent));
-  router.post('/subscription/setup_intents/cancel', gate, ...call(SetupIntentCancel, cancelSetupIntent));
-  router.post('/subscription/setup_intents/update', gate, ...call(SetupIntentUpdate, updateSetupIntent));
-  router.post('/subscription/setup_intents/confirm', gate, ...call(SetupIntentConfirm, confirmSetupIntent));
-  router.post('/subscription/createtrials', gate, ...call(TrialCreate, createTrialOrSubscription));
-  router.post('/subscription/payment-intent', gate, ...call(PaymentIntentCreate, createCardCheckout));
-  router.post('/subscription/payment-intent/update', gate, ...call(PaymentIntentUpdate, updatePaymentIntent));
+  router.post(
+    '/subscription/cancel_plan',
+    gate,
+    ...call(PortalRequest, cancelPlan, 'subscription.cancel-plan'),
+  );
+  router.post('/subscription/create_views', gate, ...call(BuyViews, createViewsCheckout, 'views.purchase'));
+  router.post(
+    '/subscription/setup_intents',
+    gate,
+    ...call(SetupIntentCreate, createSetupIntent, 'payment-method.setup'),
+  );
+  router.post(
+    '/subscription/setup_intents/cancel',
+    gate,
+    ...call(SetupIntentCancel, cancelSetupIntent, 'payment-method.cancel'),
+  );
+  router.post(
+    '/subscription/setup_intents/update',
+    gate,
+    ...call(SetupIntentUpdate, updateSetupIntent, 'payment-method.update'),
+  );
+  router.post(
+    '/subscription/setup_intents/confirm',
+    gate,
+    ...call(SetupIntentConfirm, confirmSetupIntent, 'payment-method.confirm'),
+  );
+  router.post(
+    '/subscription/createtrials',
+    gate,
+    ...call(TrialCreate, createTrialOrSubscription, 'subscription.create'),
+  );
+  router.post(
+    '/subscription/payment-intent',
+    gate,
+    ...call(PaymentIntentCreate, createCardCheckout, 'subscription.payment'),
+  );
+  router.post(
+    '/subscription/payment-intent/update',
+    gate,
+    ...call(PaymentIntentUpdate, updatePaymentIntent, 'subscription.payment-update'),
+  );
   router.post(
     '/subscription/latest-invoice/payment-invoice',
     gate,
     ...call(LatestInvoicePayment, latestInvoicePayment),
   );
-  router.post('/subscription/cancel_subscription', gate, ...call(CancelSubscription, cancelSubscriptionNow));
+  router.post(
+    '/subscription/cancel_subscription',
+    gate,
+    ...call(CancelSubscription, cancelSubscriptionNow, 'subscription.cancel'),
+  );
   router.use(stripeErrors);
   return router;
 }

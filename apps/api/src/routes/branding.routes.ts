@@ -7,6 +7,7 @@ import { tenantBranding } from '@helix/server/tenants/branding.query';
 import { authorizeBranding } from '@helix/server/tenants/branding.policy';
 import { customBrandingDetail } from '@helix/server/tenants/custom-branding-detail.query';
 import { updateBranding } from '@helix/server/tenants/update-branding.command';
+import { audited } from '../http/audited.ts';
 import { actorOf } from '../http/auth.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { ifMatch } from '../http/if-match.ts';
@@ -65,6 +66,7 @@ export function brandingTenantRoutes(deps: ServerDeps): Router {
     once,
     imageUploadLimiter(deps, ['brandLogo', 'modelLoadingLogo', 'modelBgLogo']),
     validate(BrandingUpdate),
+    audited(deps, 'branding.update', 'branding'),
     async (req, res) => {
       const files = uploadedFiles(req);
       res.json(

@@ -23,6 +23,7 @@ import { viewsExportCsv } from '@helix/server/views/views-export.query';
 import { viewsSummary } from '@helix/server/views/views-summary';
 import { listCustomerTenants } from '@helix/server/tenants/list-tenants.query';
 import { actorOf, can } from '../http/auth.ts';
+import { audited } from '../http/audited.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { ifMatch } from '../http/if-match.ts';
 import { imageUploadLimiter } from '../http/image-upload-limit.ts';
@@ -72,6 +73,7 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
   // An outbox call (Idempotency-Key, If-Match: the model's version).
   const once = idempotent(deps);
   const thumbnailLimit = imageUploadLimiter(deps, ['thumbnail']);
+  router.post('/model/update', audited(deps, 'model.update', 'model', 'id'));
   router.post(
     '/model/update',
     catalogueAdmin,
@@ -92,10 +94,12 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     },
   );
 
+  router.post('/model/delete', audited(deps, 'model.delete', 'model', 'id'));
   router.post('/model/delete', can('Model.delete'), validate(ModelIdRequest), async (req, res) => {
     res.json(await deleteModel(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
   });
 
+  router.post('/model/embed', audited(deps, 'link.create', 'model', 'id'));
   router.post('/model/embed', can('Model.embed'), validate(EmbedCreate), async (req, res) => {
     res.json(await createEmbed(deps, actorOf(req), inputOf(req, EmbedCreate)));
   });
@@ -104,6 +108,7 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     res.json(await listEmbedLinks(deps, actorOf(req)));
   });
 
+  router.post('/model/links/revoke', audited(deps, 'link.revoke', 'link', 'id'));
   router.post('/model/links/revoke', can('Model.embed'), validate(EmbedLinkRevoke), async (req, res) => {
     res.json(await revokeEmbedLink(deps, actorOf(req), inputOf(req, EmbedLinkRevoke).id));
   });

@@ -4,6 +4,7 @@ import type { ServerDeps } from '@helix/server/deps';
 import { isPlatformAdmin } from '@helix/server/models/model.policy';
 import { addUser } from '@helix/server/platform-users/add-user.command';
 import { listPlatformUsers } from '@helix/server/platform-users/list-platform-users.query';
+import { audited } from '../http/audited.ts';
 import { actorOf } from '../http/auth.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
@@ -22,9 +23,14 @@ export function platformUserRoutes(deps: ServerDeps): Router {
     res.json(await listPlatformUsers(deps.db, actorOf(req)));
   });
 
-  router.post('/user/add-user', validate(AddUserRequest), async (req, res) => {
-    res.status(201).json(await addUser(deps, actorOf(req), inputOf(req, AddUserRequest)));
-  });
+  router.post(
+    '/user/add-user',
+    validate(AddUserRequest),
+    audited(deps, 'user.add', 'user', 'email', { atAnswer: true }),
+    async (req, res) => {
+      res.status(201).json(await addUser(deps, actorOf(req), inputOf(req, AddUserRequest)));
+    },
+  );
 
   return router;
 }

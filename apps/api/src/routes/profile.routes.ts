@@ -4,6 +4,7 @@ import { ProfileUpdate } from '@helix/shared/schemas/profile';
 import type { ServerDeps } from '@helix/server/deps';
 import { authorizeProfile } from '@helix/server/profile/profile.policy';
 import { updateProfile } from '@helix/server/profile/update-profile.command';
+import { audited } from '../http/audited.ts';
 import { actorOf } from '../http/auth.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { ifMatch } from '../http/if-match.ts';
@@ -46,6 +47,7 @@ export function profileTenantRoutes(deps: ServerDeps): Router {
     imageUploadLimiter(deps, ['profilePicture']),
     validate(ProfileUpdate),
     limitPasswordChange,
+    audited(deps, 'profile.update', 'profile'),
     async (req, res) => {
       const { profilePicture } = uploadedFiles(req);
       res.json(

@@ -5,6 +5,7 @@ import { assignRoles } from '@helix/server/roles/assign-roles.command';
 import { deleteRole } from '@helix/server/roles/delete-role.command';
 import { listPermissions, listRoles, rolePermissions } from '@helix/server/roles/list-roles.query';
 import { saveRole } from '@helix/server/roles/save-role.command';
+import { audited } from '../http/audited.ts';
 import { actorOf } from '../http/auth.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { ifMatch } from '../http/if-match.ts';
@@ -24,14 +25,26 @@ export function roleRoutes(deps: ServerDeps): Router {
     res.json(await listRoles(db, actorOf(req)));
   });
 
-  router.post('/role/create', once, validate(RoleSave), async (req, res) => {
-    const input = inputOf(req, RoleSave);
-    res.status(input.id === 0 ? 201 : 200).json(await saveRole(db, actorOf(req), input, ifMatch(req)));
-  });
+  router.post(
+    '/role/create',
+    once,
+    validate(RoleSave),
+    audited(deps, 'role.update', 'role', 'id'),
+    async (req, res) => {
+      const input = inputOf(req, RoleSave);
+      res.status(input.id === 0 ? 201 : 200).json(await saveRole(db, actorOf(req), input, ifMatch(req)));
+    },
+  );
 
-  router.post('/role/delete', once, validate(RoleDelete), async (req, res) => {
-    res.json(await deleteRole(db, actorOf(req), inputOf(req, RoleDelete).id, ifMatch(req)));
-  });
+  router.post(
+    '/role/delete',
+    once,
+    validate(RoleDelete),
+    audited(deps, 'role.delete', 'role', 'id'),
+    async (req, res) => {
+      res.json(await deleteRole(db, actorOf(req), inputOf(req, RoleDelete).id, ifMatch(req)));
+    },
+  );
 
   router.post('/role/permissions', validate(RoleIdRequest), async (req, res) => {
     res.json(await rolePermissions(db, actorOf(req), inputOf(req, RoleIdRequest).id));
@@ -41,9 +54,15 @@ export function roleRoutes(deps: ServerDeps): Router {
     res.json(await listPermissions(db, actorOf(req)));
   });
 
-  router.post('/user/assignRoles', once, validate(AssignRoles), async (req, res) => {
-    res.json(await assignRoles(db, actorOf(req), inputOf(req, AssignRoles), ifMatch(req)));
-  });
+  router.post(
+    '/user/assignRoles',
+    once,
+    validate(AssignRoles),
+    audited(deps, 'role.assign', 'user', 'id'),
+    async (req, res) => {
+      res.json(await assignRoles(db, actorOf(req), inputOf(req, AssignRoles), ifMatch(req)));
+    },
+  );
 
   return router;
 }

@@ -14,6 +14,7 @@ import { listSupportRequests } from '@helix/server/support/list-support-requests
 import { openSupportScreenshot } from '@helix/server/support/support-screenshot.query';
 import { updateSupportStatus } from '@helix/server/support/update-support-status.command';
 import { pipeline } from 'node:stream/promises';
+import { audited } from '../http/audited.ts';
 import { actorOf } from '../http/auth.ts';
 import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter } from '../http/rate-limit.ts';
@@ -65,10 +66,15 @@ export function supportRoutes(deps: ServerDeps): Router {
     res.json(await listSupportRequests(deps.db, actorOf(req), inputOf(req, SupportListQuery)));
   });
 
-  router.post('/support/:id/status', validate(SupportStatusUpdate), async (req, res) => {
-    const { id } = SupportIdParams.parse(req.params);
-    res.json(await updateSupportStatus(deps.db, actorOf(req), id, inputOf(req, SupportStatusUpdate)));
-  });
+  router.post(
+    '/support/:id/status',
+    validate(SupportStatusUpdate),
+    audited(deps, 'support.status', 'support', 'id'),
+    async (req, res) => {
+      const { id } = SupportIdParams.parse(req.params);
+      res.json(await updateSupportStatus(deps.db, actorOf(req), id, inputOf(req, SupportStatusUpdate)));
+    },
+  );
 
   router.get('/support/:id/screenshot', validate(NoQuery, 'query'), async (req, res) => {
     const { id } = SupportIdParams.parse(req.params);

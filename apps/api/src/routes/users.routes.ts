@@ -15,6 +15,7 @@ import { deleteUser } from '@helix/server/users/delete-user.command';
 import { listTenantUsers } from '@helix/server/users/list-users.query';
 import { userDetail } from '@helix/server/users/user-detail.query';
 import { actorOf, can } from '../http/auth.ts';
+import { audited } from '../http/audited.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
@@ -44,11 +45,13 @@ export function usersRoutes(deps: ServerDeps): Router {
     res.json(await userDetail(db, actorOf(req), inputOf(req, UserDetailRequest).id));
   });
 
+  router.post('/user/delete', audited(deps, 'user.delete', 'user', 'id'));
   router.post('/user/delete', can('User.delete'), validate(DeleteUserRequest), async (req, res) => {
     res.json(await deleteUser(db, actorOf(req), inputOf(req, DeleteUserRequest)));
   });
 
   // An outbox call (Idempotency-Key): a single invite queued offline is sent once.
+  router.post('/user/invite', audited(deps, 'user.invite', 'invite', 'email'));
   router.post(
     '/user/invite',
     can('User.invite'),
@@ -59,10 +62,12 @@ export function usersRoutes(deps: ServerDeps): Router {
     },
   );
 
+  router.post('/user/resend-invite', audited(deps, 'user.invite-resend', 'invite', 'id'));
   router.post('/user/resend-invite', can('User.invite'), validate(ResendInviteRequest), async (req, res) => {
     res.json(await resendInvite(deps, actorOf(req), inputOf(req, ResendInviteRequest)));
   });
 
+  router.post('/user/bulk-invite', audited(deps, 'user.bulk-invite', 'invites'));
   router.post('/user/bulk-invite', can('User.invite'), validate(BulkInviteRequest), async (req, res) => {
     res.status(202).json(await bulkInvite(deps, actorOf(req), inputOf(req, BulkInviteRequest)));
   });

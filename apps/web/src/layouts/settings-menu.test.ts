@@ -12,7 +12,7 @@ const all: Permission[] = [
   'User.listing.view',
 ];
 const user = (permissions: Permission[], isAdmin = false): SessionUser =>
-  aSessionUser(permissions, { isAdmin });
+  aSessionUser(permissions, { isAdmin, isOwner: false });
 const keys = (u: SessionUser | null) => settingsMenuItems(u).map((i) => i.key);
 
 describe('settingsMenuItems', () => {
@@ -36,6 +36,12 @@ describe('settingsMenuItems', () => {
     expect(keys(user(['Subscription.listing.view']))).toEqual(['subscription', 'billing-history']);
     expect(selectedSettingsKey('/user/settings/billing-history')).toBe('billing-history');
     expect(keys(user(['User.listing.view']))).toEqual(['users']);
+  });
+  it("shows the audit log to the school's owner only, never to an admin", () => {
+    expect(keys({ ...user([]), isOwner: true })).toEqual(['audit-log']);
+    expect(keys({ ...user(all), isOwner: true }).at(-1)).toBe('audit-log');
+    expect(keys({ ...user(all, true), isOwner: true })).toEqual(['profile']);
+    expect(selectedSettingsKey('/user/settings/audit-log')).toBe('audit-log');
   });
   it('is empty when signed out', () => {
     expect(keys(null)).toEqual([]);

@@ -1,3 +1,4 @@
+import { QUEUED_AT_HEADER } from '@helix/shared/schemas/audit';
 import { failureKind, IDEMPOTENCY_HEADER, type OutboxKind } from '@helix/shared/schemas/outbox';
 import { ApiError } from '../api/api-error';
 import { tenantApiOf } from '../api/client';
@@ -42,10 +43,15 @@ const currentUserId = (): number | null => appStore.get(sessionUserAtom)?.id ?? 
 
 const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;
 
-function headersOf(key: string, baseVersion: number | null): Record<string, string> {
+/**
+ * An outbox call's headers. A replayed edit also says when it was queued (X-Queued-At), so the
+ * server's audit log shows it as made offline, with its queued and applied times.
+ */
+function headersOf(key: string, baseVersion: number | null, queuedAt?: number): Record<string, string> {
   return {
     [IDEMPOTENCY_HEADER]: key,
     ...(baseVersion !== null ? { 'If-Match': String(baseVersion) } : {}),
+    ...(queuedAt !== undefined ? { [QUEUED_AT_HEADER]: new Date(queuedAt).toISOString() } : {}),
   };
 }
 
@@ -187,7 +193,7 @@ async function replayOne(row: OutboxRow): Promise<Outcome> {
   await db.outbox.update(row.seq!, { state: 'syncing' });
   try {
     const data = await tenantApiOf(row.tenant).post<unknown>(row.path, row.body, {
-      headers: headersOf(row.key, row.baseVersion),
+      headers: headersOf(row.key, row.baseVersion, row.createdAt),
       toast: false,
     });
     await rebase(row, data);

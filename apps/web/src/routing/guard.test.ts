@@ -81,6 +81,8 @@ const AUTH_ROUTES = [
   '/permissions',
   '/news-letter',
   '/support',
+  '/audit-log',
+  '/user/settings/audit-log',
   '/projects',
 ];
 
@@ -259,6 +261,20 @@ describe('subscriber areas', () => {
   ])('send an admin from %s to /unauthorized', (p) => expect(decide(p, as(admin))).toBe('/unauthorized'));
   it('let an admin use the profile', () => {
     expect(decide('/user/settings/profile', as(admin))).toBeNull();
+  });
+});
+
+describe('audit log', () => {
+  it("is the school owner's under settings, and the platform admin's at /audit-log", () => {
+    const ownerUser = { ...owner, isOwner: true };
+    const teacher = { ...owner, isOwner: false };
+    expect(decide('/user/settings/audit-log', as(ownerUser))).toBeNull();
+    expect(decide('/user/settings/audit-log', as(teacher))).toBe('/unauthorized');
+    expect(decide('/user/settings/audit-log', as({ ...fullAdmin, isOwner: true }))).toBe('/unauthorized');
+    expect(decide('/audit-log', as(ownerUser))).toBe('/unauthorized');
+    const sidebarAdmin = user({ isAdmin: true }, ['Sidebar.listing.view']);
+    expect(decide('/audit-log', as(sidebarAdmin))).toBeNull();
+    expect(decide('/audit-log', as(admin))).toBe('/unauthorized');
   });
 });
 

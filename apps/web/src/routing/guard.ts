@@ -45,6 +45,7 @@ const ADMIN_ONLY = [
   /^\/models(\/|$)/,
   /^\/news-letter(\/|$)/,
   /^\/support(\/|$)/,
+  /^\/audit-log$/,
 ];
 
 /** Subscriber areas an admin may not use: subscription, branding, users list and home. */
@@ -54,8 +55,15 @@ const NON_ADMIN_ONLY = [
   /^\/user\/settings\/billing-history$/,
   /^\/user\/settings\/branding$/,
   /^\/user\/settings\/users-list(\/|$)/,
+  /^\/user\/settings\/audit-log$/,
   /^\/user\/home$/,
 ];
+
+/**
+ * The school's audit log is its owner's alone (the server's audit policy): not a permission a role
+ * hands out, so it is not in PAGE_PERMISSIONS.
+ */
+const OWNER_ONLY = [/^\/user\/settings\/audit-log$/];
 
 /**
  * Pages whose content is a list or record the server shows only with a permission: without it the
@@ -72,6 +80,8 @@ const PAGE_PERMISSIONS: Array<{ path: RegExp; anyOf: Permission[] }> = [
   { path: /^\/user\/settings\/users-list\/user-detail\//, anyOf: ['User.detail.view'] },
   { path: /^\/user\/settings\/users-list\/bulk-user-invite$/, anyOf: ['User.invite'] },
   { path: /^\/user\/settings\/links$/, anyOf: ['Model.embed'] },
+  // The platform admin's audit log goes with the admin sidebar (the owner's: OWNER_ONLY).
+  { path: /^\/audit-log$/, anyOf: ['Sidebar.listing.view'] },
 ];
 
 /** Payment return pages must survive the few seconds before the payment shows as active. */
@@ -127,6 +137,7 @@ export function decide(path: string, session: GuardInput): string | null {
   if (!user.isAdmin && ADMIN_ONLY.some((re) => re.test(p))) return UNAUTHORIZED;
   if (user.isAdmin && NON_ADMIN_ONLY.some((re) => re.test(p))) return UNAUTHORIZED;
   if (p === '/projects' && !hasRole(user, BUILT_IN_ROLES.admin)) return UNAUTHORIZED;
+  if (!user.isOwner && OWNER_ONLY.some((re) => re.test(p))) return UNAUTHORIZED;
   const needs = PAGE_PERMISSIONS.find((page) => page.path.test(p));
   if (needs && !needs.anyOf.some((permission) => hasPermission(user, permission))) return UNAUTHORIZED;
 

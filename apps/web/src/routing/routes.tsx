@@ -29,6 +29,12 @@ const modelsPage = () =>
     () => import('../pages/models/models.page'),
     (m) => <m.ModelsPage />,
   );
+/** The audit log: the owner's (/user/settings/audit-log) and the platform admin's (/audit-log). */
+const auditLogPage = () =>
+  lazyPage(
+    () => import('../pages/audit-log/audit-log.page'),
+    (m) => <m.AuditLogPage />,
+  );
 const forgotPasswordPage = () =>
   lazyPage(
     () => import('../pages/forgot-password/forgot-password.page'),
@@ -231,6 +237,7 @@ export const routes: RouteObject[] = [
                 (m) => <m.SupportPage />,
               ),
             },
+            { path: '/audit-log', ...auditLogPage() },
             placeholder('/projects', 'Projects'),
             {
               path: '/user/settings',
@@ -268,6 +275,7 @@ export const routes: RouteObject[] = [
                     (m) => <m.BillingHistoryPage />,
                   ),
                 },
+                { path: 'audit-log', ...auditLogPage() },
                 {
                   path: 'links',
                   ...lazyPage(

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MSG } from '@helix/shared';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { auditRollbackMark, writePendingAudit } from '../audit/audit-context.ts';
 import { Prisma, type Db } from '../db.ts';
 import { AppError } from '../errors.ts';
 
@@ -170,14 +171,19 @@ async function inSavepoint<T>(parent: Frame, fn: (tx: TransactionClient) => Prom
     isTransientConflict(error);
   for (let attempt = 1; ; attempt += 1) {
     const frame: Frame = { tx: parent.tx, isolationLevel: parent.isolationLevel, hooks: [] };
+    const auditRolledBack = auditRollbackMark();
     try {
-      const result = await parent.tx.$transaction((inner) => {
+      const result = await parent.tx.$transaction(async (inner) => {
         frame.tx = inner;
-        return ambient.run({ frame }, () => fn(inner));
+        const value = await ambient.run({ frame }, () => fn(inner));
+        // The request's audit event, in the savepoint of its change (audit/audit-context.ts).
+        await writePendingAudit(inner);
+        return value;
       });
       parent.hooks.push(...frame.hooks);
       return result;
     } catch (error) {
+      auditRolledBack();
       if (!retryHere(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
       await backoff(attempt);
     }
@@ -206,11 +212,14 @@ export async function withTransaction<T>(
     const hooks: Hook[] = [];
     let committing = false;
     let result: T;
+    const auditRolledBack = auditRollbackMark();
     try {
       result = await db.$transaction(
         async (tx) => {
           const frame: Frame = { tx, isolationLevel: options.isolationLevel, hooks };
           const value = await ambient.run({ frame }, () => fn(tx));
+          // The request's audit event commits with its change or not at all (audit/audit-context.ts).
+          await writePendingAudit(tx);
           committing = true;
           return value;
         },
@@ -221,6 +230,7 @@ export async function withTransaction<T>(
         },
       );
     } catch (error) {
+      auditRolledBack();
       // A serialization failure at COMMIT is a certain rollback; a lost connection there is not.
       const retryable = isTransientConflict(error) || (!committing && isConnectionLost(error));
       if (retryable && attempt < TRANSACTION_ATTEMPTS) {
@@ -276,7 +286,11 @@ export class HeldTransaction {
     return this.started;
   }
 
+  /** Makes the request's audit event pending again if this transaction wrote it and then rolls back. */
+  private auditRolledBack: () => void = () => undefined;
+
   private async open(): Promise<Frame> {
+    this.auditRolledBack = auditRollbackMark();
     const { onBegin, isolationLevel, timeoutMs, maxWaitMs } = this.options;
     for (let attempt = 1; ; attempt += 1) {
       let ready!: (frame: Frame) => void;
@@ -330,6 +344,7 @@ export class HeldTransaction {
     try {
       await this.outcome;
     } catch (error) {
+      this.auditRolledBack();
       throw databaseError(error) ?? error;
     }
     await runHooks(this.hooks).catch((error: unknown) => hooksFailed?.(error));
@@ -338,6 +353,7 @@ export class HeldTransaction {
   /** Rolls back what the transaction did (if it began); its afterCommit hooks are dropped. */
   async rollback(): Promise<void> {
     this.decide(null);
+    this.auditRolledBack();
     if (!this.started) return;
     await this.started.catch(() => undefined);
     await this.outcome?.catch(() => undefined);

@@ -1,4 +1,5 @@
 import { MSG } from '@helix/shared';
+import { withTransaction } from '../db/transaction.ts';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
@@ -16,10 +17,16 @@ export async function deleteModel(deps: ServerDeps, actor: Actor, id: number): P
     select: { id: true, urlModelName: true },
   });
   if (!model) throw AppError.notFound();
-  const updated = await deps.db.model.updateMany({
-    where: { id: model.id, deletedAt: null },
-    data: { deletedAt: new Date(), urlModelName: `${model.urlModelName}--deleted-${model.id}`.slice(0, 200) },
+  // In a transaction: its audit event commits with it (audit/audit-context.ts).
+  await withTransaction(deps.db, async (tx) => {
+    const updated = await tx.model.updateMany({
+      where: { id: model.id, deletedAt: null },
+      data: {
+        deletedAt: new Date(),
+        urlModelName: `${model.urlModelName}--deleted-${model.id}`.slice(0, 200),
+      },
+    });
+    if (updated.count === 0) throw AppError.notFound();
   });
-  if (updated.count === 0) throw AppError.notFound();
   return { message: MSG.modelDeleted };
 }

@@ -14,6 +14,7 @@ import { modelViewCounts } from './model-stats.query.ts';
 import { authorizeCatalogue, visibleTo } from './model.policy.ts';
 import { pendingViews } from '../views/record-view.ts';
 import type { ModelView } from '@helix/shared/schemas/model';
+import { noteAudit } from '../audit/audit-context.ts';
 import { afterCommit, withTransaction } from '../db/transaction.ts';
 
 /** An uploaded file part (multer memory storage). */
@@ -150,13 +151,15 @@ export async function saveModel(
     };
     const saved: ModelRecord = await withTransaction(db, async (tx) => {
       if (!existing) {
-        return tx.model.create({
+        const created = await tx.model.create({
           data: {
             ...data,
             restrictedTenants: { create: (restrictedTenants ?? []).map((tenantId) => ({ tenantId })) },
           },
           include,
         });
+        noteAudit({ action: 'model.create', targetId: created.id });
+        return created;
       }
       // Optimistic: the row must still be at the version this save read.
       const updated = await tx.model.updateMany({

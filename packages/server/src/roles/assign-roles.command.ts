@@ -7,6 +7,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { platformUserInclude, presentPlatformUser } from '../platform-users/list-platform-users.query.ts';
 import { tenantScope } from '../tenants/tenant-scope.ts';
 import { authorize } from './role.policy.ts';
+import { noteAudit } from '../audit/audit-context.ts';
 import { withTransaction } from '../db/transaction.ts';
 
 type AssignInput = z.output<typeof AssignRoles>;
@@ -48,7 +49,17 @@ export async function assignRoles(
       where: { id: user.id, rolesVersion: user.rolesVersion },
       data: { rolesVersion: { increment: 1 } },
     });
-    if (count === 0) return false;
+    // A stale assignment changes nothing: rolled back, so no audit event is written either.
+    if (count === 0) throw await conflict();
+    const before = await tx.userRole.findMany({
+      where: { userId: user.id },
+      select: { role: { select: { name: true } } },
+      orderBy: { roleId: 'asc' },
+    });
+    noteAudit({
+      before: { roles: before.map((r) => r.role.name) },
+      after: { roles: roles.map((r) => r.name) },
+    });
     await tx.userRole.deleteMany({ where: { userId: user.id, roleId: { notIn: input.roles } } });
     await tx.userRole.createMany({
       data: input.roles.map((roleId) => ({ userId: user.id, roleId })),

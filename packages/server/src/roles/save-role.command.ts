@@ -7,6 +7,7 @@ import { uniqueViolation, violates } from '../prisma-errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorize } from './role.policy.ts';
 import { presentRole, roleInclude } from './role.presenter.ts';
+import { noteAudit } from '../audit/audit-context.ts';
 import { withTransaction } from '../db/transaction.ts';
 
 type SaveInput = z.output<typeof RoleSave>;
@@ -58,13 +59,15 @@ export async function saveRole(
       const names = await permissionNames(tx, input.permissions);
       if (creating) {
         await assertNameFree(tx, input.name);
-        return tx.role.create({
+        const created = await tx.role.create({
           data: {
             name: input.name,
             permissions: { create: input.permissions.map((permissionId) => ({ permissionId })) },
           },
           include: roleInclude,
         });
+        noteAudit({ action: 'role.create', targetId: created.id, after: { permissions: names } });
+        return created;
       }
       const current = await tx.role.findUnique({ where: { id: input.id }, include: roleInclude });
       if (!current) throw AppError.notFound();
@@ -97,6 +100,10 @@ export async function saveRole(
         data: { name: input.name, version: { increment: 1 } },
       });
       if (updated.count === 0) throw await roleConflict(tx, current.id);
+      noteAudit({
+        before: { name: current.name, permissions: current.permissions.map((p) => p.permission.name) },
+        after: { name: input.name, permissions: names },
+      });
       return tx.role.findUniqueOrThrow({ where: { id: current.id }, include: roleInclude });
     });
     return { message: creating ? MSG.roleCreated : MSG.roleUpdated, role: presentRole(role) };

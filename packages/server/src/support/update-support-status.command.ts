@@ -1,5 +1,6 @@
 import type { SupportRequestView, SupportStatusUpdate } from '@helix/shared/schemas/support';
 import type { Db } from '../db.ts';
+import { withTransaction } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { presentSupportRequest, supportRequestInclude } from './support-request.presenter.ts';
@@ -18,10 +19,13 @@ export async function updateSupportStatus(
   authorizeSupport(actor, 'update');
   const found = await db.supportRequest.findUnique({ where: { id }, select: { id: true } });
   if (!found) throw AppError.notFound();
-  const row = await db.supportRequest.update({
-    where: { id },
-    data: { status: input.status },
-    include: supportRequestInclude,
-  });
+  // In a transaction: its audit event commits with it (audit/audit-context.ts).
+  const row = await withTransaction(db, (tx) =>
+    tx.supportRequest.update({
+      where: { id },
+      data: { status: input.status },
+      include: supportRequestInclude,
+    }),
+  );
   return presentSupportRequest(row);
 }

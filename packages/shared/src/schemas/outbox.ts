@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   idempotencyInProgress: 'IDEMPOTENCY_IN_PROGRESS',
   idempotencyKeyInvalid: 'IDEMPOTENCY_KEY_INVALID',
   ifMatchInvalid: 'IF_MATCH_INVALID',
+  /** An X-Queued-At header that is not an ISO time or lies in the future (audit log). */
+  queuedAtInvalid: 'QUEUED_AT_INVALID',
   /** An image over the check's time or pixel budget (4xx: resending the same image will not help). */
   imageTooComplex: 'IMAGE_TOO_COMPLEX',
   /** The image check did not answer in time (503, retry later). */

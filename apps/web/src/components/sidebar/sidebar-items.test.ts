@@ -14,7 +14,7 @@ const user = (over: Partial<SessionUser>): SessionUser =>
   });
 
 describe('sidebarItems', () => {
-  it('gives a platform admin with every permission the seven items in order', () => {
+  it('gives a platform admin with every permission the eight items in order', () => {
     expect(sidebarItems(user({})).map((i) => i.label)).toEqual([
       'Users',
       'Models',
@@ -23,11 +23,12 @@ describe('sidebarItems', () => {
       'Permissions',
       'Newsletter',
       'Support',
+      'Audit log',
     ]);
   });
   it('hides items per permission and the whole sidebar without Sidebar.listing.view or admin status', () => {
     const some = user({ permissions: ['Sidebar.listing.view', 'Role.listing.view'] });
-    expect(sidebarItems(some).map((i) => i.key)).toEqual(['roles', 'newsletter', 'support']);
+    expect(sidebarItems(some).map((i) => i.key)).toEqual(['roles', 'newsletter', 'support', 'audit-log']);
     expect(sidebarItems(user({ permissions: ['Role.listing.view'] }))).toEqual([]);
     expect(sidebarItems(user({ isAdmin: false }))).toEqual([]);
     expect(sidebarItems(null)).toEqual([]);
@@ -37,6 +38,7 @@ describe('sidebarItems', () => {
     expect(selectedSidebarKey('/Users/user-detail/7/')).toBe('users');
     expect(selectedSidebarKey('/news-letter')).toBe('newsletter');
     expect(selectedSidebarKey('/support')).toBe('support');
+    expect(selectedSidebarKey('/audit-log')).toBe('audit-log');
     expect(selectedSidebarKey('/user/home')).toBeUndefined();
     expect(selectedSidebarKey('/usersx')).toBeUndefined();
   });

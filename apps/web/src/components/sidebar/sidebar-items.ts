@@ -2,7 +2,7 @@ import type { Permission } from '@helix/shared';
 import { hasPermission, type SessionUser } from '../../session/session-user';
 
 export interface SidebarItem {
-  key: 'users' | 'models' | 'stats' | 'roles' | 'permissions' | 'newsletter' | 'support';
+  key: 'users' | 'models' | 'stats' | 'roles' | 'permissions' | 'newsletter' | 'support' | 'audit-log';
   label: string;
   path: string;
 }
@@ -20,6 +20,7 @@ const RULES: Rule[] = [
   { key: 'permissions', label: 'Permissions', path: '/permissions', anyOf: ['Permission.listing.view'] },
   { key: 'newsletter', label: 'Newsletter', path: '/news-letter', anyOf: ['Sidebar.listing.view'] },
   { key: 'support', label: 'Support', path: '/support', anyOf: ['Sidebar.listing.view'] },
+  { key: 'audit-log', label: 'Audit log', path: '/audit-log', anyOf: ['Sidebar.listing.view'] },
 ];
 
 /** The platform admin's sidebar (Sidebar.listing.view): the items whose permission the admin holds. */

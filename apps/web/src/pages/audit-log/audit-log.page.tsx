@@ -1,0 +1,284 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  DatePicker,
+  Empty,
+  Input,
+  Select,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+  type TablePaginationConfig,
+} from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import type { Dayjs } from 'dayjs';
+import { useCallback, useEffect, useState } from 'react';
+import { MSG } from '@helix/shared';
+import { AUDIT_ACTIONS, type AuditEventView, type AuditListQuery } from '@helix/shared/schemas/audit';
+import { fetchTenants, type Tenant } from '../../models/models.api';
+import { useSessionUser } from '../../session/use-session';
+import { listEmptyText } from '../../ui/list-states';
+import { toastError } from '../../ui/notify';
+import { PageTitle } from '../../ui/page-title';
+import '../../ui/admin-table.css';
+import { fetchAuditExport, fetchAuditPage } from './audit.api';
+import './audit-log.css';
+
+const PAGE_SIZE = 20;
+
+type Load =
+  | { status: 'loading'; events: AuditEventView[]; total: number }
+  | { status: 'ready'; events: AuditEventView[]; total: number }
+  | { status: 'failed'; events: AuditEventView[]; total: number };
+
+interface Filters {
+  action?: string;
+  actor?: string;
+  range?: [Dayjs | null, Dayjs | null] | null;
+  offline: boolean;
+  tenant?: number;
+  sort: 'asc' | 'desc';
+}
+
+const time = (iso: string) => new Date(iso).toLocaleString();
+
+/** The query of the filters as the API takes it (dates as ISO times, the whole of each day). */
+function queryOf(filters: Filters, page: number): AuditListQuery {
+  const [from, to] = filters.range ?? [];
+  return {
+    page,
+    pageSize: PAGE_SIZE,
+    sort: filters.sort,
+    ...(filters.action ? { action: filters.action as AuditListQuery['action'] } : {}),
+    ...(filters.actor?.trim() ? { actor: filters.actor.trim() } : {}),
+    ...(from ? { from: from.startOf('day').toISOString() } : {}),
+    ...(to ? { to: to.endOf('day').toISOString() } : {}),
+    ...(filters.offline ? { offline: 'true' as const } : {}),
+    ...(filters.tenant ? { tenant: filters.tenant } : {}),
+  };
+}
+
+const changesText = (changes: unknown) => {
+  const text = JSON.stringify(changes);
+  return text === undefined || text === '{}' ? '' : text;
+};
+
+/**
+ * The audit log (issue 18 point 11, docs/audit-log.md): /user/settings/audit-log for a school's owner
+ * (the school's changes) and /audit-log for platform admins (every tenant's, with a tenant filter).
+ * Filters, sort by time and paging are the server's; the export is the server's CSV of the filtered
+ * events. On a phone the table scrolls sideways.
+ */
+export function AuditLogPage() {
+  const user = useSessionUser();
+  const platform = Boolean(user?.isAdmin);
+  const [filters, setFilters] = useState<Filters>({ offline: false, sort: 'desc' });
+  const [actorText, setActorText] = useState('');
+  const [page, setPage] = useState(1);
+  const [load, setLoad] = useState<Load>({ status: 'loading', events: [], total: 0 });
+  const [tenants, setTenants] = useState<Tenant[]>([]);
+  const [exporting, setExporting] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!platform) return;
+    fetchTenants({ toast: false })
+      .then(setTenants)
+      .catch(() => setTenants([]));
+  }, [platform]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoad((l) => ({ ...l, status: 'loading' }));
+    fetchAuditPage(queryOf(filters, page), controller.signal)
+      .then((answer) => setLoad({ status: 'ready', events: answer.events, total: answer.total }))
+      .catch(() => {
+        if (!controller.signal.aborted) setLoad((l) => ({ ...l, status: 'failed' }));
+      });
+    return () => controller.abort();
+  }, [filters, page, attempt]);
+
+  const change = useCallback((next: Partial<Filters>) => {
+    setFilters((f) => ({ ...f, ...next }));
+    setPage(1);
+  }, []);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const { blob, fileName } = await fetchAuditExport(queryOf(filters, 1));
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = fileName;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch {
+      toastError(MSG.auditExportFailed);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: TableColumnsType<AuditEventView> = [
+    {
+      title: 'Time',
+      key: 'time',
+      sorter: true,
+      sortOrder: filters.sort === 'asc' ? 'ascend' : 'descend',
+      sortDirections: ['descend', 'ascend', 'descend'],
+      render: (_, e) => <span className="audit-time">{time(e.appliedAt)}</span>,
+    },
+    ...(platform
+      ? [
+          {
+            title: 'Tenant',
+            key: 'tenant',
+            render: (_: unknown, e: AuditEventView) => e.tenant.name ?? `#${e.tenant.id}`,
+          },
+        ]
+      : []),
+    {
+      title: 'Who',
+      key: 'actor',
+      render: (_, e) => (
+        <>
+          <div>{e.actor.name}</div>
+          <div className="audit-secondary">{e.actor.email}</div>
+        </>
+      ),
+    },
+    { title: 'Action', key: 'action', render: (_, e) => <Tag>{e.action}</Tag> },
+    {
+      title: 'Target',
+      key: 'target',
+      render: (_, e) => (e.target.id ? `${e.target.type} ${e.target.id}` : e.target.type),
+    },
+    {
+      title: 'What changed',
+      key: 'changes',
+      render: (_, e) => <code className="audit-changes">{changesText(e.changes)}</code>,
+    },
+    {
+      title: 'Offline',
+      key: 'offline',
+      render: (_, e) =>
+        e.offline ? (
+          <>
+            <Tag color="orange">Offline</Tag>
+            <div className="audit-secondary">queued {e.queuedAt ? time(e.queuedAt) : '—'}</div>
+          </>
+        ) : (
+          '—'
+        ),
+    },
+  ];
+
+  const filtered = Boolean(
+    filters.action || filters.actor || filters.range?.some(Boolean) || filters.offline || filters.tenant,
+  );
+
+  return (
+    <section className="page audit-log-page">
+      <PageTitle title="Audit log" />
+      <div className="page-toolbar">
+        <Typography.Title level={1} className="page-title">
+          Audit log
+        </Typography.Title>
+        <Button onClick={() => void exportCsv()} loading={exporting} data-testid="audit-export">
+          Export CSV
+        </Button>
+      </div>
+      <div className="audit-filters" role="search" aria-label="Filter the audit log">
+        <Select
+          aria-label="Action"
+          placeholder="Any action"
+          allowClear
+          showSearch
+          value={filters.action}
+          onChange={(action?: string) => change({ action })}
+          options={AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))}
+          className="audit-filter-action"
+          data-testid="audit-filter-action"
+        />
+        <Input.Search
+          aria-label="Who (name or e-mail)"
+          placeholder="Who (name or e-mail)"
+          allowClear
+          value={actorText}
+          onChange={(e) => {
+            setActorText(e.target.value);
+            if (e.target.value === '') change({ actor: undefined });
+          }}
+          onSearch={(actor) => change({ actor: actor || undefined })}
+          className="audit-filter-actor"
+        />
+        <DatePicker.RangePicker
+          aria-label="Dates"
+          value={filters.range ?? null}
+          onChange={(range) => change({ range })}
+          allowEmpty={[true, true]}
+        />
+        <Checkbox checked={filters.offline} onChange={(e) => change({ offline: e.target.checked })}>
+          Made offline only
+        </Checkbox>
+        {platform && (
+          <Select
+            aria-label="Tenant"
+            placeholder="Every tenant"
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            value={filters.tenant}
+            onChange={(tenant?: number) => change({ tenant })}
+            options={tenants.map((t) => ({ value: t.id, label: t.name }))}
+            className="audit-filter-tenant"
+          />
+        )}
+      </div>
+      {load.status === 'failed' && (
+        <Alert
+          type="error"
+          showIcon
+          title={MSG.failedLoadAudit}
+          action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}
+          className="audit-error"
+        />
+      )}
+      <Table<AuditEventView>
+        aria-label="Audit log"
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={load.events}
+        scroll={{ x: 'max-content' }}
+        // The first load shows a skeleton; a later page, a spinner over the rows already shown.
+        loading={load.status === 'loading' && load.events.length > 0}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: load.total,
+          showSizeChanger: false,
+          hideOnSinglePage: true,
+        }}
+        onChange={(pagination: TablePaginationConfig, _filters, sorter) => {
+          const s = sorter as SorterResult<AuditEventView>;
+          const sort = s.order === 'ascend' ? 'asc' : 'desc';
+          if (sort !== filters.sort) change({ sort });
+          else setPage(pagination.current ?? 1);
+        }}
+        locale={{
+          emptyText: listEmptyText(
+            load.status === 'loading' ? 'loading' : load.status === 'failed' ? 'failed' : 'ready',
+            <Empty description={MSG.failedLoadAudit} />,
+            <Empty description={filtered ? MSG.auditNoMatch : MSG.auditEmpty} />,
+          ),
+        }}
+      />
+    </section>
+  );
+}
