@@ -113,6 +113,7 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     res.json(await revokeEmbedLink(deps, actorOf(req), inputOf(req, EmbedLinkRevoke).id));
   });
 
+  router.post('/model/links/expiry', audited(deps, 'link.expiry', 'link', 'id'));
   router.post('/model/links/expiry', can('Model.embed'), validate(EmbedLinkExpiry), async (req, res) => {
     res.json(await setEmbedLinkExpiry(deps, actorOf(req), inputOf(req, EmbedLinkExpiry)));
   });

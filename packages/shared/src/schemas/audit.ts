@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'model.delete',
   'link.create',
   'link.revoke',
+  'link.expiry',
   'subscription.create',
   'subscription.change',
   'subscription.change-plan',
