@@ -60,6 +60,7 @@ describe('platform administration in the browser', () => {
       'Permissions',
       'Newsletter',
       'Support',
+      'Audit log',
     ]);
     await expect.poll(() => selectedItem(page)).toBe('Users');
     await page.locator('nav[aria-label="Administration"]').getByText('Roles', { exact: true }).click();
@@ -171,12 +172,13 @@ describe('platform administration in the browser', () => {
     await page.locator('.ant-message').getByText(MSG.rolesAssigned).waitFor();
     await row.getByText(roleName).waitFor();
 
-    // The same session, next pages: Exit to the grid, then Settings again; the menu follows the new role.
+    // The same session, next pages: Exit to the grid, then Settings again; the menu follows the new role
+    // (the school's audit log is its owner's whatever the role, and this user owns their school).
     await user.page.locator('nav[aria-label="Settings"]').getByText('Exit', { exact: true }).click();
     await expectPath(user.page, '/user/home');
     await user.page.getByTestId('user-menu').click();
     await user.page.getByRole('menuitem', { name: 'Settings' }).click();
-    await expect.poll(() => settingsItems(user.page), { timeout: 15_000 }).toEqual(['Profile']);
+    await expect.poll(() => settingsItems(user.page), { timeout: 15_000 }).toEqual(['Profile', 'Audit log']);
     await user.context.close();
   });
 

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO, logIn } from './support/accounts.ts';
+import { sql } from './support/billing.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
 
 /** A phone held upright and a tablet (iPad Air) held upright. */
@@ -55,6 +56,21 @@ describe('every screen fits a phone and a tablet', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
+    // Pages as a busy platform sees them, whichever tests ran before: a support request to expand and
+    // more users than one page of the users and permissions lists holds.
+    await sql(
+      `INSERT INTO "SupportRequest" ("tenantId", "userId", subject, message, "targetHours", "updatedAt")
+       SELECT "tenantId", id, 'Screens check', 'A request to expand on a phone.', 24, now()
+       FROM "User" WHERE email = $1`,
+      [DEMO.owner.email],
+    );
+    await sql(
+      `INSERT INTO "User" ("tenantId", name, "userName", email, "updatedAt")
+       SELECT "tenantId", 'Screens pupil ' || n, 'screens-pupil-' || n, 'screens-pupil-' || n || '@example.com', now()
+       FROM "User", generate_series(1, 25) AS n WHERE email = $1
+       ON CONFLICT DO NOTHING`,
+      [DEMO.owner.email],
+    );
   });
   afterAll(async () => {
     await browser?.close();
