@@ -54,7 +54,8 @@ async function makeLink(
   const model = ((await button.getAttribute('aria-label')) ?? '').replace(new RegExp(`^${verb} `), '');
   await button.click();
   const dialog = page.getByRole('dialog', { name: `${verb} ${model}` });
-  for (const flag of off) await dialog.getByRole('checkbox', { name: flag, exact: true }).uncheck();
+  for (const flag of off)
+    await dialog.getByRole('checkbox', { name: embedFlagLabel(flag), exact: true }).uncheck();
   const expiry = dialog.getByLabel('Expires (optional)');
   await expiry.click();
   await expiry.fill(day);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { buildDemoModels } from '@helix/demo-content/build-demo-models';
-import { MSG } from '@helix/shared';
+import { embedFlagLabel, MSG } from '@helix/shared';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { DEMO, expectPath, logIn } from './support/accounts.ts';
 import { coverage } from './support/pixels.ts';
@@ -122,8 +122,11 @@ describe('models in the browser', () => {
     // An embed link with layers and zoom controls switched off.
     await page.getByRole('button', { name: `Embed ${name}` }).click();
     const dialog = page.getByRole('dialog', { name: `Embed ${name}` });
-    await dialog.getByRole('checkbox', { name: 'layers', exact: true }).uncheck();
-    await dialog.getByRole('checkbox', { name: 'zoom_controls', exact: true }).uncheck();
+    // The features in words, as on the Links page: no stored flag names such as labels_ui.
+    await dialog.getByRole('checkbox', { name: 'Labels button', exact: true }).waitFor();
+    expect(await dialog.locator('.embed-features').innerText()).not.toMatch(/\w_\w/);
+    await dialog.getByRole('checkbox', { name: embedFlagLabel('layers'), exact: true }).uncheck();
+    await dialog.getByRole('checkbox', { name: embedFlagLabel('zoom_controls'), exact: true }).uncheck();
     await dialog.getByRole('button', { name: 'Create Link' }).click();
     const link = dialog.getByRole('textbox', { name: 'Embed link' });
     await expect.poll(() => link.inputValue()).toMatch(/\/embed\/[A-Za-z0-9_-]{20,}$/);

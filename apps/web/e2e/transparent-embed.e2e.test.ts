@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { TRANSPARENT_BACKGROUND } from '@helix/shared';
+import { embedFlagLabel, TRANSPARENT_BACKGROUND } from '@helix/shared';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { expectPath, logIn } from './support/accounts.ts';
 import { registerPerson } from './support/billing.ts';
@@ -36,8 +36,11 @@ describe('transparent embeds (Background.transparent, plan transparentBackground
     const embedButton = page.getByRole('button', { name: /^Embed Animal cell/ }).first();
     await embedButton.click();
     const dialog = page.getByRole('dialog', { name: /^Embed Animal cell/ });
-    const transparent = dialog.getByRole('checkbox', { name: TRANSPARENT_BACKGROUND, exact: true });
-    const colour = dialog.getByRole('checkbox', { name: 'background_color', exact: true });
+    const transparent = dialog.getByRole('checkbox', {
+      name: embedFlagLabel(TRANSPARENT_BACKGROUND),
+      exact: true,
+    });
+    const colour = dialog.getByRole('checkbox', { name: embedFlagLabel('background_color'), exact: true });
     // The most recently picked of background, background_color and transparent wins.
     await transparent.check();
     await expect.poll(() => colour.isChecked()).toBe(false);
@@ -47,7 +50,7 @@ describe('transparent embeds (Background.transparent, plan transparentBackground
     await expect.poll(() => colour.isChecked()).toBe(false);
     // Panels would cover the host page's corner: keep the view clear.
     for (const flag of ['info', 'layers', 'table_of_content']) {
-      await dialog.getByRole('checkbox', { name: flag, exact: true }).uncheck();
+      await dialog.getByRole('checkbox', { name: embedFlagLabel(flag), exact: true }).uncheck();
     }
     await dialog.getByRole('button', { name: 'Create Link' }).click();
     const link = dialog.getByRole('textbox', { name: 'Embed link' });
@@ -100,8 +103,12 @@ describe('transparent embeds (Background.transparent, plan transparentBackground
       .first()
       .click();
     const dialog = page.getByRole('dialog', { name: /^Embed Animal cell/ });
-    await dialog.getByRole('checkbox', { name: 'background_color', exact: true }).waitFor();
-    expect(await dialog.getByRole('checkbox', { name: TRANSPARENT_BACKGROUND, exact: true }).count()).toBe(0);
+    await dialog.getByRole('checkbox', { name: embedFlagLabel('background_color'), exact: true }).waitFor();
+    expect(
+      await dialog
+        .getByRole('checkbox', { name: embedFlagLabel(TRANSPARENT_BACKGROUND), exact: true })
+        .count(),
+    ).toBe(0);
     await context.close();
   });
 });

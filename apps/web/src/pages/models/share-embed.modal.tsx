@@ -2,7 +2,7 @@ import { CopyOutlined } from '@ant-design/icons';
 import { Button, Checkbox, DatePicker, Input, Modal } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { EMBED_FLAGS, MSG, TRANSPARENT_BACKGROUND } from '@helix/shared';
+import { EMBED_FLAGS, MSG, TRANSPARENT_BACKGROUND, embedFlagLabel } from '@helix/shared';
 import { copyText } from '../../models/copy-text';
 import {
   applyLinkOptionsChange,
@@ -13,12 +13,11 @@ import { createEmbedToken, type Model } from '../../models/models.api';
 import { embedSnippet, linkFor, type LinkKind } from '../../models/share-links';
 import { toastError, toastSuccess } from '../../ui/notify';
 
-const FLAG_OPTIONS: { label: string; value: string }[] = EMBED_FLAGS.map((flag) => ({
-  label: flag,
-  value: flag,
-}));
+/** Each feature in words (the Links page's words); its stored name (the spec's flag) as the tooltip. */
+const featureOption = (flag: string) => ({ label: embedFlagLabel(flag), value: flag, title: flag });
+const FLAG_OPTIONS: { label: string; value: string; title: string }[] = EMBED_FLAGS.map(featureOption);
 /** Offered only when the user's permissions (and so their plan) include Background.transparent. */
-const TRANSPARENT_OPTION = { label: TRANSPARENT_BACKGROUND, value: TRANSPARENT_BACKGROUND };
+const TRANSPARENT_OPTION = featureOption(TRANSPARENT_BACKGROUND);
 
 async function copy(text: string): Promise<void> {
   if (await copyText(text)) toastSuccess(MSG.copied);
