@@ -2,7 +2,10 @@ import type { Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createDb, type Db, type Tenant } from '../db.ts';
+import { openInvite } from '../accounts/join.command.ts';
 import { renderMail } from '../mail/templates.ts';
+import { sha256 } from '../tokens.ts';
+import { inviteToken } from './invite-token.ts';
 import { createTenant, createUser, seedRoles } from '../testing/factories.ts';
 import { addressOwners, ELSEWHERE_DOMAIN } from './invite-elsewhere.ts';
 import { createInvitedUsers } from './invited-users.ts';
@@ -109,6 +112,11 @@ describe('the notice instead of an invitation', () => {
     });
     expect(ok.sent[0]!.text).not.toMatch(/https?:\/\//);
     expect(ok.sent[0]!.text).toContain('Olivia Owner');
+    // Even the token the row's nonce derives (never mailed) opens nothing.
+    const invite = await db.invite.findUniqueOrThrow({ where: { id: created.inviteId } });
+    const token = inviteToken(depsWith(ok.transport).signingSecret, invite.tokenNonce!);
+    expect(sha256(token)).toBe(invite.tokenHash);
+    expect(await openInvite(db, token)).toBeNull();
   });
 
   it('a second attempt while the first holds the lease sends nothing', async () => {
