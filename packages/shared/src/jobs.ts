@@ -100,7 +100,7 @@ export const QUEUE_FAMILY_NAMES = Object.keys(QUEUE_FAMILIES) as QueueFamilyName
 
 export const SendEmailPayload = z.object({
   /** Which template to render. */
-  template: z.enum(['password-reset', 'invite', 'welcome']),
+  template: z.enum(['password-reset', 'invite', 'invite-elsewhere', 'welcome']),
   to: z.email(),
   /** Template variables (names, links). */
   vars: z.record(z.string(), z.string()),
@@ -252,6 +252,20 @@ export const UsageAlertPayload = z.object({
 });
 export type UsageAlertPayload = z.infer<typeof UsageAlertPayload>;
 
+/**
+ * password-reset-request: a forgot-password request, done off the request (issue 18, point 2): the API
+ * queues one for every address it is asked about, so the answer and its timing are the same for a
+ * known and an unknown address; the worker looks the address up and, for a live user, makes the
+ * token and queues the send-email (packages/server/src/accounts/password-reset.command.ts).
+ */
+export const PasswordResetRequestPayload = z.object({
+  /** As ForgotPasswordRequest accepted it (lower-cased); looked up by the worker. */
+  email: z.string().min(1),
+  /** The white-label brand the request came from (the link's suffix). */
+  brand: z.string().optional(),
+});
+export type PasswordResetRequestPayload = z.infer<typeof PasswordResetRequestPayload>;
+
 /** Every job: its name, payload contract and queue family. */
 export const JOBS = {
   sendEmail: { name: 'send-email', family: 'email', payload: SendEmailPayload },
@@ -274,6 +288,11 @@ export const JOBS = {
   },
   reconcileBilling: { name: 'reconcile-billing', family: 'billing', payload: ReconcileBillingPayload },
   usageAlert: { name: 'usage-alert', family: 'email', payload: UsageAlertPayload },
+  passwordResetRequest: {
+    name: 'password-reset-request',
+    family: 'email',
+    payload: PasswordResetRequestPayload,
+  },
 } as const satisfies Record<string, { name: string; family: QueueFamilyName; payload: z.ZodType }>;
 
 export type JobDefinition = (typeof JOBS)[keyof typeof JOBS];

@@ -20,6 +20,7 @@ import { billingReceiptHandler } from './billing-receipt.handler.ts';
 import { billingActionRequiredHandler } from './billing-action-required.handler.ts';
 import { sendSupportRequestHandler } from './send-support-request.handler.ts';
 import { usageAlertHandler } from './usage-alert.handler.ts';
+import { passwordResetRequestHandler } from './password-reset-request.handler.ts';
 
 /** What the model jobs (validate-image, flush-views) need. */
 export interface ModelJobDeps {
@@ -51,6 +52,12 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
   return {
     'send-email': sendEmailHandler({ transport: deps.transport, from: deps.mailFrom }),
     'send-invite': sendInviteHandler(deps.invites),
+    'password-reset-request': passwordResetRequestHandler({
+      db: deps.models.db,
+      redis: deps.models.redis,
+      queue: deps.queue,
+      config: deps.billing.config,
+    }),
     'billing-email': billingEmailHandler({
       transport: deps.transport,
       from: deps.mailFrom,

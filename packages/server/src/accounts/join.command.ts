@@ -16,12 +16,15 @@ type JoinInput = z.output<typeof JoinRequest>;
 const inviteInvalid = () => AppError.badRequest(MSG.inviteInvalid, { token: MSG.inviteInvalid });
 
 /**
- * The invitation a link's token opens: unused, unexpired, of a user not deleted; null for any other
+ * The invitation a link's token opens: unused, unexpired, of a user not deleted, not an invite of an
+ * address elsewhere (docs/invite-privacy.md); null for any other
  * token ('This invitation link is invalid or has expired.').
  */
 export async function openInvite(db: Db, token: string, now = new Date()) {
   const invite = await db.invite.findUnique({ where: { tokenHash: sha256(token) }, include: { user: true } });
   if (!invite || invite.usedAt || invite.expiresAt <= now || invite.user.deletedAt) return null;
+  // An invite of an address with an account elsewhere is never accepted (its link is never mailed).
+  if (invite.user.elsewhereEmail !== null) return null;
   return invite;
 }
 

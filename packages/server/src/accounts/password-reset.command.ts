@@ -18,16 +18,37 @@ export function setPasswordLink(publicUrl: string, token: string, brand?: string
 }
 
 /**
- * Forgot password. The answer is the same whether or not the address exists. For a known, active
- * user: a single-use token (stored as its sha256, valid RESET_TOKEN_TTL_MINUTES), then the e-mail job,
- * enqueued after the row is committed with jobId `reset-<row id>`. At most one e-mail a minute per user.
+ * Forgot password (POST /user/send_password_reset_token). The answer, and the work done before it, are
+ * the same whether or not the address has an account (docs/invite-privacy.md): one job is queued
+ * (password-reset-request; a double click within a minute collapses into it), and the worker decides
+ * (issuePasswordReset). A queue outage answers the same error for every address.
  */
 export async function sendPasswordResetToken(
-  deps: Pick<ServerDeps, 'db' | 'queue' | 'config' | 'redis'>,
+  deps: Pick<ServerDeps, 'queue'>,
   input: { email: string; brand?: string },
   now = new Date(),
 ): Promise<{ message: string }> {
-  const answer = { message: MSG.resetEmailSent(input.email) };
+  const minute = Math.floor(now.getTime() / RESEND_AFTER_MS);
+  await deps.queue.enqueue(
+    JOBS.passwordResetRequest,
+    input.brand ? { email: input.email, brand: input.brand } : { email: input.email },
+    `reset-request-${sha256(`${input.email}\n${input.brand ?? ''}`).slice(0, 32)}-${minute}`,
+  );
+  return { message: MSG.resetEmailSent(input.email) };
+}
+
+/**
+ * The worker's half of forgot password (job password-reset-request). For a known, active user: a
+ * single-use token (stored as its sha256, valid RESET_TOKEN_TTL_MINUTES), then the e-mail job, enqueued
+ * after the row is committed with jobId `reset-<row id>`. At most one e-mail a minute per user. An
+ * unknown or deleted address: nothing.
+ */
+export async function issuePasswordReset(
+  deps: Pick<ServerDeps, 'db' | 'queue' | 'config' | 'redis'>,
+  input: { email: string; brand?: string },
+  now = new Date(),
+): Promise<'queued' | 'skipped'> {
+  const answer = 'skipped' as const;
   const user = await deps.db.user.findUnique({ where: { email: input.email } });
   if (!user || user.deletedAt) return answer;
 
@@ -66,7 +87,7 @@ export async function sendPasswordResetToken(
     await deps.redis.del(throttle).catch(() => undefined);
     throw error;
   }
-  return answer;
+  return 'queued';
 }
 
 const resetTokenInvalid = () => AppError.badRequest(MSG.resetTokenInvalid, { token: MSG.resetTokenInvalid });

@@ -4,6 +4,7 @@ import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { ownTenant } from '../tenants/tenant-scope.ts';
 import { authorizeInvite } from './invite.policy.ts';
+import { shownEmail } from './invite-elsewhere.ts';
 
 const MAX_FAILURES_LISTED = 1000;
 
@@ -26,7 +27,7 @@ export async function bulkInviteBatch(db: Db, actor: Actor, id: number): Promise
       ? []
       : await db.invite.findMany({
           where: { batchId: batch.id, failedAt: { not: null } },
-          select: { failReason: true, user: { select: { name: true, email: true } } },
+          select: { failReason: true, user: { select: { name: true, email: true, elsewhereEmail: true } } },
           orderBy: { id: 'asc' },
           take: MAX_FAILURES_LISTED,
         });
@@ -39,7 +40,7 @@ export async function bulkInviteBatch(db: Db, actor: Actor, id: number): Promise
     failed,
     failures: failures.map((f) => ({
       name: f.user.name,
-      email: f.user.email,
+      email: shownEmail(f.user),
       reason: f.failReason ?? '',
     })),
     createdAt: batch.createdAt.toISOString(),

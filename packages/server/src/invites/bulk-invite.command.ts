@@ -13,6 +13,7 @@ import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorizeInvite } from './invite.policy.ts';
 import { queueBatchDispatch } from './invite-jobs.ts';
+import { addressOwners } from './invite-elsewhere.ts';
 import { createInvitedUsers } from './invited-users.ts';
 import { inviteExpiry, usersLimitExceeded } from './invite-user.command.ts';
 import { lockSeats } from './seats.ts';
@@ -23,7 +24,8 @@ const MAX_ROW_ERRORS = 200;
 
 /**
  * POST /user/bulk-invite. The browser's reading of the file is not trusted: every row is checked again
- * here (missing name, invalid e-mail, over-long cells, addresses that are already users); duplicates of
+ * here (missing name, invalid e-mail, over-long cells, addresses that are already users of this tenant;
+ * an address with an account elsewhere is invited like a new one, docs/invite-privacy.md); duplicates of
  * an earlier row are dropped. Then, with the subscription row locked, the seat limit: the rows plus the
  * tenant's users must stay within userLimit ('Users Limit Exceeds'). In one transaction the batch
  * (BulkInviteBatch), the invited users and their invitations are created; after the commit one
@@ -56,11 +58,15 @@ export async function bulkInvite(
       async (tx) => {
         const seats = await lockSeats(tx, actor.tenant.id);
         // One array parameter instead of 10,000 (e-mails are stored lower-cased; the index answers).
-        const existing = await tx.$queryRaw<Array<{ email: string }>>`
-          SELECT email FROM "User" WHERE email = ANY(${candidates.map((r) => r.email)}::text[])`;
-        if (existing.length > 0) {
-          // The spec's answer: the existing addresses, to remove before retrying.
-          const errors = Object.fromEntries(existing.map((u) => [u.email, MSG.bulkRowExisting]));
+        const owners = await addressOwners(
+          tx,
+          actor.tenant.id,
+          candidates.map((r) => r.email),
+        );
+        if (owners.own.size > 0) {
+          // The spec's answer: the existing addresses of this tenant, to remove before retrying. An
+          // address with an account elsewhere is sent like a new one (docs/invite-privacy.md).
+          const errors = Object.fromEntries([...owners.own].map((email) => [email, MSG.bulkRowExisting]));
           throw new AppError('BULK_EXISTING_USERS', { status: 409, message: MSG.bulkExistingUsers, errors });
         }
         if (seats.used + candidates.length > seats.limit) throw usersLimitExceeded();
@@ -78,7 +84,7 @@ export async function bulkInvite(
         await createInvitedUsers(tx, {
           tenantId: actor.tenant.id,
           invitedById: actor.user.id,
-          rows,
+          rows: rows.map((r) => ({ ...r, elsewhere: owners.elsewhere.has(r.email) })),
           expiresAt: inviteExpiry(deps, now),
           batchId: batch.id,
         });

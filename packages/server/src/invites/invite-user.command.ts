@@ -6,6 +6,7 @@ import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { authorizeInvite } from './invite.policy.ts';
+import { addressOwners } from './invite-elsewhere.ts';
 import { createInvitedUsers } from './invited-users.ts';
 import { queueInviteSend } from './invite-jobs.ts';
 import { lockSeats } from './seats.ts';
@@ -21,6 +22,7 @@ export const inviteExpiry = (deps: Pick<ServerDeps, 'config'>, now: Date) =>
  * POST /user/invite: a user of the actor's tenant without a password, an invitation (single use,
  * expiring after INVITE_TOKEN_TTL_HOURS) and its e-mail through the worker (send-invite, enqueued after
  * the commit, jobId `invite-<id>`). The seat limit is checked with the subscription row locked.
+ * An address with an account at another tenant is answered the same (docs/invite-privacy.md).
  */
 export async function inviteUser(
   deps: Pick<ServerDeps, 'db' | 'queue' | 'config' | 'logger'>,
@@ -34,12 +36,14 @@ export async function inviteUser(
     inviteId = await withTransaction(deps.db, async (tx) => {
       const seats = await lockSeats(tx, actor.tenant.id);
       if (seats.used + 1 > seats.limit) throw usersLimitExceeded();
-      const taken = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
-      if (taken) throw AppError.conflict(MSG.emailTaken, { email: MSG.emailTaken });
+      // The spec's answer only for an address of this tenant; one with an account elsewhere is answered
+      // like a new one and its owner gets a notice instead (invite-elsewhere.ts).
+      const owners = await addressOwners(tx, actor.tenant.id, [input.email]);
+      if (owners.own.has(input.email)) throw AppError.conflict(MSG.emailTaken, { email: MSG.emailTaken });
       const [created] = await createInvitedUsers(tx, {
         tenantId: actor.tenant.id,
         invitedById: actor.user.id,
-        rows: [input],
+        rows: [{ ...input, elsewhere: owners.elsewhere.has(input.email) }],
         expiresAt: inviteExpiry(deps, now),
       });
       return created!.inviteId;

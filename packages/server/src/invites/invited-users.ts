@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BUILT_IN_ROLES } from '@helix/shared';
 import type { Prisma } from '../db.ts';
 import { randomToken, sha256 } from '../tokens.ts';
+import { elsewherePlaceholder } from './invite-elsewhere.ts';
 
 const CHUNK = 1000;
 
@@ -17,6 +18,9 @@ const chunks = <T>(items: T[]): T[][] => {
  * allows no dot; the invitee picks theirs on joining). The invitation's token is derived by the
  * worker's first send attempt (a nonce kept on the row, send-invite.ts); until then the row holds the
  * hash of a token nobody knows.
+ * A row `elsewhere` (an address with an account at another tenant) is stored under a placeholder
+ * address with the typed one in `elsewhereEmail` (invite-elsewhere.ts); it looks like any other pending
+ * invite to the tenant, and its job mails a notice instead of an invitation.
  * One statement per thousand rows (arrays through unnest): a 10,000-row bulk invite commits in about a
  * second instead of building 10,000 inserts.
  */
@@ -25,7 +29,7 @@ export async function createInvitedUsers(
   input: {
     tenantId: number;
     invitedById: number;
-    rows: ReadonlyArray<{ name: string; email: string }>;
+    rows: ReadonlyArray<{ name: string; email: string; elsewhere?: boolean }>;
     expiresAt: Date;
     batchId?: number;
   },
@@ -35,12 +39,14 @@ export async function createInvitedUsers(
   const now = new Date();
   for (const part of chunks([...input.rows])) {
     const users = await tx.$queryRaw<Array<{ id: number; email: string }>>`
-      INSERT INTO "User" ("tenantId", name, email, "userName", "parentId", "isOwner", "createdAt", "updatedAt")
-      SELECT ${input.tenantId}, r.name, r.email, r.user_name, ${input.invitedById}, false, ${now}, ${now}
-      FROM unnest(${part.map((r) => r.name)}::text[], ${part.map((r) => r.email)}::text[],
+      INSERT INTO "User" ("tenantId", name, email, "elsewhereEmail", "userName", "parentId", "isOwner", "createdAt", "updatedAt")
+      SELECT ${input.tenantId}, r.name, r.email, r.elsewhere_email, r.user_name, ${input.invitedById}, false, ${now}, ${now}
+      FROM unnest(${part.map((r) => r.name)}::text[],
+                  ${part.map((r) => (r.elsewhere ? elsewherePlaceholder() : r.email))}::text[],
+                  ${part.map((r) => (r.elsewhere ? r.email : null))}::text[],
                   ${part.map(() => `invite.${randomBytes(12).toString('hex')}`)}::text[])
-           AS r(name, email, user_name)
-      RETURNING id, email`;
+           AS r(name, email, elsewhere_email, user_name)
+      RETURNING id, COALESCE("elsewhereEmail", email) AS email`;
     const userIds = users.map((u) => u.id);
     if (role) {
       await tx.$executeRaw`

@@ -8,12 +8,14 @@ import { authorizeInvite } from './invite.policy.ts';
 import { inviteExpiry } from './invite-user.command.ts';
 import { afterCommit, withTransaction } from '../db/transaction.ts';
 import { queueInviteSend } from './invite-jobs.ts';
+import { shownEmail } from './invite-elsewhere.ts';
 
 /**
  * POST /user/resend-invite: for a user of the tenant who has not set a password yet, every open
  * invitation is retired (its link stops working) and a new one is made and sent. This is the one
  * deliberate rotation of an invitation link: the owner resends because the old mail was lost or may
  * have reached the wrong hands; retries of one invitation always mail the same link (send-invite.ts).
+ * For an invite of an address elsewhere the new row's job mails the notice again (invite-elsewhere.ts).
  */
 export async function resendInvite(
   deps: Pick<ServerDeps, 'db' | 'queue' | 'config' | 'logger'>,
@@ -24,7 +26,7 @@ export async function resendInvite(
   authorizeInvite(actor, 'resend');
   const user = await deps.db.user.findFirst({
     where: { id: input.id, deletedAt: null, ...ownTenant(actor) },
-    select: { id: true, email: true, passwordHash: true },
+    select: { id: true, email: true, elsewhereEmail: true, passwordHash: true },
   });
   if (!user) throw AppError.notFound();
   if (user.passwordHash !== null) throw AppError.conflict(MSG.inviteAlreadyAccepted);
@@ -46,5 +48,5 @@ export async function resendInvite(
     });
   });
   await afterCommit(() => queueInviteSend(deps, invite.id));
-  return { message: MSG.resetEmailSent(user.email) };
+  return { message: MSG.resetEmailSent(shownEmail(user)) };
 }

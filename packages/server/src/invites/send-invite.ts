@@ -70,7 +70,8 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
        AND (i."sendingUntil" IS NULL OR i."sendingUntil" <= ${DB_NOW})
        AND u.id = i."userId" AND t.id = i."tenantId"
      RETURNING i."tokenNonce" AS nonce, i."tokenHash" AS "tokenHash", i."expiresAt" <= ${DB_NOW} AS expired,
-       u.name, u.email, u."deletedAt", t.name AS "tenantName",
+       u.name, COALESCE(u."elsewhereEmail", u.email) AS email, u."elsewhereEmail" IS NOT NULL AS elsewhere,
+       u."deletedAt", t.name AS "tenantName",
        (SELECT s.name FROM "User" AS s WHERE s.id = i."invitedById") AS "inviterName"`,
     inviteId,
     leaseMs,
@@ -95,16 +96,33 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
   const nonce = await nonceUnderThisSecret(deps, inviteId, invite);
 
   try {
-    await sendTemplateMail(deps.transport, deps.mailFrom, {
-      template: 'invite',
-      to: invite.email,
-      vars: {
-        name: invite.name,
-        link: inviteLink(deps.publicUrl, inviteToken(deps.signingSecret, nonce)),
-        tenantName: invite.tenantName,
-        inviterName: invite.inviterName ?? '',
-      },
-    });
+    // An address with an account elsewhere gets a notice instead of an invitation, with no link
+    // (docs/invite-privacy.md); the same claim, lease and sentAt keep it to one e-mail.
+    await sendTemplateMail(
+      deps.transport,
+      deps.mailFrom,
+      invite.elsewhere
+        ? {
+            template: 'invite-elsewhere',
+            to: invite.email,
+            vars: {
+              name: invite.name,
+              email: invite.email,
+              tenantName: invite.tenantName,
+              inviterName: invite.inviterName ?? '',
+            },
+          }
+        : {
+            template: 'invite',
+            to: invite.email,
+            vars: {
+              name: invite.name,
+              link: inviteLink(deps.publicUrl, inviteToken(deps.signingSecret, nonce)),
+              tenantName: invite.tenantName,
+              inviterName: invite.inviterName ?? '',
+            },
+          },
+    );
   } catch (error) {
     // Not taken by the SMTP server: the next attempt need not wait for the lease.
     await deps.db.$executeRaw`
@@ -122,7 +140,9 @@ interface ClaimedInvite {
   tokenHash: string;
   expired: boolean;
   name: string;
+  /** The address mailed: the invited one (for an invite of an address elsewhere, `elsewhereEmail`). */
   email: string;
+  elsewhere: boolean;
   deletedAt: Date | null;
   tenantName: string;
   inviterName: string | null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SendEmailPayload } from '@helix/shared';
+import { renderInviteElsewhere } from './invite-elsewhere.template.ts';
 
 export interface RenderedMail {
   subject: string;
@@ -72,6 +73,8 @@ export function renderMail(template: Template, rawVars: Record<string, string>):
         html: layout(lines, { label: 'Accept the invitation', link: v.link }),
       };
     }
+    case 'invite-elsewhere':
+      return renderInviteElsewhere(rawVars);
     case 'welcome': {
       const v = VARS.welcome.parse(rawVars);
       const lines = [`Hello ${v.name},`, 'Welcome to Helix.'];

@@ -5,6 +5,7 @@ import type { SubscriptionRecord } from '../sessions/session-user.include.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { tenantScope } from '../tenants/tenant-scope.ts';
 import { authorize } from './platform-user.policy.ts';
+import { shownEmail } from '../invites/invite-elsewhere.ts';
 
 export const platformUserInclude = {
   tenant: { include: { subscription: { include: { plan: { select: { name: true } } } } } },
@@ -17,7 +18,7 @@ export function presentPlatformUser(user: Row): PlatformUserView {
   return {
     id: user.id,
     name: user.name,
-    email: user.email,
+    email: shownEmail(user),
     userName: user.userName,
     isAdmin: user.isAdmin,
     isOwner: user.isOwner,

@@ -5,6 +5,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { endUserSessions } from '../sessions/session.service.ts';
 import { tenantScope } from '../tenants/tenant-scope.ts';
 import { authorizeUser } from './user.policy.ts';
+import { shownEmail } from '../invites/invite-elsewhere.ts';
 import { withTransaction } from '../db/transaction.ts';
 
 /**
@@ -27,9 +28,10 @@ export async function deleteUser(
   authorizeUser(actor, 'delete');
   const target = await db.user.findFirst({
     where: { id: input.id, deletedAt: null, ...tenantScope(actor) },
-    select: { id: true, tenantId: true, isOwner: true, isAdmin: true, email: true },
+    select: { id: true, tenantId: true, isOwner: true, isAdmin: true, email: true, elsewhereEmail: true },
   });
-  if (!target || (input.email !== undefined && input.email.trim().toLowerCase() !== target.email)) {
+  const shown = target && shownEmail(target);
+  if (!target || (input.email !== undefined && input.email.trim().toLowerCase() !== shown)) {
     throw AppError.notFound();
   }
   authorizeUser(actor, 'delete', target);
@@ -41,6 +43,7 @@ export async function deleteUser(
         deletedAt: now,
         name: 'Deleted user',
         email: `deleted-${target.id}@deleted.invalid`,
+        elsewhereEmail: null,
         userName: `deleted.${target.id}`,
         passwordHash: null,
         googleId: null,

@@ -1,10 +1,12 @@
 import type { TenantUserView } from '@helix/shared/schemas/tenant-user';
 import type { Db, Prisma } from '../db.ts';
+import { shownEmail } from '../invites/invite-elsewhere.ts';
 
 export const tenantUserSelect = {
   id: true,
   name: true,
   email: true,
+  elsewhereEmail: true,
   userName: true,
   passwordHash: true,
   googleId: true,
@@ -28,7 +30,8 @@ export function presentTenantUser(user: TenantUserRecord, lastLoginAt: Date | nu
   return {
     id: user.id,
     name: user.name,
-    email: user.email,
+    // An invite of an address elsewhere shows the address the tenant typed, never the placeholder.
+    email: shownEmail(user),
     userName: user.userName,
     isPassword: user.passwordHash !== null,
     isOwner: user.isOwner,
