@@ -7,6 +7,11 @@ import { apiNotFound, errorHandler, type AppOutages } from './http/error-handler
 import { watchDatabase } from '@helix/server/health/watch-database';
 import { watchRedis } from '@helix/server/redis';
 import { requestLogger } from './http/request-logger.ts';
+import { httpMetrics } from './http/http-metrics.ts';
+import { metricsRoutes } from './routes/metrics.routes.ts';
+import { registerDbPool, registerQueueDepth, registerViewBuffer } from '@helix/server/metrics/collectors';
+import { startProcessMetrics } from '@helix/server/metrics/metrics';
+import { poolOf } from '@helix/server/db';
 import { securityHeaders } from './http/security.ts';
 import { drawnHome } from './http/drawn-home.ts';
 import { webApp } from './http/web-app.ts';
@@ -52,8 +57,16 @@ export function createApp(deps: AppDeps): Express {
   };
   app.locals.outages = outages;
 
+  startProcessMetrics('api');
+  registerQueueDepth(deps.queue);
+  registerViewBuffer(deps.redis, config.REDIS_PREFIX);
+  const pool = poolOf(deps.db);
+  if (pool) registerDbPool(pool);
+
   app.use(requestLogger(deps.logger));
+  app.use(httpMetrics());
   app.use(securityHeaders(config));
+  app.use(metricsRoutes(deps));
 
   app.use('/api', healthRoutes(deps));
   // The bulk invite alone takes a large body, and only from a signed-in caller of that tenant.

@@ -12,6 +12,9 @@ import {
   type QueueFamilyName,
   type RetryPolicy,
 } from '@helix/shared';
+import { jobOutcomes, jobRunSeconds, jobWaitSeconds } from '@helix/server/metrics/metrics';
+import { requestIdOf } from '@helix/server/queue/job-queue';
+import { runInRequest } from '@helix/server/request-context';
 
 /**
  * A handler receives the payload already checked against its contract, the job and the worker's lock
@@ -89,7 +92,10 @@ export function startWorkers(options: WorkersOptions): Workers {
         if (!parsed.success)
           throw new UnrecoverableError(`Invalid payload for ${job.name}: ${parsed.error.message}`);
         const handler = handlers[definition.name] as JobHandler;
-        return handler(parsed.data as never, job, token);
+        // The handler's log lines (and the jobs it enqueues) carry the request that enqueued this one.
+        const requestId = requestIdOf(job);
+        const run = () => handler(parsed.data as never, job, token);
+        return requestId ? runInRequest({ requestId }, run) : run();
       },
       {
         connection: options.connection,
@@ -107,10 +113,37 @@ export function startWorkers(options: WorkersOptions): Workers {
         },
       },
     );
-    worker.on('completed', (job) => options.logger.debug({ jobId: job.id, job: job.name }, 'job done'));
-    worker.on('failed', (job, err) =>
-      options.logger.warn({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err }, 'job failed'),
-    );
+    worker.on('active', (job) => {
+      // A first attempt's wait: since it was added, or since its delay ended (retries wait on purpose).
+      if (job.attemptsMade > 0) return;
+      const since = job.timestamp + (job.delay ?? 0);
+      jobWaitSeconds.observe({ family, job: job.name }, Math.max(0, Date.now() - since) / 1000);
+    });
+    const finished = (job: Job, outcome: 'completed' | 'failed') => {
+      jobOutcomes.inc({ family, job: job.name, outcome });
+      if (job.processedOn) {
+        jobRunSeconds.observe({ family, job: job.name }, Math.max(0, Date.now() - job.processedOn) / 1000);
+      }
+    };
+    // Routine jobs (the views flush every 2 s) log at debug; failures at warn. Each line carries the
+    // id of the request that enqueued the job, if one did.
+    worker.on('completed', (job) => {
+      finished(job, 'completed');
+      options.logger.debug({ jobId: job.id, job: job.name, requestId: requestIdOf(job) }, 'job done');
+    });
+    worker.on('failed', (job, err) => {
+      if (job) finished(job, 'failed');
+      options.logger.warn(
+        {
+          jobId: job?.id,
+          job: job?.name,
+          attempt: job?.attemptsMade,
+          requestId: job && requestIdOf(job),
+          err,
+        },
+        'job failed',
+      );
+    });
     worker.on('error', (err) => options.logger.error({ err, queue: declared.queue }, 'worker error'));
     workers.set(family, worker);
   }

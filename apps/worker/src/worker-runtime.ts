@@ -2,7 +2,11 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { QUEUE_FAMILY_NAMES, type QueueFamilyName } from '@helix/shared';
 import type { Config } from '@helix/server';
-import { createDb, type Db } from '@helix/server/db';
+import type { Server } from 'node:http';
+import { createDb, poolOf, type Db } from '@helix/server/db';
+import { registerDbPool, registerQueueDepth, registerViewBuffer } from '@helix/server/metrics/collectors';
+import { startProcessMetrics } from '@helix/server/metrics/metrics';
+import { serveMetrics } from '@helix/server/metrics/metrics-endpoint';
 import { createRedis } from '@helix/server/redis';
 import { createMailTransport } from '@helix/server/mail/transport';
 import { JobQueue } from '@helix/server/queue/job-queue';
@@ -77,6 +81,7 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
   const handlers = buildHandlers(deps);
   const views = createViewsRuntime(config, logger, { ...models, queue });
   let workers: Workers | undefined;
+  let metricsServer: Server | undefined;
   let running: readonly QueueFamilyName[] = [];
   let recovery: NodeJS.Timeout | undefined;
 
@@ -95,6 +100,19 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
     /** Starts the workers (refusing when a job has no handler) and each family's start-up tasks. */
     async start(opts: { families?: readonly QueueFamilyName[] } = {}) {
       running = opts.families ?? QUEUE_FAMILY_NAMES;
+      startProcessMetrics('worker');
+      registerQueueDepth(queue);
+      registerViewBuffer(redis, config.REDIS_PREFIX);
+      const pool = poolOf(db);
+      if (pool) registerDbPool(pool);
+      if (config.METRICS_TOKEN && config.METRICS_PORT) {
+        metricsServer = await serveMetrics({
+          port: config.METRICS_PORT,
+          host: config.METRICS_HOST,
+          token: config.METRICS_TOKEN,
+        });
+        logger.info({ port: config.METRICS_PORT, host: config.METRICS_HOST }, 'metrics served');
+      }
       workers = startWorkers({
         connection,
         prefix: config.REDIS_PREFIX,
@@ -120,8 +138,13 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
         );
       }
     },
+    /** The metrics port's server, when METRICS_TOKEN and METRICS_PORT are set. */
+    get metricsServer() {
+      return metricsServer;
+    },
     async stop() {
       clearInterval(recovery);
+      await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
       await workers?.close(); // waits for running jobs
       if (running.includes('views')) await views.stop(); // the last view counts go to PostgreSQL
       await queue.close().catch((err: unknown) => logger.warn({ err }, 'queue close failed'));

@@ -143,6 +143,14 @@ export const ConfigSchema = z.object({
    * within this time. At most 10 s; 0 reads the database on every call.
    */
   EMBED_ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(3_000),
+  /**
+   * Prometheus metrics (README, "Metrics"): the bearer token a scraper sends (at least 16 characters).
+   * Unset, GET /metrics answers 404 and the worker opens no metrics port.
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** The worker's metrics port (GET /metrics there), on METRICS_HOST; off when unset. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

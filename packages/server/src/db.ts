@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export * from './generated/prisma/client.ts';
@@ -9,11 +10,20 @@ export * from './generated/prisma/client.ts';
  */
 export const DB_CONNECT_TIMEOUT_MS = 2000;
 
-/** One PrismaClient per process, over node-postgres (no downloaded engine needed). */
+const pools = new WeakMap<PrismaClient, pg.Pool>();
+
+/**
+ * One PrismaClient per process, over node-postgres (no downloaded engine needed). The pool is made
+ * here (the client ends it on $disconnect) so its use can be measured: poolOf.
+ */
 export function createDb(connectionString: string): PrismaClient {
-  return new PrismaClient({
-    adapter: new PrismaPg({ connectionString, connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS }),
-  });
+  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
 }
+
+/** The node-postgres pool under a client made by createDb (metrics read its counts). */
+export const poolOf = (db: PrismaClient): pg.Pool | undefined => pools.get(db);
 
 export type Db = PrismaClient;

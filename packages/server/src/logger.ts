@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { currentRequestId } from './request-context.ts';
 
 /** Structured logs. Passwords, tokens and authorization headers are redacted wherever they appear. */
 export const REDACT_PATHS = [
@@ -19,8 +20,19 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/** Every line written while serving a request, or running a job a request enqueued, names that request. */
+const requestIdMixin = (): { requestId?: string } => {
+  const requestId = currentRequestId();
+  return requestId ? { requestId } : {};
+};
+
 /** `destination` defaults to stdout; tests pass a stream to read what was logged. */
 export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
-  const options = { name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  const options = {
+    name,
+    level,
+    mixin: requestIdMixin,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  };
   return destination ? pino(options, destination) : pino(options);
 }

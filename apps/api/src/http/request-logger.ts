@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Level, Logger } from 'pino';
+import { runInRequest } from '@helix/server/request-context';
 
 /**
  * Query parameters that carry secrets (OAuth code and state, tokens, the viewer's ticket or embed token
@@ -102,6 +103,7 @@ export function requestLogger(logger: Logger): RequestHandler {
     };
     res.once('finish', done);
     res.once('close', done);
-    next();
+    // Everything the request does (its log lines, the jobs it enqueues) carries its id.
+    runInRequest({ requestId: id }, next);
   };
 }

@@ -47,6 +47,7 @@ import { actorOf, auth, can } from '../http/auth.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import type { AuditAction } from '@helix/shared/schemas/audit';
+import { webhookLagSeconds, webhookOutcomes } from '@helix/server/metrics/metrics';
 
 /** Webhook bodies are small; Stripe's largest events stay well under this. */
 const WEBHOOK_BODY_LIMIT = '512kb';
@@ -105,9 +106,16 @@ export function billingWebhookRoutes(deps: ServerDeps): Router {
       try {
         verified = stripeOf(deps).webhooks.constructEvent(req.body, signature, secret);
       } catch {
+        webhookOutcomes.inc({ outcome: 'refused' });
         throw AppError.badRequest('Invalid Stripe signature.');
       }
-      const result = await applyStripeEvent(deps, parseStripeEvent(verified));
+      const event = parseStripeEvent(verified);
+      webhookLagSeconds.observe(Math.max(0, Date.now() / 1000 - event.created));
+      const result = await applyStripeEvent(deps, event).catch((err: unknown) => {
+        webhookOutcomes.inc({ outcome: 'failed' });
+        throw err;
+      });
+      webhookOutcomes.inc({ outcome: result.outcome });
       res.json({ received: true, outcome: result.outcome });
     },
   );

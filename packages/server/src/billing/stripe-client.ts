@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { Config } from '../config.ts';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
+import { stripeCallErrors } from '../metrics/metrics.ts';
 
 /**
  * The Stripe API version every call uses: pinned here and nowhere else. Object shapes follow it
@@ -24,7 +25,7 @@ export function createStripeClient(config: Pick<Config, 'STRIPE_SECRET_KEY' | 'S
     });
   }
   const url = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null;
-  return new Stripe(config.STRIPE_SECRET_KEY, {
+  const stripe = new Stripe(config.STRIPE_SECRET_KEY, {
     apiVersion: STRIPE_API_VERSION,
     maxNetworkRetries: 2,
     timeout: 20_000,
@@ -37,6 +38,12 @@ export function createStripeClient(config: Pick<Config, 'STRIPE_SECRET_KEY' | 'S
         }
       : {}),
   });
+  // Every answer with an error status (a decline, a conflict, Stripe down) is counted by method and status.
+  stripe.on('response', (response: Stripe.ResponseEvent) => {
+    const status = response.status ?? 0;
+    if (status >= 400) stripeCallErrors.inc({ method: response.method ?? 'unknown', status: String(status) });
+  });
+  return stripe;
 }
 
 const clients = new WeakMap<Config, Stripe>();

@@ -11,6 +11,22 @@ import {
 } from '@helix/shared';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { AppError } from '../errors.ts';
+import { currentRequestId } from '../request-context.ts';
+
+/**
+ * The request a job was enqueued from, kept in the job's options (BullMQ stores options it does not
+ * know as they are): the worker logs it with the job's lines, so one id follows a request into its jobs.
+ */
+export type TracedJobOptions = JobsOptions & { requestId?: string };
+
+const traced = (options: JobsOptions): TracedJobOptions => {
+  const requestId = currentRequestId();
+  return requestId ? { ...options, requestId } : options;
+};
+
+/** The id of the request that enqueued a job, if any. */
+export const requestIdOf = (job: { opts: JobsOptions }): string | undefined =>
+  (job.opts as TracedJobOptions).requestId;
 
 /** The backoff type the worker's strategy answers (capped exponential, from the family's RetryPolicy). */
 export const RETRY_BACKOFF_TYPE = 'capped-exponential';
@@ -106,10 +122,11 @@ export class JobQueue {
     const data = job.payload.parse(payload);
     await within(
       this.addTimeoutMs,
-      this.queueFor(job).add(job.name, data, {
-        jobId,
-        ...(options.delayMs ? { delay: options.delayMs } : {}),
-      }),
+      this.queueFor(job).add(
+        job.name,
+        data,
+        traced({ jobId, ...(options.delayMs ? { delay: options.delayMs } : {}) }),
+      ),
     );
   }
 
@@ -121,7 +138,7 @@ export class JobQueue {
     const jobs = items.map((item) => ({
       name: job.name,
       data: job.payload.parse(item.payload),
-      opts: { jobId: item.jobId },
+      opts: traced({ jobId: item.jobId }),
     }));
     await within(this.addTimeoutMs, this.queueFor(job).addBulk(jobs));
   }
@@ -154,10 +171,11 @@ export class JobQueue {
     const events = await within(this.addTimeoutMs, this.eventsOf(job.family));
     const added = await within(
       this.addTimeoutMs,
-      this.queueFor(job).add(job.name, data, {
-        jobId,
-        ...(options.attempts ? { attempts: options.attempts } : {}),
-      }),
+      this.queueFor(job).add(
+        job.name,
+        data,
+        traced({ jobId, ...(options.attempts ? { attempts: options.attempts } : {}) }),
+      ),
     );
     return added.waitUntilFinished(events, options.timeoutMs);
   }

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Db } from '../db.ts';
 import { parseViewHash, viewCommands, viewKeys, type ViewEntry } from './view-store.ts';
 import { withTransaction } from '../db/transaction.ts';
+import { viewsFlushed, viewsLastFlush } from '../metrics/metrics.ts';
 
 export interface FlushDeps {
   db: Db;
@@ -186,6 +187,8 @@ export async function flushViews(deps: FlushDeps, options: { recover?: boolean }
   const id = await claimPending(deps);
   if (id) await apply(id);
   if (options.recover) await pruneViewFlushes(deps.db);
+  viewsFlushed.inc(result.views);
+  viewsLastFlush.setToCurrentTime();
   return result;
 }
 
