@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { AcceptInvitationRequest, InvitationQuery } from '@helix/shared/schemas/invitation';
+import type { ServerDeps } from '@helix/server/deps';
+import { acceptInvitation } from '@helix/server/invites/accept-invitation.command';
+import { lookupInvitation } from '@helix/server/invites/invitation.query';
+import { routeLimiter } from '../http/rate-limit.ts';
+import { inputOf, validate } from '../http/validate.ts';
+
+/**
+ * The invitation page's calls (base, no session; docs/invitation-page.md): what a link opens, asked
+ * when the page opens, and the join. Both are limited per client address.
+ */
+export function invitationRoutes(deps: ServerDeps): Router {
+  const router = Router();
+  const lookupLimit = routeLimiter(deps, 'invitation-lookup', {
+    limit: deps.config.INVITATION_RATE_LIMIT_MAX,
+    windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
+  });
+
+  router.get('/user/invitation', lookupLimit, validate(InvitationQuery, 'query'), async (req, res) => {
+    // Personal (the invitee's e-mail): never kept by a cache.
+    res.set('Cache-Control', 'no-store');
+    res.json(await lookupInvitation(deps.db, inputOf(req, InvitationQuery).token));
+  });
+
+  router.post(
+    '/user/invitation/accept',
+    routeLimiter(deps, 'join'),
+    validate(AcceptInvitationRequest),
+    async (req, res) => {
+      const input = inputOf(req, AcceptInvitationRequest);
+      res
+        .status(201)
+        .json(await acceptInvitation(deps.db, input, { userAgent: req.get('user-agent') ?? null }));
+    },
+  );
+
+  return router;
+}
