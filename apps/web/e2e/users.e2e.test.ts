@@ -142,12 +142,20 @@ describe('users of a tenant in the browser', () => {
     const ownerRow = await db.user.findUniqueOrThrow({ where: { email: owner.email } });
     await db.invite.updateMany({ where: { tenantId: owner.tenant.id }, data: { invitedById: ownerRow.id } });
     const { context, page } = await newPage(browser);
+    // On a phone held upright: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await page.goto(`/signup?token=${encodeURIComponent(token)}`);
     await expectPath(page, '/invitation');
     const dead = page.getByTestId('invitation-dead');
     await dead.getByText(MSG.invitationAskNew(`Owner Late ${id}`, `Late ${id}`)).waitFor();
     expect(await dead.innerText()).toContain('This invitation expired on');
     expect(await page.getByRole('button', { name: MSG.invitationJoin }).count()).toBe(0);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    // The default Terms page the forms link to (no TERMS_URL in the tests).
+    await page.goto('/terms');
+    await page.getByRole('heading', { name: 'Terms of Service', level: 1 }).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await context.close();
   });
 
