@@ -133,7 +133,7 @@ describe('users of a tenant in the browser', () => {
     await context.close();
   });
 
-  it('an expired invitation says so on opening, and whom to ask; an old /signup link opens the same page', async () => {
+  it('an expired invitation says so on opening and asks the inviter for a new one; an old /signup link opens it', async () => {
     const owner = await educatorOwner(db, `Late ${id}`);
     const { token } = await createInvite(db, {
       tenant: owner.tenant,
@@ -152,6 +152,13 @@ describe('users of a tenant in the browser', () => {
     expect(await dead.innerText()).toContain('This invitation expired on');
     expect(await page.getByRole('button', { name: MSG.invitationJoin }).count()).toBe(0);
     expect(await overflow()).toBeLessThanOrEqual(0);
+    // Asking for a new one e-mails the inviter, who resends from the users list.
+    await page.getByRole('button', { name: MSG.invitationAskButton }).click();
+    await page.getByText(MSG.invitationAsked(`Late ${id}`)).waitFor();
+    const asked = await waitForMail(owner.email, 20_000, (m) =>
+      m.subject.includes('asks for a new invitation'),
+    );
+    expect(asked.text).toContain('/user/settings/users-list');
     // The default Terms page the forms link to (no TERMS_URL in the tests).
     await page.goto('/terms');
     await page.getByRole('heading', { name: 'Terms of Service', level: 1 }).waitFor();

@@ -116,7 +116,7 @@ export type MailBrand = z.infer<typeof MailBrand>;
 
 export const SendEmailPayload = z.object({
   /** Which template to render. */
-  template: z.enum(['password-reset', 'invite', 'welcome']),
+  template: z.enum(['password-reset', 'invite', 'welcome', 'invite-renewal']),
   to: z.email(),
   /** Template variables (names, links). */
   vars: z.record(z.string(), z.string()),

@@ -415,6 +415,9 @@ export const MSG = {
   invitationAskSomeone:
     'Ask the person who invited you to send a new invitation. If you received a newer invitation, use the link in that e-mail.',
   invitationSignIn: 'Go to sign in',
+  invitationAskButton: 'Ask for a new invitation',
+  invitationAsked: (school: string) =>
+    `We asked ${school} to send you a new invitation. It will come by e-mail to the same address.`,
   invitationFailedLoad: 'The invitation could not be opened. Check your connection and try again.',
   invitationRetry: 'Try again',
   /** The invitation e-mail's expiry sentence; `at` is e.g. "10 December 2026 at 14:00 UTC". */

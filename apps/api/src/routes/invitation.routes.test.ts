@@ -173,6 +173,47 @@ describe('POST /api/user/invitation/accept', () => {
   });
 });
 
+describe('POST /api/user/invitation/renewal-request', () => {
+  const renewalJobs = async () =>
+    (await h.deps.queue.queueOf('email').getJobs(['waiting', 'delayed', 'completed', 'active'])).filter(
+      (job) => (job.data as { template?: string }).template === 'invite-renewal',
+    );
+
+  it("e-mails the inviter once, in the school's look, for an expired invitation only", async () => {
+    const s = await school('Renewal School', '#0a7d32');
+    const expired = await invitation(s, 'late@renewal.test', new Date(Date.now() - 1000));
+    const ask = () =>
+      request(h.app).post('/api/user/invitation/renewal-request').send({ token: expired.token });
+
+    const res = await ask();
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: MSG.invitationAsked('Renewal School') });
+    // A second click (or a reload) sends nothing more.
+    expect((await ask()).body).toEqual(res.body);
+    const jobs = (await renewalJobs()).filter((j) => j.data.to === s.owner.email);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.data).toMatchObject({
+      to: s.owner.email,
+      vars: { inviteeName: 'Ana Pupil', inviteeEmail: 'late@renewal.test', tenantName: 'Renewal School' },
+      brand: {
+        name: 'Renewal School',
+        primaryColor: '#0a7d32',
+        logoUrl: `http://portal.test/api/files/images/logo-${s.tenant.domainPrefix}.webp`,
+      },
+    });
+
+    // An open, a used or an unknown invitation cannot ask.
+    const open = await invitation(s, 'open@renewal.test');
+    const used = await createInvite(h.db, { tenant: s.tenant, usedAt: new Date(), expiresAt: new Date(0) });
+    for (const token of [open.token, used.token, 'no-such-token']) {
+      const refused = await request(h.app).post('/api/user/invitation/renewal-request').send({ token });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual({ token: MSG.inviteInvalid });
+    }
+    expect((await renewalJobs()).filter((j) => j.data.to === s.owner.email)).toHaveLength(1);
+  });
+});
+
 describe('the Terms and Privacy pages', () => {
   it('are plain default pages, or redirects to the configured addresses', async () => {
     const terms = await request(h.app).get('/terms');

@@ -1,14 +1,20 @@
 import { Router } from 'express';
-import { AcceptInvitationRequest, InvitationQuery } from '@helix/shared/schemas/invitation';
+import {
+  AcceptInvitationRequest,
+  InvitationQuery,
+  InvitationRenewalRequest,
+} from '@helix/shared/schemas/invitation';
 import type { ServerDeps } from '@helix/server/deps';
 import { acceptInvitation } from '@helix/server/invites/accept-invitation.command';
 import { lookupInvitation } from '@helix/server/invites/invitation.query';
+import { requestInvitationRenewal } from '@helix/server/invites/request-invitation-renewal.command';
 import { routeLimiter } from '../http/rate-limit.ts';
 import { inputOf, validate } from '../http/validate.ts';
 
 /**
  * The invitation page's calls (base, no session; docs/invitation-page.md): what a link opens, asked
- * when the page opens, and the join. Both are limited per client address.
+ * when the page opens, the join, and an expired link's request for a new one. Each is limited per
+ * client address.
  */
 export function invitationRoutes(deps: ServerDeps): Router {
   const router = Router();
@@ -32,6 +38,16 @@ export function invitationRoutes(deps: ServerDeps): Router {
       res
         .status(201)
         .json(await acceptInvitation(deps.db, input, { userAgent: req.get('user-agent') ?? null }));
+    },
+  );
+
+  // An expired link's holder asks the school for a new invitation (one e-mail per invitation a day).
+  router.post(
+    '/user/invitation/renewal-request',
+    routeLimiter(deps, 'invitation-renewal'),
+    validate(InvitationRenewalRequest),
+    async (req, res) => {
+      res.json(await requestInvitationRenewal(deps, inputOf(req, InvitationRenewalRequest).token));
     },
   );
 

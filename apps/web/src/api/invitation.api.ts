@@ -11,3 +11,7 @@ export const fetchInvitation = (token: string): Promise<InvitationView> =>
 /** Join by the invitation page: the invitee is signed in (is-loggedin). */
 export const acceptInvitation = (body: AcceptInvitationRequest): Promise<AuthResponse> =>
   baseApi.post<unknown>('/user/invitation/accept', body).then((answer) => AuthResponse.parse(answer));
+
+/** An expired link's holder asks the school for a new invitation (the server's toast on failure). */
+export const requestInvitationRenewal = (token: string): Promise<{ message: string }> =>
+  baseApi.post<{ message: string }>('/user/invitation/renewal-request', { token });

@@ -125,3 +125,24 @@ describe('a school brand for e-mail', () => {
     ).toEqual({ name: 'Demo', primaryColor: '#5f51fb', textColor: '#ffffff' });
   });
 });
+
+describe('the request for a new invitation', () => {
+  it("names the invitee, links the users list, in the school's look, escaped", () => {
+    const mail = renderMail(
+      'invite-renewal',
+      {
+        name: 'Olivia',
+        inviteeName: 'Ana <i>',
+        inviteeEmail: 'ana@school.test',
+        tenantName: 'St Mary’s',
+        link: 'https://portal.test/user/settings/users-list',
+      },
+      SCHOOL,
+    );
+    expect(mail.subject).toBe('Ana <i> asks for a new invitation to St Mary’s');
+    expect(mail.html).toContain('Ana &lt;i&gt; (ana@school.test)');
+    expect(mail.html).toContain('href="https://portal.test/user/settings/users-list"');
+    expect(mail.html).toContain('background:#0a7d32');
+    expect(mail.text).toContain('Open the users list:\nhttps://portal.test/user/settings/users-list');
+  });
+});

@@ -1,5 +1,6 @@
 import type { MailBrand, SendEmailPayload } from '@helix/shared';
 import { inviteMail } from './templates/invite.mail.ts';
+import { inviteRenewalMail } from './templates/invite-renewal.mail.ts';
 import { passwordResetMail } from './templates/password-reset.mail.ts';
 import { welcomeMail } from './templates/welcome.mail.ts';
 import { htmlLayout, type RenderedMail } from './layout.ts';
@@ -18,6 +19,7 @@ const TEMPLATES: Record<Template, (vars: Record<string, string>, brand?: MailBra
   'password-reset': passwordResetMail,
   invite: inviteMail,
   welcome: welcomeMail,
+  'invite-renewal': inviteRenewalMail,
 };
 
 /**

@@ -62,3 +62,9 @@ export const InvitationForm = AcceptInvitationRequest.omit({ token: true }).exte
   terms: z.literal(true, { error: MSG.agreePrivacy }),
 });
 export type InvitationForm = z.input<typeof InvitationForm>;
+
+/**
+ * POST /user/invitation/renewal-request: the holder of an expired link asks the school for a new one
+ * (the inviter, else the owner, gets an e-mail; at most one per invitation a day).
+ */
+export const InvitationRenewalRequest = z.strictObject({ token: InvitationQuery.shape.token });

@@ -7,7 +7,7 @@ import { fetchInvitation } from '../../api/invitation.api';
 import { brandTheme } from '../../branding/use-white-label';
 import { Logo } from '../../components/logo';
 import { PageTitle } from '../../ui/page-title';
-import { expiredOn } from './expiry-text';
+import { AskNewInvitation } from './ask-new-invitation';
 import { InvitationJoinForm } from './invitation.form';
 
 type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'no-token' } | InvitationView;
@@ -97,19 +97,7 @@ function InvitationBody(props: {
         />
       );
     case 'expired':
-      return (
-        <Alert
-          type="warning"
-          showIcon
-          title={MSG.invitationExpired(expiredOn(loaded.expiresAt))}
-          description={
-            loaded.inviterName
-              ? MSG.invitationAskNew(loaded.inviterName, loaded.school.name)
-              : MSG.invitationAskSomeone
-          }
-          data-testid="invitation-dead"
-        />
-      );
+      return <AskNewInvitation invitation={loaded} token={props.token ?? ''} />;
     case 'used':
       return (
         <>
