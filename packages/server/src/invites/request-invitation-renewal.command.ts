@@ -30,7 +30,7 @@ export async function requestInvitationRenewal(
       usedAt: true,
       user: { select: { name: true, email: true, deletedAt: true } },
       invitedBy: { select: { id: true, name: true, email: true, tenantId: true, deletedAt: true } },
-      tenant: { select: { name: true, isPlatform: true, branding: true } },
+      tenant: { select: { name: true, isPlatform: true, customBrandName: true, branding: true } },
     },
   });
   if (!invite || invite.usedAt || invite.user.deletedAt || invite.expiresAt > now) {

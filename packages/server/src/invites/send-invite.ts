@@ -72,7 +72,8 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
        AND u.id = i."userId" AND t.id = i."tenantId"
      RETURNING i."tokenNonce" AS nonce, i."tokenHash" AS "tokenHash", i."expiresAt" <= ${DB_NOW} AS expired,
        u.name, u.email, u."deletedAt", t.name AS "tenantName", i."expiresAt" AS "expiresAt",
-       t."isPlatform" AS "isPlatform", b."brandLogo" AS "brandLogo", b."primaryColor" AS "primaryColor",
+       t."isPlatform" AS "isPlatform", t."customBrandName" AS "customBrandName",
+       b."brandLogo" AS "brandLogo", b."primaryColor" AS "primaryColor",
        b."textColor" AS "textColor",
        (SELECT s.name FROM "User" AS s WHERE s.id = i."invitedById") AS "inviterName"`,
     inviteId,
@@ -110,7 +111,7 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
       },
       // The school's look (name, logo, colours), as on its other pages.
       brand: presentMailBrand(
-        { name: invite.tenantName, isPlatform: invite.isPlatform },
+        { name: invite.tenantName, isPlatform: invite.isPlatform, customBrandName: invite.customBrandName },
         invite,
         deps.publicUrl,
       ),
@@ -138,6 +139,7 @@ interface ClaimedInvite {
   inviterName: string | null;
   expiresAt: Date;
   isPlatform: boolean;
+  customBrandName: string | null;
   brandLogo: string | null;
   primaryColor: string | null;
   textColor: string | null;

@@ -31,19 +31,25 @@ const colour = (value: string | null | undefined, fallback: string) =>
   value && COLOUR_PATTERN.test(value) ? value.toLowerCase() : fallback;
 
 /**
- * The look of an e-mail to a user of `tenant`: the school's name, logo and colours; undefined (Helix's
- * look) for the platform tenant.
+ * The look of an e-mail to a user of `tenant`: the school's name, logo and colours, once the school
+ * has made a look of its own (a logo, a brand name or a primary colour; the rule of the signed-in
+ * header, apps/web/src/branding/tenant-look.ts). Undefined (Helix's look) for the platform tenant and
+ * for a tenant that never set one, such as an individual subscriber (whose tenant bears their name).
  */
 export function presentMailBrand(
-  tenant: { name: string; isPlatform: boolean },
+  tenant: { name: string; isPlatform: boolean; customBrandName?: string | null },
   branding: BrandingSource | null | undefined,
   publicUrl: string,
 ): MailBrand | undefined {
   if (tenant.isPlatform) return undefined;
+  const logoUrl = mailLogoUrl(branding?.brandLogo, publicUrl);
+  const primaryColor = colour(branding?.primaryColor, HELIX_MAIL_LOOK.primaryColor);
+  const ownLook = Boolean(logoUrl || tenant.customBrandName || primaryColor !== HELIX_MAIL_LOOK.primaryColor);
+  if (!ownLook) return undefined;
   return MailBrand.parse({
     name: tenant.name.slice(0, 200) || HELIX_MAIL_LOOK.name,
-    logoUrl: mailLogoUrl(branding?.brandLogo, publicUrl),
-    primaryColor: colour(branding?.primaryColor, HELIX_MAIL_LOOK.primaryColor),
+    logoUrl,
+    primaryColor,
     textColor: colour(branding?.textColor, HELIX_MAIL_LOOK.textColor),
   });
 }
@@ -56,7 +62,7 @@ export async function mailBrandOfTenant(
 ): Promise<MailBrand | undefined> {
   const tenant = await db.tenant.findUnique({
     where: { id: tenantId },
-    select: { name: true, isPlatform: true, branding: true },
+    select: { name: true, isPlatform: true, customBrandName: true, branding: true },
   });
   return tenant ? presentMailBrand(tenant, tenant.branding, publicUrl) : undefined;
 }

@@ -114,15 +114,34 @@ describe('a school brand for e-mail', () => {
     expect(mailLogoUrl(null, publicUrl)).toBeUndefined();
   });
 
-  it("is Helix's for the platform tenant, and falls back to the default colours", () => {
+  it("is Helix's for the platform tenant and for a tenant without a look of its own", () => {
     expect(presentMailBrand({ name: 'Helix Platform', isPlatform: true }, null, publicUrl)).toBeUndefined();
+    // An individual subscriber's tenant (named after them) that never set a logo, brand or colour.
+    const plain = { primaryColor: '#5f51fb', textColor: '#ffffff', brandLogo: null };
+    expect(presentMailBrand({ name: 'Sam Doe', isPlatform: false }, plain, publicUrl)).toBeUndefined();
+    expect(presentMailBrand({ name: 'Sam Doe', isPlatform: false }, null, publicUrl)).toBeUndefined();
+  });
+
+  it('takes a logo, a brand name or a colour as a look, with default colours where unreadable', () => {
     expect(
       presentMailBrand(
         { name: 'Demo', isPlatform: false },
-        { primaryColor: 'red', brandLogo: null },
+        { primaryColor: 'red', brandLogo: 'images/logo-x.webp' },
         publicUrl,
       ),
+    ).toEqual({
+      name: 'Demo',
+      logoUrl: 'https://portal.test/api/files/images/logo-x.webp',
+      primaryColor: '#5f51fb',
+      textColor: '#ffffff',
+    });
+    expect(
+      presentMailBrand({ name: 'Demo', isPlatform: false, customBrandName: 'demo' }, null, publicUrl),
     ).toEqual({ name: 'Demo', primaryColor: '#5f51fb', textColor: '#ffffff' });
+    expect(
+      presentMailBrand({ name: 'Demo', isPlatform: false }, { primaryColor: '#0A7D32' }, publicUrl)
+        ?.primaryColor,
+    ).toBe('#0a7d32');
   });
 });
 
