@@ -109,9 +109,11 @@ describe('users of a tenant in the browser', () => {
       '/terms',
     );
     expect(await invitee.page.getByText('Choose a Subscription').count()).toBe(0);
+    const join = invitee.page.getByRole('button', { name: MSG.invitationJoin, exact: true });
+    expect(await join.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 125, 50)');
     await invitee.page.getByLabel('Password', { exact: true }).fill(colleague.password);
     await invitee.page.getByLabel('I agree to the Terms of Service and Privacy Policy').check();
-    await invitee.page.getByRole('button', { name: MSG.invitationJoin, exact: true }).click();
+    await join.click();
     await expectPath(invitee.page, '/user/home', 30_000);
     await invitee.page.locator('ul.model-grid[aria-label="Models"]').waitFor({ timeout: 30_000 });
     await invitee.context.close();

@@ -416,6 +416,8 @@ export const MSG = {
     'Ask the person who invited you to send a new invitation. If you received a newer invitation, use the link in that e-mail.',
   invitationSignIn: 'Go to sign in',
   invitationAskButton: 'Ask for a new invitation',
+  invitationNewerSent:
+    'A newer invitation was already sent to your address. Open the link in that e-mail (check your spam folder too).',
   invitationAsked: (school: string) =>
     `We asked ${school} to send you a new invitation. It will come by e-mail to the same address.`,
   invitationFailedLoad: 'The invitation could not be opened. Check your connection and try again.',

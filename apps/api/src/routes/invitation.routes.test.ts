@@ -212,6 +212,22 @@ describe('POST /api/user/invitation/renewal-request', () => {
     }
     expect((await renewalJobs()).filter((j) => j.data.to === s.owner.email)).toHaveLength(1);
   });
+
+  it('sends nothing when a newer invitation is still open (a resend), and says so', async () => {
+    const s = await school('Resent School', '#0a7d32');
+    const old = await invitation(s, 'resent@resent.test', new Date(Date.now() - 1000));
+    await h.db.invite.create({
+      data: {
+        tenantId: s.tenant.id,
+        userId: old.userId,
+        tokenHash: sha256(randomToken()),
+        expiresAt: new Date(Date.now() + 3600_000),
+      },
+    });
+    const res = await request(h.app).post('/api/user/invitation/renewal-request').send({ token: old.token });
+    expect(res.body).toEqual({ message: MSG.invitationNewerSent });
+    expect((await renewalJobs()).filter((j) => j.data.to === s.owner.email)).toHaveLength(0);
+  });
 });
 
 describe('the Terms and Privacy pages', () => {

@@ -13,7 +13,8 @@ const ONE_REQUEST_PER_MS = 24 * 3600_000;
  * the school for a new one. The inviter, when still a user of the school, else its owner, gets an
  * e-mail in the school's look naming the invitee and linking the users list (where Resend Email makes
  * a new link, mailed to the invitee's address, never to the requester). Only an expired invitation of
- * a user still there may ask; at most one e-mail per invitation a day. The answer names the school,
+ * a user still there may ask; at most one e-mail per invitation a day; when a newer invitation is
+ * still open (a resend), the answer says so and nobody is e-mailed. The answer names the school,
  * which the expired page already shows.
  */
 export async function requestInvitationRenewal(
@@ -26,6 +27,7 @@ export async function requestInvitationRenewal(
     select: {
       id: true,
       tenantId: true,
+      userId: true,
       expiresAt: true,
       usedAt: true,
       user: { select: { name: true, email: true, deletedAt: true } },
@@ -36,6 +38,11 @@ export async function requestInvitationRenewal(
   if (!invite || invite.usedAt || invite.user.deletedAt || invite.expiresAt > now) {
     throw AppError.badRequest(MSG.inviteInvalid, { token: MSG.inviteInvalid });
   }
+  // Replaced by a resend that is still open: that e-mail is the way in, nobody needs asking.
+  const newer = await deps.db.invite.count({
+    where: { userId: invite.userId, usedAt: null, expiresAt: { gt: now } },
+  });
+  if (newer > 0) return { message: MSG.invitationNewerSent };
   const answer = { message: MSG.invitationAsked(invite.tenant.name) };
   const inviter =
     invite.invitedBy && !invite.invitedBy.deletedAt && invite.invitedBy.tenantId === invite.tenantId
