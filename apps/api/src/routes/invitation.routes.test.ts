@@ -109,6 +109,10 @@ describe('GET /api/user/invitation', () => {
     expect((await request(h.app).get('/api/user/invitation')).status).toBe(400);
     expect((await lookup('x'.repeat(201))).status).toBe(400);
     expect((await lookup('')).status).toBe(400);
+    for (const query of ['token=a&token=b', 'token[x]=1', 'token=a%00b', 'token=a&more=1']) {
+      const res = await request(h.app).get(`/api/user/invitation?${query}`);
+      expect(res.status, query).toBe(400);
+    }
   });
 
   it('is rate limited per address', async () => {
