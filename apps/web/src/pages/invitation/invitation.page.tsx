@@ -37,7 +37,14 @@ export function InvitationPage() {
       data-testid="invitation-page"
     >
       <header className="auth-header">
-        {school ? <SchoolMark school={school} /> : <Logo to="/login" />}
+        {/* While the invitation loads, no Helix logo flashes before the school's. */}
+        {school ? (
+          <SchoolMark school={school} />
+        ) : loaded.state === 'loading' ? (
+          <span className="logo" aria-hidden="true" style={{ minHeight: 32 }} />
+        ) : (
+          <Logo to="/login" />
+        )}
       </header>
       <main className="auth-card">
         <PageTitle title={school ? MSG.invitationTitle(school.name) : 'Invitation'} />
