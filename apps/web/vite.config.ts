@@ -12,7 +12,10 @@ import { serverBundle } from './build/server-bundle';
 // The config is also run from the repository root (npm -w), so paths are anchored to this file.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
 const apiTarget = 'http://localhost:3000';
-const proxy = { '/api': { target: apiTarget, changeOrigin: false } };
+// /terms and /privacy are the API's pages (the defaults, or redirects to TERMS_URL/PRIVACY_URL).
+const proxy = Object.fromEntries(
+  ['/api', '/terms', '/privacy'].map((path) => [path, { target: apiTarget, changeOrigin: false }]),
+);
 
 export default defineConfig({
   root,
@@ -51,8 +54,9 @@ export default defineConfig({
         globIgnores: ['login.html', 'login-password.html', 'embed.html'],
         navigateFallback: 'index.html',
         // API answers (and the OAuth round trip under /api/auth) and the dev mail page must always
-        // reach the server; only the app shell is cached.
-        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/dev(\/|$)/],
+        // reach the server, as must the Terms and Privacy pages (or their redirects); only the app shell
+        // is cached.
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/dev(\/|$)/, /^\/(terms|privacy)\/?$/],
         // Deletes older '-precache-' caches only: the pinned models' cache (helix-pinned-v1) survives
         // every update (src/offline/pinned-cache.ts).
         cleanupOutdatedCaches: true,

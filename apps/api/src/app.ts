@@ -30,6 +30,8 @@ import { planRoutes, planTenantRoutes } from './routes/plans.routes.ts';
 import { brandingRoutes, brandingTenantRoutes } from './routes/branding.routes.ts';
 import { profileTenantRoutes } from './routes/profile.routes.ts';
 import { userRoutes, userTenantRoutes } from './routes/user.routes.ts';
+import { invitationRoutes } from './routes/invitation.routes.ts';
+import { legalRoutes } from './routes/legal.routes.ts';
 import { BULK_INVITE_PATH, bulkInviteBodyParser, usersRoutes } from './routes/users.routes.ts';
 import { viewerRoutes } from './routes/viewer.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
@@ -76,6 +78,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', jsonBody({ limit: JSON_BODY_LIMIT }));
   app.use('/api', logsRoutes(deps));
   app.use('/api', userRoutes(deps));
+  app.use('/api', invitationRoutes(deps));
   app.use('/api', googleRoutes(deps));
   app.use('/api', planRoutes(deps));
   app.use('/api', brandingRoutes(deps));
@@ -103,6 +106,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api/t/:tenant', tenantScope);
 
   app.use('/api', apiNotFound);
+  // The Terms of Service and Privacy Policy links: the default pages, or redirects to TERMS_URL/PRIVACY_URL.
+  app.use(legalRoutes(deps));
 
   if (config.DEV_MAIL_DIR && config.NODE_ENV !== 'production') {
     app.use('/dev/mail', devMailRoutes(config.DEV_MAIL_DIR));

@@ -9,7 +9,7 @@ import Papa from 'papaparse';
 import writeXlsxFile from 'write-excel-file/node';
 import { MSG } from '@helix/shared';
 import { createDb, type Db } from '@helix/server/db';
-import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
+import { createInvite, createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { readSheet } from 'read-excel-file/node';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { expectPath, logIn } from './support/accounts.ts';
@@ -53,9 +53,13 @@ describe('users of a tenant in the browser', () => {
 
   it('an owner invites a colleague, who sets a password, joins and sees the grid', async () => {
     const owner = await educatorOwner(db, `Single ${id}`);
+    // The school's look (a logo served by the app, a green): on the invitation page and in the e-mail.
+    await db.branding.update({
+      where: { tenantId: owner.tenant.id },
+      data: { primaryColor: '#0a7d32', brandLogo: '/favicon.svg' },
+    });
     const colleague = {
       name: `Colleague ${id}`,
-      userName: `colleague${id}`,
       email: `colleague.${id}@example.com`,
       password: `pw-${id}-colleague`,
     };
@@ -82,18 +86,34 @@ describe('users of a tenant in the browser', () => {
     await row.getByRole('button', { name: 'Resend Email' }).waitFor();
     expect(await page.getByTestId('total-users').innerText()).toBe(MSG.totalUsers(2, 400));
 
-    // The e-mail arrives at the test's SMTP server; its link joins this tenant.
+    // The e-mail arrives at the test's SMTP server, in the school's look, saying when it expires.
     const mail = await waitForMail(colleague.email);
     expect(mail.subject).toContain(`Single ${id}`);
-    const link = firstLink(mail, 'signup');
+    expect(mail.text).toMatch(/This invitation expires on \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2} UTC\./);
+    expect(mail.html).toContain('background:#0a7d32');
+    // Its link opens the invitation page: the school's brand, the e-mail read-only, the name filled in.
+    const link = firstLink(mail, 'invitation');
     const invitee = await newPage(browser);
     await invitee.page.goto(link);
-    await invitee.page.getByLabel('Name', { exact: true }).fill(colleague.name);
-    await invitee.page.getByLabel('Username', { exact: true }).fill(colleague.userName);
-    await invitee.page.getByLabel('Email', { exact: true }).fill(colleague.email);
+    const brand = invitee.page.getByTestId('invitation-brand');
+    await brand.getByText(`Single ${id}`).waitFor();
+    expect(await invitee.page.getByTestId('invitation-logo').getAttribute('src')).toBe('/favicon.svg');
+    expect(await brand.locator('.logo-text').evaluate((el) => getComputedStyle(el).color)).toBe(
+      'rgb(10, 125, 50)',
+    );
+    const email = invitee.page.getByLabel('Email', { exact: true });
+    expect(await email.inputValue()).toBe(colleague.email);
+    expect(await email.getAttribute('readonly')).not.toBeNull();
+    expect(await invitee.page.getByLabel('Name', { exact: true }).inputValue()).toBe(colleague.name);
+    expect(await invitee.page.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe(
+      '/terms',
+    );
+    expect(await invitee.page.getByText('Choose a Subscription').count()).toBe(0);
+    const join = invitee.page.getByRole('button', { name: MSG.invitationJoin, exact: true });
+    expect(await join.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 125, 50)');
     await invitee.page.getByLabel('Password', { exact: true }).fill(colleague.password);
     await invitee.page.getByLabel('I agree to the Terms of Service and Privacy Policy').check();
-    await invitee.page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    await join.click();
     await expectPath(invitee.page, '/user/home', 30_000);
     await invitee.page.locator('ul.model-grid[aria-label="Models"]').waitFor({ timeout: 30_000 });
     await invitee.context.close();
@@ -112,6 +132,39 @@ describe('users of a tenant in the browser', () => {
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await expectPath(page, '/user/settings/users-list');
     await page.getByText(MSG.userDeleted).waitFor();
+    await context.close();
+  });
+
+  it('an expired invitation says so on opening and asks the inviter for a new one; an old /signup link opens it', async () => {
+    const owner = await educatorOwner(db, `Late ${id}`);
+    const { token } = await createInvite(db, {
+      tenant: owner.tenant,
+      expiresAt: new Date(Date.now() - 60_000),
+    });
+    const ownerRow = await db.user.findUniqueOrThrow({ where: { email: owner.email } });
+    await db.invite.updateMany({ where: { tenantId: owner.tenant.id }, data: { invitedById: ownerRow.id } });
+    const { context, page } = await newPage(browser);
+    // On a phone held upright: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await page.goto(`/signup?token=${encodeURIComponent(token)}`);
+    await expectPath(page, '/invitation');
+    const dead = page.getByTestId('invitation-dead');
+    await dead.getByText(MSG.invitationAskNew(`Owner Late ${id}`, `Late ${id}`)).waitFor();
+    expect(await dead.innerText()).toContain('This invitation expired on');
+    expect(await page.getByRole('button', { name: MSG.invitationJoin }).count()).toBe(0);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    // Asking for a new one e-mails the inviter, who resends from the users list.
+    await page.getByRole('button', { name: MSG.invitationAskButton }).click();
+    await page.getByText(MSG.invitationAsked(`Late ${id}`)).waitFor();
+    const asked = await waitForMail(owner.email, 20_000, (m) =>
+      m.subject.includes('asks for a new invitation'),
+    );
+    expect(asked.text).toContain('/user/settings/users-list');
+    // The default Terms page the forms link to (no TERMS_URL in the tests).
+    await page.goto('/terms');
+    await page.getByRole('heading', { name: 'Terms of Service', level: 1 }).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await context.close();
   });
 

@@ -28,6 +28,18 @@ export const ConfigSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@helix.local'),
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().positive().default(60),
   INVITE_TOKEN_TTL_HOURS: z.coerce.number().int().positive().default(168),
+  /**
+   * The invitation page's lookup (GET /user/invitation, before login), per client address and
+   * RATE_LIMIT_WINDOW_SECONDS: enough for a class opening their invitations from one school address.
+   */
+  INVITATION_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(300),
+  /**
+   * Where the Terms of Service and the Privacy Policy links lead (sign-up, the invitation page, the
+   * e-mails). Unset: the portal's own plain pages at /terms and /privacy; set: /terms and /privacy
+   * redirect there, so every link ever sent keeps working when the address changes.
+   */
+  TERMS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PRIVACY_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Rate limits (per IP and route, per window) for login, register and password reset. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),

@@ -98,12 +98,30 @@ export const QUEUE_FAMILIES = {
 export type QueueFamilyName = keyof typeof QUEUE_FAMILIES;
 export const QUEUE_FAMILY_NAMES = Object.keys(QUEUE_FAMILIES) as QueueFamilyName[];
 
+/**
+ * The school's look of an e-mail to one of its users (packages/server/src/mail/mail-brand.ts): its
+ * name, its logo as an absolute http(s) URL of the portal's own stored image, and the button's colours.
+ * Without it the e-mail has Helix's look (platform mail, and jobs queued before brands existed).
+ */
+export const MailBrand = z.object({
+  name: z.string().min(1).max(200),
+  logoUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
+  primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+  textColor: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+});
+export type MailBrand = z.infer<typeof MailBrand>;
+
 export const SendEmailPayload = z.object({
   /** Which template to render. */
-  template: z.enum(['password-reset', 'invite', 'invite-elsewhere', 'welcome']),
+  template: z.enum(['password-reset', 'invite', 'invite-elsewhere', 'welcome', 'invite-renewal']),
   to: z.email(),
   /** Template variables (names, links). */
   vars: z.record(z.string(), z.string()),
+  /** The recipient's school's look; absent: Helix's. */
+  brand: MailBrand.optional(),
 });
 export type SendEmailPayload = z.infer<typeof SendEmailPayload>;
 

@@ -398,6 +398,34 @@ export const MSG = {
   auditNoMatch: 'No changes match these filters.',
   failedLoadAudit: 'Failed to load the audit log',
   auditExportFailed: 'The audit log could not be exported, please try again.',
+
+  // Invitation page and branded e-mails (issue 18 points 5 and 6; not in the specification, wording ours)
+  invitationTitle: (school: string) => `Join ${school}`,
+  invitationIntro: (school: string) => `You were invited to ${school} on Helix. Set a password to join.`,
+  invitationEmailFixed: 'The invitation was sent to this address.',
+  invitationJoin: 'Join',
+  invitationLoading: 'Opening your invitation',
+  invitationNoToken: 'This page opens from the link in your invitation e-mail.',
+  invitationUnknown:
+    'This invitation link is not valid. Check that you opened the whole link from the e-mail.',
+  invitationExpired: (expiredOn: string) => `This invitation expired on ${expiredOn}.`,
+  invitationUsed: 'This invitation has already been used. Sign in with the password you set.',
+  invitationAskNew: (inviter: string, school: string) =>
+    `Ask ${inviter} at ${school} to send you a new invitation. If you received a newer invitation, use the link in that e-mail.`,
+  invitationAskSomeone:
+    'Ask the person who invited you to send a new invitation. If you received a newer invitation, use the link in that e-mail.',
+  invitationSignIn: 'Go to sign in',
+  invitationAskButton: 'Ask for a new invitation',
+  invitationNewerSent:
+    'A newer invitation was already sent to your address. Open the link in that e-mail (check your spam folder too).',
+  invitationAsked: (school: string) =>
+    `We asked ${school} to send you a new invitation. It will come by e-mail to the same address.`,
+  invitationFailedLoad: 'The invitation could not be opened. Check your connection and try again.',
+  invitationRetry: 'Try again',
+  /** The invitation e-mail's expiry sentence; `at` is e.g. "10 December 2026 at 14:00 UTC". */
+  invitationExpiresAt: (at: string) => `This invitation expires on ${at}.`,
+  termsLabel: 'Terms of Service',
+  privacyLabel: 'Privacy Policy',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -54,6 +54,8 @@ const ENDPOINTS: [string, () => Record<string, unknown>][] = [
       token: 'x',
     }),
   ],
+  ['/api/user/invitation/accept', () => ({ token: 'x', name: 'F', password: 'password1' })],
+  ['/api/user/invitation/renewal-request', () => ({ token: 'x' })],
   ['/api/validate-user', () => ({ email: 'v@example.test', user_name: 'valid' })],
   ['/api/user/send_password_reset_token', () => ({ email: 'r@example.test', brand: 'Acme' })],
   ['/api/user/reset_password', () => ({ token: 'sometoken', password: 'password1' })],

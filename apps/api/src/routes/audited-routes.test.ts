@@ -13,6 +13,9 @@ const EXEMPT: Record<string, string> = {
   'POST /api/user/login': 'sign-in',
   'POST /api/user/register': 'sign-up: creates the tenant, nobody to attribute it to yet',
   'POST /api/user/join': 'accepting an invitation (the invite itself is audited)',
+  'POST /api/user/invitation/accept': 'accepting an invitation on its page (the invite itself is audited)',
+  'POST /api/user/invitation/renewal-request':
+    'an invitee asks for a new link (no session; the resend is audited)',
   'POST /api/validate-user': 'a lookup',
   'POST /api/user/send_password_reset_token': 'no session',
   'POST /api/user/reset_password': 'no session; a password is never recorded',

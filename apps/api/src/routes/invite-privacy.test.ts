@@ -94,7 +94,7 @@ describe('a single invite of an address registered at another school', () => {
     expect(forForeign.body).toEqual({ message: MSG.resetEmailSent(foreign) });
 
     // The new address gets its invitation; the foreign one a notice without a link.
-    expect((await mailsTo(fresh, 1))[0]!.link).toMatch(/^http:\/\/portal\.test\/signup\?token=/);
+    expect((await mailsTo(fresh, 1))[0]!.link).toMatch(/^http:\/\/portal\.test\/invitation\?token=/);
     const [notice] = await mailsTo(foreign, 1);
     expect(notice!.link).toBeNull();
     expect(notice!.raw).toContain('Subject: You were invited to Privacy School on Helix');

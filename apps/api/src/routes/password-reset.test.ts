@@ -71,7 +71,8 @@ const forgot = (email: string, brand?: string) =>
 
 describe('forgot password, end to end', () => {
   it('e-mails a single-use link that sets the password and ends the sessions', async () => {
-    const tenant = await createTenant(h.db);
+    const tenant = await createTenant(h.db, { name: 'Rosa School & Co' });
+    await h.db.branding.update({ where: { tenantId: tenant.id }, data: { primaryColor: '#0a7d32' } });
     const user = await createUser(h.db, { tenant, name: 'Rosa <b>Bold</b>' });
     const oldSession = (
       await request(h.app).post('/api/user/login').send({ email: user.email, password: PASSWORD })
@@ -90,6 +91,10 @@ describe('forgot password, end to end', () => {
     // The name is escaped in the HTML part.
     expect(parsed.html).toContain('Rosa &lt;b&gt;Bold&lt;/b&gt;');
     expect(parsed.html).not.toContain('<b>Bold</b>');
+    // In the school's look: its name (escaped) and its colour on the button; the text part too.
+    expect(parsed.html).toContain('Rosa School &amp; Co');
+    expect(parsed.html).toContain('background:#0a7d32');
+    expect(parsed.text?.split('\n')[0]).toBe('Rosa School & Co');
     const token = link![1]!;
 
     // Stored hashed, with the configured lifetime.

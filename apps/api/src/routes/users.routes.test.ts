@@ -193,7 +193,7 @@ describe('POST /user/invite, the e-mail and joining', () => {
 
     const message = await mailTo(address);
     expect(message.raw).toContain('Acme School');
-    expect(message.link).toMatch(/^http:\/\/portal\.test\/signup\?token=/);
+    expect(message.link).toMatch(/^http:\/\/portal\.test\/invitation\?token=/);
     const token = tokenOf(message.link);
     const joined = await join(address, token);
     expect(joined.status).toBe(201);

@@ -26,7 +26,7 @@ export function useWhiteLabel(brand: string | null): BrandingView | null {
 }
 
 /** The antd theme tokens a branding changes (nested inside the app's theme). */
-export const brandTheme = (look: BrandingView): ThemeConfig => ({
+export const brandTheme = (look: Pick<BrandingView, 'primaryColor' | 'textColor'>): ThemeConfig => ({
   token: {
     colorPrimary: look.primaryColor,
     colorLink: look.primaryColor,

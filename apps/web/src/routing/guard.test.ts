@@ -53,6 +53,7 @@ const GUEST_ROUTES = [
   '/guest-success/trialing',
   '/guest-success/trialing/7',
   '/guest-success/subscribe/7',
+  '/invitation',
 ];
 const PUBLIC_ROUTES = ['/embed/abc', '/share/abc', '/unauthorized', '/auth/google'];
 const AUTH_ROUTES = [

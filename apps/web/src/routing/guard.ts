@@ -30,6 +30,7 @@ const GUEST_PATHS = [
   brandable('/choose-subscription'),
   /^\/subscription\/plans$/,
   /^\/guest-success(\/[^/]+){0,2}$/,
+  /^\/invitation$/,
 ];
 
 const CHOOSE_SUBSCRIPTION = brandable('/choose-subscription');

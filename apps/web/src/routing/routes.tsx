@@ -150,6 +150,14 @@ export const routes: RouteObject[] = [
             { path: '/guest-success/:subscriptionStatus?/:productId?', ...guestSuccessPage() },
           ],
         },
+        // The invitee's first page: the school's look comes from the invitation, not from the path.
+        {
+          path: '/invitation',
+          ...lazyPage(
+            () => import('../pages/invitation/invitation.page'),
+            (m) => <m.InvitationPage />,
+          ),
+        },
         {
           path: '/unauthorized',
           ...lazyPage(

@@ -6,6 +6,7 @@ import { redisKey } from '../redis.ts';
 import { endUserSessions } from '../sessions/session.service.ts';
 import { randomToken, sha256 } from '../tokens.ts';
 import { withTransaction } from '../db/transaction.ts';
+import { mailBrandOfTenant } from '../mail/mail-brand.ts';
 
 /** A second request within this time does not send a second e-mail: the first is on its way. */
 const RESEND_AFTER_MS = 60 * 1000;
@@ -78,6 +79,8 @@ export async function issuePasswordReset(
           link: setPasswordLink(deps.config.PUBLIC_URL, token, input.brand),
           ttlMinutes: String(ttlMinutes),
         },
+        // A school's user gets the school's look; a platform admin, Helix's.
+        brand: await mailBrandOfTenant(deps.db, user.tenantId, deps.config.PUBLIC_URL),
       },
       `reset-${row.id}`,
     );

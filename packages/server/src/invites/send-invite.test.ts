@@ -144,3 +144,27 @@ describe('sendInvite', () => {
     expect(done?.finishedAt).toBeInstanceOf(Date);
   });
 });
+
+describe('the invitation e-mail of a branded school', () => {
+  it("carries the school's name, stored logo, colour and the link's expiry", async () => {
+    await db.branding.upsert({
+      where: { tenantId },
+      create: { tenantId, brandLogo: 'images/logo-school123.webp', primaryColor: '#0a7d32' },
+      update: { brandLogo: 'images/logo-school123.webp', primaryColor: '#0a7d32' },
+    });
+    const { ids } = await invites(1);
+    await db.invite.update({ where: { id: ids[0]! }, data: { expiresAt: new Date('2030-12-10T14:00:00Z') } });
+    const mails: Array<{ text?: string; html?: string }> = [];
+    const transport = {
+      sendMail: (mail: { text?: string; html?: string }) => (mails.push(mail), Promise.resolve({})),
+    } as unknown as Transporter;
+    expect(await sendInvite(depsWith(transport), ids[0]!)).toBe('sent');
+    const tenant = await db.tenant.findUniqueOrThrow({ where: { id: tenantId } });
+    const [mail] = mails;
+    expect(mail?.html).toContain('src="http://portal.test/api/files/images/logo-school123.webp"');
+    expect(mail?.html).toContain('background:#0a7d32');
+    expect(mail?.text?.split('\n')[0]).toBe(tenant.name);
+    expect(mail?.text).toContain('This invitation expires on 10 December 2030 at 14:00 UTC.');
+    expect(mail?.text).toContain('http://portal.test/invitation?token=');
+  });
+});

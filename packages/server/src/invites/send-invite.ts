@@ -1,5 +1,6 @@
 import type { Transporter } from 'nodemailer';
 import type { Db } from '../db.ts';
+import { presentMailBrand } from '../mail/mail-brand.ts';
 import { sendTemplateMail } from '../mail/transport.ts';
 import { inviteLink } from './invite-link.ts';
 import { inviteToken, inviteTokenHash, newInviteNonce } from './invite-token.ts';
@@ -65,13 +66,16 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
     `UPDATE "Invite" AS i SET "sendingUntil" = ${DB_NOW} + $2 * interval '1 millisecond',
        "tokenNonce" = COALESCE(i."tokenNonce", $3),
        "tokenHash" = CASE WHEN i."tokenNonce" IS NULL THEN $4 ELSE i."tokenHash" END
-     FROM "User" AS u, "Tenant" AS t
+     FROM "User" AS u, "Tenant" AS t LEFT JOIN "Branding" AS b ON b."tenantId" = t.id
      WHERE i.id = $1 AND i."sentAt" IS NULL AND i."failedAt" IS NULL AND i."usedAt" IS NULL
        AND (i."sendingUntil" IS NULL OR i."sendingUntil" <= ${DB_NOW})
        AND u.id = i."userId" AND t.id = i."tenantId"
      RETURNING i."tokenNonce" AS nonce, i."tokenHash" AS "tokenHash", i."expiresAt" <= ${DB_NOW} AS expired,
        u.name, COALESCE(u."elsewhereEmail", u.email) AS email, u."elsewhereEmail" IS NOT NULL AS elsewhere,
-       u."deletedAt", t.name AS "tenantName",
+       u."deletedAt", t.name AS "tenantName", i."expiresAt" AS "expiresAt",
+       t."isPlatform" AS "isPlatform", t."customBrandName" AS "customBrandName",
+       b."brandLogo" AS "brandLogo", b."primaryColor" AS "primaryColor",
+       b."textColor" AS "textColor",
        (SELECT s.name FROM "User" AS s WHERE s.id = i."invitedById") AS "inviterName"`,
     inviteId,
     leaseMs,
@@ -96,6 +100,12 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
   const nonce = await nonceUnderThisSecret(deps, inviteId, invite);
 
   try {
+    // The school's look (name, logo, colours), as on its other pages.
+    const brand = presentMailBrand(
+      { name: invite.tenantName, isPlatform: invite.isPlatform, customBrandName: invite.customBrandName },
+      invite,
+      deps.publicUrl,
+    );
     // An address with an account elsewhere gets a notice instead of an invitation, with no link
     // (docs/invite-privacy.md); the same claim, lease and sentAt keep it to one e-mail.
     await sendTemplateMail(
@@ -111,6 +121,7 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
               tenantName: invite.tenantName,
               inviterName: invite.inviterName ?? '',
             },
+            brand,
           }
         : {
             template: 'invite',
@@ -120,7 +131,9 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
               link: inviteLink(deps.publicUrl, inviteToken(deps.signingSecret, nonce)),
               tenantName: invite.tenantName,
               inviterName: invite.inviterName ?? '',
+              expiresAt: invite.expiresAt.toISOString(),
             },
+            brand,
           },
     );
   } catch (error) {
@@ -146,6 +159,12 @@ interface ClaimedInvite {
   deletedAt: Date | null;
   tenantName: string;
   inviterName: string | null;
+  expiresAt: Date;
+  isPlatform: boolean;
+  customBrandName: string | null;
+  brandLogo: string | null;
+  primaryColor: string | null;
+  textColor: string | null;
 }
 
 /** How long another attempt still holds the row's send (ms), or null when nobody does. */

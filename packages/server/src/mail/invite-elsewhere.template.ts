@@ -1,5 +1,6 @@
+import type { MailBrand } from '@helix/shared';
 import { z } from 'zod';
-import { layout, type RenderedMail } from './templates.ts';
+import { renderLayout, type RenderedMail } from './layout.ts';
 
 /**
  * The notice sent instead of an invitation when a school invites an address that already has a Helix
@@ -13,7 +14,8 @@ export const InviteElsewhereVars = z.object({
   inviterName: z.string().default(''),
 });
 
-export function renderInviteElsewhere(rawVars: Record<string, string>): RenderedMail {
+/** In the inviting school's look when it has one (the notice is from that school, not the other). */
+export function inviteElsewhereMail(rawVars: Record<string, string>, brand?: MailBrand): RenderedMail {
   const v = InviteElsewhereVars.parse(rawVars);
   const by = v.inviterName ? `${v.inviterName} invited you` : 'You were invited';
   const lines = [
@@ -23,9 +25,5 @@ export function renderInviteElsewhere(rawVars: Record<string, string>): Rendered
     `To join ${v.tenantName}, ask ${v.inviterName || 'the person who invited you'} to invite another of your e-mail addresses (for example your school address), then accept the invitation sent there.`,
     'If you did not expect this, ignore this e-mail.',
   ];
-  return {
-    subject: `You were invited to ${v.tenantName} on Helix`,
-    text: `${lines.join('\n\n')}\n`,
-    html: layout(lines),
-  };
+  return renderLayout(`You were invited to ${v.tenantName} on Helix`, lines, undefined, brand);
 }

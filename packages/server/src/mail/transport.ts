@@ -27,7 +27,7 @@ export function createMailTransport(
 }
 
 export async function sendTemplateMail(transport: Transporter, from: string, payload: SendEmailPayload) {
-  const mail = renderMail(payload.template, payload.vars);
+  const mail = renderMail(payload.template, payload.vars, payload.brand);
   return transport.sendMail({
     from,
     to: payload.to,

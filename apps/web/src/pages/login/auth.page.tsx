@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { PageTitle } from '../../ui/page-title';
 import type { SignupStep } from '../signup/signup-flow';
@@ -19,6 +19,9 @@ interface AuthPageProps {
 export function AuthPage({ tab, step = 0 }: AuthPageProps) {
   const brand = useBrandParam();
   const { search } = useLocation();
+  // An invitation mailed before the invitation page existed (/signup?token=) opens that page.
+  const inviteToken = tab === 'signup' ? new URLSearchParams(search).get('token') : null;
+  if (inviteToken) return <Navigate to={`/invitation?token=${encodeURIComponent(inviteToken)}`} replace />;
 
   return (
     <>

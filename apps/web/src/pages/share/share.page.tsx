@@ -17,9 +17,11 @@ function ShareHeader({ detail, name }: { detail: EmbedDetail; name: string }) {
   const brandName = detail.branding.name || 'Helix';
   const logo = safeFrameUrl(detail.branding.brandLogo, window.location.origin);
   const sharedBy = detail.user.name;
+  // The school's colour on its name and under the header, as on its white-label login.
+  const colour = detail.branding.primaryColor;
   return (
-    <header className="share-header">
-      <span className="share-brand">
+    <header className="share-header" style={{ borderBottomColor: colour }}>
+      <span className="share-brand" style={{ color: colour }} data-testid="share-brand">
         <img src={logo ?? '/favicon.svg'} alt="" />
         <span>{brandName}</span>
       </span>

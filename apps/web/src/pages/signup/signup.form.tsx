@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { MSG, SignupForm as SignupSchema } from '@helix/shared';
 import { joinByInvite, register } from '../../api/auth.api';
+import { AgreeToTerms } from '../../components/agree-to-terms';
 import { GoogleSignIn } from '../../components/google-sign-in';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
@@ -82,7 +83,9 @@ export function SignupForm() {
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item name="terms" valuePropName="checked" rules={[zodRule(SignupSchema, 'terms')]}>
-        <Checkbox>I agree to the Terms of Service and Privacy Policy</Checkbox>
+        <Checkbox>
+          <AgreeToTerms />
+        </Checkbox>
       </Form.Item>
       <Form.Item name="emailstatus" valuePropName="checked">
         <Checkbox>Send me news and product updates by e-mail</Checkbox>
