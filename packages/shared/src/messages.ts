@@ -398,6 +398,16 @@ export const MSG = {
   auditNoMatch: 'No changes match these filters.',
   failedLoadAudit: 'Failed to load the audit log',
   auditExportFailed: 'The audit log could not be exported, please try again.',
+
+  // Lists at scale (issue 18 point 4; not in the specification, wording ours)
+  listPageInvalid: 'The page must be a whole number from 1.',
+  listPageSizeInvalid: 'The page size must be a whole number from 1 to 100.',
+  listSearchTooLong: 'The search may be at most 200 characters.',
+  listSortInvalid: 'This list cannot be sorted that way.',
+  listOrderInvalid: 'The order must be asc or desc.',
+  statsUsersEmpty: 'No users yet.',
+  statsUsersNoMatch: 'No users match this search.',
+  failedLoadStatsUsers: 'Failed to load the users statistics',
 } as const;
 
 export type MessageKey = keyof typeof MSG;
