@@ -35,6 +35,7 @@ import { legalRoutes } from './routes/legal.routes.ts';
 import { BULK_INVITE_PATH, bulkInviteBodyParser, usersRoutes } from './routes/users.routes.ts';
 import { viewerRoutes } from './routes/viewer.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
+import { statsRoutes } from './routes/stats.routes.ts';
 
 export type AppDeps = ServerDeps;
 
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): Express {
   tenantScope.use(billingTenantRoutes(deps));
   tenantScope.use(supportRoutes(deps));
   tenantScope.use(auditRoutes(deps));
+  tenantScope.use(statsRoutes(deps));
   app.use('/api/t/:tenant', tenantScope);
 
   app.use('/api', apiNotFound);

@@ -426,6 +426,15 @@ export const MSG = {
   invitationExpiresAt: (at: string) => `This invitation expires on ${at}.`,
   termsLabel: 'Terms of Service',
   privacyLabel: 'Privacy Policy',
+  // Lists at scale (issue 18 point 4; not in the specification, wording ours)
+  listPageInvalid: 'The page must be a whole number from 1.',
+  listPageSizeInvalid: 'The page size must be a whole number from 1 to 100.',
+  listSearchTooLong: 'The search may be at most 200 characters.',
+  listSortInvalid: 'This list cannot be sorted that way.',
+  listOrderInvalid: 'The order must be asc or desc.',
+  statsUsersEmpty: 'No users yet.',
+  statsUsersNoMatch: 'No users match this search.',
+  failedLoadStatsUsers: 'Failed to load the users statistics',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -9,14 +9,15 @@ import { useSessionUser } from '../../session/use-session';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { ModelStatsCard } from './model-stats-card';
-import { UserStatsCard } from './user-stats-card';
+import { UserStatsTable } from './user-stats-table';
 import { ViewsExportButton } from './views-export-button';
 import './stats.css';
 
 type Load = { status: 'loading' } | { status: 'ready'; listing: ModelListing } | { status: 'failed' };
 
 /**
- * /stats: per-model cards (Model.listing.view) and per-user cards (User.listing.view) from /model/all,
+ * /stats: per-model cards (Model.listing.view) from /model/all and the top users table (User.listing.view,
+ * paged and searched by GET /stats/users),
  * tenant names from /tenant/getAllTenants. Only the tenants call has a message ('Failed to get
  * Tenants'); other failures are logged (administration-content 8).
  */
@@ -55,7 +56,6 @@ export function StatsPage() {
 
   const listing = load.status === 'ready' ? load.listing : null;
   const models = showModels ? (listing?.models ?? []) : [];
-  const users = showUsers ? (listing?.users ?? []) : [];
   const nothingAllowed = !showModels && !showUsers;
 
   return (
@@ -71,7 +71,7 @@ export function StatsPage() {
           <Spin size="large" aria-label="Loading statistics" />
         </div>
       )}
-      {(nothingAllowed || (load.status !== 'loading' && models.length === 0 && users.length === 0)) && (
+      {(nothingAllowed || (!showUsers && load.status !== 'loading' && models.length === 0)) && (
         <Empty description={MSG.noStatistics} />
       )}
       {models.length > 0 && (
@@ -86,16 +86,12 @@ export function StatsPage() {
           </div>
         </section>
       )}
-      {users.length > 0 && (
+      {showUsers && (
         <section className="stats-section" aria-labelledby="stats-users-title">
           <h2 id="stats-users-title" className="stats-section-title">
-            Users
+            Top users
           </h2>
-          <div className="stats-grid">
-            {users.map((u) => (
-              <UserStatsCard key={u.id} user={u} />
-            ))}
-          </div>
+          <UserStatsTable showTenant={Boolean(user?.isAdmin)} />
         </section>
       )}
     </section>

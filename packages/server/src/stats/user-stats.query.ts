@@ -1,0 +1,74 @@
+import type { UserStatsPage, UserStatsQueryInput } from '@helix/shared/schemas/list-query';
+import { Prisma, type Db } from '../db.ts';
+import { likeLiteral } from '../models/list-models.query.ts';
+import { isPlatformAdmin } from '../models/model.policy.ts';
+import type { Actor } from '../sessions/session.service.ts';
+import { AppError } from '../errors.ts';
+
+const ORDER: Record<UserStatsQueryInput['sort'], Prisma.Sql> = {
+  views: Prisma.sql`views`,
+  name: Prisma.sql`lower(u.name)`,
+  email: Prisma.sql`u.email`,
+};
+
+/**
+ * GET /stats/users (docs/lists-at-scale.md): one page of users with their views of live models, top
+ * first by default, searched by name or e-mail (trigram indexes), counted and summed by the database.
+ * A platform admin sees every tenant's users; anyone else their own tenant's. Views still buffered in
+ * Redis (not yet flushed) are not included.
+ */
+export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput): Promise<UserStatsPage> {
+  if (!actor.permissions.includes('User.listing.view')) throw AppError.forbidden();
+  const tenant = isPlatformAdmin(actor) ? Prisma.empty : Prisma.sql`AND u."tenantId" = ${actor.tenant.id}`;
+  const viewTenant = isPlatformAdmin(actor)
+    ? Prisma.empty
+    : Prisma.sql`AND v."tenantId" = ${actor.tenant.id}`;
+  const like = q.search ? `%${likeLiteral(q.search)}%` : null;
+  const search = like ? Prisma.sql`AND (u.name ILIKE ${like} OR u.email ILIKE ${like})` : Prisma.empty;
+  const direction = q.order === 'asc' ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  const users = Prisma.sql`FROM "User" u WHERE u."deletedAt" IS NULL ${tenant} ${search}`;
+  const liveViews = Prisma.sql`FROM "ModelViewDaily" v JOIN "Model" m ON m.id = v."modelId" AND m."deletedAt" IS NULL`;
+  // One user's views, read from the (userId, modelId, count) index.
+  const viewsOfUser = Prisma.sql`LEFT JOIN LATERAL (
+      SELECT SUM(v.count)::bigint AS views ${liveViews} WHERE v."userId" = u.id ${viewTenant}
+    ) s ON true`;
+  const order = Prisma.sql`ORDER BY ${ORDER[q.sort]} ${direction}, u.id ${direction}`;
+  const limit = Prisma.sql`LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
+  type Row = { id: number; name: string; email: string; tenantName: string; views: bigint };
+  const select = Prisma.sql`SELECT u.id, u.name, u.email, t.name AS "tenantName", COALESCE(s.views, 0)::bigint AS views`;
+  const rowsQuery =
+    q.sort === 'views' && !like
+      ? // Every user's top list needs every user's sum: one grouped scan of the views.
+        Prisma.sql`${select}
+          FROM "User" u JOIN "Tenant" t ON t.id = u."tenantId"
+          LEFT JOIN (
+            SELECT v."userId", SUM(v.count)::bigint AS views ${liveViews}
+            WHERE v."userId" IS NOT NULL ${viewTenant} GROUP BY v."userId"
+          ) s ON s."userId" = u.id
+          WHERE u."deletedAt" IS NULL ${tenant} ${search} ${order} ${limit}`
+      : q.sort === 'views'
+        ? // A search: only the matching users' views, ranked.
+          Prisma.sql`${select}
+            FROM (SELECT u.* ${users}) u
+            JOIN "Tenant" t ON t.id = u."tenantId" ${viewsOfUser} ${order} ${limit}`
+        : // By name or e-mail: the page of users first, then only their views.
+          Prisma.sql`${select}
+            FROM (SELECT u.* ${users} ${order} ${limit}) u
+            JOIN "Tenant" t ON t.id = u."tenantId" ${viewsOfUser} ${order}`;
+  const totalViewsQuery = like
+    ? Prisma.sql`SELECT SUM(s.views)::bigint AS views FROM (SELECT u.id ${users}) u ${viewsOfUser}`
+    : Prisma.sql`SELECT SUM(v.count)::bigint AS views ${liveViews}
+        JOIN "User" u ON u.id = v."userId" AND u."deletedAt" IS NULL WHERE true ${viewTenant}`;
+  const [rows, counted, summed] = await Promise.all([
+    db.$queryRaw<Row[]>(rowsQuery),
+    db.$queryRaw<{ total: bigint }[]>`SELECT COUNT(*)::bigint AS total ${users}`,
+    db.$queryRaw<{ views: bigint | null }[]>(totalViewsQuery),
+  ]);
+  return {
+    rows: rows.map((r) => ({ ...r, views: Number(r.views) })),
+    total: Number(counted[0]?.total ?? 0),
+    totalViews: Number(summed[0]?.views ?? 0),
+    page: q.page,
+    pageSize: q.pageSize,
+  };
+}
