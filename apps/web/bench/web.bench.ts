@@ -146,20 +146,17 @@ async function firstClick(browser: Browser, apiUrl: string): Promise<{ answered:
     await page.setCacheEnabled(false);
     await page.goto(new URL('/user/home', apiUrl).href, { waitUntil: 'load' });
     await page.waitForSelector('#root[data-prerendered="home"] [data-handover="user-menu"]');
-    await page.evaluate(() => {
-      const w = window as unknown as { __answered?: number; __menu?: number };
+    // A string, not a function: tsx would wrap the inner function in a helper the page lacks.
+    await page.evaluate(`(() => {
       const seen = () => {
         const menu = document.querySelector('[data-handover="user-menu"]');
-        if (w.__answered === undefined && menu?.getAttribute('aria-busy') === 'true')
-          w.__answered = performance.now();
-        if (
-          w.__menu === undefined &&
-          document.querySelector('.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]')
-        )
-          w.__menu = performance.now();
+        if (window.__answered === undefined && menu && menu.getAttribute('aria-busy') === 'true')
+          window.__answered = performance.now();
+        if (window.__menu === undefined && document.querySelector('.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]'))
+          window.__menu = performance.now();
       };
       new MutationObserver(seen).observe(document.body, { subtree: true, childList: true, attributes: true });
-    });
+    })()`);
     const start = await page.evaluate(() => performance.now());
     await page.click('[data-handover="user-menu"]');
     await page.waitForFunction(() => (window as unknown as { __menu?: number }).__menu !== undefined, {
