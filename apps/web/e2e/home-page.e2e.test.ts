@@ -71,6 +71,22 @@ describe('the drawn home page', () => {
     await context.close();
   });
 
+  it('answers the first click on the user menu at once, and the app opens the menu it held', async () => {
+    const context = await firstVisit();
+    const page = await context.newPage();
+    const release = await holdApp(page);
+    await page.goto('/user/home');
+    expect(await drawn(page)).toBe('home');
+    // The drawn page answers the press itself (the hook's element is busy) while the app is held back.
+    const menu = page.locator('[data-handover="user-menu"]');
+    await menu.click();
+    expect(await menu.getAttribute('aria-busy')).toBe('true');
+    await release();
+    await page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
+    await page.getByRole('menuitem').first().waitFor();
+    await context.close();
+  });
+
   it('keeps the focus and what was typed into the search box when the app takes over', async () => {
     const context = await firstVisit();
     const page = await context.newPage();

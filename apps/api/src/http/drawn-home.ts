@@ -4,6 +4,11 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Request, RequestHandler, Response } from 'express';
 import { AUTH_TYPES } from '@helix/shared/schemas/account';
+import {
+  SERVER_BUNDLE_DIR,
+  SERVER_BUNDLE_FILE,
+  type ServerBundle as HomeRenderer,
+} from '@helix/shared/handover';
 import { ModelListQuery } from '@helix/shared/schemas/model';
 import type { ServerDeps } from '@helix/server/deps';
 import { listModels } from '@helix/server/models/list-models.query';
@@ -16,23 +21,12 @@ import { readCookie } from './oauth-cookie.ts';
 /** The web app's cookies (apps/web/src/session/storage-keys.ts). */
 const COOKIE = { apiToken: 'apiToken', authType: 'auth-type' } as const;
 
-/** What apps/web/src/prerender/home-page.server.tsx takes (its HomePageInput, as JSON would carry it). */
-export interface HomePageInput {
-  user: unknown;
-  authType: (typeof AUTH_TYPES)[number] | null;
-  tenant: string;
-  listing: unknown;
-}
-
-/** The web app's server bundle (built beside its dist/ by apps/web/build/server-bundle.ts). */
-export interface HomeRenderer {
-  /** Null when the web app's route guard would not show this user the page. */
-  renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null>;
-}
+/** The web app's server bundle and what it takes: the typed hand-over contract (@helix/shared/handover). */
+export type { HomePageInput, ServerBundle as HomeRenderer } from '@helix/shared/handover';
 
 /** The server bundle next to the built web app, loaded once; null when the build has none. */
 export function bundledHomeRenderer(webDist: string): () => Promise<HomeRenderer | null> {
-  const file = path.resolve(webDist, '..', 'dist-server', 'home-page.server.js');
+  const file = path.resolve(webDist, '..', SERVER_BUNDLE_DIR, SERVER_BUNDLE_FILE);
   let loaded: Promise<HomeRenderer | null> | undefined;
   return () =>
     (loaded ??= existsSync(file)
@@ -65,7 +59,7 @@ async function withinLimit(deps: ServerDeps, token: string): Promise<boolean> {
 }
 
 /** JSON's own round trip: the page is drawn with exactly what the browser app would receive. */
-const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 function sendHtml(req: Request, res: Response, html: string): void {
   res.setHeader('Content-Type', 'text/html; charset=utf-8');

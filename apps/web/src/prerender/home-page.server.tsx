@@ -1,21 +1,15 @@
 import { createStore } from 'jotai';
-import type { AuthType } from '@helix/shared';
+import type { HomePageInput, ServerBundle } from '@helix/shared/handover';
 import { seedFirstListing } from '../models/listing-seed';
-import type { ModelListing } from '../models/models.api';
 import { resolveRedirect } from '../routing/guard';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
-import type { SessionUser } from '../session/session-user';
 import type { DrawnHomeData } from './drawn-data';
 import { drawnDocument } from './drawn-document';
 import { renderRoute, type PrerenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
-export interface HomePageInput {
-  user: SessionUser;
-  authType: AuthType | null;
-  tenant: string;
-  listing: ModelListing;
-}
+/** The bundle's interface and input: the typed hand-over contract the API imports (@helix/shared/handover). */
+export type { HomePageInput };
 
 /** The app's own stylesheets of the home route's chunks (build/server-bundle.ts defines it). */
 declare const __HOME_CSS__: string;
@@ -48,14 +42,14 @@ const HOME = '/user/home';
  * app's route guard would not show this user the page (a platform admin, a user who must pick a plan
  * first...): the app shell then answers, and the guard moves them on as always.
  */
-export async function renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null> {
+export const renderHomeDocument: ServerBundle['renderHomeDocument'] = async (indexHtml, input) => {
   if (resolveRedirect(HOME, { user: input.user, authType: input.authType, brand: null }) !== null)
     return null;
   const page = await renderHomePage(input);
   const css = `${await prunedCss(page)}\n${__HOME_CSS__}`;
   const data: DrawnHomeData = { tenant: input.tenant, userId: input.user.id, listing: input.listing };
   return drawnDocument(indexHtml, { html: page.html, css }, 'home', data);
-}
+};
 
 /**
  * A signed-in user's home (/user/home, the model grid) as the browser app renders it for them, drawn

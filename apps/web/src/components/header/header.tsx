@@ -18,6 +18,7 @@ import { logout } from '../../session/session';
 import { canSeeSettings } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { useScrolledPast } from '../../ui/use-scrolled-past';
+import { handover, HANDOVER } from '@helix/shared/handover';
 
 // The Help form is loaded when first opened, not with every page.
 const SupportRequestModal = lazy(() =>
@@ -86,6 +87,7 @@ export function Header() {
               }}
               aria-label="Help"
               data-testid="help"
+              {...handover(HANDOVER.help)}
             >
               <span className="help-label">Help</span>
             </Button>
@@ -95,6 +97,7 @@ export function Header() {
                 className="user-menu"
                 aria-label={`User menu (${user.name})`}
                 data-testid="user-menu"
+                {...handover(HANDOVER.userMenu)}
               >
                 <Avatar size="small" src={user.profilePicture || undefined} icon={<UserOutlined />} alt="" />
                 <span className="user-menu-name" aria-hidden>

@@ -14,6 +14,7 @@ import { zodRule } from '../../forms/zod-rule';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { startSession } from '../../session/session';
 import { prerenderedLoginForm, takeOver } from './prerendered-login';
+import { handover, HANDOVER, hookSelector } from '@helix/shared/handover';
 
 interface LoginValues {
   email: string;
@@ -32,8 +33,8 @@ export function LoginForm() {
   const [params] = useSearchParams();
   const brand = useBrandParam();
   useLayoutEffect(() => {
-    // This form (id "login", from its name) has just replaced the drawn one in the page.
-    const mounted = document.getElementById('login');
+    // This form has just replaced the drawn one in the page.
+    const mounted = document.querySelector<HTMLElement>(hookSelector(HANDOVER.loginForm));
     if (!drawn || !mounted || drawn.isConnected) return;
     const from = drawn;
     drawn = null;
@@ -63,22 +64,25 @@ export function LoginForm() {
     <Form<LoginValues>
       form={form}
       name="login"
+      {...handover(HANDOVER.loginForm)}
       layout="vertical"
       requiredMark={false}
       initialValues={{ rememberMe: false }}
       onFinish={(values) => void onFinish(values)}
     >
       <Form.Item label="Email" name="email" rules={[zodRule(LoginRequest, 'email')]}>
-        <Input type="email" autoComplete="email" inputMode="email" />
+        <Input type="email" autoComplete="email" inputMode="email" {...handover(HANDOVER.loginEmail)} />
       </Form.Item>
       <Form.Item label="Password" name="password" rules={[zodRule(LoginRequest, 'password')]}>
-        <Password autoComplete="current-password" />
+        <Password autoComplete="current-password" {...handover(HANDOVER.loginPassword)} />
       </Form.Item>
       <div className="form-row">
         <Form.Item name="rememberMe" valuePropName="checked" noStyle>
-          <Checkbox>Remember me</Checkbox>
+          <Checkbox {...handover(HANDOVER.loginRemember)}>Remember me</Checkbox>
         </Form.Item>
-        <Link to={withBrand('/forgot-password', brand)}>Forgot password?</Link>
+        <Link to={withBrand('/forgot-password', brand)} {...handover(HANDOVER.loginForgot)}>
+          Forgot password?
+        </Link>
       </div>
       <Button type="primary" htmlType="submit" block loading={busy}>
         Log In

@@ -1,4 +1,13 @@
 import type { FormInstance } from 'antd';
+import {
+  addressOf,
+  drawnRootSelector,
+  elementAt,
+  HANDOVER,
+  hookSelector,
+  type HandoverAddress,
+  type HandoverHook,
+} from '@helix/shared/handover';
 
 /*
  * The login page the HTML arrives with (build/prerender-login.ts) is the real form, drawn before any
@@ -14,21 +23,40 @@ import type { FormInstance } from 'antd';
 export const prerenderedLoginForm = (): HTMLFormElement | null =>
   typeof document === 'undefined'
     ? null
-    : document.querySelector<HTMLFormElement>('#root[data-prerendered="login"] form#login');
+    : document.querySelector<HTMLFormElement>(
+        `${drawnRootSelector('login')} ${hookSelector(HANDOVER.loginForm)}`,
+      );
+
+/*
+ * What the visitor did, by the elements' hand-over hooks (@helix/shared/handover), as the drawn home
+ * does it (src/prerender/drawn-home.ts): one protocol for every drawn page.
+ */
+interface EarlyUse {
+  submitted: boolean;
+  focused: HandoverAddress | null;
+  pressed: HandoverAddress | null;
+}
+const early = new WeakMap<HTMLFormElement, EarlyUse>();
 
 /** Remembers, on the drawn form, what the visitor does before the app runs. Called by src/boot.ts. */
 export function recordEarlyUse(form: HTMLFormElement): void {
+  const use: EarlyUse = { submitted: false, focused: null, pressed: null };
+  early.set(form, use);
   form.addEventListener('submit', (event) => {
     // Nothing to send it yet: the app's form sends it once it is up.
     event.preventDefault();
-    form.dataset.submitted = 'true';
+    use.submitted = true;
   });
   form.addEventListener('focusin', (event) => {
-    if (event.target instanceof HTMLElement && event.target.id) form.dataset.focused = event.target.id;
+    if (event.target instanceof Element) use.focused = addressOf(form, event.target) ?? use.focused;
   });
   form.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest('button[type="button"]') : null;
-    if (button?.textContent) form.dataset.pressed = button.textContent;
+    const address = button && addressOf(form, button);
+    if (address) {
+      use.pressed = address;
+      button.setAttribute('aria-busy', 'true');
+    }
   });
 }
 
@@ -39,11 +67,11 @@ interface EarlyValues {
 }
 
 function earlyValues(form: HTMLFormElement): EarlyValues {
-  const input = (id: string) => form.querySelector<HTMLInputElement>(`#${id}`);
+  const input = (hook: HandoverHook) => form.querySelector<HTMLInputElement>(hookSelector(hook));
   return {
-    email: input('login_email')?.value ?? '',
-    password: input('login_password')?.value ?? '',
-    rememberMe: input('login_rememberMe')?.checked ?? false,
+    email: input(HANDOVER.loginEmail)?.value ?? '',
+    password: input(HANDOVER.loginPassword)?.value ?? '',
+    rememberMe: input(HANDOVER.loginRemember)?.checked ?? false,
   };
 }
 
@@ -61,10 +89,14 @@ export function takeOver(
   delete mounted.ownerDocument.getElementById('root')?.dataset.prerendered;
   const values = earlyValues(drawn);
   if (values.email || values.password || values.rememberMe) form.setFieldsValue(values);
-  const { focused, submitted, pressed } = drawn.dataset;
-  if (focused) {
-    const field = mounted.ownerDocument.getElementById(focused);
-    field?.focus();
+  const { focused, submitted, pressed } = early.get(drawn) ?? {
+    submitted: false,
+    focused: null,
+    pressed: null,
+  };
+  const field = focused && elementAt<Element>(mounted, focused);
+  if (field instanceof HTMLElement) {
+    field.focus();
     // The caret after what was typed, where the input has one (an e-mail input refuses selections).
     if (field instanceof HTMLInputElement && ['text', 'password', 'search'].includes(field.type)) {
       field.setSelectionRange(field.value.length, field.value.length);
@@ -72,9 +104,7 @@ export function takeOver(
   }
   if (submitted) form.submit();
   else if (pressed) {
-    const again = [...mounted.querySelectorAll<HTMLButtonElement>('button[type="button"]')].find(
-      (button) => button.textContent === pressed,
-    );
-    again?.click();
+    const again = elementAt<Element>(mounted, pressed);
+    if (again instanceof HTMLElement) again.click();
   }
 }

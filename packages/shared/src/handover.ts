@@ -1,0 +1,112 @@
+import type { AuthType } from './schemas/account';
+import type { ModelListResponse } from './schemas/model';
+import type { SessionUser } from './schemas/session';
+
+/*
+ * The hand-over contract between a page the server (or the build) draws and the browser app that takes
+ * it over: which pages are drawn, the `data-` hooks the app's components carry so a click, focus or
+ * typed value made on the drawn page finds the same element on the app's page, and the typed interface
+ * of the web app's server bundle that the API imports. One module, used by apps/web (the components,
+ * src/prerender/drawn-home.ts, src/pages/login/prerendered-login.ts) and apps/api (http/drawn-home.ts).
+ */
+
+/** The pages that arrive drawn: `#root[data-prerendered="<page>"]` until the app has taken over. */
+export const DRAWN_PAGES = ['login', 'home'] as const;
+export type DrawnPage = (typeof DRAWN_PAGES)[number];
+
+/** The attribute the drawn root carries; the app removes it once its page has replaced the drawn one. */
+export const DRAWN_ATTRIBUTE = 'data-prerendered';
+
+/** The root of a drawn page, as a CSS selector. */
+export const drawnRootSelector = (page: DrawnPage): string => `#root[${DRAWN_ATTRIBUTE}="${page}"]`;
+
+/** The attribute that names an element for the hand-over. */
+export const HANDOVER_ATTRIBUTE = 'data-handover';
+
+/** Every hook a drawn page's element may carry. */
+export const HANDOVER = {
+  /** The header's user menu button. */
+  userMenu: 'user-menu',
+  /** The header's Help button. */
+  help: 'help',
+  /** A model card's Open action (one per card, in the grid's order). */
+  openModel: 'open-model',
+  /** The model grid's search field. */
+  modelSearch: 'model-search',
+  /** The login form and its fields and buttons. */
+  loginForm: 'login-form',
+  loginEmail: 'login-email',
+  loginPassword: 'login-password',
+  loginRemember: 'login-remember',
+  loginGoogle: 'login-google',
+  loginForgot: 'login-forgot',
+} as const;
+export type HandoverHook = (typeof HANDOVER)[keyof typeof HANDOVER];
+
+const HOOKS = new Set<string>(Object.values(HANDOVER));
+export const isHandoverHook = (value: unknown): value is HandoverHook =>
+  typeof value === 'string' && HOOKS.has(value);
+
+/** The props that put a hook on a component's element: `<Button {...handover(HANDOVER.userMenu)}>`. */
+export const handover = (hook: HandoverHook): { [HANDOVER_ATTRIBUTE]: HandoverHook } => ({
+  [HANDOVER_ATTRIBUTE]: hook,
+});
+
+/** Every element with `hook`, as a CSS selector. */
+export const hookSelector = (hook: HandoverHook): string => `[${HANDOVER_ATTRIBUTE}="${hook}"]`;
+
+/**
+ * Where something the visitor used sits on the drawn page: the nearest element with a hook, and which
+ * of the elements with that hook it is (cards repeat theirs). The same address finds the same element on
+ * the app's page; an element without a hooked ancestor has none (its use is not carried over).
+ */
+export interface HandoverAddress {
+  hook: HandoverHook;
+  index: number;
+}
+
+/** What the contract needs of a DOM element (kept structural: the shared package has no DOM types). */
+export interface HookedElement {
+  closest(selector: string): HookedElement | null;
+  getAttribute(name: string): string | null;
+}
+export interface HookedRoot {
+  querySelectorAll(selector: string): ArrayLike<HookedElement>;
+}
+
+/** The hand-over address of `element` under `root`, or null when no hooked element holds it. */
+export function addressOf(root: HookedRoot, element: HookedElement): HandoverAddress | null {
+  const hooked = element.closest(`[${HANDOVER_ATTRIBUTE}]`);
+  const hook = hooked?.getAttribute(HANDOVER_ATTRIBUTE);
+  if (!hooked || !isHandoverHook(hook)) return null;
+  const index = Array.prototype.indexOf.call(root.querySelectorAll(hookSelector(hook)), hooked);
+  return index < 0 ? null : { hook, index };
+}
+
+/** The element at `address` under `root` (the app's page), or null when that page has none. */
+export function elementAt<E extends HookedElement>(
+  root: { querySelectorAll(selector: string): ArrayLike<E> },
+  address: HandoverAddress,
+): E | null {
+  return root.querySelectorAll(hookSelector(address.hook))[address.index] ?? null;
+}
+
+/** What the web app's server bundle takes to draw a signed-in user's home (as JSON carries it). */
+export interface HomePageInput {
+  user: SessionUser;
+  authType: AuthType | null;
+  tenant: string;
+  listing: ModelListResponse;
+}
+
+/**
+ * The web app's server bundle (apps/web/build/server-bundle.ts writes it beside dist/ as
+ * SERVER_BUNDLE_FILE; apps/web/src/prerender/home-page.server.tsx implements it; the API imports it).
+ */
+export interface ServerBundle {
+  /** The whole document of the drawn home; null when the web app's route guard would not show it. */
+  renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null>;
+}
+/** The server bundle's file, in the folder beside the web app's dist/. */
+export const SERVER_BUNDLE_DIR = 'dist-server';
+export const SERVER_BUNDLE_FILE = 'home-page.server.js';
