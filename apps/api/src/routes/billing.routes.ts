@@ -110,7 +110,10 @@ export function billingWebhookRoutes(deps: ServerDeps): Router {
         throw AppError.badRequest('Invalid Stripe signature.');
       }
       const event = parseStripeEvent(verified);
-      webhookLagSeconds.observe(Math.max(0, Date.now() / 1000 - event.created));
+      // A malformed event may lack its creation time: no lag for it (a NaN would throw).
+      if (Number.isFinite(event.created)) {
+        webhookLagSeconds.observe(Math.max(0, Date.now() / 1000 - event.created));
+      }
       const result = await applyStripeEvent(deps, event).catch((err: unknown) => {
         webhookOutcomes.inc({ outcome: 'failed' });
         throw err;

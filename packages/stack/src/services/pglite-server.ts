@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const [dataDir, portArg, maxArg] = process.argv.slice(2);
@@ -16,7 +17,8 @@ if (!dataDir || !portArg) {
   process.exit(2);
 }
 mkdirSync(dataDir, { recursive: true });
-const db = await PGlite.create(dataDir);
+// pg_trgm: the search indexes of long lists (docs/lists-at-scale.md) use it, as on PostgreSQL.
+const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
 const server = new PGLiteSocketServer({
   db,
   host: '127.0.0.1',
