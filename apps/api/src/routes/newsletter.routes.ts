@@ -8,6 +8,7 @@ import { addressOf, unsubscribe } from '@helix/server/newsletter/unsubscribe.com
 import { actorOf } from '../http/auth.ts';
 import { routeLimiter } from '../http/rate-limit.ts';
 import { NoQuery, validate } from '../http/validate.ts';
+import { escapeHtml } from '@helix/server/escape-html';
 
 /** GET /subscribers (tenant call, platform admins). */
 export function newsletterTenantRoutes(deps: ServerDeps): Router {
@@ -17,8 +18,6 @@ export function newsletterTenantRoutes(deps: ServerDeps): Router {
   });
   return router;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(res: Response, status: number, body: string) {
   res
