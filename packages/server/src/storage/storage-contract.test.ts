@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3RVER_CREDENTIALS, startS3Server, type S3Service } from '@helix/stack/services/s3';
+import { copyStorage } from './copy-storage.ts';
 import { LocalStorage } from './local-storage.ts';
 import { S3Storage } from './s3-storage.ts';
 import { storageContract } from './storage-contract.ts';
@@ -80,6 +81,33 @@ describe('S3Storage when the server stops', () => {
     try {
       const storage = new S3Storage({ endpoint: server.url, bucket: 'not-there', ...S3RVER_CREDENTIALS });
       await expect(storage.get('models/a.glb')).rejects.toBeInstanceOf(StorageUnavailableError);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('copyStorage (the local folder into S3)', () => {
+  it('copies every key with its bytes, skips what is there on a second run, and changes nothing in the source', async () => {
+    const server = await startS3Server({ directory: path.join(dir, 's3-copy'), bucket: 'copy' });
+    try {
+      const from = new LocalStorage(path.join(dir, 'copy-from'));
+      const to = new S3Storage({ endpoint: server.url, bucket: 'copy', ...S3RVER_CREDENTIALS });
+      await from.put('models/a.glb', Buffer.from('model a'), 'model/gltf-binary');
+      await from.put('images/thumbnail-b.webp', Buffer.from('thumb'), 'image/webp');
+      await from.put('support/c.webp', Buffer.from('shot'), 'image/webp');
+      expect(await copyStorage(from, to)).toEqual({
+        copied: ['images/thumbnail-b.webp', 'models/a.glb', 'support/c.webp'],
+        skipped: [],
+      });
+      expect((await to.getBytes('models/a.glb'))?.toString()).toBe('model a');
+      await from.put('models/d.glb', Buffer.from('later'), 'model/gltf-binary');
+      expect(await copyStorage(from, to)).toEqual({
+        copied: ['models/d.glb'],
+        skipped: ['images/thumbnail-b.webp', 'models/a.glb', 'support/c.webp'],
+      });
+      expect(await from.list('')).toHaveLength(4);
+      expect(await to.list('')).toEqual(await from.list(''));
     } finally {
       await server.stop();
     }
