@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { DEFAULT_DATA_DIR } from '../paths.ts';
@@ -75,6 +76,12 @@ export async function startS3Server(options: S3Options = {}): Promise<S3Service>
       S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
       S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     },
-    stop: () => (stopped ??= server.close()),
+    // Like a crash: requests in flight (a streamed upload, a download) are cut, not waited for.
+    stop: () =>
+      (stopped ??= (async () => {
+        const closing = server.close();
+        (server as unknown as { httpServer: Server }).httpServer.closeAllConnections();
+        await closing;
+      })()),
   };
 }
