@@ -21,7 +21,8 @@ import { saveModel } from '@helix/server/models/save-model.command';
 import { viewerUrl } from '@helix/server/models/viewer-model.query';
 import { viewsExportCsv } from '@helix/server/views/views-export.query';
 import { viewsSummary } from '@helix/server/views/views-summary';
-import { listCustomerTenants } from '@helix/server/tenants/list-tenants.query';
+import { listCustomerTenants, pageCustomerTenants } from '@helix/server/tenants/list-tenants.query';
+import { TenantOptionsQuery } from '@helix/shared/schemas/tenant-option';
 import { actorOf, can } from '../http/auth.ts';
 import { audited } from '../http/audited.ts';
 import { idempotent } from '../http/idempotency.ts';
@@ -31,6 +32,7 @@ import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 import { errorHandler } from '../http/error-handler.ts';
+import { wantsPage } from '../http/paged.ts';
 
 const MB = 1024 * 1024;
 
@@ -122,8 +124,14 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     res.json(await viewerUrl(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
   });
 
-  router.get('/tenant/getAllTenants', validate(NoQuery, 'query'), async (req, res) => {
-    res.json(await listCustomerTenants(deps.db, actorOf(req)));
+  // With page or pageSize: one page (the model form's tenant picker); without: every matching tenant.
+  router.get('/tenant/getAllTenants', validate(TenantOptionsQuery, 'query'), async (req, res) => {
+    const query = inputOf(req, TenantOptionsQuery);
+    res.json(
+      wantsPage(req)
+        ? await pageCustomerTenants(deps.db, actorOf(req), query)
+        : await listCustomerTenants(deps.db, actorOf(req), query),
+    );
   });
 
   return router;
