@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { EmbedDetail } from '@helix/shared/schemas/model';
+import { HELIX_MARK, shareHeaderView } from './share-header';
+
+const ORIGIN = 'https://portal.example';
+
+const detail = (over: { branding?: Partial<EmbedDetail['branding']>; user?: string; model?: string }) =>
+  ({
+    success: true,
+    message: '',
+    error: null,
+    user: { name: over.user ?? 'Ada Teacher' },
+    branding: {
+      tenant: 'btour94305',
+      name: 'Hillside School',
+      customBrandName: 'btour94305',
+      customDomainName: null,
+      primaryColor: '#0a7d3b',
+      textColor: '#000000',
+      backgroundColor: '#ffffff',
+      brandLogo: 'https://cdn.example/logo.webp',
+      modelBgLogo: null,
+      modelLoadingLogo: null,
+      ...over.branding,
+    },
+    modelId: 1,
+    modelName: over.model ?? 'Animal cell',
+    settings: [],
+    url: 'https://viewer.example/?model=x',
+    viewer: 'vw1.a.b',
+    transparentBackground: false,
+    transparentFallback: false,
+  }) satisfies EmbedDetail;
+
+describe('the share page header', () => {
+  it("shows the school's name (not its brand slug), logo and colour, the model and who shared it", () => {
+    expect(shareHeaderView(detail({}), ORIGIN)).toEqual({
+      brandName: 'Hillside School',
+      logo: 'https://cdn.example/logo.webp',
+      colour: '#0a7d3b',
+      title: 'Animal cell',
+      sharedBy: 'Shared by Ada Teacher',
+    });
+  });
+
+  it("falls back to Helix's mark for a missing or unsafe logo, and to neutral texts", () => {
+    const view = shareHeaderView(
+      detail({ branding: { brandLogo: 'javascript:alert(1)', name: ' ' }, user: '', model: '' }),
+      ORIGIN,
+    );
+    expect(view.logo).toBe(HELIX_MARK);
+    expect(view.brandName).toBe('Helix');
+    expect(view.title).toBe('Shared model');
+    expect(view.sharedBy).toBeNull();
+    expect(shareHeaderView(detail({ branding: { brandLogo: null } }), ORIGIN).logo).toBe(HELIX_MARK);
+  });
+});
