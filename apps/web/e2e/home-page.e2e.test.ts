@@ -141,9 +141,7 @@ describe('the drawn home page', () => {
     const settings = menu.getByRole('menuitem', { name: 'Settings' });
     expect(await settings.getAttribute('aria-busy')).toBe('true');
     // Visibly: a spinner beside it (styles/global.css).
-    expect(
-      await settings.evaluate((el) => getComputedStyle(el, '::after').animationName),
-    ).toBe('drawn-busy');
+    expect(await settings.evaluate((el) => getComputedStyle(el, '::after').animationName)).toBe('drawn-busy');
     expect(await drawn(page)).toBe('home');
     await release();
     await page.waitForURL((url) => url.pathname.startsWith('/user/settings'));
@@ -163,9 +161,7 @@ describe('the drawn home page', () => {
     // The app's open menu, with the focus on the same item.
     const appMenu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]');
     await appMenu.waitFor();
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? null))
-      .toBe('Log Out');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? null)).toBe('Log Out');
     await context.close();
   });
 
