@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedDetail } from '@helix/shared/schemas/model';
-import { HELIX_MARK, shareHeaderView } from './share-header';
+import { HELIX_MARK, logoBox, shareHeaderView } from './share-header';
 
 const ORIGIN = 'https://portal.example';
 
@@ -53,5 +53,18 @@ describe('the share page header', () => {
     expect(view.title).toBe('Shared model');
     expect(view.sharedBy).toBeNull();
     expect(shareHeaderView(detail({ branding: { brandLogo: null } }), ORIGIN).logo).toBe(HELIX_MARK);
+  });
+});
+
+describe("the logo's box", () => {
+  it("keeps the logo's proportions at the header's height, at most 160 px wide", () => {
+    expect(logoBox({ width: 200, height: 100 })).toEqual({ width: 72, height: 36 });
+    expect(logoBox({ width: 1000, height: 100 })).toEqual({ width: 160, height: 36 });
+    expect(logoBox({ width: 180, height: 180 })).toEqual({ width: 36, height: 36 });
+  });
+
+  it('is a square while the proportions are unknown', () => {
+    expect(logoBox(null)).toEqual({ width: 36, height: 36 });
+    expect(logoBox({ width: 0, height: 0 })).toEqual({ width: 36, height: 36 });
   });
 });

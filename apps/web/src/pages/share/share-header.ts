@@ -29,8 +29,33 @@ export function shareHeaderView(detail: EmbedDetail, origin: string): ShareHeade
   };
 }
 
-/** The header as DOM (no React: ./share-start.ts). Text goes in as text, never as markup. */
-export function shareHeaderElement(doc: Document, view: ShareHeaderView): HTMLElement {
+/** The logo's height in the header (share.css keeps it to this and at most LOGO_MAX_WIDTH wide). */
+export const LOGO_HEIGHT = 36;
+export const LOGO_MAX_WIDTH = 160;
+
+/**
+ * The box the logo is drawn in, so nothing moves when it arrives (layout shift): its own proportions
+ * at the header's height when they are known, else a square (a mark; a wide logo is fitted inside).
+ */
+export function logoBox(natural: { width: number; height: number } | null): {
+  width: number;
+  height: number;
+} {
+  if (!natural || natural.width <= 0 || natural.height <= 0)
+    return { width: LOGO_HEIGHT, height: LOGO_HEIGHT };
+  const width = Math.min(LOGO_MAX_WIDTH, Math.round((natural.width * LOGO_HEIGHT) / natural.height));
+  return { width: Math.max(1, width), height: LOGO_HEIGHT };
+}
+
+/**
+ * The header as DOM (no React: ./share-start.ts). Text goes in as text, never as markup. `logo` is the
+ * logo's image when it has already loaded (its proportions give its box).
+ */
+export function shareHeaderElement(
+  doc: Document,
+  view: ShareHeaderView,
+  logo: HTMLImageElement | null = null,
+): HTMLElement {
   const header = doc.createElement('header');
   header.className = 'share-header';
   header.style.borderBottomColor = view.colour;
@@ -39,15 +64,17 @@ export function shareHeaderElement(doc: Document, view: ShareHeaderView): HTMLEl
   brand.className = 'share-brand';
   brand.dataset.testid = 'share-brand';
   brand.style.color = view.colour;
-  const logo = doc.createElement('img');
-  logo.src = view.logo;
+  const loaded = logo?.complete && logo.naturalWidth > 0 ? logo : null;
+  const image = loaded ?? doc.createElement('img');
+  const box = logoBox(loaded && { width: loaded.naturalWidth, height: loaded.naturalHeight });
+  image.src = view.logo;
   // The school's name follows the logo as text, so the logo itself says nothing more.
-  logo.alt = '';
-  logo.height = 36;
-  logo.decoding = 'async';
+  image.alt = '';
+  image.width = box.width;
+  image.height = box.height;
   const name = doc.createElement('span');
   name.textContent = view.brandName;
-  brand.append(logo, name);
+  brand.append(image, name);
 
   const title = doc.createElement('h1');
   title.className = 'share-title';

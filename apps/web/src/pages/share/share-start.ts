@@ -25,6 +25,9 @@ export async function startSharePage(token: string | undefined, root: HTMLElemen
   }
   const view = shareHeaderView(state.detail, window.location.origin);
   document.title = titleText(view.title);
+  // The logo's proportions give its box, so the header does not move when it arrives; it is not
+  // waited for long (the viewer frame starts with the page).
+  const logo = await loadedImage(view.logo, LOGO_WAIT_MS);
 
   const page = document.createElement('div');
   page.className = 'share-page';
@@ -36,6 +39,26 @@ export async function startSharePage(token: string | undefined, root: HTMLElemen
   frame.allow = FRAME_ALLOW;
   frame.src = state.frameUrl;
   main.append(frame);
-  page.append(shareHeaderElement(document, view), main);
+  page.append(shareHeaderElement(document, view, logo), main);
   root.replaceChildren(page);
+}
+
+/** How long the page waits for the school's logo before it is drawn without its proportions. */
+const LOGO_WAIT_MS = 300;
+
+/** The image at `src` once loaded and decoded, or null after `ms` or on an error. */
+async function loadedImage(src: string, ms: number): Promise<HTMLImageElement | null> {
+  const image = new Image();
+  image.src = src;
+  let timer = 0;
+  const timeout = new Promise<null>((resolve) => {
+    timer = window.setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([image.decode().then(() => image), timeout]);
+  } catch {
+    return null;
+  } finally {
+    window.clearTimeout(timer);
+  }
 }
