@@ -132,7 +132,11 @@ describe('the drawn home page', () => {
     await page.keyboard.press('ArrowUp');
     await menu.waitFor();
     expect(await focused()).toBe('Log Out');
-    await page.keyboard.press('Escape');
+    // Tab closes it and moves on past the button.
+    await page.keyboard.press('Tab');
+    await menu.waitFor({ state: 'detached' });
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(false);
+    await button.focus();
     await page.keyboard.press(' ');
     await menu.waitFor();
     expect(await focused()).toBe('Settings');

@@ -14,7 +14,7 @@ import { menuFocusMove } from './menu-keys';
  * the button names in USER_MENU_KEYS_ATTRIBUTE), instead of waiting about a second for the app. It is a
  * WAI-ARIA menu button: Enter, Space or a click opens it, ArrowDown / ArrowUp open it on the first /
  * last item; in the menu the arrows, Home and End move, Enter or Space chooses, Escape closes it and
- * gives the focus back to the button, Tab closes it. An item chosen before the app is up shows it is
+ * gives the focus back to the button, Tab closes it and moves on from the button. An item chosen before the app is up shows it is
  * busy; the app does it when it takes over. The app's header (components/header/header.tsx) takes what
  * was done here with `takeDrawnMenuUse` and keeps its own menu open, on the same item, or does what was
  * chosen. Started by ./drawn-home.ts; the styles are the entry's (styles/global.css, `.drawn-menu`).
@@ -119,7 +119,8 @@ export function drawnUserMenu(root: HTMLElement): DrawnUserMenu | null {
         event.preventDefault();
         close(true);
       } else if (event.key === 'Tab') {
-        close(false);
+        // The focus goes back to the button, and Tab then moves on from there (WAI-ARIA menu button).
+        close(true);
       } else if (event.key === 'Enter' || event.key === ' ') {
         event.preventDefault();
         choose(keyOf(doc.activeElement));
