@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedDetail } from '@helix/shared/schemas/model';
-import { HELIX_MARK, logoBox, shareHeaderView } from './share-header';
+import { contrastOnWhite, HELIX_MARK, logoBox, shareHeaderView } from './share-header';
 
 const ORIGIN = 'https://portal.example';
 
@@ -38,6 +38,7 @@ describe('the share page header', () => {
       brandName: 'Hillside School',
       logo: 'https://cdn.example/logo.webp',
       colour: '#0a7d3b',
+      nameColour: '#0a7d3b',
       title: 'Animal cell',
       sharedBy: 'Shared by Ada Teacher',
     });
@@ -66,5 +67,24 @@ describe("the logo's box", () => {
   it('is a square while the proportions are unknown', () => {
     expect(logoBox(null)).toEqual({ width: 36, height: 36 });
     expect(logoBox({ width: 0, height: 0 })).toEqual({ width: 36, height: 36 });
+  });
+});
+
+describe("the school's colour on its name", () => {
+  it('is used when readable on white, else the page keeps its text colour', () => {
+    expect(shareHeaderView(detail({ branding: { primaryColor: '#5f51fb' } }), ORIGIN).nameColour).toBe(
+      '#5f51fb',
+    );
+    const light = shareHeaderView(detail({ branding: { primaryColor: '#ffcc00' } }), ORIGIN);
+    expect(light.nameColour).toBeNull();
+    // The underline keeps the school's colour either way.
+    expect(light.colour).toBe('#ffcc00');
+  });
+
+  it('measures contrast as WCAG does', () => {
+    expect(contrastOnWhite('#000000')).toBeCloseTo(21, 5);
+    expect(contrastOnWhite('#fff')).toBeCloseTo(1, 5);
+    expect(contrastOnWhite('#767676')).toBeCloseTo(4.54, 2);
+    expect(contrastOnWhite('not a colour')).toBe(1);
   });
 });

@@ -7,8 +7,13 @@ export interface ShareHeaderView {
   brandName: string;
   /** The school's logo (an http(s) address), or Helix's mark. */
   logo: string;
-  /** The school's primary colour: its name and the header's underline (as on its white-label login). */
+  /** The school's primary colour: the header's underline (as on its white-label login). */
   colour: string;
+  /**
+   * The name's colour: the school's when it is readable on the header's white (WCAG AA, 4.5:1), else
+   * null (the page's text colour), so a light brand colour never makes the name unreadable.
+   */
+  nameColour: string | null;
   /** The page's heading: the model's name. */
   title: string;
   /** "Shared by …", or null when the link's maker has no name. */
@@ -24,6 +29,7 @@ export function shareHeaderView(detail: EmbedDetail, origin: string): ShareHeade
     brandName: detail.branding.name.trim() || 'Helix',
     logo: safeFrameUrl(detail.branding.brandLogo, origin) ?? HELIX_MARK,
     colour: detail.branding.primaryColor,
+    nameColour: contrastOnWhite(detail.branding.primaryColor) >= 4.5 ? detail.branding.primaryColor : null,
     title: detail.modelName.trim() || 'Shared model',
     sharedBy: detail.user.name.trim() ? `Shared by ${detail.user.name.trim()}` : null,
   };
@@ -63,7 +69,7 @@ export function shareHeaderElement(
   const brand = doc.createElement('span');
   brand.className = 'share-brand';
   brand.dataset.testid = 'share-brand';
-  brand.style.color = view.colour;
+  if (view.nameColour) brand.style.color = view.nameColour;
   const loaded = logo?.complete && logo.naturalWidth > 0 ? logo : null;
   const image = loaded ?? doc.createElement('img');
   const box = logoBox(loaded && { width: loaded.naturalWidth, height: loaded.naturalHeight });
@@ -88,4 +94,20 @@ export function shareHeaderElement(
     header.append(by);
   }
   return header;
+}
+
+/**
+ * The contrast ratio of a `#rgb` / `#rrggbb` colour against white (WCAG 2 relative luminance); 1 for
+ * anything else. Ten lines rather than a colour library on a page kept to a few kB.
+ */
+export function contrastOnWhite(colour: string): number {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour.trim())?.[1];
+  if (!hex) return 1;
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = Number.parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  return 1.05 / (luminance + 0.05);
 }
