@@ -361,7 +361,8 @@ async function runBuild(quiet: boolean, signal?: AbortSignal): Promise<void> {
     npmCli && /npm-cli\.c?js$/.test(npmCli)
       ? [process.execPath, [npmCli, 'run', 'build']]
       : ['npm', ['run', 'build']];
-  if (!quiet) console.log('[stack] building the web app, the viewer and the server processes (npm run build)');
+  if (!quiet)
+    console.log('[stack] building the web app, the viewer and the server processes (npm run build)');
   const child = new ManagedChild({ name: 'build', command, args: args as string[], quiet });
   const onAbort = () => void child.stop(2000);
   signal?.addEventListener('abort', onAbort, { once: true });
