@@ -53,7 +53,14 @@ async function measure(name: Name, file: string, env: Record<string, string>) {
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), VIEWER_PORT: String(port) },
+    // The worker's readiness is its "worker started" line (info).
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      VIEWER_PORT: String(port),
+      ...(name === 'worker' ? { LOG_LEVEL: 'info' } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
