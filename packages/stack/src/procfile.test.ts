@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './paths.ts';
-import { COMPILED_ENTRIES } from './stack.ts';
+import { COMPILED_ENTRIES, processCommand } from './stack.ts';
 
 const lines = readFileSync(path.join(ROOT, 'Procfile'), 'utf8')
   .split('\n')
@@ -32,5 +32,14 @@ describe('Procfile', () => {
     const build = readFileSync(path.join(ROOT, 'packages/stack/bin/build-server.mjs'), 'utf8');
     for (const entry of ['apps/api/src/main.ts', 'apps/worker/src/main.ts', 'apps/viewer/src/serve.ts'])
       expect(build).toContain(`'${entry}'`);
+  });
+
+  it('is what the stack runs when compiled: plain node with source maps, tsx only for TypeScript', () => {
+    expect(processCommand(COMPILED_ENTRIES.api)).toEqual({
+      command: process.execPath,
+      args: ['--enable-source-maps', COMPILED_ENTRIES.api],
+    });
+    const dev = processCommand(path.join(ROOT, 'apps/api/src/main.ts'));
+    expect(dev.args.join(' ')).toMatch(/--import \S*tsx\S* \S*apps\/api\/src\/main\.ts$/);
   });
 });
