@@ -327,7 +327,16 @@ const COMPILED_BUILDS = [
   { output: 'apps/worker/dist-node/main.js', sources: ['apps/worker/src', ...SERVER_SOURCES] },
   { output: 'apps/viewer/dist-node/serve.js', sources: ['apps/viewer/src', 'packages/shared/src'] },
 ];
-const IGNORED = new Set(['node_modules', 'dist', 'dist-server', 'dist-node', '.vite', 'test-results']);
+// Build outputs (sourcemaps/ is where the web build moves its maps), never sources.
+const IGNORED = new Set([
+  'node_modules',
+  'dist',
+  'dist-server',
+  'dist-node',
+  'sourcemaps',
+  '.vite',
+  'test-results',
+]);
 
 function shouldBuild(build: StackOptions['build'], compiled: boolean): boolean {
   const builds = compiled ? [...BUILDS, ...COMPILED_BUILDS] : BUILDS;
