@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const quiet = process.argv.includes('--quiet');
 
-/** What production runs: the Procfile's processes and its release step. */
+/** What production runs: the Procfile's processes, its release step and the one-off seed and storage copy. */
 const ENTRIES = [
   { name: 'api', entry: 'apps/api/src/main.ts', outDir: 'apps/api/dist-node' },
   {
@@ -34,6 +34,11 @@ const ENTRIES = [
   // Beside db-migrate (not prisma/dist-node): the stack's paths.ts it bundles finds the repository
   // root three folders up from the bundle, as from packages/stack/src.
   { name: 'db-seed', entry: 'prisma/seed.ts', outDir: 'packages/stack/dist-node', outName: 'db-seed.js' },
+  {
+    name: 'storage-migrate',
+    entry: 'packages/stack/src/storage-migrate.ts',
+    outDir: 'packages/stack/dist-node',
+  },
 ];
 
 /** Bare imports that are not the project's own workspace packages stay imports (node_modules). */
