@@ -15,6 +15,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# Stopped (CI stops it when another step fails): clean up as at a normal end.
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 git clone -q "$src" "$work/repo"
 cp -al "$src/node_modules" "$work/repo/node_modules"
