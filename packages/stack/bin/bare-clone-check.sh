@@ -15,6 +15,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# Stopped (CI stops it when another step fails): clean up as at a normal end.
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 git clone -q "$src" "$work/repo"
 cp -al "$src/node_modules" "$work/repo/node_modules"
@@ -33,8 +36,9 @@ node --import tsx packages/demo-content/src/build-demo-models.ts "$work/demo-out
 start_portal() {
   echo "[bare] npm start (portal on 127.0.0.1:$port)"
   set -m
+  # Its own Redis key prefix too: CI runs this beside the other tests, which share the machine's Redis.
   DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$db" PORT="$port" VIEWER_PORT="$((port + 1))" \
-    STRIPE_LOCAL_PORT="$((port + 2))" npm start >"$work/start.log" 2>&1 &
+    STRIPE_LOCAL_PORT="$((port + 2))" REDIS_PREFIX="$db" npm start >"$work/start.log" 2>&1 &
   pid=$!
   set +m
   for _ in $(seq 1 300); do
