@@ -36,7 +36,7 @@ function sortModels<T extends { id: number; name: string; createdAt: Date }>(
 /**
  * GET /model/all: the models the caller may see (search, sort) with view counts (a platform admin: all
  * tenants', with top tenants and views per day; others: their tenant's), the period's view summary
- * (non-admins) and per-user statistics (with User.listing.view).
+ * (non-admins) and, only when asked (`users=true`) and allowed (User.listing.view), per-user statistics.
  */
 export async function listModels(
   deps: ServerDeps,
@@ -64,7 +64,7 @@ export async function listModels(
   ]);
 
   let users: ModelListResponse['users'] = [];
-  if (actor.permissions.includes('User.listing.view')) {
+  if (input.users === true && actor.permissions.includes('User.listing.view')) {
     // Statistics cover the whole visible catalogue, whatever the search.
     const catalogue = input.search
       ? await deps.db.model.findMany({ where: visibleTo(actor), select: { id: true, name: true } })

@@ -94,10 +94,18 @@ export const ModelUpdate = z.strictObject({
 export type ModelUpdate = z.input<typeof ModelUpdate>;
 export type ModelUpdateInput = z.output<typeof ModelUpdate>;
 
-/** GET /model/all?search=&sort= */
+/**
+ * GET /model/all?search=&sort=&users= . `users=true` (with User.listing.view) adds every user's views
+ * per model (`users`), computed over the whole catalogue; without it `users` is empty, so the grid's
+ * call stays cheap (the Statistics page reads GET /stats/users instead).
+ */
 export const ModelListQuery = z.strictObject({
   search: optionalText(MODEL_LIMITS.search),
   sort: z.enum(MODEL_SORTS).default(DEFAULT_MODEL_SORT),
+  users: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export type ModelListQuery = z.input<typeof ModelListQuery>;
 
