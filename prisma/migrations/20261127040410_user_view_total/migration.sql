@@ -4,6 +4,9 @@ ALTER TABLE "User" ADD COLUMN     "viewTotal" INTEGER NOT NULL DEFAULT 0;
 -- CreateIndex
 CREATE INDEX "User_viewTotal_id_idx" ON "User"("viewTotal", "id");
 
+-- CreateIndex
+CREATE INDEX "ModelViewDaily_embedTokenId_count_idx" ON "ModelViewDaily"("embedTokenId", "count");
+
 -- User.viewTotal: each user's views of live models (every tenant's), kept in the same transaction as
 -- every write of ModelViewDaily (the views flush, the direct path while Redis is down, cascades) and
 -- every delete or restore of a model, by the triggers below (docs/lists-at-scale.md).
