@@ -32,6 +32,15 @@ export function listQuery<const S extends readonly [string, ...string[]]>(
   });
 }
 
+/** The input of any `listQuery` schema (what the web sends): every field optional. */
+export type ListQueryParams<S extends string = string> = {
+  page?: number;
+  pageSize?: number;
+  search?: string;
+  sort?: S;
+  order?: 'asc' | 'desc';
+};
+
 /** The answer of a paged list: `rows` is one page, `total` counts every row that matches. */
 export const pageOf = <T extends z.ZodType>(row: T) =>
   z.object({

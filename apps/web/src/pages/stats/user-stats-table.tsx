@@ -1,49 +1,28 @@
 import { Input, Table, type TableColumnsType } from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
-import { useEffect, useState } from 'react';
-import { useDebounce } from 'use-debounce';
 import { MSG } from '@helix/shared';
-import type { UserStatsPage, UserStatsQuery, UserStatsRow } from '@helix/shared/schemas/list-query';
+import { USER_STATS_SORTS, type UserStatsPage, type UserStatsRow } from '@helix/shared/schemas/list-query';
 import { formatCount } from '../../ui/count-format';
-import { listEmptyText, type ListStatus } from '../../ui/list-states';
+import { useServerList } from '../../ui/use-server-list';
 import { fetchUserStats } from './user-stats.api';
-
-const PAGE_SIZE = 10;
-type Sort = NonNullable<UserStatsQuery['sort']>;
 
 /**
  * The statistics page's users (docs/lists-at-scale.md): the top users by views, searched, sorted and
  * paged by the server, so a platform with 100,000 users draws one page of rows, not a card per user.
  */
 export function UserStatsTable({ showTenant }: { showTenant: boolean }) {
-  const [text, setText] = useState('');
-  const [search] = useDebounce(text.trim(), 300);
-  const [query, setQuery] = useState<{ page: number; sort: Sort; order: 'asc' | 'desc' }>({
-    page: 1,
+  const list = useServerList<UserStatsRow, (typeof USER_STATS_SORTS)[number], UserStatsPage>({
+    fetchPage: fetchUserStats,
+    sorts: USER_STATS_SORTS,
     sort: 'views',
     order: 'desc',
+    pageSize: 10,
+    texts: { failed: MSG.failedLoadStatsUsers, empty: MSG.statsUsersEmpty, noMatch: MSG.statsUsersNoMatch },
   });
-  const [status, setStatus] = useState<ListStatus>('loading');
-  const [data, setData] = useState<UserStatsPage | null>(null);
+  const { data } = list;
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setStatus('loading');
-    fetchUserStats({ ...query, pageSize: PAGE_SIZE, search: search || undefined }, controller.signal)
-      .then((page) => {
-        setData(page);
-        setStatus('ready');
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setStatus('failed');
-      });
-    return () => controller.abort();
-  }, [query, search]);
-
-  const sorted = (key: Sort) => (query.sort === key ? (query.order === 'asc' ? 'ascend' : 'descend') : null);
   const columns: TableColumnsType<UserStatsRow> = [
-    { title: 'Name', dataIndex: 'name', key: 'name', sorter: true, sortOrder: sorted('name') },
-    { title: 'E-mail', dataIndex: 'email', key: 'email', sorter: true, sortOrder: sorted('email') },
+    { title: 'Name', dataIndex: 'name', key: 'name', sorter: true, sortOrder: list.sortOrder('name') },
+    { title: 'E-mail', dataIndex: 'email', key: 'email', sorter: true, sortOrder: list.sortOrder('email') },
     ...(showTenant ? [{ title: 'Tenant', dataIndex: 'tenantName', key: 'tenantName' }] : []),
     {
       title: 'Views',
@@ -51,7 +30,7 @@ export function UserStatsTable({ showTenant }: { showTenant: boolean }) {
       key: 'views',
       align: 'right',
       sorter: true,
-      sortOrder: sorted('views'),
+      sortOrder: list.sortOrder('views'),
       render: (views: number) => formatCount(views),
     },
   ];
@@ -63,11 +42,8 @@ export function UserStatsTable({ showTenant }: { showTenant: boolean }) {
           allowClear
           placeholder="Search name or e-mail"
           aria-label="Search users"
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value);
-            setQuery((q) => ({ ...q, page: 1 }));
-          }}
+          value={list.searchText}
+          onChange={(e) => list.setSearchText(e.target.value)}
         />
         {data && (
           <span className="stats-users-total">
@@ -80,34 +56,7 @@ export function UserStatsTable({ showTenant }: { showTenant: boolean }) {
         rowKey="id"
         size="small"
         columns={columns}
-        loading={status === 'loading' && data !== null}
-        dataSource={data?.rows ?? []}
-        locale={{
-          emptyText: listEmptyText(
-            data === null ? status : status === 'failed' ? 'failed' : 'ready',
-            MSG.failedLoadStatsUsers,
-            search ? MSG.statsUsersNoMatch : MSG.statsUsersEmpty,
-          ),
-        }}
-        pagination={{
-          current: query.page,
-          pageSize: PAGE_SIZE,
-          total: data?.total ?? 0,
-          showSizeChanger: false,
-          hideOnSinglePage: true,
-        }}
-        onChange={(pagination, _filters, sorter) => {
-          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<UserStatsRow> | undefined;
-          const key = (s?.order ? s.columnKey : 'views') as Sort;
-          setQuery({
-            page:
-              key === query.sort && (s?.order === 'ascend' ? 'asc' : 'desc') === query.order
-                ? (pagination.current ?? 1)
-                : 1,
-            sort: key,
-            order: s?.order === 'ascend' ? 'asc' : 'desc',
-          });
-        }}
+        {...list.tableProps}
       />
     </div>
   );

@@ -1,0 +1,193 @@
+import type { TablePaginationConfig, TableProps } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useDebounce } from 'use-debounce';
+import type { ListQueryParams } from '@helix/shared/schemas/list-query';
+import { loadWithSnapshot } from '../offline/snapshot';
+import { listEmptyText, type ListStatus } from './list-states';
+
+/** The answer shape of every paged list (the shared `pageOf`); an answer may carry more fields. */
+export interface ListPageAnswer<Row> {
+  rows: Row[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** One page's query, as the shared `listQuery` schema's input: every field filled in by the hook. */
+export type ServerListQuery<S extends string> = Required<Omit<ListQueryParams<S>, 'search'>> & {
+  search?: string;
+};
+
+export interface ServerListOptions<Row, S extends string, A extends ListPageAnswer<Row>> {
+  /** Asks the server for one page (may be an inline function: the latest one is used). */
+  fetchPage(query: ServerListQuery<S>, signal: AbortSignal): Promise<A>;
+  /** The list's sort allow-list (the shared `*_SORTS`); a column key outside it is not sent. */
+  sorts: readonly S[];
+  /** The order shown first and when a column's sort is cleared. */
+  sort: S;
+  order: 'asc' | 'desc';
+  /** Rows per page (default 20, at most LIST_PAGE_SIZE_MAX). */
+  pageSize?: number;
+  /** The search box's debounce (default 300 ms). */
+  debounceMs?: number;
+  /** More inputs of the query (filters): a change reloads from page 1. Compared by JSON. */
+  deps?: readonly unknown[];
+  /**
+   * Keeps each answer as the offline snapshot `{snapshot}?{query}`: without the server, a page and
+   * search asked before is shown from it (with `savedAt`), others fail.
+   */
+  snapshot?: string;
+  /** The table's texts with no rows: loading shows the list skeleton, never these. */
+  texts?: { failed: ReactNode; empty: ReactNode; noMatch?: ReactNode };
+  /** Called when a load fails (not when it is aborted), e.g. to toast. */
+  onError?(error: unknown): void;
+}
+
+export interface ServerList<Row, S extends string, A extends ListPageAnswer<Row>> {
+  /** The query of the page shown (or being loaded). */
+  query: ServerListQuery<S>;
+  /** The last answer; kept while the next page loads. null until the first answer. */
+  data: A | null;
+  rows: Row[];
+  total: number;
+  status: ListStatus;
+  /** When the offline snapshot shown was saved, or null for a server answer. */
+  savedAt: number | null;
+  /** The search box's text (`search` in `query` is its debounced, trimmed value). */
+  searchText: string;
+  setSearchText(text: string): void;
+  setPage(page: number): void;
+  setSort(sort: S, order: 'asc' | 'desc'): void;
+  /** Loads the current page again (after an edit). */
+  reload(): void;
+  /** A column's antd `sortOrder` for the current sort. */
+  sortOrder(key: S): 'ascend' | 'descend' | null;
+  /** Spread on an antd `<Table>`: rows, loading, pagination, sorting and the empty text. */
+  tableProps: Pick<TableProps<Row>, 'dataSource' | 'loading' | 'pagination' | 'onChange' | 'locale'>;
+}
+
+/** `?page=…&pageSize=…` for a list query: empty and undefined values are left out. */
+export function listQueryString(query: Record<string, string | number | boolean | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  return params.toString();
+}
+
+/**
+ * A server-paged antd table (docs/lists-at-scale.md): page, page size, sort and order, a debounced
+ * search, the list skeleton until the first answer, the previous rows (with the table's spinner)
+ * while the next page loads, and a stale answer never overwriting a newer one.
+ */
+export function useServerList<Row, S extends string, A extends ListPageAnswer<Row> = ListPageAnswer<Row>>(
+  options: ServerListOptions<Row, S, A>,
+): ServerList<Row, S, A> {
+  const pageSize = options.pageSize ?? 20;
+  const latest = useRef(options);
+  latest.current = options;
+
+  const [searchText, setSearchTextState] = useState('');
+  const [search] = useDebounce(searchText.trim(), options.debounceMs ?? 300);
+  const [sort, setSortState] = useState<{ sort: S; order: 'asc' | 'desc' }>({
+    sort: options.sort,
+    order: options.order,
+  });
+  const depsKey = JSON.stringify(options.deps ?? []);
+  // The page belongs to one search, sort and filter: any change of those shows page 1.
+  const filterKey = JSON.stringify([search, sort, depsKey]);
+  const [pageState, setPageState] = useState({ page: 1, key: filterKey });
+  const page = pageState.key === filterKey ? pageState.page : 1;
+  const [tick, setTick] = useState(0);
+  const [status, setStatus] = useState<ListStatus>('loading');
+  const [data, setData] = useState<A | null>(null);
+  const [savedAt, setSavedAt] = useState<number | null>(null);
+
+  const query: ServerListQuery<S> = {
+    page,
+    pageSize,
+    sort: sort.sort,
+    order: sort.order,
+    ...(search ? { search } : {}),
+  };
+  const queryKey = JSON.stringify([query, depsKey]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const q = JSON.parse(queryKey)[0] as ServerListQuery<S>;
+    const { fetchPage, snapshot, onError } = latest.current;
+    setStatus('loading');
+    const load = snapshot
+      ? loadWithSnapshot(`${snapshot}?${listQueryString(q)}`, () => fetchPage(q, controller.signal))
+      : fetchPage(q, controller.signal).then((answer) => ({ data: answer, savedAt: null }));
+    load
+      .then((answer) => {
+        if (controller.signal.aborted) return;
+        setData(answer.data);
+        setSavedAt(answer.savedAt);
+        setStatus('ready');
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setStatus('failed');
+        onError?.(error);
+      });
+    return () => controller.abort();
+  }, [queryKey, tick]);
+
+  const setSearchText = useCallback((text: string) => setSearchTextState(text), []);
+  const setPage = useCallback((next: number) => setPageState({ page: next, key: filterKey }), [filterKey]);
+  const setSort = useCallback((next: S, order: 'asc' | 'desc') => setSortState({ sort: next, order }), []);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  const sortOrder = (key: S) => (sort.sort === key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null);
+
+  const onChange: TableProps<Row>['onChange'] = (pagination: TablePaginationConfig, _filters, sorter) => {
+    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;
+    const key = s?.columnKey as S | undefined;
+    const next =
+      s?.order && key !== undefined && options.sorts.includes(key)
+        ? { sort: key, order: s.order === 'ascend' ? ('asc' as const) : ('desc' as const) }
+        : { sort: options.sort, order: options.order };
+    if (next.sort !== sort.sort || next.order !== sort.order) setSortState(next);
+    else setPage(pagination.current ?? 1);
+  };
+
+  const texts = options.texts;
+  const shownStatus: ListStatus = data === null ? status : status === 'failed' ? 'failed' : 'ready';
+  return {
+    query,
+    data,
+    rows: data?.rows ?? [],
+    total: data?.total ?? 0,
+    status,
+    savedAt,
+    searchText,
+    setSearchText,
+    setPage,
+    setSort,
+    reload,
+    sortOrder,
+    tableProps: {
+      dataSource: data?.rows ?? [],
+      // The previous rows stay, under the table's spinner, while the next page loads.
+      loading: status === 'loading' && data !== null,
+      pagination: {
+        current: page,
+        pageSize,
+        total: data?.total ?? 0,
+        showSizeChanger: false,
+        hideOnSinglePage: true,
+      },
+      onChange,
+      locale: texts
+        ? {
+            emptyText: listEmptyText(
+              shownStatus,
+              texts.failed,
+              search && texts.noMatch !== undefined ? texts.noMatch : texts.empty,
+            ),
+          }
+        : undefined,
+    },
+  };
+}
