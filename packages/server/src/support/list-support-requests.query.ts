@@ -28,7 +28,7 @@ const ORDER_BY: Record<
 function shapeOf(query: SupportListQueryInput) {
   const text = query.search ? { contains: likeLiteral(query.search), mode: 'insensitive' as const } : null;
   const where: Prisma.SupportRequestWhereInput = {
-    ...(query.status ? { status: query.status } : {}),
+    ...(query.status ? { status: { in: query.status } } : {}),
     ...(query.priority !== undefined ? { priority: query.priority } : {}),
     ...(text
       ? {

@@ -75,7 +75,12 @@ const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
  * page (`SupportRequestPage`); without them the list as before (at most 1,000 requests).
  */
 export const SupportListQuery = listQuery(SUPPORT_SORTS, { sort: 'created_at', order: 'asc' }).extend({
-  status: SupportStatusSchema.optional(),
+  /** One status or several, comma-separated (`open,answered`). */
+  status: z
+    .string()
+    .transform((v) => v.split(','))
+    .pipe(z.array(SupportStatusSchema).min(1))
+    .optional(),
   priority: flag.optional(),
 });
 export type SupportListQuery = z.input<typeof SupportListQuery>;
