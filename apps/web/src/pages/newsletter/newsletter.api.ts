@@ -12,10 +12,7 @@ export type Subscriber = SubscriberView;
 type Query = ListQueryParams<(typeof NEWSLETTER_SORTS)[number]>;
 
 /** GET /subscribers?page=…: one page of the list (search, sort and order by the server). */
-export const fetchSubscriberPage = async (
-  query: Query,
-  signal?: AbortSignal,
-): Promise<SubscriberPage> =>
+export const fetchSubscriberPage = async (query: Query, signal?: AbortSignal): Promise<SubscriberPage> =>
   SubscriberPage.parse(
     await tenantApi.get<unknown>(`/subscribers?${listQueryString(query)}`, { signal, toast: false }),
   );

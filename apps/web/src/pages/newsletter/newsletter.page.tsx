@@ -103,12 +103,7 @@ export function NewsletterPage() {
         )}
       </div>
       <OfflineNotice savedAt={list.savedAt} />
-      <Table<Subscriber>
-        scroll={{ x: 'max-content' }}
-        rowKey="id"
-        columns={columns}
-        {...list.tableProps}
-      />
+      <Table<Subscriber> scroll={{ x: 'max-content' }} rowKey="id" columns={columns} {...list.tableProps} />
     </section>
   );
 }
