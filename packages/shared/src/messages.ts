@@ -289,6 +289,10 @@ export const MSG = {
   failedLoadSubscribers: 'Failed to load Subscribers',
   noRoles: 'No roles yet.',
   noUsers: 'No users yet.',
+  // The users lists' search and the tenant picker (issue 18 point 4; wording ours)
+  usersNoMatch: 'No users match this search.',
+  tenantsNoMatch: 'No tenants match this search.',
+  listIdsInvalid: 'The ids must be whole numbers separated by commas, at most 100.',
   noSubscribers: 'No subscribers yet.',
   /** Lists at scale: the newsletter search found nothing (wording ours). */
   noSubscribersMatch: 'No subscribers match this search.',

@@ -21,7 +21,8 @@ import { saveModel } from '@helix/server/models/save-model.command';
 import { viewerUrl } from '@helix/server/models/viewer-model.query';
 import { viewsExportCsv } from '@helix/server/views/views-export.query';
 import { viewsSummary } from '@helix/server/views/views-summary';
-import { listCustomerTenants } from '@helix/server/tenants/list-tenants.query';
+import { listCustomerTenants, pageCustomerTenants } from '@helix/server/tenants/list-tenants.query';
+import { TenantOptionsQuery } from '@helix/shared/schemas/tenant-option';
 import { actorOf, can } from '../http/auth.ts';
 import { audited } from '../http/audited.ts';
 import { idempotent } from '../http/idempotency.ts';
@@ -29,9 +30,9 @@ import { ifMatch } from '../http/if-match.ts';
 import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
-import { asksForPage } from '../http/list-page.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 import { errorHandler } from '../http/error-handler.ts';
+import { wantsPage } from '../http/paged.ts';
 
 const MB = 1024 * 1024;
 
@@ -109,7 +110,7 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     const query = inputOf(req, EmbedLinkListQuery);
     res.set('Cache-Control', 'no-store');
     res.json(
-      asksForPage(req)
+      wantsPage(req)
         ? await embedLinkPage(deps, actorOf(req), query)
         : await listEmbedLinks(deps, actorOf(req), query),
     );
@@ -129,8 +130,14 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     res.json(await viewerUrl(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
   });
 
-  router.get('/tenant/getAllTenants', validate(NoQuery, 'query'), async (req, res) => {
-    res.json(await listCustomerTenants(deps.db, actorOf(req)));
+  // With page or pageSize: one page (the model form's tenant picker); without: every matching tenant.
+  router.get('/tenant/getAllTenants', validate(TenantOptionsQuery, 'query'), async (req, res) => {
+    const query = inputOf(req, TenantOptionsQuery);
+    res.json(
+      wantsPage(req)
+        ? await pageCustomerTenants(deps.db, actorOf(req), query)
+        : await listCustomerTenants(deps.db, actorOf(req), query),
+    );
   });
 
   return router;

@@ -7,7 +7,7 @@ import { listSubscribers, subscriberPage } from '@helix/server/newsletter/list-s
 import { addressOf, unsubscribe } from '@helix/server/newsletter/unsubscribe.command';
 import { actorOf } from '../http/auth.ts';
 import { routeLimiter } from '../http/rate-limit.ts';
-import { asksForPage } from '../http/list-page.ts';
+import { wantsPage } from '../http/paged.ts';
 import { inputOf, validate } from '../http/validate.ts';
 import { escapeHtml } from '@helix/server/escape-html';
 
@@ -18,7 +18,7 @@ export function newsletterTenantRoutes(deps: ServerDeps): Router {
     const query = inputOf(req, NewsletterListQuery);
     res.set('Cache-Control', 'no-store');
     res.json(
-      asksForPage(req)
+      wantsPage(req)
         ? await subscriberPage(deps.db, actorOf(req), query)
         : await listSubscribers(deps.db, actorOf(req), query),
     );

@@ -1,12 +1,13 @@
 import { Router } from 'express';
-import { AddUserRequest } from '@helix/shared/schemas/platform-user';
+import { AddUserRequest, PlatformUsersQuery } from '@helix/shared/schemas/platform-user';
 import type { ServerDeps } from '@helix/server/deps';
 import { isPlatformAdmin } from '@helix/server/models/model.policy';
 import { addUser } from '@helix/server/platform-users/add-user.command';
-import { listPlatformUsers } from '@helix/server/platform-users/list-platform-users.query';
+import { listPlatformUsers, pagePlatformUsers } from '@helix/server/platform-users/list-platform-users.query';
 import { audited } from '../http/audited.ts';
 import { actorOf } from '../http/auth.ts';
-import { inputOf, NoQuery, validate } from '../http/validate.ts';
+import { wantsPage } from '../http/paged.ts';
+import { inputOf, validate } from '../http/validate.ts';
 
 /**
  * The platform admin's users (/users, /permissions) and add-user (/users/add-user): tenant calls.
@@ -19,8 +20,14 @@ export function platformUserRoutes(deps: ServerDeps): Router {
   router.get('/user/all', (req, _res, next) => {
     next(isPlatformAdmin(actorOf(req)) ? undefined : 'router');
   });
-  router.get('/user/all', validate(NoQuery, 'query'), async (req, res) => {
-    res.json(await listPlatformUsers(deps.db, actorOf(req)));
+  // With page or pageSize: one page (/users, /permissions); without: every matching user.
+  router.get('/user/all', validate(PlatformUsersQuery, 'query'), async (req, res) => {
+    const query = inputOf(req, PlatformUsersQuery);
+    res.json(
+      wantsPage(req)
+        ? await pagePlatformUsers(deps.db, actorOf(req), query)
+        : await listPlatformUsers(deps.db, actorOf(req), query),
+    );
   });
 
   router.post(

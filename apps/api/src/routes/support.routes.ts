@@ -19,7 +19,7 @@ import { actorOf } from '../http/auth.ts';
 import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
-import { asksForPage } from '../http/list-page.ts';
+import { wantsPage } from '../http/paged.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
 const MB = 1024 * 1024;
@@ -67,7 +67,7 @@ export function supportRoutes(deps: ServerDeps): Router {
     const query = inputOf(req, SupportListQuery);
     res.set('Cache-Control', 'no-store');
     res.json(
-      asksForPage(req)
+      wantsPage(req)
         ? await supportRequestPage(deps.db, actorOf(req), query)
         : await listSupportRequests(deps.db, actorOf(req), query),
     );

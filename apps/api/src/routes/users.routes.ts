@@ -5,20 +5,21 @@ import {
   InviteRequest,
   ResendInviteRequest,
 } from '@helix/shared/schemas/invite';
-import { DeleteUserRequest, UserDetailRequest } from '@helix/shared/schemas/tenant-user';
+import { DeleteUserRequest, TenantUsersQuery, UserDetailRequest } from '@helix/shared/schemas/tenant-user';
 import type { ServerDeps } from '@helix/server/deps';
 import { bulkInviteBatch } from '@helix/server/invites/bulk-invite-batch.query';
 import { bulkInvite } from '@helix/server/invites/bulk-invite.command';
 import { inviteUser } from '@helix/server/invites/invite-user.command';
 import { resendInvite } from '@helix/server/invites/resend-invite.command';
 import { deleteUser } from '@helix/server/users/delete-user.command';
-import { listTenantUsers } from '@helix/server/users/list-users.query';
+import { listTenantUsers, pageTenantUsers } from '@helix/server/users/list-users.query';
 import { userDetail } from '@helix/server/users/user-detail.query';
 import { actorOf, can } from '../http/auth.ts';
 import { audited } from '../http/audited.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { jsonBody } from '../http/json-body.ts';
-import { inputOf, NoQuery, validate } from '../http/validate.ts';
+import { wantsPage } from '../http/paged.ts';
+import { inputOf, validate } from '../http/validate.ts';
 
 /**
  * The one route whose body may be larger than JSON_BODY_LIMIT: 10,000 rows of name, e-mail and note.
@@ -37,8 +38,14 @@ export function usersRoutes(deps: ServerDeps): Router {
   const router = Router({ mergeParams: true });
 
   // A platform admin's GET /user/all is answered by the platform users list (platform-users.routes.ts).
-  router.get('/user/all', can('User.listing.view'), validate(NoQuery, 'query'), async (req, res) => {
-    res.json(await listTenantUsers(db, actorOf(req)));
+  // With page or pageSize: one page; without: every matching user (the export, the bulk invite).
+  router.get('/user/all', can('User.listing.view'), validate(TenantUsersQuery, 'query'), async (req, res) => {
+    const query = inputOf(req, TenantUsersQuery);
+    res.json(
+      wantsPage(req)
+        ? await pageTenantUsers(db, actorOf(req), query)
+        : await listTenantUsers(db, actorOf(req), query),
+    );
   });
 
   router.post('/user/detail', can('User.detail.view'), validate(UserDetailRequest), async (req, res) => {

@@ -1,14 +1,14 @@
 import type { UserStatsPage, UserStatsQueryInput } from '@helix/shared/schemas/list-query';
 import { Prisma, type Db } from '../db.ts';
-import { likeLiteral } from '../models/list-models.query.ts';
 import { isPlatformAdmin } from '../models/model.policy.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { AppError } from '../errors.ts';
+import { shownEmailSql, userSearchSql } from '../users/user-list.sql.ts';
 
 const ORDER: Record<UserStatsQueryInput['sort'], Prisma.Sql> = {
   views: Prisma.sql`views`,
   name: Prisma.sql`lower(u.name)`,
-  email: Prisma.sql`u.email`,
+  email: shownEmailSql,
 };
 
 /**
@@ -17,7 +17,9 @@ const ORDER: Record<UserStatsQueryInput['sort'], Prisma.Sql> = {
  * A platform admin sees every tenant's users with their running totals (User.viewTotal: every order
  * and the platform's total views read without summing view-days); anyone else their own tenant's,
  * with their views in that tenant summed per user from the (userId, modelId, count) index. Views still
- * buffered in Redis (not yet flushed) are not included.
+ * buffered in Redis (not yet flushed) are not included. The e-mail shown and searched is the one the
+ * school knows (an invite of an address elsewhere: `elsewhereEmail`, never the placeholder;
+ * docs/invite-privacy.md).
  */
 export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput): Promise<UserStatsPage> {
   if (!actor.permissions.includes('User.listing.view')) throw AppError.forbidden();
@@ -25,8 +27,8 @@ export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput
   const viewTenant = isPlatformAdmin(actor)
     ? Prisma.empty
     : Prisma.sql`AND v."tenantId" = ${actor.tenant.id}`;
-  const like = q.search ? `%${likeLiteral(q.search)}%` : null;
-  const search = like ? Prisma.sql`AND (u.name ILIKE ${like} OR u.email ILIKE ${like})` : Prisma.empty;
+  const like = Boolean(q.search);
+  const search = userSearchSql(q.search);
   const direction = q.order === 'asc' ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   const users = Prisma.sql`FROM "User" u WHERE u."deletedAt" IS NULL ${tenant} ${search}`;
   const liveViews = Prisma.sql`FROM "ModelViewDaily" v JOIN "Model" m ON m.id = v."modelId" AND m."deletedAt" IS NULL`;
@@ -37,7 +39,7 @@ export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput
   const order = Prisma.sql`ORDER BY ${ORDER[q.sort]} ${direction}, u.id ${direction}`;
   const limit = Prisma.sql`LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
   type Row = { id: number; name: string; email: string; tenantName: string; views: bigint };
-  const select = Prisma.sql`SELECT u.id, u.name, u.email, t.name AS "tenantName", COALESCE(s.views, 0)::bigint AS views`;
+  const select = Prisma.sql`SELECT u.id, u.name, ${shownEmailSql} AS email, t.name AS "tenantName", COALESCE(s.views, 0)::bigint AS views`;
   let rowsQuery: Prisma.Sql;
   let totalViewsQuery: Prisma.Sql;
   if (isPlatformAdmin(actor)) {
@@ -47,7 +49,7 @@ export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput
       ...ORDER,
       views: Prisma.sql`u."viewTotal"`,
     };
-    rowsQuery = Prisma.sql`SELECT u.id, u.name, u.email, t.name AS "tenantName", u."viewTotal"::bigint AS views
+    rowsQuery = Prisma.sql`SELECT u.id, u.name, ${shownEmailSql} AS email, t.name AS "tenantName", u."viewTotal"::bigint AS views
       FROM (SELECT u.* ${users} ORDER BY ${platformOrder[q.sort]} ${direction}, u.id ${direction} ${limit}) u
       JOIN "Tenant" t ON t.id = u."tenantId"
       ORDER BY ${platformOrder[q.sort]} ${direction}, u.id ${direction}`;

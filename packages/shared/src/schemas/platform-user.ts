@@ -3,6 +3,7 @@ import { MSG } from '../messages.ts';
 import { email, LIMITS, newPassword, userName } from './account.ts';
 import { requiredText } from './text.ts';
 import { MAX_ID } from './ids.ts';
+import { listQuery, pageOf } from './list-query.ts';
 
 /** The platform admin's users table (/users) and the Assign Roles table (/permissions). */
 export const PlatformUserView = z.object({
@@ -24,6 +25,18 @@ export const PlatformUserView = z.object({
 });
 export type PlatformUserView = z.infer<typeof PlatformUserView>;
 export const PlatformUserList = z.array(PlatformUserView);
+
+/**
+ * GET /user/all's query for a platform admin (/users, /permissions; docs/lists-at-scale.md): search
+ * (name or e-mail) and sort always apply; with `page` or `pageSize` the answer is one page
+ * (PlatformUserPage), without them every matching user (PlatformUserList).
+ */
+export const PLATFORM_USERS_SORTS = ['createdAt', 'name', 'email', 'companyName'] as const;
+export const PlatformUsersQuery = listQuery(PLATFORM_USERS_SORTS, { sort: 'createdAt', order: 'desc' });
+export type PlatformUsersQuery = z.input<typeof PlatformUsersQuery>;
+export type PlatformUsersQueryInput = z.output<typeof PlatformUsersQuery>;
+export const PlatformUserPage = pageOf(PlatformUserView);
+export type PlatformUserPage = z.infer<typeof PlatformUserPage>;
 
 export const PLAN_TYPES = ['MONTHLY', 'YEARLY'] as const;
 

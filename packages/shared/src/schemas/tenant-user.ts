@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EntityId } from './invite.ts';
+import { listQuery, pageOf } from './list-query.ts';
 
 /** Users of a tenant (/user/settings/users-list) and the user detail page (both detail routes). */
 
@@ -36,6 +37,22 @@ export const TenantUserList = z.object({
   userLimit: z.number().int(),
 });
 export type TenantUserList = z.infer<typeof TenantUserList>;
+
+/**
+ * GET /user/all's query (docs/lists-at-scale.md): search (name or e-mail) and sort always apply;
+ * with `page` or `pageSize` the answer is one page (TenantUserPage), without them every matching user
+ * (TenantUserList: the export, the bulk invite's duplicate check).
+ */
+export const TENANT_USERS_SORTS = ['name', 'email', 'createdAt'] as const;
+export const TenantUsersQuery = listQuery(TENANT_USERS_SORTS, { sort: 'name', order: 'asc' });
+export type TenantUsersQuery = z.input<typeof TenantUsersQuery>;
+export type TenantUsersQueryInput = z.output<typeof TenantUsersQuery>;
+
+export const TenantUserPage = pageOf(TenantUserView).extend({
+  totalUsers: z.number().int(),
+  userLimit: z.number().int(),
+});
+export type TenantUserPage = z.infer<typeof TenantUserPage>;
 
 /** POST /user/detail */
 export const UserDetailRequest = z.strictObject({ id: EntityId });
