@@ -129,7 +129,10 @@ async function logIn(page: Page, email: string, password: string): Promise<void>
   await page.goto('/login');
   // The page arrives drawn; the app takes the form over on first use (apps/web/README.md, "Loading").
   await page.getByLabel('Email', { exact: true }).focus();
-  await page.waitForFunction("!document.querySelector('#root[data-prerendered]')");
+  await page.waitForFunction(() => {
+    const { document } = globalThis as unknown as { document: { querySelector(s: string): unknown } };
+    return !document.querySelector('#root[data-prerendered]');
+  });
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log In', exact: true }).click();

@@ -85,7 +85,7 @@ await run(
           g % 7 = 0, CASE WHEN g % 7 = 0 THEN 4 ELSE 16 END, 'Educator Monthly',
           (ARRAY['open', 'answered', 'closed'])[1 + g % 3]::"SupportStatus",
           now() - (g || ' minutes')::interval, now()
-   FROM generate_series(1, 20000) g JOIN "User" u ON u.email = 'pupil' || (g * 5) || '@school' || ((g * 5 - 1) / 10 + 1) || '.test'`,
+   FROM generate_series(1, 20000) g JOIN "User" u ON u."userName" = 'pupil' || (g * 5)`,
 );
 await run(
   '2,000 more users in the demo school',

@@ -184,7 +184,9 @@ describe('usage you can trust', () => {
     expect(ownerUsers.reduce((n: number, m: { viewCount: number }) => n + m.viewCount, 0)).toBe(billed);
 
     const admin = await platformAdmin(bed.h);
-    const platform = await request(bed.app).get(`${admin.base}/model/all`).set(bearer(admin.token));
+    const platform = await request(bed.app)
+      .get(`${admin.base}/model/all?stats=true`)
+      .set(bearer(admin.token));
     expect(platform.status).toBe(200);
     const tenantViews = platform.body.models
       .filter((m: { id: number }) => s.models.some((x) => x.id === m.id))

@@ -507,7 +507,7 @@ describe('views and limits', () => {
     for (let i = 0; i < 3; i += 1) await load(pa);
     for (let i = 0; i < 3; i += 1) await load(pb);
     const list = await request(h.app)
-      .get(`${admin.base}/model/all?search=Stats%20model&users=true`)
+      .get(`${admin.base}/model/all?search=Stats%20model&users=true&stats=true`)
       .set(bearer(admin.token));
     const stats = list.body.models[0];
     expect(stats.viewCount).toBe(4);
