@@ -60,23 +60,25 @@ describe('admin lists paged and searched by the server', () => {
 
     await page.getByLabel('Search subscribers').fill(id);
     await expect
-      .poll(() => page.getByTestId('subscribers-total').innerText())
+      .poll(() => page.getByTestId('subscribers-total').innerText(), { timeout: 15_000 })
       .toBe(`${SUBSCRIBERS} subscribers`);
     // Newest first: reader 001 was made last.
-    await expect.poll(() => rows.first().innerText()).toContain(`reader-${id}-001`);
+    await expect.poll(() => rows.first().innerText(), { timeout: 15_000 }).toContain(`reader-${id}-001`);
     expect(await rows.count()).toBe(50);
     await page.locator('.ant-pagination-item-3').click();
-    await expect.poll(() => rows.first().innerText()).toContain(`reader-${id}-101`);
+    await expect.poll(() => rows.first().innerText(), { timeout: 15_000 }).toContain(`reader-${id}-101`);
     expect(await rows.count()).toBe(SUBSCRIBERS - 100);
 
     // Sorting by e-mail starts again from page 1 (ascending, then descending).
     await page.locator('th', { hasText: 'Email' }).click();
-    await expect.poll(() => rows.first().innerText()).toContain(`reader-${id}-001`);
+    await expect.poll(() => rows.first().innerText(), { timeout: 15_000 }).toContain(`reader-${id}-001`);
     await page.locator('th', { hasText: 'Email' }).click();
-    await expect.poll(() => rows.first().innerText()).toContain(`reader-${id}-120`);
+    await expect.poll(() => rows.first().innerText(), { timeout: 15_000 }).toContain(`reader-${id}-120`);
 
     await page.getByLabel('Search subscribers').fill(`${id}-07`);
-    await expect.poll(() => page.getByTestId('subscribers-total').innerText()).toBe('10 subscribers');
+    await expect
+      .poll(() => page.getByTestId('subscribers-total').innerText(), { timeout: 15_000 })
+      .toBe('10 subscribers');
     await context.close();
   });
 
@@ -90,12 +92,16 @@ describe('admin lists paged and searched by the server', () => {
     await page.getByLabel('Search support requests').fill(`Lists ${id}`);
     // Open and answered only by default: 90 requests less the 30 closed ones.
     const shown = REQUESTS - Math.floor(REQUESTS / 3);
-    await expect.poll(() => page.getByTestId('support-total').innerText()).toBe(`${shown} requests`);
+    await expect
+      .poll(() => page.getByTestId('support-total').innerText(), { timeout: 15_000 })
+      .toBe(`${shown} requests`);
     // Oldest first: request 01 waited longest.
-    await expect.poll(() => rows.first().innerText()).toContain(`Lists ${id} request 01`);
+    await expect
+      .poll(() => rows.first().innerText(), { timeout: 15_000 })
+      .toContain(`Lists ${id} request 01`);
     expect(await rows.count()).toBe(50);
     await page.locator('.ant-pagination-item-2').click();
-    await expect.poll(() => rows.count()).toBe(shown - 50);
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(shown - 50);
     expect(await rows.first().innerText()).toContain(`Lists ${id} request`);
 
     // Only the closed ones (the filter is applied by the server).
@@ -106,9 +112,11 @@ describe('admin lists paged and searched by the server', () => {
     await menu.getByText('Closed', { exact: true }).click();
     await menu.getByRole('button', { name: 'OK' }).click();
     await expect
-      .poll(() => page.getByTestId('support-total').innerText())
+      .poll(() => page.getByTestId('support-total').innerText(), { timeout: 15_000 })
       .toBe(`${Math.floor(REQUESTS / 3)} requests`);
-    await expect.poll(() => rows.first().innerText()).toContain(`Lists ${id} request 03`);
+    await expect
+      .poll(() => rows.first().innerText(), { timeout: 15_000 })
+      .toContain(`Lists ${id} request 03`);
     await context.close();
   });
 });
