@@ -7,6 +7,7 @@ import type { QueueFamilyName } from '@helix/shared';
 import type { Plan, Tenant, User } from '@helix/server/db';
 import { createSession } from '@helix/server/sessions/session.service';
 import { LocalStorage } from '@helix/server/storage/local-storage';
+import type { Storage } from '@helix/server/storage/storage';
 import { flushViews } from '@helix/server/views/flush-views';
 import { createWorkerRuntime, type WorkerRuntime } from '@helix/worker/worker-runtime';
 import { createHarness, type Harness } from './harness.ts';
@@ -25,8 +26,8 @@ import {
  * when a test asks, e.g. 'email' with SMTP_URL set), and helpers for tenants, sessions, models, .glb
  * files and images.
  */
-export interface ModelHarness extends Harness {
-  storage: LocalStorage;
+export interface ModelHarness<S extends Storage = LocalStorage> extends Harness {
+  storage: S;
   worker: WorkerRuntime;
   /** Moves the buffered view counts to PostgreSQL (what the flush-views job does). */
   flush(): ReturnType<typeof flushViews>;
@@ -38,9 +39,23 @@ export async function createModelHarness(
   families: readonly QueueFamilyName[] = ['images'],
 ): Promise<ModelHarness> {
   const dir = await mkdtemp(path.join(tmpdir(), 'helix-storage-'));
-  const harnessEnv = { STORAGE_DIR: dir, VIEWER_URL: 'http://viewer.test', ...env };
-  const h = await createHarness(harnessEnv);
-  const storage = new LocalStorage(dir);
+  const h = await createModelHarnessWith(new LocalStorage(dir), { STORAGE_DIR: dir, ...env }, families);
+  const close = h.close;
+  return Object.assign(h, {
+    async close() {
+      await close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** The same harness on the given storage (e.g. S3Storage against a real S3-compatible server). */
+export async function createModelHarnessWith<S extends Storage>(
+  storage: S,
+  env: Record<string, string> = {},
+  families: readonly QueueFamilyName[] = ['images'],
+): Promise<ModelHarness<S>> {
+  const h = await createHarness({ VIEWER_URL: 'http://viewer.test', ...env });
   h.deps.storage = storage;
   await seedRoles(h.db);
   const worker = createWorkerRuntime(h.config, createLogger('silent', 'worker-test'), { db: h.db, storage });
@@ -54,7 +69,6 @@ export async function createModelHarness(
     async close() {
       await worker.stop();
       await close();
-      await rm(dir, { recursive: true, force: true });
     },
   });
 }
@@ -139,7 +153,7 @@ export const png = (width = 64, height = 48, colour = '#5f51fb') =>
 
 /** A model row straight in the database, with a .glb in storage. */
 export async function createModel(
-  h: ModelHarness,
+  h: ModelHarness<Storage>,
   data: {
     name?: string;
     urlModelName?: string;

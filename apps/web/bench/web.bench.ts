@@ -136,8 +136,9 @@ const FIRST_CLICK_MAX_MS = 200;
 /**
  * The first click on a drawn page: the signed-in browser opens /user/home as a first visit (no service
  * worker, so the API draws it), waits for the drawn page, and clicks the user menu (its hand-over hook,
- * @helix/shared/handover). Measured on this machine, without throttling: from the click to the drawn
- * page's own answer (the pressed element busy), and to the app's open menu.
+ * @helix/shared/handover). Measured on this machine, without throttling: from the press (the
+ * pointerdown event's time) to the drawn page's own answer (its plain-DOM menu open with the app's
+ * items), and to the app's open menu.
  */
 async function firstClick(browser: Browser, apiUrl: string): Promise<{ answered: number; menu: number }> {
   const page = await browser.newPage();
@@ -150,23 +151,30 @@ async function firstClick(browser: Browser, apiUrl: string): Promise<{ answered:
     await page.evaluate(`(() => {
       const seen = () => {
         const menu = document.querySelector('[data-handover="user-menu"]');
-        if (window.__answered === undefined && menu && menu.getAttribute('aria-busy') === 'true')
+        // The drawn page's own menu open (prerender/drawn-user-menu.ts), or the press held as busy.
+        const drawnMenu = document.querySelector('.drawn-menu [role="menuitem"]');
+        if (window.__answered === undefined && menu && (drawnMenu || menu.getAttribute('aria-busy') === 'true'))
           window.__answered = performance.now();
         if (window.__menu === undefined && document.querySelector('.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]'))
           window.__menu = performance.now();
       };
       new MutationObserver(seen).observe(document.body, { subtree: true, childList: true, attributes: true });
+      // The press itself (the driver's own round trips before it are not the page's).
+      document.addEventListener('pointerdown', (event) => {
+        if (window.__pressed === undefined) window.__pressed = event.timeStamp;
+      }, true);
     })()`);
     const start = await page.evaluate(() => performance.now());
     await page.click('[data-handover="user-menu"]');
     await page.waitForFunction(() => (window as unknown as { __menu?: number }).__menu !== undefined, {
       timeout: 30_000,
     });
-    const { answered, menu } = await page.evaluate(() => {
-      const w = window as unknown as { __answered?: number; __menu?: number };
-      return { answered: w.__answered ?? w.__menu ?? NaN, menu: w.__menu ?? NaN };
+    const { answered, menu, pressed } = await page.evaluate(() => {
+      const w = window as unknown as { __answered?: number; __menu?: number; __pressed?: number };
+      return { answered: w.__answered ?? w.__menu ?? NaN, menu: w.__menu ?? NaN, pressed: w.__pressed };
     });
-    return { answered: answered - start, menu: menu - start };
+    const from = pressed ?? start;
+    return { answered: answered - from, menu: menu - from };
   } finally {
     await page.close();
   }
@@ -362,7 +370,10 @@ async function main() {
         for (let i = 0; i < RUNS; i += 1) clicks.push(await firstClick(browser, apiUrl));
         const answered = median(clicks.map((c) => c.answered));
         console.log(
-          `\nDrawn /user/home, first click on the user menu (median of ${RUNS}): answered by the drawn page ` +
+          `First clicks: ${clicks.map((c) => `${c.answered.toFixed(0)} / ${c.menu.toFixed(0)} ms`).join(', ')}`,
+        );
+        console.log(
+          `\nDrawn /user/home, first click on the user menu (median of ${RUNS}): the drawn page's menu open ` +
             `in ${answered.toFixed(0)} ms, the app's menu open after ${median(clicks.map((c) => c.menu)).toFixed(0)} ms`,
         );
         if (answered > FIRST_CLICK_MAX_MS) {

@@ -5,9 +5,10 @@ import { APP_PRELOADS } from '../src/prerender/drawn-document';
 import { writeCompressed } from './write-compressed';
 
 /**
- * index.html without the app's module preloads: the embed page is not the app (src/boot.ts hands it to
- * pages/share/embed-start.ts, which loads its own few modules), so a visitor's connection goes to the
- * viewer frame and its model instead of React, the router and the session code.
+ * index.html without the app's module preloads: the embed and share pages are not the app (src/boot.ts
+ * hands them to pages/share/embed-start.ts and share-start.ts, which load their own few modules), so a
+ * visitor's connection goes to the viewer frame and its model instead of React, the router and the
+ * session code.
  */
 export function embedDocument(indexHtml: string): string {
   return indexHtml.replace(APP_PRELOADS, '');
@@ -15,7 +16,7 @@ export function embedDocument(indexHtml: string): string {
 
 /**
  * Writes dist/embed.html (and its .br and .gz) after the client build. The API serves it for
- * /embed/{token} (apps/api/src/http/web-app.ts).
+ * /embed/{token} and /share/{token} (apps/api/src/http/web-app.ts).
  */
 export function writeEmbedDocument(): Plugin {
   let config: ResolvedConfig;

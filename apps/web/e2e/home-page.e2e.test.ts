@@ -71,19 +71,101 @@ describe('the drawn home page', () => {
     await context.close();
   });
 
-  it('answers the first click on the user menu at once, and the app opens the menu it held', async () => {
+  it('opens its own user menu at the first click, and the app keeps it open when it takes over', async () => {
     const context = await firstVisit();
     const page = await context.newPage();
     const release = await holdApp(page);
     await page.goto('/user/home');
     expect(await drawn(page)).toBe('home');
-    // The drawn page answers the press itself (the hook's element is busy) while the app is held back.
-    const menu = page.locator('[data-handover="user-menu"]');
-    await menu.click();
-    expect(await menu.getAttribute('aria-busy')).toBe('true');
+    // The drawn page answers the press itself with the app's items, while the app is held back.
+    const button = page.getByTestId('user-menu');
+    await button.click();
+    const menu = page.getByRole('menu', { name: 'User menu (Olivia Owner)' });
+    await menu.waitFor();
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Settings', 'Log Out']);
+    expect(await drawn(page)).toBe('home');
+    // A click elsewhere closes it, as the app's does; another click opens it again.
+    await page.getByRole('heading', { name: 'Models', level: 1 }).click();
+    await menu.waitFor({ state: 'detached' });
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await button.click();
+    await menu.waitFor();
+    await release();
+    // The app's header replaces the drawn one with its own menu open: the same items, no flicker shut.
+    await page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
+    expect(await page.locator('.drawn-menu').count()).toBe(0);
+    const appMenu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]');
+    await appMenu.waitFor();
+    expect(await appMenu.getByRole('menuitem').allInnerTexts()).toEqual(['Settings', 'Log Out']);
+    await appMenu.getByRole('menuitem', { name: 'Settings' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/user/settings'));
+    await context.close();
+  });
+
+  it('works its drawn user menu by keyboard before the app is up, and the app does what was chosen', async () => {
+    const context = await firstVisit();
+    const page = await context.newPage();
+    const release = await holdApp(page);
+    await page.goto('/user/home');
+    const button = page.getByTestId('user-menu');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
+    await button.focus();
+    // Enter opens it on its first item; the arrows move and wrap; Home and End jump.
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu', { name: 'User menu (Olivia Owner)' });
+    await menu.waitFor();
+    expect(await focused()).toBe('Settings');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Log Out');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Settings');
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('Log Out');
+    await page.keyboard.press('Home');
+    expect(await focused()).toBe('Settings');
+    // Escape closes it and gives the focus back to the button.
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+    // ArrowUp opens it on the last item; Space opens it from the button too.
+    await page.keyboard.press('ArrowUp');
+    await menu.waitFor();
+    expect(await focused()).toBe('Log Out');
+    // Tab closes it and moves on past the button.
+    await page.keyboard.press('Tab');
+    await menu.waitFor({ state: 'detached' });
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(false);
+    await button.focus();
+    await page.keyboard.press(' ');
+    await menu.waitFor();
+    expect(await focused()).toBe('Settings');
+    // Choosing Settings before the app is up: the item shows it is busy, and the app goes there.
+    await page.keyboard.press('Enter');
+    const settings = menu.getByRole('menuitem', { name: 'Settings' });
+    expect(await settings.getAttribute('aria-busy')).toBe('true');
+    // Visibly: a spinner beside it (styles/global.css).
+    expect(await settings.evaluate((el) => getComputedStyle(el, '::after').animationName)).toBe('drawn-busy');
+    expect(await drawn(page)).toBe('home');
+    await release();
+    await page.waitForURL((url) => url.pathname.startsWith('/user/settings'));
+    await context.close();
+  });
+
+  it('keeps the keyboard in the menu when the app takes over', async () => {
+    const context = await firstVisit();
+    const page = await context.newPage();
+    const release = await holdApp(page);
+    await page.goto('/user/home');
+    await page.getByTestId('user-menu').focus();
+    await page.keyboard.press('ArrowUp');
+    await page.getByRole('menu', { name: 'User menu (Olivia Owner)' }).waitFor();
     await release();
     await page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
-    await page.getByRole('menuitem').first().waitFor();
+    // The app's open menu, with the focus on the same item.
+    const appMenu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]');
+    await appMenu.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? null)).toBe('Log Out');
     await context.close();
   });
 

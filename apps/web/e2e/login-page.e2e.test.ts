@@ -89,8 +89,12 @@ describe('the drawn login page', () => {
     await page.getByLabel('Email', { exact: true }).fill(person.email);
     await page.getByLabel('Password', { exact: true }).fill(person.password);
     await page.getByLabel('Password', { exact: true }).press('Enter');
-    // The drawn form did not navigate anywhere: it waits for the app.
+    // The drawn form did not navigate anywhere: it waits for the app, and says so at once (the Log In
+    // button is busy, with a spinner: styles/global.css).
     expect(new URL(page.url()).pathname).toBe('/login');
+    const logIn = page.getByRole('button', { name: 'Log In', exact: true });
+    expect(await logIn.getAttribute('aria-busy')).toBe('true');
+    expect(await logIn.evaluate((el) => getComputedStyle(el, '::after').animationName)).toBe('drawn-busy');
     await release();
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
     await expectPath(page, '/subscription');

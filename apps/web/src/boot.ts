@@ -38,12 +38,18 @@ function decodeToken(segment: string | undefined): string | undefined {
 }
 
 function start(): void {
-  // An embed link is not the app: one frame, drawn without React (pages/share/embed-start.ts).
-  // Case-insensitive, like the router's /embed/:token (pages/share/embed.page.tsx).
-  const embedLink = /^\/embed\/([^/]+)\/?$/i.exec(window.location.pathname);
-  if (embedLink) {
+  // An embed or share link is not the app: one frame (and the school's header on a share page), drawn
+  // without React (pages/share/embed-start.ts, share-start.ts). Case-insensitive, like the router's
+  // /embed/:token and /share/:token (pages/share/embed.page.tsx).
+  const link = /^\/(embed|share)\/([^/]+)\/?$/i.exec(window.location.pathname);
+  if (link) {
     const root = document.getElementById('root') ?? document.body;
-    void import('./pages/share/embed-start').then((m) => m.startEmbedPage(decodeToken(embedLink[1]), root));
+    const token = decodeToken(link[2]);
+    if (link[1]!.toLowerCase() === 'embed') {
+      void import('./pages/share/embed-start').then((m) => m.startEmbedPage(token, root));
+    } else {
+      void import('./pages/share/share-start').then((m) => m.startSharePage(token, root));
+    }
     return;
   }
   void import('./main');
@@ -85,16 +91,41 @@ if (drawnLogin || drawnHome) {
     whenLoaded(addAppPreloads);
   }
   const FIRST_USE = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
-  const onFirstUse = () => {
+  const onFirstUse = (event: Event) => {
     for (const type of FIRST_USE) document.removeEventListener(type, onFirstUse, true);
-    once();
+    // The drawn page answers the use first (a menu opens, a pressed button shows it is busy) and that
+    // answer is painted before the app's scripts run: started at once, their evaluation could land
+    // between a press and its click and hold the answer back by as long (issue 18 §13).
+    if (event.type === 'pointerdown' || event.type === 'touchstart') afterPress(() => afterPaint(once));
+    else afterPaint(once);
   };
   for (const type of FIRST_USE) document.addEventListener(type, onFirstUse, { capture: true, passive: true });
 } else {
   // After the next frame is painted (a task queued from requestAnimationFrame runs after that paint);
   // the timer covers a tab opened in the background, where frames wait until it is shown.
-  requestAnimationFrame(() => setTimeout(once, 0));
-  setTimeout(once, 200);
+  afterPaint(once);
+}
+
+/** After the next frame is painted (a task queued from requestAnimationFrame runs after that paint). */
+function afterPaint(then: () => void): void {
+  requestAnimationFrame(() => setTimeout(then, 0));
+  // A tab in the background paints no frames.
+  setTimeout(then, 200);
+}
+
+/** After the press that has begun ends (its click, if any, has been dispatched), or 500 ms at most. */
+function afterPress(then: () => void): void {
+  const ENDS = ['click', 'pointerup', 'pointercancel', 'touchend', 'touchcancel'] as const;
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    for (const type of ENDS) document.removeEventListener(type, end, true);
+    // A pointerup's click is dispatched in the same task: let it run first.
+    setTimeout(then, 0);
+  };
+  for (const type of ENDS) document.addEventListener(type, end, { capture: true, passive: true });
+  setTimeout(end, 500);
 }
 
 function whenLoaded(then: () => void): void {

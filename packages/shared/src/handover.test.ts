@@ -8,6 +8,9 @@ import {
   hookSelector,
   isHandoverHook,
   type HookedElement,
+  USER_MENU_ITEMS,
+  userMenuItemsOf,
+  userMenuKeysValue,
 } from './handover';
 
 /** A minimal element tree: enough of the DOM for the contract (closest, getAttribute, querySelectorAll). */
@@ -80,5 +83,17 @@ describe('the drawn pages hand-over contract', () => {
     expect(hookSelector(HANDOVER.userMenu)).toBe('[data-handover="user-menu"]');
     expect(drawnRootSelector('home')).toBe('#root[data-prerendered="home"]');
     expect(handover(HANDOVER.loginEmail)).toEqual({ 'data-handover': 'login-email' });
+  });
+});
+
+describe('the user menu items', () => {
+  it('are read back from the button attribute in the menu order, ignoring unknown words', () => {
+    expect(userMenuItemsOf(userMenuKeysValue(['logout', 'settings'])).map((i) => i.key)).toEqual([
+      'settings',
+      'logout',
+    ]);
+    expect(userMenuItemsOf('logout  bogus').map((i) => i.label)).toEqual(['Log Out']);
+    expect(userMenuItemsOf(null)).toEqual([]);
+    expect(USER_MENU_ITEMS.map((i) => i.label)).toEqual(['Settings', 'Log Out']);
   });
 });

@@ -110,3 +110,40 @@ export interface ServerBundle {
 /** The server bundle's file, in the folder beside the web app's dist/. */
 export const SERVER_BUNDLE_DIR = 'dist-server';
 export const SERVER_BUNDLE_FILE = 'home-page.server.js';
+
+/**
+ * The header's user menu, the same on a drawn page and in the app (components/header/header.tsx): a
+ * drawn page opens its own menu with these items at the first click, before the app is up
+ * (apps/web/src/prerender/drawn-user-menu.ts), and the app keeps it open, or does what was chosen in
+ * it, when it takes over.
+ */
+export const USER_MENU_ITEMS = [
+  { key: 'settings', label: 'Settings' },
+  { key: 'logout', label: 'Log Out' },
+] as const;
+export type UserMenuKey = (typeof USER_MENU_ITEMS)[number]['key'];
+export type UserMenuItem = (typeof USER_MENU_ITEMS)[number];
+
+/** On the user menu's button: which items this user's menu has (their keys, space-separated). */
+export const USER_MENU_KEYS_ATTRIBUTE = 'data-menu-keys';
+
+/** The value of USER_MENU_KEYS_ATTRIBUTE for these keys. */
+export const userMenuKeysValue = (keys: readonly UserMenuKey[]): string => keys.join(' ');
+
+/** The items an attribute value names, in the menu's order; unknown words are ignored. */
+export function userMenuItemsOf(value: string | null): UserMenuItem[] {
+  const words = new Set((value ?? '').split(/\s+/));
+  return USER_MENU_ITEMS.filter((item) => words.has(item.key));
+}
+
+/**
+ * What the visitor did with a drawn page's user menu, for the app that takes the page over: the menu is
+ * open (with the focus on an item, or on its button), or an item was chosen (the app does it).
+ */
+export interface DrawnMenuUse {
+  open: boolean;
+  /** The item that had the focus; null when the focus was not in the menu. */
+  focused: UserMenuKey | null;
+  /** The item chosen before the app was up; null when none was. */
+  chosen: UserMenuKey | null;
+}

@@ -131,6 +131,8 @@ export const MSG = {
     `Your team has ${users} users: remove users before choosing fewer than ${users} seats.`,
   seatsAboveMax: (max: number) => `At most ${max.toLocaleString('en-US')} users are possible on this plan.`,
   noSubscriptionToChange: 'You have no subscription to change: choose a plan first.',
+  alreadySubscribed: 'You already have a subscription: change your plan instead.',
+  viewsNotForSale: 'Additional views are not available for your plan.',
   planChangePending: 'A change of your plan is waiting for its payment: complete it first.',
   paymentActionBanner:
     'Your bank asks you to confirm a payment. Please click here to complete it, so your plan keeps working.',

@@ -7,6 +7,7 @@ import { resolvePostgres } from './services/postgres.ts';
 import { describeExit, ManagedChild, tsxArgs, type ChildExit } from './services/process.ts';
 import { Supervisor, type SupervisorOptions } from './supervisor.ts';
 import { resolveRedis } from './services/redis.ts';
+import { resolveS3, type S3Service } from './services/s3.ts';
 import { resolveSmtp, type SmtpService } from './services/smtp.ts';
 import { resolveStripe } from './services/stripe.ts';
 import type { Service } from './services/types.ts';
@@ -18,6 +19,12 @@ export interface StackOptions {
   redisUrl?: string;
   /** Default: SMTP_URL, else the mail catcher writing <dataDir>/mail/*.eml. */
   smtpUrl?: string;
+  /**
+   * Where model files and images live (default: the STORAGE environment variable, else 'local'):
+   * 'local' = the folder STORAGE_DIR (<dataDir>/storage); 's3' = S3_ENDPOINT/S3_BUCKET when set,
+   * else an embedded S3-compatible server keeping objects in <dataDir>/s3.
+   */
+  storage?: 'local' | 's3';
   /** API port (serves the web app too). Default: a free port. */
   apiPort?: number;
   /** Viewer host port. Default: a free port. */
@@ -61,7 +68,7 @@ export interface Stack {
   /** The environment the API, worker and viewer were started with. */
   env: Record<string, string>;
   /** One line per backing service: what was found or started. */
-  services: { postgres: string; redis: string; smtp: string; stripe: string };
+  services: { postgres: string; redis: string; smtp: string; stripe: string; storage: string };
   /** stripe-local's address when the stack started it (no STRIPE_SECRET_KEY), else undefined. */
   stripeUrl?: string;
   /**
@@ -146,6 +153,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     const [postgres, redis, smtp] = services as [Service, Service, SmtpService];
+    let s3: S3Service | undefined;
+    if ((options.storage ?? process.env.STORAGE) === 's3')
+      services.push((s3 = await resolveS3(serviceOptions)));
     for (const service of services) log(service.description);
     signal.throwIfAborted();
 
@@ -173,6 +183,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       WEB_DIST_DIR: process.env.WEB_DIST_DIR ?? WEB_DIST_DIR,
       STORAGE_DIR: process.env.STORAGE_DIR ?? path.join(dataDir, 'storage'),
       ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
+      ...s3?.env,
       ...options.env,
     };
     const stripe = await resolveStripe({
@@ -243,6 +254,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         redis: redis.description,
         smtp: smtp.description,
         stripe: stripe.description,
+        storage: s3?.description ?? `object storage: the folder ${env.STORAGE_DIR}`,
       },
       stripeUrl: stripe.kind === 'embedded' ? stripe.url : undefined,
       exited,

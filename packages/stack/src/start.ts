@@ -59,6 +59,7 @@ console.log(`
   Caught mail  ${mail}
   PostgreSQL   ${stack.services.postgres}
   Redis        ${stack.services.redis}
+  Storage      ${stack.services.storage}
   ${stack.stripeUrl ? `Stripe       ${stack.stripeUrl}  (stripe-local: card 4242 4242 4242 4242, 3-D Secure 4000 0025 0000 3155)` : stack.services.stripe}
 
   Demo logins (tenant, e-mail, password):

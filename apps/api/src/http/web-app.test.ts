@@ -129,6 +129,9 @@ describe('the built web app', () => {
         ['/embed/some-token', EMBED],
         ['/Embed/some-token/', EMBED],
         ['/embed/some-token/more', INDEX],
+        ['/share/some-token', EMBED],
+        ['/SHARE/some-token/', EMBED],
+        ['/share/some-token/more', INDEX],
       ] as const) {
         const page = await request(app).get(p).set('Accept-Encoding', encoding);
         expect(page.status, p).toBe(200);

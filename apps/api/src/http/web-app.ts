@@ -14,8 +14,8 @@ const NO_CACHE = new Set([
 ]);
 /** The login page without a brand in the path: the one the build prerenders. */
 const LOGIN = /^\/login\/?$/;
-/** An embed link (case-insensitive, like the web app's router). */
-const EMBED = /^\/embed\/[^/]+\/?$/i;
+/** An embed or share link (case-insensitive, like the web app's router). */
+const PUBLIC_LINK = /^\/(?:embed|share)\/[^/]+\/?$/i;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
@@ -34,8 +34,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * The build draws it twice: login.html offers "Continue with Google", login-password.html does not
  * (for a server without a Google provider, `googleSignIn` false); a build without the file that fits
  * gets the app shell, whose app asks GET /api/auth/providers.
- * `/embed/{token}` is embed.html, the shell without the app's module preloads
- * (apps/web/build/embed-document.ts): the embed page is not the app.
+ * `/embed/{token}` and `/share/{token}` are embed.html, the shell without the app's module preloads
+ * (apps/web/build/embed-document.ts): the embed and share pages are not the app.
  */
 export function webApp(dir: string, options: { portalHost?: string; googleSignIn?: boolean } = {}): Router {
   const root = path.resolve(dir);
@@ -69,7 +69,7 @@ export function webApp(dir: string, options: { portalHost?: string; googleSignIn
     const drawnLogin = loginPage && LOGIN.test(req.path) && req.hostname === options.portalHost;
     req.url = drawnLogin
       ? `/${loginFile}`
-      : embedPage && EMBED.test(req.path)
+      : embedPage && PUBLIC_LINK.test(req.path)
         ? '/embed.html'
         : '/index.html';
     serve(req, res, (err?: unknown) => {

@@ -1,16 +1,15 @@
-import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { ViewerModelQuery, ViewerRecordQuery } from '@helix/shared/schemas/model';
 import { AppError, type Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
-import { openModelFile } from '@helix/server/models/model-file.query';
+import { authorizeModelFile } from '@helix/server/models/model-file.query';
 import { loadViewerModel } from '@helix/server/models/viewer-model.query';
 import { authorizeRecording } from '@helix/server/models/viewer-record.query';
 import { imageKeyOf } from '@helix/server/presenters/image-url';
 import { storageOf } from '@helix/server/storage/create-storage';
 import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
+import { serveStoredObject } from '../http/serve-object.ts';
 import { inputOf, validate } from '../http/validate.ts';
 
 /** The viewer host (another origin) may read these answers: CORS for VIEWER_URL's origin only. */
@@ -21,6 +20,9 @@ function viewerCors(config: Config): RequestHandler {
     if (req.get('origin') === allowed) {
       res.set('Access-Control-Allow-Origin', allowed);
       res.set('Access-Control-Allow-Methods', 'GET, OPTIONS');
+      // Ranged downloads of large models (a Range with several parts is not a simple request).
+      res.set('Access-Control-Allow-Headers', 'Range, If-Range');
+      res.set('Access-Control-Expose-Headers', 'Content-Range, Accept-Ranges, ETag, Content-Length');
       res.set('Access-Control-Max-Age', '600');
     }
     if (req.method === 'OPTIONS') {
@@ -49,16 +51,6 @@ const FileQuery = z.strictObject({
     .optional(),
 });
 const ImageParams = z.strictObject({ key: z.string().max(200) });
-
-/** Streams a stored object; a client that goes away mid-way just ends the response. */
-async function send(body: Readable, res: Response): Promise<void> {
-  try {
-    await pipeline(body, res);
-  } catch {
-    body.destroy();
-    if (!res.writableEnded) res.destroy();
-  }
-}
 
 const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', png: 'image/png' };
 
@@ -103,22 +95,23 @@ export function viewerRoutes(deps: ServerDeps): Router {
   router.get('/files/models/:id', cors, validate(FileParams, 'params'), async (req, res) => {
     // A malformed signature is refused like a wrong one (403), not as bad input.
     const query = FileQuery.safeParse(req.query);
-    const object = await openModelFile(deps, inputOf(req, FileParams).id, query.success ? query.data : null);
-    res.set({
+    const key = await authorizeModelFile(
+      deps,
+      inputOf(req, FileParams).id,
+      query.success ? query.data : null,
+    );
+    await serveStoredObject(req, res, storageOf(deps), key, {
       'Content-Type': 'model/gltf-binary',
       'Cache-Control': 'private, max-age=600',
       'Content-Disposition': 'inline',
-      ...(object.size !== null ? { 'Content-Length': String(object.size) } : {}),
     });
-    await send(object.body, res);
   });
 
   router.get('/files/images/:key', validate(ImageParams, 'params'), async (req, res) => {
     const name = inputOf(req, ImageParams).key;
     const key = imageKeyOf(name);
-    const object = key ? await storageOf(deps).get(key) : null;
-    if (!object) throw AppError.notFound();
-    res.set({
+    if (!key) throw AppError.notFound();
+    await serveStoredObject(req, res, storageOf(deps), key, {
       'Content-Type': CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
       'X-Content-Type-Options': 'nosniff',
       // Public, re-encoded images: the viewer host may use them as WebGL textures (needs CORS).
@@ -126,9 +119,7 @@ export function viewerRoutes(deps: ServerDeps): Router {
       // Keys are never reused for other bytes: a new upload gets a new key.
       'Cache-Control': 'public, max-age=31536000, immutable',
       'Content-Security-Policy': "default-src 'none'; sandbox",
-      ...(object.size !== null ? { 'Content-Length': String(object.size) } : {}),
     });
-    await send(object.body, res);
   });
 
   return router;

@@ -1,4 +1,5 @@
 import { addressOf, drawnRootSelector, elementAt, type HandoverAddress } from '@helix/shared/handover';
+import { drawnUserMenu, dropDrawnMenuUse } from './drawn-user-menu';
 
 /*
  * A signed-in user's /user/home can arrive drawn by the server (apps/api/src/http/drawn-home.ts): the
@@ -28,10 +29,12 @@ function typeInto(input: HTMLInputElement, value: string): void {
 
 /**
  * Called by src/boot.ts: a click on the drawn page waits for the app (a link would reload the page) and
- * is answered at once on the drawn page (the pressed element shows it is busy), and the focused element
- * is remembered.
+ * is answered at once on the drawn page (the pressed element shows it is busy; the user menu opens its
+ * own plain-DOM menu, ./drawn-user-menu.ts), and the focused element is remembered.
  */
 export function holdEarlyUse(root: HTMLElement): void {
+  // The user menu answers a click itself, with its own plain-DOM menu (./drawn-user-menu.ts).
+  const menu = drawnUserMenu(root);
   root.addEventListener('focusin', (event) => {
     if (!root.dataset.prerendered || !(event.target instanceof Element)) return;
     const address = addressOf(root, event.target);
@@ -43,6 +46,11 @@ export function holdEarlyUse(root: HTMLElement): void {
       if (!root.dataset.prerendered || !(event.target instanceof Element)) return;
       event.preventDefault();
       event.stopPropagation();
+      if (menu?.owns(event.target)) {
+        menu.click(event.target, event.detail === 0);
+        return;
+      }
+      menu?.clickedElsewhere();
       if (heldClick) return;
       heldClick = addressOf(root, event.target);
       if (heldClick) elementAt(root, heldClick)?.setAttribute('aria-busy', 'true');
@@ -63,7 +71,10 @@ export function takeOverWhenReplaced(root: HTMLElement): void {
     observer.disconnect();
     delete root.dataset.prerendered;
     // The app showed another page (the session had ended, say): what was done on this one is dropped.
-    if (window.location.pathname !== drawnAt) focused = heldClick = null;
+    if (window.location.pathname !== drawnAt) {
+      focused = heldClick = null;
+      dropDrawnMenuUse();
+    }
     const field = focused && elementAt<Element>(root, focused.address);
     if (focused && field instanceof HTMLElement) {
       const typed = focused.element instanceof HTMLInputElement ? focused.element.value : '';

@@ -115,7 +115,7 @@ export const routes: RouteObject[] = [
       {
         path: '/share/:token',
         ...lazyPage(
-          () => import('../pages/share/share.page'),
+          () => import('../pages/share/embed.page'),
           (m) => <m.SharePage />,
         ),
       },

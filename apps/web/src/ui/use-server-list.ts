@@ -68,11 +68,17 @@ export interface ServerList<Row, S extends string, A extends ListPageAnswer<Row>
 }
 
 /** `?page=…&pageSize=…` for a list query: empty and undefined values are left out. */
-export function listQueryString(query: Record<string, string | number | boolean | undefined>): string {
+export function listQueryString(query: object): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
-    if (value !== undefined && value !== '') params.set(key, String(value));
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   return params.toString();
+}
+
+/** `path?query` (just `path` when the query is empty). */
+export function withListQuery(path: string, query: object): string {
+  const text = listQueryString(query);
+  return text ? `${path}?${text}` : path;
 }
 
 /**

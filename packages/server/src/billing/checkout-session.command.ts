@@ -1,3 +1,4 @@
+import { MSG } from '@helix/shared';
 import type { BuyViews, CheckoutCreate, CheckoutUrl } from '@helix/shared/schemas/billing';
 import type { z } from 'zod';
 import { viewsForSale } from '../auth/abilities.policy.ts';
@@ -11,9 +12,6 @@ import { stripeOf, type Stripe } from './stripe-client.ts';
 import { planAndSeats } from './tenant-plan.ts';
 import { readBillingAccount } from './billing-account.query.ts';
 import { ensureCustomer, serialiseTenantBilling, type BillingDeps } from './tenant-billing.ts';
-
-export const ALREADY_SUBSCRIBED = 'You already have a subscription: change your plan instead.';
-export const VIEWS_NOT_FOR_SALE = 'Additional views are not available for your plan.';
 
 /** A Checkout session that can still be paid: the one made for the same key may have completed. */
 async function openSession(
@@ -44,7 +42,7 @@ export async function createCheckout(
     const { plan, seats } = await planAndSeats(deps.db, input.planId, input.quantity);
     const customerId = await ensureCustomer(deps, actor.tenant.id);
     const account = await readBillingAccount(stripe, customerId);
-    if (account.live) throw AppError.conflict(ALREADY_SUBSCRIBED);
+    if (account.live) throw AppError.conflict(MSG.alreadySubscribed);
     const subs = account.subscriptions;
     const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId: actor.tenant.id } });
     const trial = !(stored?.isTrialPassed || account.trialUsed);
@@ -92,7 +90,7 @@ export async function createViewsCheckout(
     const plan = stored?.plan;
     // The rule the session's abilities.buyViews shows (auth/abilities.policy.ts), on the row as it is now.
     if (!plan || !viewsForSale(stored, actor.permissions)) {
-      throw AppError.conflict(VIEWS_NOT_FOR_SALE);
+      throw AppError.conflict(MSG.viewsNotForSale);
     }
     const stripe = stripeOf(deps);
     const customerId = await ensureCustomer(deps, actor.tenant.id);

@@ -46,6 +46,8 @@ export function recordEarlyUse(form: HTMLFormElement): void {
     // Nothing to send it yet: the app's form sends it once it is up.
     event.preventDefault();
     use.submitted = true;
+    // Answered at once: the button shows it is busy (styles/global.css) until the app sends the form.
+    form.querySelector('button[type="submit"]')?.setAttribute('aria-busy', 'true');
   });
   form.addEventListener('focusin', (event) => {
     if (event.target instanceof Element) use.focused = addressOf(form, event.target) ?? use.focused;

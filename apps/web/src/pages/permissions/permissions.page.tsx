@@ -1,30 +1,44 @@
 import { Button, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
+import { PLATFORM_USERS_SORTS, type PlatformUserPage } from '@helix/shared/schemas/platform-user';
 import type { RoleView } from '@helix/shared/schemas/role';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { loadWithSnapshot } from '../../offline/snapshot';
-import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { useSessionUser } from '../../session/use-session';
-import { columnSearch } from '../../ui/column-search';
+import { HighlightText } from '../../ui/highlight-text';
+import { ListSearch } from '../../ui/list-search';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
-import { fetchPlatformUsers, type PlatformUser } from '../platform-users/platform-users.api';
+import { useServerList } from '../../ui/use-server-list';
+import { fetchPlatformUsersPage, type PlatformUser } from '../platform-users/platform-users.api';
 import { fetchRoles } from '../roles/roles.api';
 import { AssignRolesModal } from './assign-roles.modal';
-import { listEmptyText } from '../../ui/list-states';
 
-const loadPlatformUsers = (signal?: AbortSignal) => fetchPlatformUsers({ signal, toast: false });
+type Sort = (typeof PLATFORM_USERS_SORTS)[number];
 
-/** /permissions: Name and Email of every user, their roles, and Assign Roles (Role.assign). */
+/**
+ * /permissions: Name and Email of every user, their roles, and Assign Roles (Role.assign); one page at
+ * a time, newest first, searched, sorted and paged by the server (docs/lists-at-scale.md). Pages seen
+ * online are kept for offline (Assign Roles queues in the outbox).
+ */
 export function PermissionsPage() {
   // What the server allows (the session's abilities), not re-derived here.
   const canAssign = Boolean(useSessionUser()?.abilities?.assignRoles);
-  const { load, reload } = useSnapshotLoad('platform-users', loadPlatformUsers, MSG.failedLoadUsers);
+  const list = useServerList<PlatformUser, Sort, PlatformUserPage>({
+    fetchPage: fetchPlatformUsersPage,
+    sorts: PLATFORM_USERS_SORTS,
+    sort: 'createdAt',
+    order: 'desc',
+    snapshot: 'platform-users',
+    texts: { failed: MSG.failedLoadUsers, empty: MSG.noUsers, noMatch: MSG.usersNoMatch },
+    onError: () => toastError(MSG.failedLoadUsers),
+  });
+  const { reload } = list;
+  const search = list.query.search ?? '';
   const [roles, setRoles] = useState<RoleView[]>([]);
-  const [search, setSearch] = useState({ name: '', email: '' });
   const [assigning, setAssigning] = useState<PlatformUser | null>(null);
 
   useEffect(() => {
@@ -46,26 +60,16 @@ export function PermissionsPage() {
     {
       title: 'Name',
       key: 'name',
-      sorter: (a, b) => a.name.localeCompare(b.name),
-      ...columnSearch<PlatformUser>({
-        key: 'name',
-        label: 'Name',
-        value: (u) => u.name,
-        search: search.name,
-        onSearch: (name) => setSearch((s) => ({ ...s, name })),
-      }),
+      sorter: true,
+      sortOrder: list.sortOrder('name'),
+      render: (_: unknown, u: PlatformUser) => <HighlightText text={u.name} search={search} />,
     },
     {
       title: 'Email',
       key: 'email',
-      sorter: (a, b) => a.email.localeCompare(b.email),
-      ...columnSearch<PlatformUser>({
-        key: 'email',
-        label: 'Email',
-        value: (u) => u.email,
-        search: search.email,
-        onSearch: (email) => setSearch((s) => ({ ...s, email })),
-      }),
+      sorter: true,
+      sortOrder: list.sortOrder('email'),
+      render: (_: unknown, u: PlatformUser) => <HighlightText text={u.email} search={search} />,
     },
     {
       title: 'Roles',
@@ -100,15 +104,14 @@ export function PermissionsPage() {
       <Typography.Title level={1} className="page-title">
         Permissions
       </Typography.Title>
-      <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
+      <OfflineNotice savedAt={list.savedAt} />
+      <ListSearch list={list} testId="users-search" />
       <Table<PlatformUser>
         // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
         scroll={{ x: 'max-content' }}
         rowKey="id"
         columns={columns}
-        dataSource={load.status === 'ready' ? load.data : []}
-        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadUsers, MSG.noUsers) }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
+        {...list.tableProps}
       />
       <AssignRolesModal
         user={assigning}

@@ -1,61 +1,54 @@
 import { DeleteOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Table, Typography, type TableColumnsType } from 'antd';
-import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import { columnSearch } from '../../ui/column-search';
+import { PLATFORM_USERS_SORTS, type PlatformUserPage } from '@helix/shared/schemas/platform-user';
+import { HighlightText } from '../../ui/highlight-text';
+import { ListSearch } from '../../ui/list-search';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
-import { fetchPlatformUsers, type PlatformUser } from './platform-users.api';
-import { listEmptyText } from '../../ui/list-states';
+import { useServerList } from '../../ui/use-server-list';
+import { fetchPlatformUsersPage, type PlatformUser } from './platform-users.api';
 
-type Load = { status: 'loading' } | { status: 'ready'; users: PlatformUser[] } | { status: 'failed' };
-type SearchKey = 'name' | 'paymentPlan' | 'companyName';
-
-const text = (value: string | null) => value ?? '';
+type Sort = (typeof PLATFORM_USERS_SORTS)[number];
 
 /**
- * /users (platform admins): Name, Payment Plan and Company Name, each sortable and searchable; a row
- * menu with View (the user detail) and a disabled Delete; Add User.
+ * /users (platform admins): one page of every school's users at a time, newest first, searched (name
+ * or e-mail), sorted (Name, Company Name) and paged by the server (docs/lists-at-scale.md); Name,
+ * Payment Plan and Company Name; a row menu with View (the user detail) and a disabled Delete; Add User.
  */
 export function PlatformUsersPage() {
   const navigate = useNavigate();
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [search, setSearch] = useState<Record<SearchKey, string>>({
-    name: '',
-    paymentPlan: '',
-    companyName: '',
+  const list = useServerList<PlatformUser, Sort, PlatformUserPage>({
+    fetchPage: fetchPlatformUsersPage,
+    sorts: PLATFORM_USERS_SORTS,
+    sort: 'createdAt',
+    order: 'desc',
+    texts: { failed: MSG.failedLoadUsers, empty: MSG.noUsers, noMatch: MSG.usersNoMatch },
+    onError: () => toastError(MSG.failedLoadUsers),
   });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchPlatformUsers({ signal: controller.signal, toast: false })
-      .then((users) => setLoad({ status: 'ready', users }))
-      .catch(() => {
-        if (controller.signal.aborted) return;
-        toastError(MSG.failedLoadUsers);
-        setLoad({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, []);
-
-  const searchable = (key: SearchKey, label: string) => ({
-    title: label,
-    key,
-    sorter: (a: PlatformUser, b: PlatformUser) => text(a[key]).localeCompare(text(b[key])),
-    ...columnSearch<PlatformUser>({
-      key,
-      label,
-      value: (u) => u[key],
-      search: search[key],
-      onSearch: (value) => setSearch((s) => ({ ...s, [key]: value })),
-    }),
-  });
+  const search = list.query.search ?? '';
 
   const columns: TableColumnsType<PlatformUser> = [
-    searchable('name', 'Name'),
-    searchable('paymentPlan', 'Payment Plan'),
-    searchable('companyName', 'Company Name'),
+    {
+      title: 'Name',
+      key: 'name',
+      sorter: true,
+      sortOrder: list.sortOrder('name'),
+      render: (_: unknown, u: PlatformUser) => <HighlightText text={u.name} search={search} />,
+    },
+    {
+      title: 'Payment Plan',
+      key: 'paymentPlan',
+      render: (_: unknown, u: PlatformUser) => u.paymentPlan ?? '',
+    },
+    {
+      title: 'Company Name',
+      key: 'companyName',
+      sorter: true,
+      sortOrder: list.sortOrder('companyName'),
+      render: (_: unknown, u: PlatformUser) => u.companyName,
+    },
     {
       title: 'Actions',
       key: 'actions',
@@ -91,14 +84,13 @@ export function PlatformUsersPage() {
           Add User
         </Button>
       </div>
+      <ListSearch list={list} testId="users-search" />
       <Table<PlatformUser>
         // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
         scroll={{ x: 'max-content' }}
         rowKey="id"
         columns={columns}
-        dataSource={load.status === 'ready' ? load.users : []}
-        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadUsers, MSG.noUsers) }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
+        {...list.tableProps}
       />
     </section>
   );

@@ -2,11 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LinkUnavailable } from './link-unavailable';
 
-/** The embed page's neutral unavailable page: the one part of it drawn with React and antd. */
-export function showLinkUnavailable(root: HTMLElement): void {
+/**
+ * The embed and share pages' unavailable page: the one part of them drawn with React and antd. The
+ * embed page's is neutral (it sits inside someone else's site); the share page's says what to do.
+ */
+export function showLinkUnavailable(root: HTMLElement, { hint = false }: { hint?: boolean } = {}): void {
   createRoot(root).render(
     <StrictMode>
-      <LinkUnavailable hint={false} />
+      <LinkUnavailable hint={hint} />
     </StrictMode>,
   );
 }

@@ -10,12 +10,13 @@ const loadedAtThisAddress = (): boolean =>
   performance.getEntriesByType('navigation')[0]?.name === window.location.href;
 
 /**
- * /embed/:token inside the app. The embed page is not a screen of the app: src/boot.ts draws it on its
- * own (./embed-start.ts), so an address reached by a navigation within the app is loaded as its own
- * document. An address boot did not take for an embed link is unavailable (and is never reloaded in a
- * loop).
+ * /embed/:token and /share/:token inside the app. Neither page is a screen of the app: src/boot.ts
+ * draws each on its own without React (./embed-start.ts, ./share-start.ts), so an address reached by a
+ * navigation within the app is loaded as its own document. An address boot did not take for such a
+ * link is unavailable (and is never reloaded in a loop); the share page says what to do, the embed page
+ * (inside someone else's site) stays neutral.
  */
-export function EmbedPage() {
+function PublicLinkPage({ hint }: { hint: boolean }) {
   const reload = !loadedAtThisAddress();
   useEffect(() => {
     if (reload) window.location.reload();
@@ -23,7 +24,10 @@ export function EmbedPage() {
   if (reload) return <BootScreen />;
   return (
     <Suspense fallback={null}>
-      <LinkUnavailable hint={false} />
+      <LinkUnavailable hint={hint} />
     </Suspense>
   );
 }
+
+export const EmbedPage = () => <PublicLinkPage hint={false} />;
+export const SharePage = () => <PublicLinkPage hint />;

@@ -3,48 +3,63 @@ import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } fro
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import type { TenantUserList, TenantUserView } from '@helix/shared/schemas/tenant-user';
+import {
+  TENANT_USERS_SORTS,
+  type TenantUserPage,
+  type TenantUserView,
+} from '@helix/shared/schemas/tenant-user';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
-import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { useSessionUser } from '../../session/use-session';
-import { columnSearch } from '../../ui/column-search';
-import { toastSuccess } from '../../ui/notify';
+import { HighlightText } from '../../ui/highlight-text';
+import { ListSearch } from '../../ui/list-search';
+import { toastError, toastSuccess } from '../../ui/notify';
+import { useServerList } from '../../ui/use-server-list';
 import { PageTitle } from '../../ui/page-title';
 import { DeleteUserModal } from './delete-user.modal';
 import { downloadTable } from '../../ui/export-table';
 import { InviteUserModal } from './invite-user.modal';
 import { withPendingInvites, type UserRow } from './pending-invites';
-import { fetchTenantUsers, resendInvite } from './users.api';
+import { fetchTenantUsers, fetchTenantUsersPage, resendInvite } from './users.api';
 import { usersExportTable } from './users-export';
-import { listEmptyText } from '../../ui/list-states';
 
-const loadTenantUsers = (signal?: AbortSignal): Promise<TenantUserList> =>
-  fetchTenantUsers({ signal, toast: false });
-type SearchKey = 'name' | 'email';
+type Sort = (typeof TENANT_USERS_SORTS)[number];
 
 /**
- * /user/settings/users-list (owner with User.listing.view): name and e-mail with column search and
- * highlighting, name sorting, a row menu (View, Delete), Resend Email for users without a password,
- * 'Total Users: n/limit', Add Users (Single Invite, Bulk Invite) and Export (name, e-mail, roles,
- * status, created, last login). Single invites queued
- * offline are rows marked "Pending sync" (without actions) until the server has them.
+ * /user/settings/users-list (owner with User.listing.view): one page of the school's users at a time,
+ * searched (name or e-mail, highlighted), sorted and paged by the server (docs/lists-at-scale.md); a
+ * row menu (View, Delete), Resend Email for users without a password, 'Total Users: n/limit', Add
+ * Users (Single Invite, Bulk Invite) and Export of every matching user (name, e-mail, roles, status,
+ * created, last login). Single invites queued offline are rows marked "Pending sync" (without
+ * actions) on the first page until the server has them. Pages seen online are kept for offline.
  */
 export function UsersListPage() {
   const navigate = useNavigate();
   const me = useSessionUser();
   const can = (p: string) => me?.permissions.includes(p as never) ?? false;
-  const { load, reload } = useSnapshotLoad('tenant-users', loadTenantUsers, MSG.failedLoadUsers);
-  const [search, setSearch] = useState<Record<SearchKey, string>>({ name: '', email: '' });
+  const list = useServerList<TenantUserView, Sort, TenantUserPage>({
+    fetchPage: fetchTenantUsersPage,
+    sorts: TENANT_USERS_SORTS,
+    sort: 'name',
+    order: 'asc',
+    snapshot: 'tenant-users',
+    texts: { failed: MSG.failedLoadUsers, empty: MSG.noTenantUsers, noMatch: MSG.usersNoMatch },
+    onError: () => toastError(MSG.failedLoadUsers),
+  });
+  const search = list.query.search ?? '';
   const [inviting, setInviting] = useState(false);
   const [deleting, setDeleting] = useState<TenantUserView | null>(null);
   const [resending, setResending] = useState<number | null>(null);
 
+  const { reload, data } = list;
   const outbox = useReloadOnOutboxChange(reload);
-  const list = load.status === 'ready' ? load.data : null;
-  const users = useMemo(() => withPendingInvites(list?.users ?? [], outbox), [list, outbox]);
-  const full = list ? list.totalUsers >= list.userLimit : true;
+  // Invites still queued on this device: rows of the first page (the server does not have them yet).
+  const users = useMemo(
+    () => (list.query.page === 1 && !search ? withPendingInvites(list.rows, outbox) : list.rows),
+    [list.rows, list.query.page, search, outbox],
+  );
+  const full = data ? data.totalUsers >= data.userLimit : true;
 
   const resend = async (user: TenantUserView) => {
     setResending(user.id);
@@ -58,26 +73,15 @@ export function UsersListPage() {
     }
   };
 
-  const searchable = (key: SearchKey, label: string) =>
-    columnSearch<UserRow>({
-      key,
-      label,
-      value: (u) => u[key],
-      search: search[key],
-      onSearch: (value) => setSearch((s) => ({ ...s, [key]: value })),
-    });
-
-  const nameSearch = searchable('name', 'Name');
-
   const columns: TableColumnsType<UserRow> = [
     {
       title: 'Name',
       key: 'name',
-      sorter: (a, b) => a.name.localeCompare(b.name),
-      ...nameSearch,
-      render: (value: unknown, user: UserRow, index: number) => (
+      sorter: true,
+      sortOrder: list.sortOrder('name'),
+      render: (_: unknown, user: UserRow) => (
         <Space>
-          {nameSearch.render ? (nameSearch.render(value, user, index) as React.ReactNode) : user.name}
+          <HighlightText text={user.name} search={search} />
           <PendingTag pending={Boolean(user.pending)} />
         </Space>
       ),
@@ -85,7 +89,9 @@ export function UsersListPage() {
     {
       title: 'Email',
       key: 'email',
-      ...searchable('email', 'Email'),
+      sorter: true,
+      sortOrder: list.sortOrder('email'),
+      render: (_: unknown, user: UserRow) => <HighlightText text={user.email} search={search} />,
     },
     {
       title: '',
@@ -135,9 +141,18 @@ export function UsersListPage() {
     },
   ];
 
-  // The server's rows: an invite still queued is not a user yet.
-  const exportAs = (format: 'csv' | 'xlsx') =>
-    void downloadTable(usersExportTable(list?.users ?? []), 'users', format);
+  // Every user matching the search, asked of the server (not only this page); an invite still queued
+  // is not a user yet.
+  const exportAs = async (format: 'csv' | 'xlsx') => {
+    try {
+      const { sort, order } = list.query;
+      const all = await fetchTenantUsers({ toast: false }, { search: search || undefined, sort, order });
+      await downloadTable(usersExportTable(all.users), 'users', format);
+    } catch {
+      toastError(MSG.failedLoadUsers);
+    }
+  };
+  const nothingToExport = list.total === 0;
 
   return (
     <section className="page users-list-page">
@@ -147,7 +162,7 @@ export function UsersListPage() {
           Users
         </Typography.Title>
         <Space wrap>
-          {list && <span data-testid="total-users">{MSG.totalUsers(list.totalUsers, list.userLimit)}</span>}
+          {data && <span data-testid="total-users">{MSG.totalUsers(data.totalUsers, data.userLimit)}</span>}
           {can('User.invite') && (
             <Dropdown
               disabled={full}
@@ -169,31 +184,31 @@ export function UsersListPage() {
             </Dropdown>
           )}
           <Dropdown
-            disabled={users.length === 0}
+            disabled={nothingToExport}
             trigger={['click']}
             menu={{
               items: [
                 { key: 'csv', label: 'CSV' },
                 { key: 'xlsx', label: 'XLSX' },
               ],
-              onClick: ({ key }) => exportAs(key as 'csv' | 'xlsx'),
+              onClick: ({ key }) => void exportAs(key as 'csv' | 'xlsx'),
             }}
           >
-            <Button disabled={users.length === 0} data-testid="export-users">
+            <Button disabled={nothingToExport} data-testid="export-users">
               Export <DownOutlined />
             </Button>
           </Dropdown>
         </Space>
       </div>
-      <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
+      <OfflineNotice savedAt={list.savedAt} />
+      <ListSearch list={list} testId="users-search" />
       <Table<UserRow>
         // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
         scroll={{ x: 'max-content' }}
         rowKey="id"
         columns={columns}
+        {...list.tableProps}
         dataSource={users}
-        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadUsers, MSG.noTenantUsers) }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
       />
       {inviting && (
         <InviteUserModal

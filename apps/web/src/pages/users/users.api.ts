@@ -5,14 +5,33 @@ import {
   type BulkInviteRow,
   type InviteRequest,
 } from '@helix/shared/schemas/invite';
-import { TenantUserList, UserDetailView } from '@helix/shared/schemas/tenant-user';
+import {
+  TenantUserList,
+  TenantUserPage,
+  UserDetailView,
+  type TenantUsersQuery,
+} from '@helix/shared/schemas/tenant-user';
 import { tenantApi, type RequestOptions } from '../../api/client';
 import { sendOrQueue } from '../../offline/outbox';
+import { withListQuery } from '../../ui/use-server-list';
 
 /** The users area's calls (administration-content 7); every answer parsed with the shared schema. */
 
-export const fetchTenantUsers = async (options?: RequestOptions): Promise<TenantUserList> =>
-  TenantUserList.parse(await tenantApi.get<unknown>('/user/all', options));
+/** Every user matching `query` (no paging: the export, the bulk invite's duplicate check). */
+export const fetchTenantUsers = async (
+  options?: RequestOptions,
+  query: Omit<TenantUsersQuery, 'page' | 'pageSize'> = {},
+): Promise<TenantUserList> =>
+  TenantUserList.parse(await tenantApi.get<unknown>(withListQuery('/user/all', query), options));
+
+/** One page of the users list (docs/lists-at-scale.md). */
+export const fetchTenantUsersPage = async (
+  query: TenantUsersQuery,
+  signal?: AbortSignal,
+): Promise<TenantUserPage> =>
+  TenantUserPage.parse(
+    await tenantApi.get<unknown>(withListQuery('/user/all', query), { signal, toast: false }),
+  );
 
 export const fetchUserDetail = async (id: number, options?: RequestOptions): Promise<UserDetailView> =>
   UserDetailView.parse(await tenantApi.post<unknown>('/user/detail', { id }, options));

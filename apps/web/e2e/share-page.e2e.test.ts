@@ -1,0 +1,158 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Frame } from 'playwright-core';
+import { MSG } from '@helix/shared';
+import { createDb, type Db } from '@helix/server/db';
+import { createTenant, createUser } from '@helix/server/testing/factories';
+import { appUrl, launchBrowser, newPage } from './support/browser.ts';
+
+/**
+ * /share/{token} is drawn without React (src/pages/share/share-start.ts, started by src/boot.ts), as
+ * /embed/{token} is: the school's header (its name, not its brand slug; its logo and colour) above the
+ * viewer frame. Only an unavailable link loads React and antd, for its message.
+ */
+
+const id = randomBytes(3)
+  .toString('hex')
+  .replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]!);
+const PRIMARY = '#0a6e3c';
+const LOGO = '/apple-touch-icon-180x180.png';
+
+/** The rgb() form the browser reports for a #rrggbb colour. */
+const rgb = (hex: string) => {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
+};
+
+describe('the share page', () => {
+  let browser: Browser;
+  let db: Db;
+  let apiToken: string;
+  let tenantPrefix: string;
+  let modelName: string;
+  let modelId: number;
+
+  /** A new share link of the school's model, made through the API as the owner. */
+  async function shareLink(): Promise<string> {
+    const answer = await fetch(appUrl(`/api/t/${tenantPrefix}/model/embed`), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiToken}` },
+      body: JSON.stringify({ id: modelId, settings: ['info', 'zoom_controls'], kind: 'share' }),
+    });
+    expect(answer.status).toBe(200);
+    return ((await answer.json()) as { token: string }).token;
+  }
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    db = createDb(inject('databaseUrl'));
+    // A school of its own (Educator Monthly: Custom Branding, embedding) with a brand slug, a logo and a
+    // colour, so the demo school other files use keeps its look.
+    const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
+    const tenant = await createTenant(db, {
+      plan,
+      name: `Hillside School ${id}`,
+      customBrandName: `hill-${id}`,
+    });
+    tenantPrefix = tenant.domainPrefix;
+    await db.branding.update({
+      where: { tenantId: tenant.id },
+      data: { primaryColor: PRIMARY, brandLogo: LOGO },
+    });
+    const password = `pw-${id}-share`;
+    const owner = await createUser(db, { tenant, name: 'Sam Sharer', password, roles: ['Admin'] });
+    const login = await fetch(appUrl('/api/user/login'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: owner.email, password }),
+    });
+    apiToken = ((await login.json()) as { apiToken: string }).apiToken;
+    const model = await db.model.findFirstOrThrow({
+      where: { isPublic: true, deletedAt: null, fileKey: { not: null } },
+    });
+    modelName = model.name;
+    modelId = model.id;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+  });
+
+  it("shows the school's header and the viewer without loading React, the app or antd", async () => {
+    const token = await shareLink();
+    const { context, page } = await newPage(browser);
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script' && r.frame() === page.mainFrame()) scripts.push(r.url());
+    });
+    await page.goto(`/share/${token}`);
+
+    // The school's name (not its brand slug), its logo and its colour.
+    const brand = page.getByTestId('share-brand');
+    await expect.poll(() => brand.textContent()).toBe(`Hillside School ${id}`);
+    await expect.poll(() => brand.evaluate((el) => getComputedStyle(el).color)).toBe(rgb(PRIMARY));
+    const header = page.getByRole('banner');
+    await expect
+      .poll(() => header.evaluate((el) => getComputedStyle(el).borderBottomColor))
+      .toBe(rgb(PRIMARY));
+    const logo = brand.locator('img');
+    expect(await logo.getAttribute('src')).toMatch(/\/apple-touch-icon-180x180\.png$/);
+    await expect
+      .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+
+    // Landmarks and headings: the header, the model's name as the page's heading, the viewer in main.
+    await page.getByRole('heading', { name: modelName, level: 1 }).waitFor();
+    await page.getByText('Shared by Sam Sharer').waitFor();
+    expect(await page.title()).toBe(`${modelName} · Helix`);
+    const frameElement = page.getByRole('main').locator(`iframe[title="${modelName} viewer"]`);
+    const handle = await frameElement.elementHandle({ timeout: 20_000 });
+    const frame = (await handle!.contentFrame()) as Frame;
+    await frame.waitForFunction(() => document.body.dataset.viewerState === 'ready', null, {
+      timeout: 45_000,
+    });
+    expect(await frame.locator('[data-flag="zoom_controls"]').count()).toBeGreaterThan(0);
+    expect(await frame.locator('[data-flag="layers"]').count()).toBe(0);
+
+    // Not the app: no React, no router, no antd on the way to the frame.
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((url) => /\/assets\/(react|main|antd)[-.]/.test(url))).toEqual([]);
+    await context.close();
+  });
+
+  it('fits a phone', async () => {
+    const token = await shareLink();
+    const context = await browser.newContext({
+      baseURL: appUrl(),
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await context.newPage();
+    await page.goto(`/share/${token}`);
+    await page.getByRole('heading', { name: modelName, level: 1 }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const box = await page.locator('iframe.embed-frame').boundingBox();
+    expect(box!.height).toBeGreaterThan(500);
+    await context.close();
+  });
+
+  it('says a revoked or made-up link is unavailable, with what to do', async () => {
+    const token = await shareLink();
+    const tokenHash = createHash('sha256').update(token).digest('hex');
+    const revoked = await db.embedToken.updateMany({ where: { tokenHash }, data: { revokedAt: new Date() } });
+    expect(revoked.count).toBe(1);
+
+    const { context, page } = await newPage(browser);
+    for (const path of [`/share/${token}`, '/share/not-a-real-token']) {
+      await page.goto(path);
+      const unavailable = page.getByTestId('link-unavailable');
+      await unavailable.waitFor();
+      await unavailable.getByRole('heading', { name: MSG.linkUnavailable, level: 1 }).waitFor();
+      await unavailable.getByText(MSG.linkUnavailableHint).waitFor();
+      expect(await page.locator('iframe').count()).toBe(0);
+      expect(await page.getByTestId('share-brand').count()).toBe(0);
+    }
+    await context.close();
+  });
+});
