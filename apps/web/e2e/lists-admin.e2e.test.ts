@@ -58,7 +58,7 @@ describe('admin lists paged and searched by the server', () => {
     await rows.first().waitFor();
     expect(await rows.count()).toBeLessThanOrEqual(50);
 
-    await page.getByLabel('Search subscribers').fill(id);
+    await page.getByLabel('Search e-mail').fill(id);
     await expect
       .poll(() => page.getByTestId('subscribers-total').innerText(), { timeout: 15_000 })
       .toBe(`${SUBSCRIBERS} subscribers`);
@@ -75,7 +75,7 @@ describe('admin lists paged and searched by the server', () => {
     await page.locator('th', { hasText: 'Email' }).click();
     await expect.poll(() => rows.first().innerText(), { timeout: 15_000 }).toContain(`reader-${id}-120`);
 
-    await page.getByLabel('Search subscribers').fill(`${id}-07`);
+    await page.getByLabel('Search e-mail').fill(`${id}-07`);
     await expect
       .poll(() => page.getByTestId('subscribers-total').innerText(), { timeout: 15_000 })
       .toBe('10 subscribers');
@@ -89,7 +89,7 @@ describe('admin lists paged and searched by the server', () => {
     await page.getByRole('heading', { name: 'Support Requests', level: 1 }).waitFor();
     const rows = page.locator('tbody tr.ant-table-row');
 
-    await page.getByLabel('Search support requests').fill(`Lists ${id}`);
+    await page.getByLabel('Search subject, user or tenant').fill(`Lists ${id}`);
     // Open and answered only by default: 90 requests less the 30 closed ones.
     const shown = REQUESTS - Math.floor(REQUESTS / 3);
     await expect

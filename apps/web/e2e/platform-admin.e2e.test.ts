@@ -189,7 +189,7 @@ describe('platform administration in the browser', () => {
     await page.locator('tr', { hasText: added.email }).waitFor();
 
     // Search (by the server): the export follows the search, every matching row.
-    await page.getByLabel('Search subscribers').fill(id);
+    await page.getByLabel('Search e-mail').fill(id);
     await expect.poll(() => page.getByTestId('subscribers-total').innerText()).toBe('1 subscribers');
     await expect.poll(() => page.locator('tbody tr.ant-table-row').count()).toBe(1);
 

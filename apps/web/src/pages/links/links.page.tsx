@@ -1,17 +1,5 @@
 import { CalendarOutlined, StopOutlined } from '@ant-design/icons';
-import {
-  Alert,
-  Button,
-  Card,
-  Empty,
-  Input,
-  List,
-  Modal,
-  Table,
-  Tag,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
+import { Alert, Button, Card, Empty, List, Modal, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
@@ -28,6 +16,7 @@ import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { useServerList } from '../../ui/use-server-list';
+import { ListSearch } from '../../ui/list-search';
 import '../../ui/list-toolbar.css';
 import { LinkAddress } from './link-address';
 import { LinkExpiryModal } from './link-expiry.modal';
@@ -277,13 +266,7 @@ export function LinksPage() {
       <PageTitle title={MSG.linksTitle} />
       <Typography.Title level={3}>{MSG.linksTitle}</Typography.Title>
       <div className="list-toolbar">
-        <Input.Search
-          allowClear
-          placeholder="Search model or maker"
-          aria-label="Search links"
-          value={list.searchText}
-          onChange={(e) => list.setSearchText(e.target.value)}
-        />
+        <ListSearch list={list} label="Search model or maker" testId="links-search" />
         {list.data && (
           <span className="list-total" data-testid="links-total">
             {formatCount(list.total)} links

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Input, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Dropdown, Table, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { NEWSLETTER_SORTS, type SubscriberPage } from '@helix/shared/schemas/newsletter';
@@ -9,6 +9,7 @@ import { toastError } from '../../ui/notify';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PageTitle } from '../../ui/page-title';
 import { useServerList } from '../../ui/use-server-list';
+import { ListSearch } from '../../ui/list-search';
 import '../../ui/list-toolbar.css';
 import { downloadCsv, downloadXlsx, formatCreatedAt } from './newsletter-export';
 import { fetchSubscriberPage, fetchSubscribers, type Subscriber } from './newsletter.api';
@@ -89,13 +90,7 @@ export function NewsletterPage() {
         </Dropdown>
       </div>
       <div className="list-toolbar">
-        <Input.Search
-          allowClear
-          placeholder="Search e-mail"
-          aria-label="Search subscribers"
-          value={list.searchText}
-          onChange={(e) => list.setSearchText(e.target.value)}
-        />
+        <ListSearch list={list} label="Search e-mail" testId="subscribers-search" />
         {list.data && (
           <span className="list-total" data-testid="subscribers-total">
             {formatCount(list.total)} subscribers

@@ -1,4 +1,4 @@
-import { Input, Select, Table, Tag, Typography, type TableColumnsType, type TableProps } from 'antd';
+import { Select, Table, Tag, Typography, type TableColumnsType, type TableProps } from 'antd';
 import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { SUPPORT_SORTS, type SupportRequestPage } from '@helix/shared/schemas/support';
@@ -7,6 +7,7 @@ import { formatCount } from '../../ui/count-format';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { useServerList } from '../../ui/use-server-list';
+import { ListSearch } from '../../ui/list-search';
 import '../../ui/list-toolbar.css';
 import { supportAge } from './support-age';
 import { SupportScreenshot } from './support-screenshot';
@@ -171,13 +172,7 @@ export function SupportPage() {
         </Typography.Title>
       </div>
       <div className="list-toolbar">
-        <Input.Search
-          allowClear
-          placeholder="Search subject, user or tenant"
-          aria-label="Search support requests"
-          value={list.searchText}
-          onChange={(e) => list.setSearchText(e.target.value)}
-        />
+        <ListSearch list={list} label="Search subject, user or tenant" testId="support-search" />
         {list.data && (
           <span className="list-total" data-testid="support-total">
             {formatCount(list.total)} requests
