@@ -29,8 +29,24 @@ describe('admin lists paged and searched by the server', () => {
         createdAt: new Date(now - (i + 1) * 60_000),
       })),
     });
+    // One that the search leaves out, so the searched total differs from the whole list's.
+    await db.newsletterSubscriber.create({
+      data: { email: `someone-else-${randomBytes(3).toString('hex')}@example.test` },
+    });
     const tenant = await createTenant(db, { name: `Lists School ${id}` });
     const user = await createUser(db, { tenant, name: `Lists Sender ${id}` });
+    // One open request the search leaves out (another school and sender), for the same reason.
+    const elsewhere = await createTenant(db, { name: 'Other School' });
+    const someone = await createUser(db, { tenant: elsewhere, name: 'Someone Else' });
+    await db.supportRequest.create({
+      data: {
+        tenantId: elsewhere.id,
+        userId: someone.id,
+        subject: 'Unrelated',
+        message: 'x',
+        targetHours: 16,
+      },
+    });
     await db.supportRequest.createMany({
       data: Array.from({ length: REQUESTS }, (_, i) => ({
         tenantId: tenant.id,
