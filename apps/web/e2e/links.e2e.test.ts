@@ -99,7 +99,7 @@ describe('share and embed links (owner)', () => {
     await logIn(page, await userWithoutLinks(), DEMO.user.password);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/model/links', async (route) => {
+    await page.route('**/model/links?*', async (route) => {
       await held;
       await route.continue();
     });

@@ -234,6 +234,8 @@ export const MSG = {
   // share and embed links page (not in the specification, wording ours)
   linksTitle: 'Links',
   noLinks: 'No share or embed links yet.',
+  /** Lists at scale: the links search found nothing (wording ours). */
+  noLinksMatch: 'No links match this search.',
   revokeLinkTitle: 'Revoke this link?',
   revokeLinkBody: 'Pages that show this link will stop showing the model within a few seconds.',
   linkRevoked: 'Link revoked',
@@ -294,6 +296,8 @@ export const MSG = {
   tenantsNoMatch: 'No tenants match this search.',
   listIdsInvalid: 'The ids must be whole numbers separated by commas, at most 100.',
   noSubscribers: 'No subscribers yet.',
+  /** Lists at scale: the newsletter search found nothing (wording ours). */
+  noSubscribersMatch: 'No subscribers match this search.',
   userAdded: 'User added successfully',
   planNotFound: 'This plan is not available.',
   planTypeMismatch: 'This plan does not match the chosen subscription type.',
@@ -336,6 +340,8 @@ export const MSG = {
   supportStatusUpdated: 'Status updated',
   failedLoadSupport: 'Failed to load Support Requests',
   noSupportRequests: 'No support requests yet.',
+  /** Lists at scale: the support search or filters found nothing (wording ours). */
+  noSupportRequestsMatch: 'No support requests match this search or filter.',
 
   // models kept offline on a device (not in the specification; wording ours)
   keepOffline: 'Keep offline',

@@ -121,7 +121,7 @@ describe('GET /model/links', () => {
     const nobody = await member(h, a.tenant, []);
     expect((await get(nobody, '/model/links')).status).toBe(403);
     expect((await post(nobody, '/model/links/revoke', { id: 1 })).status).toBe(403);
-    expect((await get(a, '/model/links?page=2')).status).toBe(400);
+    expect((await get(a, '/model/links?x=1')).status).toBe(400);
   });
 });
 

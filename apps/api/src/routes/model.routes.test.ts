@@ -561,9 +561,11 @@ describe('tenants and statistics', () => {
     expect((await get(admin, '/tenant/getAllTenants?x=1')).status).toBe(400);
   });
 
-  it('answers views for non-admins and users with User.listing.view', async () => {
+  it('answers views for non-admins, and users only when asked (users=true) with User.listing.view', async () => {
     const a = await customer(h);
-    const res = await get(a, '/model/all');
+    expect((await get(a, '/model/all')).body.users).toEqual([]);
+    expect((await get(a, '/model/all?users=maybe')).status).toBe(400);
+    const res = await get(a, '/model/all?users=true');
     expect(res.body.views).toEqual({
       viewCount: 0,
       viewLimit: 1000,
@@ -579,7 +581,7 @@ describe('tenants and statistics', () => {
     });
     expect(res.body.users).toEqual([{ id: a.user.id, name: a.user.name, email: a.user.email, models: [] }]);
     const plain = await member(h, a.tenant, ['User']); // no User.listing.view
-    expect((await get(plain, '/model/all')).body.users).toEqual([]);
+    expect((await get(plain, '/model/all?users=true')).body.users).toEqual([]);
   });
 });
 

@@ -7,11 +7,11 @@ import {
   ModelListQuery,
   ModelUpdate,
 } from '@helix/shared/schemas/model';
-import { EmbedLinkExpiry, EmbedLinkRevoke } from '@helix/shared/schemas/embed-link';
+import { EmbedLinkExpiry, EmbedLinkListQuery, EmbedLinkRevoke } from '@helix/shared/schemas/embed-link';
 import type { ServerDeps } from '@helix/server/deps';
 import { deleteModel } from '@helix/server/models/delete-model.command';
 import { embedDetail } from '@helix/server/models/embed-detail.query';
-import { listEmbedLinks } from '@helix/server/models/embed-links.query';
+import { embedLinkPage, listEmbedLinks } from '@helix/server/models/embed-links.query';
 import { revokeEmbedLink } from '@helix/server/models/revoke-embed-link.command';
 import { setEmbedLinkExpiry } from '@helix/server/models/set-embed-link-expiry.command';
 import { createEmbed } from '@helix/server/models/embed.command';
@@ -106,8 +106,14 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     res.json(await createEmbed(deps, actorOf(req), inputOf(req, EmbedCreate)));
   });
 
-  router.get('/model/links', can('Model.embed'), validate(NoQuery, 'query'), async (req, res) => {
-    res.json(await listEmbedLinks(deps, actorOf(req)));
+  router.get('/model/links', can('Model.embed'), validate(EmbedLinkListQuery, 'query'), async (req, res) => {
+    const query = inputOf(req, EmbedLinkListQuery);
+    res.set('Cache-Control', 'no-store');
+    res.json(
+      wantsPage(req)
+        ? await embedLinkPage(deps, actorOf(req), query)
+        : await listEmbedLinks(deps, actorOf(req), query),
+    );
   });
 
   router.post('/model/links/revoke', audited(deps, 'link.revoke', 'link', 'id'));

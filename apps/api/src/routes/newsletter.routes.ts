@@ -1,20 +1,27 @@
 import express, { Router, type Response } from 'express';
 import { MSG } from '@helix/shared';
-import { UnsubscribeQuery } from '@helix/shared/schemas/newsletter';
+import { NewsletterListQuery, UnsubscribeQuery } from '@helix/shared/schemas/newsletter';
 import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
-import { listSubscribers } from '@helix/server/newsletter/list-subscribers.query';
+import { listSubscribers, subscriberPage } from '@helix/server/newsletter/list-subscribers.query';
 import { addressOf, unsubscribe } from '@helix/server/newsletter/unsubscribe.command';
 import { actorOf } from '../http/auth.ts';
 import { routeLimiter } from '../http/rate-limit.ts';
-import { NoQuery, validate } from '../http/validate.ts';
+import { wantsPage } from '../http/paged.ts';
+import { inputOf, validate } from '../http/validate.ts';
 import { escapeHtml } from '@helix/server/escape-html';
 
-/** GET /subscribers (tenant call, platform admins). */
+/** GET /subscribers (tenant call, platform admins): one page, or every matching address (the export). */
 export function newsletterTenantRoutes(deps: ServerDeps): Router {
   const router = Router({ mergeParams: true });
-  router.get('/subscribers', validate(NoQuery, 'query'), async (req, res) => {
-    res.json(await listSubscribers(deps.db, actorOf(req)));
+  router.get('/subscribers', validate(NewsletterListQuery, 'query'), async (req, res) => {
+    const query = inputOf(req, NewsletterListQuery);
+    res.set('Cache-Control', 'no-store');
+    res.json(
+      wantsPage(req)
+        ? await subscriberPage(deps.db, actorOf(req), query)
+        : await listSubscribers(deps.db, actorOf(req), query),
+    );
   });
   return router;
 }

@@ -10,7 +10,7 @@ import { SUPPORT_RATE_LIMIT } from '@helix/shared/support';
 import type { ServerDeps } from '@helix/server/deps';
 import { storageOf } from '@helix/server/storage/create-storage';
 import { createSupportRequest } from '@helix/server/support/create-support-request.command';
-import { listSupportRequests } from '@helix/server/support/list-support-requests.query';
+import { listSupportRequests, supportRequestPage } from '@helix/server/support/list-support-requests.query';
 import { openSupportScreenshot } from '@helix/server/support/support-screenshot.query';
 import { updateSupportStatus } from '@helix/server/support/update-support-status.command';
 import { pipeline } from 'node:stream/promises';
@@ -19,6 +19,7 @@ import { actorOf } from '../http/auth.ts';
 import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
+import { wantsPage } from '../http/paged.ts';
 import { inputOf, NoQuery, validate } from '../http/validate.ts';
 
 const MB = 1024 * 1024;
@@ -63,7 +64,13 @@ export function supportRoutes(deps: ServerDeps): Router {
   );
 
   router.get('/support', validate(SupportListQuery, 'query'), async (req, res) => {
-    res.json(await listSupportRequests(deps.db, actorOf(req), inputOf(req, SupportListQuery)));
+    const query = inputOf(req, SupportListQuery);
+    res.set('Cache-Control', 'no-store');
+    res.json(
+      wantsPage(req)
+        ? await supportRequestPage(deps.db, actorOf(req), query)
+        : await listSupportRequests(deps.db, actorOf(req), query),
+    );
   });
 
   router.post(

@@ -175,7 +175,7 @@ describe('usage you can trust', () => {
     const billed = await periodViewCount(deps, s.tenant.id, billingPeriod(s.context.subscription));
     expect(billed).toBe(30);
 
-    const owner = await request(bed.app).get(`${tenant}/model/all`).set(bearer(s.session));
+    const owner = await request(bed.app).get(`${tenant}/model/all?users=true`).set(bearer(s.session));
     expect(owner.status).toBe(200);
     expect(owner.body.views.viewCount).toBe(billed);
     const ownerModels = owner.body.models.filter((m: { id: number }) => s.models.some((x) => x.id === m.id));
@@ -184,7 +184,9 @@ describe('usage you can trust', () => {
     expect(ownerUsers.reduce((n: number, m: { viewCount: number }) => n + m.viewCount, 0)).toBe(billed);
 
     const admin = await platformAdmin(bed.h);
-    const platform = await request(bed.app).get(`${admin.base}/model/all`).set(bearer(admin.token));
+    const platform = await request(bed.app)
+      .get(`${admin.base}/model/all?stats=true`)
+      .set(bearer(admin.token));
     expect(platform.status).toBe(200);
     const tenantViews = platform.body.models
       .filter((m: { id: number }) => s.models.some((x) => x.id === m.id))

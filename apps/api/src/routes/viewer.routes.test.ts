@@ -507,7 +507,7 @@ describe('views and limits', () => {
     for (let i = 0; i < 3; i += 1) await load(pa);
     for (let i = 0; i < 3; i += 1) await load(pb);
     const list = await request(h.app)
-      .get(`${admin.base}/model/all?search=Stats%20model`)
+      .get(`${admin.base}/model/all?search=Stats%20model&users=true&stats=true`)
       .set(bearer(admin.token));
     const stats = list.body.models[0];
     expect(stats.viewCount).toBe(4);
@@ -532,7 +532,9 @@ describe('views and limits', () => {
     expect(mine.body.models.find((m: { id: number }) => m.id === model.id).viewCount).toBe(3);
     expect(mine.body.models[0].topTenants).toBeUndefined();
     const other = await member(h, b.tenant, ['User']);
-    expect((await request(h.app).get(`${b.base}/model/all`).set(bearer(other.token))).body.users).toEqual([]);
+    expect(
+      (await request(h.app).get(`${b.base}/model/all?users=true`).set(bearer(other.token))).body.users,
+    ).toEqual([]);
   });
 });
 

@@ -1,12 +1,25 @@
-import { EmbedLinkList, EmbedLinkView, type EmbedLinkExpiry } from '@helix/shared/schemas/embed-link';
+import type { ListQueryParams } from '@helix/shared/schemas/list-query';
+import {
+  EmbedLinkPage,
+  EmbedLinkView,
+  type EMBED_LINK_SORTS,
+  type EmbedLinkExpiry,
+} from '@helix/shared/schemas/embed-link';
 import { tenantApi } from '../api/client';
+import { listQueryString } from '../ui/use-server-list';
 
 export type { EmbedLinkView };
 
-/** GET /model/links, parsed with the shared answer schema. The page shows its own failure state. */
-export async function fetchLinks(signal?: AbortSignal): Promise<EmbedLinkView[]> {
-  const answer = await tenantApi.get<unknown>('/model/links', { signal, toast: false });
-  return EmbedLinkList.parse(answer).links;
+/** GET /model/links?page=…: one page, parsed with the shared answer schema. The page shows its own failure state. */
+export async function fetchLinkPage(
+  query: ListQueryParams<(typeof EMBED_LINK_SORTS)[number]>,
+  signal?: AbortSignal,
+): Promise<EmbedLinkPage> {
+  const answer = await tenantApi.get<unknown>(`/model/links?${listQueryString(query)}`, {
+    signal,
+    toast: false,
+  });
+  return EmbedLinkPage.parse(answer);
 }
 
 /** POST /model/links/revoke: the link as it is now (revoked). */

@@ -40,12 +40,17 @@ export function toListing(answer: unknown): ModelListing {
 
 /** The grid and the statistics page show their own 'Failed to …' message, so the server toast is off. */
 export async function fetchModels(
-  query: { search?: string; sort?: ModelSort },
+  query: {
+    search?: string;
+    sort?: ModelSort;
+    /** A platform admin's top tenants and views per day. */ stats?: boolean;
+  },
   signal?: AbortSignal,
 ): Promise<ModelListing> {
   const params = new URLSearchParams();
   if (query.search) params.set('search', query.search);
   if (query.sort) params.set('sort', query.sort);
+  if (query.stats) params.set('stats', 'true');
   const qs = params.toString();
   const answer = await tenantApi.get<unknown>(`/model/all${qs ? `?${qs}` : ''}`, { signal, toast: false });
   return toListing(answer);

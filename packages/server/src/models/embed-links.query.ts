@@ -1,4 +1,10 @@
-import type { EmbedLinkList, EmbedLinkView } from '@helix/shared/schemas/embed-link';
+import type {
+  EMBED_LINK_SORTS,
+  EmbedLinkList,
+  EmbedLinkListQueryInput,
+  EmbedLinkPage,
+  EmbedLinkView,
+} from '@helix/shared/schemas/embed-link';
 import type { ServerDeps } from '../deps.ts';
 import type { Db, Prisma } from '../db.ts';
 import { presentEmbedLink } from '../presenters/embed-link.presenter.ts';
@@ -7,6 +13,7 @@ import { pendingViews } from '../views/record-view.ts';
 import type { ViewEntry } from '../views/view-store.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
 import { linksVisibleTo } from './embed-link.policy.ts';
+import { likeLiteral } from './list-models.query.ts';
 import { presentableLinkToken } from './embed-link-token.ts';
 
 /** A listing is for people, not an export: the newest links, at most this many. */
@@ -70,21 +77,65 @@ export async function presentLinks(deps: ServerDeps, links: LinkRow[], now: Date
   );
 }
 
+type Order = Prisma.SortOrder;
+const ORDER_BY: Record<
+  (typeof EMBED_LINK_SORTS)[number],
+  (o: Order) => Prisma.EmbedTokenOrderByWithRelationInput
+> = {
+  created_at: (o) => ({ createdAt: o }),
+  model: (o) => ({ model: { name: o } }),
+  // Links that never expire sort as the latest expiry.
+  expires_at: (o) => ({ expiresAt: { sort: o, nulls: o === 'asc' ? 'last' : 'first' } }),
+  created_by: (o) => ({ createdBy: { name: o } }),
+};
+
+/** The links the actor may see, searched (model name or who made the link), and their order. */
+function shapeOf(actor: Actor, q: EmbedLinkListQueryInput) {
+  const text = q.search ? { contains: likeLiteral(q.search), mode: 'insensitive' as const } : null;
+  const where: Prisma.EmbedTokenWhereInput = {
+    ...linksVisibleTo(actor),
+    ...(text ? { OR: [{ model: { name: text } }, { createdBy: { name: text } }] } : {}),
+  };
+  const orderBy: Prisma.EmbedTokenOrderByWithRelationInput[] = [ORDER_BY[q.sort](q.order), { id: q.order }];
+  return { where, orderBy };
+}
+
 /**
- * GET /model/links: the share and embed links the actor may see (embed-link.policy.ts), newest first,
- * with who made them, the page they were made for, their token (when it can be presented again),
- * settings, expiry, state and views.
+ * GET /model/links without a page: the share and embed links the actor may see (embed-link.policy.ts),
+ * newest first by default (at most MAX_LINKS), with who made them, the page they were made for, their
+ * token (when it can be presented again), settings, expiry, state and views.
  */
 export async function listEmbedLinks(
   deps: ServerDeps,
   actor: Actor,
+  q: EmbedLinkListQueryInput,
   now = new Date(),
 ): Promise<EmbedLinkList> {
   const links = await deps.db.embedToken.findMany({
-    where: linksVisibleTo(actor),
+    ...shapeOf(actor, q),
     select: embedLinkSelect,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: MAX_LINKS,
   });
   return { links: await presentLinks(deps, links, now) };
+}
+
+/** GET /model/links?page=…: one page of the matching links (views only for that page) and the count. */
+export async function embedLinkPage(
+  deps: ServerDeps,
+  actor: Actor,
+  q: EmbedLinkListQueryInput,
+  now = new Date(),
+): Promise<EmbedLinkPage> {
+  const { where, orderBy } = shapeOf(actor, q);
+  const [links, total] = await Promise.all([
+    deps.db.embedToken.findMany({
+      where,
+      orderBy,
+      select: embedLinkSelect,
+      skip: (q.page - 1) * q.pageSize,
+      take: q.pageSize,
+    }),
+    deps.db.embedToken.count({ where }),
+  ]);
+  return { rows: await presentLinks(deps, links, now), total, page: q.page, pageSize: q.pageSize };
 }

@@ -35,8 +35,9 @@ function sortModels<T extends { id: number; name: string; createdAt: Date }>(
 
 /**
  * GET /model/all: the models the caller may see (search, sort) with view counts (a platform admin: all
- * tenants', with top tenants and views per day; others: their tenant's), the period's view summary
- * (non-admins) and per-user statistics (with User.listing.view).
+ * tenants', with top tenants and views per day only when asked, `stats=true`; others: their
+ * tenant's), the period's view summary
+ * (non-admins) and, only when asked (`users=true`) and allowed (User.listing.view), per-user statistics.
  */
 export async function listModels(
   deps: ServerDeps,
@@ -59,12 +60,12 @@ export async function listModels(
 
   const [counts, top, byDay] = await Promise.all([
     modelViewCounts(viewDeps, pending, ids, admin ? null : actor.tenant.id),
-    admin ? topTenantsByModel(viewDeps, pending, ids) : null,
-    admin ? viewsByDayByModel(viewDeps, pending, ids) : null,
+    admin && input.stats === true ? topTenantsByModel(viewDeps, pending, ids) : null,
+    admin && input.stats === true ? viewsByDayByModel(viewDeps, pending, ids) : null,
   ]);
 
   let users: ModelListResponse['users'] = [];
-  if (actor.permissions.includes('User.listing.view')) {
+  if (input.users === true && actor.permissions.includes('User.listing.view')) {
     // Statistics cover the whole visible catalogue, whatever the search.
     const catalogue = input.search
       ? await deps.db.model.findMany({ where: visibleTo(actor), select: { id: true, name: true } })

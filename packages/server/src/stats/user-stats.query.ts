@@ -14,9 +14,12 @@ const ORDER: Record<UserStatsQueryInput['sort'], Prisma.Sql> = {
 /**
  * GET /stats/users (docs/lists-at-scale.md): one page of users with their views of live models, top
  * first by default, searched by name or e-mail (trigram indexes), counted and summed by the database.
- * A platform admin sees every tenant's users; anyone else their own tenant's. Views still buffered in
- * Redis (not yet flushed) are not included. The e-mail shown and searched is the one the school knows
- * (an invite of an address elsewhere: `elsewhereEmail`, never the placeholder; docs/invite-privacy.md).
+ * A platform admin sees every tenant's users with their running totals (User.viewTotal: every order
+ * and the platform's total views read without summing view-days); anyone else their own tenant's,
+ * with their views in that tenant summed per user from the (userId, modelId, count) index. Views still
+ * buffered in Redis (not yet flushed) are not included. The e-mail shown and searched is the one the
+ * school knows (an invite of an address elsewhere: `elsewhereEmail`, never the placeholder;
+ * docs/invite-privacy.md).
  */
 export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput): Promise<UserStatsPage> {
   if (!actor.permissions.includes('User.listing.view')) throw AppError.forbidden();
@@ -37,18 +40,24 @@ export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput
   const limit = Prisma.sql`LIMIT ${q.pageSize} OFFSET ${(q.page - 1) * q.pageSize}`;
   type Row = { id: number; name: string; email: string; tenantName: string; views: bigint };
   const select = Prisma.sql`SELECT u.id, u.name, ${shownEmailSql} AS email, t.name AS "tenantName", COALESCE(s.views, 0)::bigint AS views`;
-  const rowsQuery =
-    q.sort === 'views' && !like
-      ? // Every user's top list needs every user's sum: one grouped scan of the views.
-        Prisma.sql`${select}
-          FROM "User" u JOIN "Tenant" t ON t.id = u."tenantId"
-          LEFT JOIN (
-            SELECT v."userId", SUM(v.count)::bigint AS views ${liveViews}
-            WHERE v."userId" IS NOT NULL ${viewTenant} GROUP BY v."userId"
-          ) s ON s."userId" = u.id
-          WHERE u."deletedAt" IS NULL ${tenant} ${search} ${order} ${limit}`
-      : q.sort === 'views'
-        ? // A search: only the matching users' views, ranked.
+  let rowsQuery: Prisma.Sql;
+  let totalViewsQuery: Prisma.Sql;
+  if (isPlatformAdmin(actor)) {
+    // Every tenant's views: each user's running total of views of live models (User.viewTotal, kept
+    // by the database triggers in the same transaction as ModelViewDaily), read from its index.
+    const platformOrder: Record<UserStatsQueryInput['sort'], Prisma.Sql> = {
+      ...ORDER,
+      views: Prisma.sql`u."viewTotal"`,
+    };
+    rowsQuery = Prisma.sql`SELECT u.id, u.name, ${shownEmailSql} AS email, t.name AS "tenantName", u."viewTotal"::bigint AS views
+      FROM (SELECT u.* ${users} ORDER BY ${platformOrder[q.sort]} ${direction}, u.id ${direction} ${limit}) u
+      JOIN "Tenant" t ON t.id = u."tenantId"
+      ORDER BY ${platformOrder[q.sort]} ${direction}, u.id ${direction}`;
+    totalViewsQuery = Prisma.sql`SELECT SUM(u."viewTotal")::bigint AS views ${users}`;
+  } else {
+    rowsQuery =
+      q.sort === 'views'
+        ? // The school's users (a few thousand at most) with their views in the school, ranked.
           Prisma.sql`${select}
             FROM (SELECT u.* ${users}) u
             JOIN "Tenant" t ON t.id = u."tenantId" ${viewsOfUser} ${order} ${limit}`
@@ -56,10 +65,11 @@ export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput
           Prisma.sql`${select}
             FROM (SELECT u.* ${users} ${order} ${limit}) u
             JOIN "Tenant" t ON t.id = u."tenantId" ${viewsOfUser} ${order}`;
-  const totalViewsQuery = like
-    ? Prisma.sql`SELECT SUM(s.views)::bigint AS views FROM (SELECT u.id ${users}) u ${viewsOfUser}`
-    : Prisma.sql`SELECT SUM(v.count)::bigint AS views ${liveViews}
-        JOIN "User" u ON u.id = v."userId" AND u."deletedAt" IS NULL WHERE true ${viewTenant}`;
+    totalViewsQuery = like
+      ? Prisma.sql`SELECT SUM(s.views)::bigint AS views FROM (SELECT u.id ${users}) u ${viewsOfUser}`
+      : Prisma.sql`SELECT SUM(v.count)::bigint AS views ${liveViews}
+          JOIN "User" u ON u.id = v."userId" AND u."deletedAt" IS NULL WHERE true ${viewTenant}`;
+  }
   const [rows, counted, summed] = await Promise.all([
     db.$queryRaw<Row[]>(rowsQuery),
     db.$queryRaw<{ total: bigint }[]>`SELECT COUNT(*)::bigint AS total ${users}`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listQuery, pageOf } from './list-query.ts';
 import { EMBED_FLAGS, LINK_KINDS } from '../embed.ts';
 import { MSG } from '../messages.ts';
 import { MAX_ID } from './ids.ts';
@@ -61,3 +62,15 @@ export type EmbedLinkView = z.output<typeof EmbedLinkView>;
 /** GET /model/links */
 export const EmbedLinkList = z.strictObject({ links: z.array(EmbedLinkView) });
 export type EmbedLinkList = z.output<typeof EmbedLinkList>;
+
+/**
+ * GET /model/links (docs/lists-at-scale.md): search (model name or who made the link), sort and order;
+ * with `page` or `pageSize` one page (`EmbedLinkPage`), without them `{ links }` as before (the newest
+ * 1,000).
+ */
+export const EMBED_LINK_SORTS = ['created_at', 'model', 'expires_at', 'created_by'] as const;
+export const EmbedLinkListQuery = listQuery(EMBED_LINK_SORTS, { sort: 'created_at', order: 'desc' });
+export type EmbedLinkListQuery = z.input<typeof EmbedLinkListQuery>;
+export type EmbedLinkListQueryInput = z.output<typeof EmbedLinkListQuery>;
+export const EmbedLinkPage = pageOf(EmbedLinkView);
+export type EmbedLinkPage = z.output<typeof EmbedLinkPage>;

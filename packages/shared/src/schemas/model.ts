@@ -94,10 +94,23 @@ export const ModelUpdate = z.strictObject({
 export type ModelUpdate = z.input<typeof ModelUpdate>;
 export type ModelUpdateInput = z.output<typeof ModelUpdate>;
 
-/** GET /model/all?search=&sort= */
+const flag = z
+  .enum(['true', 'false'])
+  .transform((v) => v === 'true')
+  .optional();
+
+/**
+ * GET /model/all?search=&sort=&stats=&users= (docs/lists-at-scale.md). Both extras are opt-in so the
+ * grid's call stays cheap: `stats=true` adds a platform admin's per-model top tenants and views per
+ * day (the Statistics page's cards; without it they are empty), `users=true` (with User.listing.view)
+ * every user's views per model (`users`; nothing in the web asks for it any more, the Statistics
+ * page reads GET /stats/users).
+ */
 export const ModelListQuery = z.strictObject({
   search: optionalText(MODEL_LIMITS.search),
   sort: z.enum(MODEL_SORTS).default(DEFAULT_MODEL_SORT),
+  stats: flag,
+  users: flag,
 });
 export type ModelListQuery = z.input<typeof ModelListQuery>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { SUPPORT_STATUSES } from '../support.ts';
 import { requiredText } from './text.ts';
+import { listQuery, pageOf } from './list-query.ts';
 
 /**
  * Fast-track support (issue 10). POST /support (tenant call, any signed-in user) as
@@ -68,19 +69,26 @@ export const SUPPORT_SORTS = ['created_at', 'status', 'tenant', 'plan'] as const
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /**
- * GET /support (platform admins): filters and order. Priority requests always come first; within
- * them, `sort` and `order` (default: oldest first, so the request waiting longest is on top).
+ * GET /support (platform admins): filters, search (subject, sender's name or e-mail, school), sort and
+ * order (docs/lists-at-scale.md). Priority requests always come first; within them, `sort` and `order`
+ * (default: oldest first, so the request waiting longest is on top). With `page` or `pageSize` one
+ * page (`SupportRequestPage`); without them the list as before (at most 1,000 requests).
  */
-export const SupportListQuery = z.strictObject({
-  status: SupportStatusSchema.optional(),
+export const SupportListQuery = listQuery(SUPPORT_SORTS, { sort: 'created_at', order: 'asc' }).extend({
+  /** One status or several, comma-separated (`open,answered`). */
+  status: z
+    .string()
+    .transform((v) => v.split(','))
+    .pipe(z.array(SupportStatusSchema).min(1))
+    .optional(),
   priority: flag.optional(),
-  sort: z.enum(SUPPORT_SORTS).default('created_at'),
-  order: z.enum(['asc', 'desc']).default('asc'),
 });
 export type SupportListQuery = z.input<typeof SupportListQuery>;
 export type SupportListQueryInput = z.output<typeof SupportListQuery>;
 
 export const SupportRequestList = z.array(SupportRequestView);
+export const SupportRequestPage = pageOf(SupportRequestView);
+export type SupportRequestPage = z.infer<typeof SupportRequestPage>;
 
 /** `:id` of the /support/:id calls (the tenant path parameter is beside it). */
 export const SupportIdParams = z.object({

@@ -1,12 +1,13 @@
 import { CalendarOutlined, StopOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Empty, List, Modal, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { describeLinkFeatures, MSG } from '@helix/shared';
+import { EMBED_LINK_SORTS, type EmbedLinkPage } from '@helix/shared/schemas/embed-link';
 import { ApiError } from '../../api/api-error';
 import { logError } from '../../logging/error-logger';
-import { fetchLinks, revokeLink, type EmbedLinkView } from '../../models/links.api';
+import { fetchLinkPage, revokeLink, type EmbedLinkView } from '../../models/links.api';
 import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { formatCount } from '../../ui/count-format';
@@ -14,11 +15,14 @@ import { listEmptyText } from '../../ui/list-states';
 import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { useMediaQuery } from '../../ui/use-media-query';
+import { useServerList } from '../../ui/use-server-list';
+import { ListSearch } from '../../ui/list-search';
+import '../../ui/list-toolbar.css';
 import { LinkAddress } from './link-address';
 import { LinkExpiryModal } from './link-expiry.modal';
 import './links.css';
 
-type Load = { status: 'loading' } | { status: 'ready'; links: EmbedLinkView[] } | { status: 'failed' };
+type Sort = (typeof EMBED_LINK_SORTS)[number];
 
 const PAGE_SIZE = 20;
 
@@ -89,38 +93,29 @@ export function LinksPage() {
   const user = useSessionUser();
   const allowed = hasPermission(user, 'Model.embed');
   const narrow = useMediaQuery('(max-width: 767px)');
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [confirming, setConfirming] = useState<EmbedLinkView | null>(null);
   const [editing, setEditing] = useState<EmbedLinkView | null>(null);
   const [revoking, setRevoking] = useState(false);
 
-  const reload = useCallback((signal?: AbortSignal) => {
-    setLoad({ status: 'loading' });
-    fetchLinks(signal)
-      .then((links) => setLoad({ status: 'ready', links }))
-      .catch((error: unknown) => {
-        if (signal?.aborted) return;
-        if (!(error instanceof ApiError && error.statusCode === 401))
-          logError('Links: /model/links failed', error);
-        setLoad({ status: 'failed' });
-      });
-  }, []);
-
-  useEffect(() => {
-    if (!allowed) return;
-    const controller = new AbortController();
-    reload(controller.signal);
-    return () => controller.abort();
-  }, [allowed, reload]);
+  // Paged, searched and sorted by the server (docs/lists-at-scale.md); nothing is asked without the
+  // permission (the page redirects).
+  const list = useServerList<EmbedLinkView, Sort, EmbedLinkPage>({
+    fetchPage: (query, signal) =>
+      allowed ? fetchLinkPage(query, signal) : new Promise<EmbedLinkPage>(() => undefined),
+    sorts: EMBED_LINK_SORTS,
+    sort: 'created_at',
+    order: 'desc',
+    pageSize: PAGE_SIZE,
+    onError: (error) => {
+      if (!(error instanceof ApiError && error.statusCode === 401))
+        logError('Links: /model/links failed', error);
+    },
+  });
 
   if (!allowed) return <Navigate to="/unauthorized" replace />;
 
-  const replace = (updated: EmbedLinkView) =>
-    setLoad((current) =>
-      current.status === 'ready'
-        ? { status: 'ready', links: current.links.map((l) => (l.id === updated.id ? updated : l)) }
-        : current,
-    );
+  /** After a change the server answers the page again (the link's state and order may change). */
+  const replace = (_updated: EmbedLinkView) => list.reload();
 
   const revoke = async (link: EmbedLinkView) => {
     setRevoking(true);
@@ -140,7 +135,13 @@ export function LinksPage() {
   );
 
   const columns: TableColumnsType<EmbedLinkView> = [
-    { title: 'Model', key: 'model', render: (_, link) => link.model.name },
+    {
+      title: 'Model',
+      key: 'model',
+      sorter: true,
+      sortOrder: list.sortOrder('model'),
+      render: (_, link) => link.model.name,
+    },
     { title: 'Type', key: 'kind', render: (_, link) => <KindTag link={link} /> },
     {
       title: 'Address',
@@ -154,44 +155,67 @@ export function LinksPage() {
       className: 'link-features-cell',
       render: (_, link) => features(link),
     },
-    { title: 'Created by', key: 'createdBy', render: (_, link) => link.createdBy.name },
-    { title: 'Created', key: 'createdAt', render: (_, link) => when(link.createdAt) },
-    { title: 'Expires', key: 'expiresAt', render: (_, link) => when(link.expiresAt) },
     {
-      title: 'Views',
-      key: 'views',
-      align: 'right',
-      sorter: (a, b) => a.views - b.views,
-      render: (_, link) => formatCount(link.views),
+      title: 'Created by',
+      key: 'created_by',
+      sorter: true,
+      sortOrder: list.sortOrder('created_by'),
+      render: (_, link) => link.createdBy.name,
     },
+    {
+      title: 'Created',
+      key: 'created_at',
+      sorter: true,
+      sortOrder: list.sortOrder('created_at'),
+      render: (_, link) => when(link.createdAt),
+    },
+    {
+      title: 'Expires',
+      key: 'expires_at',
+      sorter: true,
+      sortOrder: list.sortOrder('expires_at'),
+      render: (_, link) => when(link.expiresAt),
+    },
+    { title: 'Views', key: 'views', align: 'right', render: (_, link) => formatCount(link.views) },
     { title: 'Status', key: 'status', render: (_, link) => <StatusTag link={link} /> },
     { title: 'Actions', key: 'actions', fixed: 'right', render: (_, link) => actions(link) },
   ];
 
   const body = () => {
-    if (load.status === 'failed') {
+    if (list.status === 'failed' && list.data === null) {
       return (
         <Alert
           type="error"
           showIcon
           message={MSG.failedLoadLinks}
           action={
-            <Button size="small" onClick={() => reload()}>
+            <Button size="small" onClick={() => list.reload()}>
               Try again
             </Button>
           }
         />
       );
     }
-    if (load.status === 'loading') return listEmptyText('loading', null, null);
-    if (load.links.length === 0) return <Empty description={MSG.noLinks} />;
+    if (list.data === null) return listEmptyText('loading', null, null);
+    if (list.total === 0) return <Empty description={list.query.search ? MSG.noLinksMatch : MSG.noLinks} />;
     if (narrow) {
       return (
         <List<EmbedLinkView>
           className="link-cards"
-          dataSource={load.links}
+          dataSource={list.rows}
           rowKey="id"
-          pagination={load.links.length > PAGE_SIZE ? { pageSize: PAGE_SIZE, simple: true } : false}
+          loading={list.status === 'loading'}
+          pagination={
+            list.total > PAGE_SIZE
+              ? {
+                  current: list.query.page,
+                  pageSize: PAGE_SIZE,
+                  total: list.total,
+                  simple: true,
+                  onChange: list.setPage,
+                }
+              : false
+          }
           renderItem={(link) => (
             <List.Item>
               <Card
@@ -230,8 +254,7 @@ export function LinksPage() {
         <Table<EmbedLinkView>
           rowKey="id"
           columns={columns}
-          dataSource={load.links}
-          pagination={{ pageSize: PAGE_SIZE, hideOnSinglePage: true }}
+          {...list.tableProps}
           scroll={{ x: 'max-content' }}
         />
       </Card>
@@ -242,6 +265,14 @@ export function LinksPage() {
     <section className="links-page">
       <PageTitle title={MSG.linksTitle} />
       <Typography.Title level={3}>{MSG.linksTitle}</Typography.Title>
+      <div className="list-toolbar">
+        <ListSearch list={list} label="Search model or maker" testId="links-search" />
+        {list.data && (
+          <span className="list-total" data-testid="links-total">
+            {formatCount(list.total)} links
+          </span>
+        )}
+      </div>
       {body()}
       <Modal
         open={confirming !== null}

@@ -1,71 +1,69 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Table, Typography, type TableColumnsType } from 'antd';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { MSG } from '@helix/shared';
+import { NEWSLETTER_SORTS, type SubscriberPage } from '@helix/shared/schemas/newsletter';
 import { logError } from '../../logging/error-logger';
-import { columnSearch, includesText } from '../../ui/column-search';
+import { formatCount } from '../../ui/count-format';
 import { toastError } from '../../ui/notify';
 import { OfflineNotice } from '../../offline/offline-notice';
-import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { PageTitle } from '../../ui/page-title';
+import { useServerList } from '../../ui/use-server-list';
+import { ListSearch } from '../../ui/list-search';
+import '../../ui/list-toolbar.css';
 import { downloadCsv, downloadXlsx, formatCreatedAt } from './newsletter-export';
-import { fetchSubscribers, type Subscriber } from './newsletter.api';
-import { listEmptyText } from '../../ui/list-states';
+import { fetchSubscriberPage, fetchSubscribers, type Subscriber } from './newsletter.api';
 
-const loadSubscribers = (signal?: AbortSignal) => fetchSubscribers({ signal, toast: false });
+type Sort = (typeof NEWSLETTER_SORTS)[number];
 
 /**
- * /news-letter: 'Newsletter Subscribers', Email and Created At (YYYY-MM-DD h:mm:ss), sortable and
- * searchable; Export writes the rows the table shows (its searches applied) to CSV or XLSX.
+ * /news-letter: 'Newsletter Subscribers', Email and Created At (YYYY-MM-DD h:mm:ss). Paged, searched
+ * (in the address) and sorted by the server (docs/lists-at-scale.md); Export writes every subscriber
+ * that matches the search, in the table's order, to CSV or XLSX (not only the page shown). The last
+ * answer of each page asked is kept for offline use.
  */
 export function NewsletterPage() {
-  const { load } = useSnapshotLoad('newsletter', loadSubscribers, MSG.failedLoadSubscribers);
-  const [search, setSearch] = useState({ email: '', createdAt: '' });
-
-  const list = useMemo(() => (load.status === 'ready' ? load.data : []), [load]);
-  const shown = useMemo(
-    () =>
-      list.filter(
-        (s) =>
-          includesText(s.email, search.email) &&
-          includesText(formatCreatedAt(s.created_at), search.createdAt),
-      ),
-    [list, search],
-  );
+  const list = useServerList<Subscriber, Sort, SubscriberPage>({
+    fetchPage: fetchSubscriberPage,
+    sorts: NEWSLETTER_SORTS,
+    sort: 'created_at',
+    order: 'desc',
+    pageSize: 50,
+    snapshot: 'newsletter',
+    texts: { failed: MSG.failedLoadSubscribers, empty: MSG.noSubscribers, noMatch: MSG.noSubscribersMatch },
+    onError: () => toastError(MSG.failedLoadSubscribers),
+  });
+  const [exporting, setExporting] = useState(false);
 
   const columns: TableColumnsType<Subscriber> = [
     {
       title: 'Email',
       key: 'email',
-      sorter: (a, b) => a.email.localeCompare(b.email),
-      ...columnSearch<Subscriber>({
-        key: 'email',
-        label: 'Email',
-        value: (s) => s.email,
-        search: search.email,
-        onSearch: (email) => setSearch((s) => ({ ...s, email })),
-      }),
+      dataIndex: 'email',
+      sorter: true,
+      sortOrder: list.sortOrder('email'),
     },
     {
       title: 'Created At',
-      key: 'createdAt',
-      defaultSortOrder: 'descend',
-      sorter: (a, b) => Date.parse(a.created_at) - Date.parse(b.created_at),
-      ...columnSearch<Subscriber>({
-        key: 'createdAt',
-        label: 'Created At',
-        value: (s) => formatCreatedAt(s.created_at),
-        search: search.createdAt,
-        onSearch: (createdAt) => setSearch((s) => ({ ...s, createdAt })),
-      }),
+      key: 'created_at',
+      sorter: true,
+      sortOrder: list.sortOrder('created_at'),
+      render: (_, s) => formatCreatedAt(s.created_at),
     },
   ];
 
-  const exportAs = (kind: string) => {
-    (kind === 'csv' ? downloadCsv(shown) : downloadXlsx(shown)).catch((error: unknown) => {
+  const exportAs = async (kind: string) => {
+    setExporting(true);
+    try {
+      const { search, sort, order } = list.query;
+      const all = await fetchSubscribers({ search, sort, order }, { toast: false });
+      await (kind === 'csv' ? downloadCsv(all) : downloadXlsx(all));
+    } catch (error) {
       logError('Newsletter: export failed', error);
       toastError(MSG.defaultError);
-    });
+    } finally {
+      setExporting(false);
+    }
   };
 
   return (
@@ -76,29 +74,31 @@ export function NewsletterPage() {
           Newsletter Subscribers
         </Typography.Title>
         <Dropdown
-          disabled={shown.length === 0}
+          disabled={list.total === 0 || exporting}
           trigger={['click']}
           menu={{
             items: [
               { key: 'csv', label: 'CSV' },
               { key: 'xlsx', label: 'XLSX' },
             ],
-            onClick: ({ key }) => exportAs(key),
+            onClick: ({ key }) => void exportAs(key),
           }}
         >
-          <Button icon={<DownloadOutlined />} data-testid="export">
+          <Button icon={<DownloadOutlined />} loading={exporting} data-testid="export">
             Export
           </Button>
         </Dropdown>
       </div>
-      <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
-      <Table<Subscriber>
-        rowKey="id"
-        columns={columns}
-        dataSource={list}
-        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadSubscribers, MSG.noSubscribers) }}
-        pagination={{ pageSize: 50, hideOnSinglePage: true, showSizeChanger: false }}
-      />
+      <div className="list-toolbar">
+        <ListSearch list={list} label="Search e-mail" testId="subscribers-search" />
+        {list.data && (
+          <span className="list-total" data-testid="subscribers-total">
+            {formatCount(list.total)} subscribers
+          </span>
+        )}
+      </div>
+      <OfflineNotice savedAt={list.savedAt} />
+      <Table<Subscriber> scroll={{ x: 'max-content' }} rowKey="id" columns={columns} {...list.tableProps} />
     </section>
   );
 }

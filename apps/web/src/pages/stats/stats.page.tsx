@@ -32,7 +32,7 @@ export function StatsPage() {
   useEffect(() => {
     if (!showModels && !showUsers) return;
     const controller = new AbortController();
-    fetchModels({}, controller.signal)
+    fetchModels({ stats: true }, controller.signal)
       .then((listing) => setLoad({ status: 'ready', listing }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;

@@ -10,15 +10,3 @@ export function supportAge(createdAt: string, now = Date.now()): string {
   if (ms < DAY) return `${Math.floor(ms / HOUR)} h`;
   return `${Math.floor(ms / DAY)} d`;
 }
-
-/**
- * A column comparator that keeps priority requests first whichever way the column is sorted (antd
- * reverses the comparator for a descending sort, so the priority part is reversed back).
- */
-export const priorityFirst =
-  <T extends { priority: boolean }>(compare: (a: T, b: T) => number) =>
-  (a: T, b: T, order?: 'ascend' | 'descend' | null): number => {
-    const tier = Number(b.priority) - Number(a.priority);
-    if (tier !== 0) return order === 'descend' ? -tier : tier;
-    return compare(a, b);
-  };

@@ -1,10 +1,13 @@
+import type { ListQueryParams } from '@helix/shared/schemas/list-query';
 import {
   SupportRequestCreated,
-  SupportRequestList,
+  SupportRequestPage,
   SupportRequestView,
+  type SUPPORT_SORTS,
   type SupportStatusUpdate,
 } from '@helix/shared/schemas/support';
-import { tenantApi, type RequestOptions } from '../../api/client';
+import { tenantApi } from '../../api/client';
+import { listQueryString } from '../../ui/use-server-list';
 import { readApiToken, readTenant } from '../../session/cookies';
 
 export type SupportRequest = SupportRequestView;
@@ -28,9 +31,14 @@ export function toSupportFormData(draft: SupportRequestDraft): FormData {
 export const sendSupportRequest = async (draft: SupportRequestDraft): Promise<SupportRequestCreated> =>
   SupportRequestCreated.parse(await tenantApi.postForm<unknown>('/support', toSupportFormData(draft)));
 
-/** GET /support (platform admins): priority first, oldest first within each. */
-export const fetchSupportRequests = async (options?: RequestOptions): Promise<SupportRequest[]> =>
-  SupportRequestList.parse(await tenantApi.get<unknown>('/support', options));
+/** GET /support?page=… (platform admins): one page, priority first, then the order asked. */
+export const fetchSupportPage = async (
+  query: ListQueryParams<(typeof SUPPORT_SORTS)[number]> & { status?: string; priority?: string },
+  signal?: AbortSignal,
+): Promise<SupportRequestPage> =>
+  SupportRequestPage.parse(
+    await tenantApi.get<unknown>(`/support?${listQueryString(query)}`, { signal, toast: false }),
+  );
 
 export const updateSupportStatus = async (
   id: number,

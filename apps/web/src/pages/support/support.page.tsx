@@ -1,62 +1,90 @@
-import { Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Select, Table, Tag, Typography, type TableColumnsType, type TableProps } from 'antd';
+import { useState } from 'react';
 import { MSG } from '@helix/shared';
+import { SUPPORT_SORTS, type SupportRequestPage } from '@helix/shared/schemas/support';
 import { SUPPORT_STATUSES, type SupportStatus } from '@helix/shared/support';
-import { columnSearch } from '../../ui/column-search';
+import { formatCount } from '../../ui/count-format';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
-import { priorityFirst, supportAge } from './support-age';
+import { useServerList } from '../../ui/use-server-list';
+import { ListSearch } from '../../ui/list-search';
+import '../../ui/list-toolbar.css';
+import { supportAge } from './support-age';
 import { SupportScreenshot } from './support-screenshot';
-import { fetchSupportRequests, updateSupportStatus, type SupportRequest } from './support.api';
-import { listEmptyText } from '../../ui/list-states';
+import { fetchSupportPage, updateSupportStatus, type SupportRequest } from './support.api';
 
-type Load = { status: 'loading' } | { status: 'ready'; list: SupportRequest[] } | { status: 'failed' };
+type Sort = (typeof SUPPORT_SORTS)[number];
 
 const STATUS_LABELS: Record<SupportStatus, string> = { open: 'Open', answered: 'Answered', closed: 'Closed' };
-const text = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
+/** The statuses shown first: the requests still waiting for an answer or a close. */
+const DEFAULT_STATUSES: SupportStatus[] = ['open', 'answered'];
+
+interface Filters {
+  status: SupportStatus[];
+  priority: boolean[];
+}
 
 /**
  * /support (platform admins): every tenant's Help requests with tenant, plan, priority, age and status.
- * Priority requests stay first under every sort; the default order is the server's (oldest first
- * within each tier, so the longest wait is on top). Filters by priority and status, searches by tenant
- * and subject; the status is changed in place. A row opens to show the message.
+ * Paged, searched (subject, sender, school), filtered (status, priority) and sorted by the server
+ * (docs/lists-at-scale.md). Priority requests stay first under every sort; the default order is
+ * oldest first within each tier, so the longest wait is on top. The status is changed in place. A row
+ * opens to show the message.
  */
 export function SupportPage() {
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [search, setSearch] = useState({ tenant: '', subject: '' });
+  const [filters, setFilters] = useState<Filters>({ status: DEFAULT_STATUSES, priority: [] });
   const [saving, setSaving] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
 
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchSupportRequests({ signal: controller.signal, toast: false })
-      .then((list) => {
-        setNow(Date.now());
-        setLoad({ status: 'ready', list });
-      })
-      .catch(() => {
-        if (controller.signal.aborted) return;
-        toastError(MSG.failedLoadSupport);
-        setLoad({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, []);
-
-  const list = useMemo(() => (load.status === 'ready' ? load.list : []), [load]);
+  const list = useServerList<SupportRequest, Sort, SupportRequestPage>({
+    fetchPage: async (query, signal) => {
+      const answer = await fetchSupportPage(
+        {
+          ...query,
+          ...(filters.status.length ? { status: filters.status.join(',') } : {}),
+          ...(filters.priority.length === 1 ? { priority: String(filters.priority[0]) } : {}),
+        },
+        signal,
+      );
+      setNow(Date.now());
+      return answer;
+    },
+    sorts: SUPPORT_SORTS,
+    sort: 'created_at',
+    order: 'asc',
+    pageSize: 50,
+    deps: [filters],
+    texts: {
+      failed: MSG.failedLoadSupport,
+      empty: MSG.noSupportRequests,
+      noMatch: MSG.noSupportRequestsMatch,
+    },
+    onError: () => toastError(MSG.failedLoadSupport),
+  });
 
   const changeStatus = async (row: SupportRequest, status: SupportStatus) => {
     setSaving(row.id);
     try {
-      const updated = await updateSupportStatus(row.id, status);
-      setLoad((l) =>
-        l.status === 'ready' ? { ...l, list: l.list.map((r) => (r.id === updated.id ? updated : r)) } : l,
-      );
+      await updateSupportStatus(row.id, status);
       toastSuccess(MSG.supportStatusUpdated);
+      // The request may now leave the status filter: the server answers the page again.
+      list.reload();
     } catch {
       // The client already toasted the server's message.
     } finally {
       setSaving(null);
     }
+  };
+
+  const onChange: TableProps<SupportRequest>['onChange'] = (pagination, tableFilters, sorter, extra) => {
+    if (extra.action === 'filter') {
+      setFilters({
+        status: (tableFilters.status ?? []) as SupportStatus[],
+        priority: ((tableFilters.priority ?? []) as string[]).map((v) => v === 'true'),
+      });
+      return;
+    }
+    list.tableProps.onChange?.(pagination, tableFilters, sorter, extra);
   };
 
   const columns: TableColumnsType<SupportRequest> = [
@@ -67,7 +95,7 @@ export function SupportPage() {
         { text: 'Priority', value: 'true' },
         { text: 'Standard', value: 'false' },
       ],
-      onFilter: (value, row) => String(row.priority) === value,
+      filteredValue: filters.priority.map(String),
       render: (_, row) =>
         row.priority ? (
           <Tag color="red" data-testid="priority-tag">
@@ -77,34 +105,19 @@ export function SupportPage() {
           <Tag>Standard</Tag>
         ),
     },
-    {
-      title: 'Subject',
-      key: 'subject',
-      sorter: priorityFirst((a, b) => a.subject.localeCompare(b.subject)),
-      ...columnSearch<SupportRequest>({
-        key: 'subject',
-        label: 'Subject',
-        value: (r) => r.subject,
-        search: search.subject,
-        onSearch: (subject) => setSearch((s) => ({ ...s, subject })),
-      }),
-    },
+    { title: 'Subject', key: 'subject', dataIndex: 'subject' },
     {
       title: 'Tenant',
       key: 'tenant',
-      sorter: priorityFirst((a, b) => a.tenant.name.localeCompare(b.tenant.name)),
-      ...columnSearch<SupportRequest>({
-        key: 'tenant',
-        label: 'Tenant',
-        value: (r) => r.tenant.name,
-        search: search.tenant,
-        onSearch: (tenant) => setSearch((s) => ({ ...s, tenant })),
-      }),
+      sorter: true,
+      sortOrder: list.sortOrder('tenant'),
+      render: (_, row) => row.tenant.name,
     },
     {
       title: 'Plan',
       key: 'plan',
-      sorter: priorityFirst((a, b) => text(a.plan, b.plan)),
+      sorter: true,
+      sortOrder: list.sortOrder('plan'),
       render: (_, row) => row.plan ?? '—',
     },
     {
@@ -117,9 +130,11 @@ export function SupportPage() {
       ),
     },
     {
+      // Ascending: the oldest request (the longest wait) first.
       title: 'Age',
-      key: 'age',
-      sorter: priorityFirst((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at)),
+      key: 'created_at',
+      sorter: true,
+      sortOrder: list.sortOrder('created_at'),
       render: (_, row) => (
         <span title={new Date(row.created_at).toLocaleString()}>{supportAge(row.created_at, now)}</span>
       ),
@@ -129,11 +144,9 @@ export function SupportPage() {
       title: 'Status',
       key: 'status',
       filters: SUPPORT_STATUSES.map((s) => ({ text: STATUS_LABELS[s], value: s })),
-      defaultFilteredValue: ['open', 'answered'],
-      onFilter: (value, row) => row.status === value,
-      sorter: priorityFirst(
-        (a, b) => SUPPORT_STATUSES.indexOf(a.status) - SUPPORT_STATUSES.indexOf(b.status),
-      ),
+      filteredValue: filters.status,
+      sorter: true,
+      sortOrder: list.sortOrder('status'),
       render: (_, row) => (
         <Select<SupportStatus>
           value={row.status}
@@ -158,12 +171,21 @@ export function SupportPage() {
           Support Requests
         </Typography.Title>
       </div>
+      <div className="list-toolbar">
+        <ListSearch list={list} label="Search subject, user or tenant" testId="support-search" />
+        {list.data && (
+          <span className="list-total" data-testid="support-total">
+            {formatCount(list.total)} requests
+          </span>
+        )}
+      </div>
       <Table<SupportRequest>
         // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
         scroll={{ x: 'max-content' }}
         rowKey="id"
         columns={columns}
-        dataSource={list}
+        {...list.tableProps}
+        onChange={onChange}
         expandable={{
           expandedRowRender: (row) => (
             <>
@@ -172,8 +194,6 @@ export function SupportPage() {
             </>
           ),
         }}
-        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadSupport, MSG.noSupportRequests) }}
-        pagination={{ pageSize: 50, hideOnSinglePage: true, showSizeChanger: false }}
       />
     </section>
   );
