@@ -4,6 +4,7 @@ import { migrate } from './migrate.ts';
 import { DEFAULT_DATA_DIR, ROOT, WEB_DIST_DIR } from './paths.ts';
 import { freePort, portIsFree, waitFor } from './services/net.ts';
 import { resolvePostgres } from './services/postgres.ts';
+import { startNginx, type NginxService } from './nginx.ts';
 import { describeExit, ManagedChild, tsxArgs, type ChildExit } from './services/process.ts';
 import { Supervisor, type SupervisorOptions } from './supervisor.ts';
 import { resolveRedis } from './services/redis.ts';
@@ -42,6 +43,13 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** Aborting stops whatever was started so far and makes startStack reject. */
   signal?: AbortSignal;
+  /**
+   * The cluster's shape (`npm run start:cluster`, docs/scale-out.md): `apis` API processes and `workers`
+   * workers (each at least 1), with the viewer, behind nginx on apiPort (the portal) and viewerPort (the
+   * viewer host). The processes listen on free ports of 127.0.0.1 and believe X-Forwarded-* from nginx
+   * only. Without it: one of each process, on apiPort and viewerPort themselves, no proxy.
+   */
+  cluster?: { apis: number; workers: number };
   /** Called when one of the processes exits while the stack is running (not during stop()); it is restarted. */
   onUnexpectedExit?: (exit: ChildExit) => void;
   /** Restarts of crashed processes (default: backoff from 1 s, 5 crashes of one process in 60 s give up). */
@@ -49,6 +57,8 @@ export interface StackOptions {
 }
 
 export type ProcessName = 'api' | 'worker' | 'viewer';
+/** A process of the stack: `api`, `worker`, `viewer`; in a cluster `api-1`, `api-2`, `worker-1`... */
+export type InstanceName = ProcessName | `${'api' | 'worker'}-${number}`;
 
 export interface Stack {
   apiUrl: string;
@@ -70,7 +80,13 @@ export interface Stack {
    */
   exited: Promise<ChildExit>;
   /** The processes running now, by name (a restart replaces one). */
-  process(name: ProcessName): ManagedChild | undefined;
+  process(name: InstanceName): ManagedChild | undefined;
+  /** In a cluster: each API process's own address (behind nginx) by name, and nginx's files. */
+  cluster?: {
+    apis: Record<string, string>;
+    workers: string[];
+    nginx: { configFile: string; accessLog: string };
+  };
   /** Stops the processes (SIGTERM, then SIGKILL after a timeout) and the services the stack started. */
   stop(): Promise<void>;
 }
@@ -130,6 +146,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     const apiPort = await choosePort(options.apiPort, 'PORT');
     const viewerPort = await choosePort(options.viewerPort, 'VIEWER_PORT');
+    const cluster = options.cluster && {
+      apis: Math.max(1, options.cluster.apis),
+      workers: Math.max(1, options.cluster.workers),
+    };
+    // In a cluster nginx takes apiPort and viewerPort; the processes listen on ports of their own.
+    const apiPorts = cluster
+      ? await Promise.all(Array.from({ length: cluster.apis }, () => freePort()))
+      : [apiPort];
+    const viewerProcessPort = cluster ? await freePort() : viewerPort;
     signal.throwIfAborted();
 
     // The build does not need the services: both run at once.
@@ -162,8 +187,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const env: Record<string, string> = {
       ...inheritedEnv(),
       NODE_ENV: process.env.NODE_ENV ?? 'development',
-      PORT: String(apiPort),
-      VIEWER_PORT: String(viewerPort),
+      PORT: String(apiPorts[0]),
+      VIEWER_PORT: String(viewerProcessPort),
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${apiPort}`,
       VIEWER_URL: process.env.VIEWER_URL ?? `http://localhost:${viewerPort}`,
       DATABASE_URL: postgres.url,
@@ -173,6 +198,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       WEB_DIST_DIR: process.env.WEB_DIST_DIR ?? WEB_DIST_DIR,
       STORAGE_DIR: process.env.STORAGE_DIR ?? path.join(dataDir, 'storage'),
       ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
+      // Behind the local nginx: X-Forwarded-* are believed from it (127.0.0.1) only; a stopping API
+      // drains for 2 s (readiness 503, Connection: close) before it closes its port.
+      ...(cluster
+        ? {
+            TRUST_PROXY: process.env.TRUST_PROXY ?? '127.0.0.1',
+            SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '2000',
+          }
+        : {}),
       ...options.env,
     };
     const stripe = await resolveStripe({
@@ -189,9 +222,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       log(`demo models: ${await seedCatalogue(postgres.url, env, dataDir)}`);
     }
 
-    for (const name of ['api', 'worker', 'viewer'] as const) {
-      const { command, args } = tsxArgs(entries[name]);
-      supervisor.start({ name, command, args, env, quiet });
+    const apiNames: string[] = [];
+    const workerNames: string[] = [];
+    if (cluster) {
+      apiPorts.forEach((port, i) => {
+        apiNames.push(`api-${i + 1}`);
+        const { command, args } = tsxArgs(entries.api);
+        supervisor.start({ name: `api-${i + 1}`, command, args, env: { ...env, PORT: String(port) }, quiet });
+      });
+      for (let i = 0; i < cluster.workers; i += 1) {
+        const name = `worker-${i + 1}`;
+        workerNames.push(name);
+        const { command, args } = tsxArgs(entries.worker);
+        // Each worker's metrics port of its own, when metrics are on.
+        const metrics = env.METRICS_PORT ? { METRICS_PORT: String(Number(env.METRICS_PORT) + i) } : {};
+        supervisor.start({ name, command, args, env: { ...env, ...metrics }, quiet });
+      }
+      const { command, args } = tsxArgs(entries.viewer);
+      supervisor.start({ name: 'viewer', command, args, env, quiet });
+    } else {
+      for (const name of ['api', 'worker', 'viewer'] as const) {
+        const { command, args } = tsxArgs(entries[name]);
+        supervisor.start({ name, command, args, env, quiet });
+      }
     }
     const exited = supervisor.gaveUp.then((exit) => {
       console.error('[stack] the portal is not complete any more.');
@@ -202,23 +255,45 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const viewerUrl = `http://localhost:${viewerPort}`;
     const waitSignal = AbortSignal.any([signal, startupFailure.signal]);
     const timeoutMs = options.readyTimeoutMs ?? 120_000;
+    let nginx: NginxService | undefined;
     try {
       await Promise.all([
-        waitFor(
-          `the API (GET http://127.0.0.1:${apiPort}/api/health answering 200)`,
-          async () => (await httpStatus(`http://127.0.0.1:${apiPort}/api/health`)) === 200,
-          { timeoutMs, intervalMs: 250, signal: waitSignal },
+        ...apiPorts.map((port) =>
+          waitFor(
+            `the API (GET http://127.0.0.1:${port}/api/health answering 200)`,
+            async () => (await httpStatus(`http://127.0.0.1:${port}/api/health`)) === 200,
+            { timeoutMs, intervalMs: 250, signal: waitSignal },
+          ),
         ),
         // Any HTTP answer will do: the viewer's routes are its own business.
         waitFor(
-          `the viewer on port ${viewerPort}`,
+          `the viewer on port ${viewerProcessPort}`,
           async () => {
-            await httpStatus(`http://127.0.0.1:${viewerPort}/`);
+            await httpStatus(`http://127.0.0.1:${viewerProcessPort}/`);
             return true;
           },
           { timeoutMs, intervalMs: 250, signal: waitSignal },
         ),
       ]);
+      if (cluster) {
+        nginx = await startNginx({
+          prefix: path.join(dataDir, 'cluster', 'nginx'),
+          values: {
+            apis: apiPorts.map((port) => `127.0.0.1:${port}`),
+            viewers: [`127.0.0.1:${viewerProcessPort}`],
+            portalListen: `127.0.0.1:${apiPort}`,
+            viewerListen: `127.0.0.1:${viewerPort}`,
+            webDist: env.WEB_DIST_DIR ?? WEB_DIST_DIR,
+            // The largest model upload, with room for the form around it.
+            maxBody: `${Number(env.MODEL_UPLOAD_MAX_MB ?? 50) + 10}m`,
+          },
+          ports: [apiPort, viewerPort],
+          quiet,
+          signal: waitSignal,
+        });
+        services.push(nginx);
+        log(nginx.description);
+      }
     } catch (error) {
       if (firstExit) {
         throw new Error(`${describeExit(firstExit, firstExitOutput)}\n(while the stack was starting)`, {
@@ -247,6 +322,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       stripeUrl: stripe.kind === 'embedded' ? stripe.url : undefined,
       exited,
       process: (name) => supervisor.current(name),
+      ...(cluster && nginx
+        ? {
+            cluster: {
+              apis: Object.fromEntries(apiNames.map((name, i) => [name, `http://127.0.0.1:${apiPorts[i]}`])),
+              workers: workerNames,
+              nginx: { configFile: nginx.configFile, accessLog: nginx.accessLog },
+            },
+          }
+        : {}),
       stop,
     };
   } catch (error) {
