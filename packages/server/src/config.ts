@@ -7,7 +7,6 @@ export const DEV_SIGNING_SECRET = 'helix-development-signing-secret-change-me';
  * Configuration, parsed once at start-up. A missing or malformed variable stops the process with a
  * message naming it. `.env.example` lists every variable.
  */
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),

@@ -138,7 +138,7 @@ describe.skipIf(!nginx)('the cluster (npm run start:cluster)', () => {
 });
 
 describe.runIf(!nginx)('the cluster without nginx', () => {
-  it('is skipped: install nginx (apt-get install nginx-light) to run it', () => {
+  it('is skipped: install nginx (apt-get install nginx) to run it', () => {
     expect(nginx).toBeNull();
   });
 });

@@ -109,8 +109,8 @@ export async function startNginx(options: {
   const executable = findNginx();
   if (!executable) {
     throw new Error(
-      'nginx is not installed (the cluster runs behind it): `sudo apt-get install -y nginx-light` ' +
-        '(or nginx), or set NGINX=/path/to/nginx.',
+      'nginx is not installed (the cluster runs behind it): `sudo apt-get install -y nginx` ' +
+        'or set NGINX=/path/to/nginx.',
     );
   }
   const { prefix } = options;
