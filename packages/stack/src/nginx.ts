@@ -34,6 +34,7 @@ export function renderTemplate(template: string, values: NginxValues): string {
     HELIX_WEB_DIST: values.webDist,
     HELIX_ACCESS_LOG: values.accessLog,
     HELIX_MAX_BODY: values.maxBody,
+    HELIX_RESOLVER: '# no resolver: the upstream servers are addresses',
   };
   return template.replace(/\$\{(HELIX_[A-Z_]+)\}/g, (_all, name: string) => {
     const value = byName[name];
