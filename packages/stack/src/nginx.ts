@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './paths.ts';
 import { portAnswers, waitFor, which } from './services/net.ts';
-import { ManagedChild } from './services/process.ts';
+import { ManagedChild, type ChildExit } from './services/process.ts';
 import type { Service } from './services/types.ts';
 
 /** The http-level template shared with the compose profile (ops/nginx/templates). */
@@ -94,6 +94,8 @@ export function findNginx(): string | null {
 export interface NginxService extends Service {
   configFile: string;
   accessLog: string;
+  /** Resolves when nginx exits without stop() having been called (it is not restarted). */
+  unexpectedExit: Promise<ChildExit>;
 }
 
 /**
@@ -165,6 +167,7 @@ export async function startNginx(options: {
     description: `nginx ${executable} (config ${path.relative(ROOT, configFile) || configFile})`,
     configFile,
     accessLog,
+    unexpectedExit: child.exited.then((exit) => (child.stopping ? new Promise<ChildExit>(() => {}) : exit)),
     stop,
   };
 }

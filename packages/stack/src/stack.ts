@@ -320,7 +320,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         stripe: stripe.description,
       },
       stripeUrl: stripe.kind === 'embedded' ? stripe.url : undefined,
-      exited,
+      // nginx is not restarted: when it exits on its own the portal is unreachable, so the stack stops.
+      exited: nginx
+        ? Promise.race([
+            exited,
+            nginx.unexpectedExit.then((exit) => {
+              console.error('[stack] nginx exited: the portal is not reachable any more.');
+              return exit;
+            }),
+          ])
+        : exited,
       process: (name) => supervisor.current(name),
       ...(cluster && nginx
         ? {
