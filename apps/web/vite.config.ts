@@ -5,6 +5,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { pinnedFilesRoute } from './src/pwa/pinned-files-route';
 import { writeEmbedDocument } from './build/embed-document';
 import { inlineEntryCss } from './build/inline-entry-css';
+import { moveSourcemaps } from './build/move-sourcemaps';
 import { preloadApp } from './build/preload-app';
 import { prerenderLogin } from './build/prerender-login';
 import { serverBundle } from './build/server-bundle';
@@ -68,13 +69,16 @@ export default defineConfig({
     // .br and .gz beside each text asset, made once at build time; the API serves the one the browser
     // accepts (apps/api/src/http/web-app.ts), so no request pays for compressing on the fly.
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
+    // Last: the maps leave dist/ for the sourcemaps/ artefact folder, never served.
+    moveSourcemaps(),
   ],
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // Maps for decoding logged stack traces, not referenced by the shipped files.
+    // Maps for decoding logged stack traces, not referenced by the shipped files, and moved out of
+    // dist/ to apps/web/sourcemaps/ (build/move-sourcemaps.ts): the API never serves them.
     sourcemap: 'hidden',
     chunkSizeWarningLimit: 1000,
     rolldownOptions: {

@@ -37,7 +37,12 @@ export interface StackOptions {
   quiet?: boolean;
   /** Folder for embedded service data, caught mail and stored files (default <repo>/.data). */
   dataDir?: string;
-  /** Entry files of the three processes (default: apps/api/src/main.ts, apps/worker/src/main.ts, apps/viewer/src/serve.ts). */
+  /**
+   * Run the compiled processes (`npm run build` writes them to <app>/dist-node/) with plain `node`, as
+   * production does, instead of the TypeScript sources through tsx. Default: HELIX_COMPILED=1.
+   */
+  compiled?: boolean;
+  /** Entry files of the three processes (default: apps/api/src/main.ts, apps/worker/src/main.ts, apps/viewer/src/serve.ts, or their compiled files). */
   entries?: Partial<Record<ProcessName, string>>;
   /** How long to wait for the API's /api/health and the viewer port (default 120 s). */
   readyTimeoutMs?: number;
@@ -97,6 +102,19 @@ const DEFAULT_ENTRIES: Record<ProcessName, string> = {
   viewer: path.join(ROOT, 'apps/viewer/src/serve.ts'),
 };
 
+/** What `npm run build` compiles them to (packages/stack/bin/build-server.mjs). */
+export const COMPILED_ENTRIES: Record<ProcessName, string> = {
+  api: path.join(ROOT, 'apps/api/dist-node/main.js'),
+  worker: path.join(ROOT, 'apps/worker/dist-node/main.js'),
+  viewer: path.join(ROOT, 'apps/viewer/dist-node/serve.js'),
+};
+
+/** How a process is started: plain node for a compiled .js file, node with tsx for TypeScript. */
+export function processCommand(file: string): { command: string; args: string[] } {
+  if (file.endsWith('.js')) return { command: process.execPath, args: ['--enable-source-maps', file] };
+  return tsxArgs(file);
+}
+
 /**
  * The whole portal on one machine: backing services, migrations, seed, optional build, then the API
  * (serving the web app), the worker and the viewer host as child processes. Used by `npm start` and by
@@ -112,10 +130,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
   mkdirSync(dataDir, { recursive: true });
-  const entries = { ...DEFAULT_ENTRIES, ...options.entries };
+  const compiled = options.compiled ?? process.env.HELIX_COMPILED === '1';
+  const entries = { ...(compiled ? COMPILED_ENTRIES : DEFAULT_ENTRIES), ...options.entries };
+  // A compiled start builds first when the output is missing (HELIX_BUILD=never aside).
+  const needBuild = compiled && Object.values(entries).some((file) => !existsSync(file));
   for (const [name, file] of Object.entries(entries)) {
-    if (!existsSync(file))
-      throw new Error(`cannot start ${name}: ${path.relative(ROOT, file)} does not exist`);
+    if (!existsSync(file) && !(needBuild && options.build !== false))
+      throw new Error(
+        `cannot start ${name}: ${path.relative(ROOT, file)} does not exist` +
+          (compiled ? ' (run `npm run build`)' : ''),
+      );
   }
 
   const services: Service[] = [];
@@ -158,7 +182,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     signal.throwIfAborted();
 
     // The build does not need the services: both run at once.
-    const building = shouldBuild(options.build) ? runBuild(quiet, signal) : Promise.resolve();
+    const building =
+      shouldBuild(options.build, compiled) || (needBuild && options.build !== false)
+        ? runBuild(quiet, signal)
+        : Promise.resolve();
     building.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
 
     const serviceOptions = { dataDir, quiet, log };
@@ -227,22 +254,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (cluster) {
       apiPorts.forEach((port, i) => {
         apiNames.push(`api-${i + 1}`);
-        const { command, args } = tsxArgs(entries.api);
+        const { command, args } = processCommand(entries.api);
         supervisor.start({ name: `api-${i + 1}`, command, args, env: { ...env, PORT: String(port) }, quiet });
       });
       for (let i = 0; i < cluster.workers; i += 1) {
         const name = `worker-${i + 1}`;
         workerNames.push(name);
-        const { command, args } = tsxArgs(entries.worker);
+        const { command, args } = processCommand(entries.worker);
         // Each worker's metrics port of its own, when metrics are on.
         const metrics = env.METRICS_PORT ? { METRICS_PORT: String(Number(env.METRICS_PORT) + i) } : {};
         supervisor.start({ name, command, args, env: { ...env, ...metrics }, quiet });
       }
-      const { command, args } = tsxArgs(entries.viewer);
+      const { command, args } = processCommand(entries.viewer);
       supervisor.start({ name: 'viewer', command, args, env, quiet });
     } else {
       for (const name of ['api', 'worker', 'viewer'] as const) {
-        const { command, args } = tsxArgs(entries[name]);
+        const { command, args } = processCommand(entries[name]);
         supervisor.start({ name, command, args, env, quiet });
       }
     }
@@ -386,10 +413,18 @@ const BUILDS = [
   { output: 'apps/web/dist-server/home-page.server.js', sources: ['apps/web', 'packages/shared/src'] },
   { output: 'apps/viewer/dist/index.html', sources: ['apps/viewer', 'packages/shared/src'] },
 ];
-const IGNORED = new Set(['node_modules', 'dist', 'dist-server', '.vite', 'test-results']);
+/** The compiled processes (checked only when they are what runs). */
+const SERVER_SOURCES = ['packages/shared/src', 'packages/server/src', 'packages/stack/src', 'prisma'];
+const COMPILED_BUILDS = [
+  { output: 'apps/api/dist-node/main.js', sources: ['apps/api/src', ...SERVER_SOURCES] },
+  { output: 'apps/worker/dist-node/main.js', sources: ['apps/worker/src', ...SERVER_SOURCES] },
+  { output: 'apps/viewer/dist-node/serve.js', sources: ['apps/viewer/src', 'packages/shared/src'] },
+];
+const IGNORED = new Set(['node_modules', 'dist', 'dist-server', 'dist-node', '.vite', 'test-results']);
 
-function shouldBuild(build: StackOptions['build']): boolean {
-  if (build === 'auto') return BUILDS.some((b) => isStale(b.output, b.sources));
+function shouldBuild(build: StackOptions['build'], compiled: boolean): boolean {
+  const builds = compiled ? [...BUILDS, ...COMPILED_BUILDS] : BUILDS;
+  if (build === 'auto') return builds.some((b) => isStale(b.output, b.sources));
   return build === true;
 }
 
@@ -419,7 +454,8 @@ async function runBuild(quiet: boolean, signal?: AbortSignal): Promise<void> {
     npmCli && /npm-cli\.c?js$/.test(npmCli)
       ? [process.execPath, [npmCli, 'run', 'build']]
       : ['npm', ['run', 'build']];
-  if (!quiet) console.log('[stack] building the web app and the viewer (npm run build)');
+  if (!quiet)
+    console.log('[stack] building the web app, the viewer and the server processes (npm run build)');
   const child = new ManagedChild({ name: 'build', command, args: args as string[], quiet });
   const onAbort = () => void child.stop(2000);
   signal?.addEventListener('abort', onAbort, { once: true });

@@ -52,6 +52,8 @@ beforeAll(async () => {
   await compressed(path.join(dir, 'web', 'login-password.html'), LOGIN_PASSWORD);
   await compressed(path.join(dir, 'web', 'embed.html'), EMBED);
   await compressed(path.join(dir, 'web', 'sw.js'), `self.addEventListener("fetch", () => {});${BIG_JS}`);
+  // A map an older build left in dist/ (the build now moves them to apps/web/sourcemaps/).
+  await compressed(path.join(dir, 'web', 'assets', 'page-def456.js.map'), '{"version":3,"sources":[]}');
   await writeFile(path.join(dir, 'mail', 'old.eml'), eml('Old one', 'a@example.test', 'old'));
   await utimes(path.join(dir, 'mail', 'old.eml'), new Date(2000, 1, 1), new Date(2000, 1, 1));
   await writeFile(
@@ -83,6 +85,22 @@ describe('the built web app', () => {
     const asset = await request(app).get('/assets/app-abc123.js');
     expect(asset.headers['cache-control']).toContain('immutable');
     expect((await request(app).get('/missing.js')).status).toBe(404);
+  });
+
+  it('never serves a source map, compressed or not', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      for (const p of [
+        '/assets/page-def456.js.map',
+        '/assets/PAGE-def456.js.MAP',
+        '/assets/page-def456.js.map.gz',
+      ]) {
+        const map = await request(app).get(p).set('Accept-Encoding', encoding);
+        expect(map.status, `${p} ${encoding}`).toBe(404);
+        expect(map.text, p).not.toContain('"version":3');
+      }
+    }
+    // The file next to it still is.
+    expect((await request(app).get('/assets/page-def456.js')).status).toBe(200);
   });
 
   it('sends the brotli or gzip file the browser accepts, with Vary: Accept-Encoding', async () => {

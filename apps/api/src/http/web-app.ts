@@ -17,6 +17,7 @@ const LOGIN = /^\/login\/?$/;
 /** An embed link (case-insensitive, like the web app's router). */
 const EMBED = /^\/embed\/[^/]+\/?$/i;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const SOURCE_MAP = /\.map(\.(br|gz))?$/i;
 
 /**
  * The built web app: static files, and index.html for every other GET that is not an API, dev or file
@@ -58,6 +59,9 @@ export function webApp(dir: string, options: { portalHost?: string; googleSignIn
     },
   });
   const router = express.Router();
+  // Source maps are a build artefact (apps/web/sourcemaps/), never public: one left in dist/ by an
+  // older build is not served either (404, as a missing file).
+  router.use((req, _res, next) => next(SOURCE_MAP.test(req.path) ? 'router' : undefined));
   router.use(serve);
   const fallback: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();

@@ -15,6 +15,8 @@ declare module 'vitest' {
     viewerUrl: string;
     mailDir: string;
     databaseUrl: string;
+    /** How the API, worker and viewer were started (the compiled output with plain node). */
+    processCommands: Record<'api' | 'worker' | 'viewer', string[]>;
     /** The run's stripe-local (the portal's Stripe), its secret key and Stripe.js stand-in. */
     stripeUrl: string;
     stripeSecretKey: string;
@@ -42,6 +44,8 @@ export default async function setup(project: TestProject) {
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     smtpUrl: mail.url,
     build: false,
+    // What production runs (the Procfile): the processes `npm run build` compiled, with plain node.
+    compiled: true,
     quiet: !process.env.E2E_VERBOSE,
     dataDir: path.join(tmp, 'data'),
     stripePort: 0,
@@ -61,6 +65,12 @@ export default async function setup(project: TestProject) {
 
   project.provide('apiUrl', stack.apiUrl);
   project.provide('viewerUrl', stack.viewerUrl);
+  const spawnArgs = (name: 'api' | 'worker' | 'viewer') => stack.process(name)?.process.spawnargs ?? [];
+  project.provide('processCommands', {
+    api: spawnArgs('api'),
+    worker: spawnArgs('worker'),
+    viewer: spawnArgs('viewer'),
+  });
   project.provide('mailDir', path.join(tmp, 'mail'));
   project.provide('databaseUrl', databaseUrl);
   project.provide('stripeUrl', stack.env.STRIPE_API_URL ?? '');

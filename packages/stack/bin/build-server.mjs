@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm run build:server` (part of `npm run build`): compiles the Node processes to plain JavaScript, so
+// production runs `node` on them with no TypeScript loader and no Vite (the Procfile).
+//
+// Each entry is bundled with esbuild into <its package>/dist-node/: the workspace packages it imports
+// (@helix/shared, @helix/server with its generated Prisma client, @helix/stack, ...) are inlined; every
+// other package stays an import resolved from node_modules at run time (native modules, the Prisma
+// runtime and its WebAssembly, sharp). The output sits at the same depth below its package as src/,
+// so paths a module derives from import.meta.url (the repository root, the viewer's dist/) still hold.
+// Source maps are written beside each bundle (dist-node is never served) and used for stack traces
+// (`node --enable-source-maps`).
+//
+//   node packages/stack/bin/build-server.mjs [--quiet]
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const quiet = process.argv.includes('--quiet');
+
+/** What production runs: the Procfile's processes and its release step. */
+const ENTRIES = [
+  { name: 'api', entry: 'apps/api/src/main.ts', outDir: 'apps/api/dist-node' },
+  {
+    name: 'worker',
+    entry: 'apps/worker/src/main.ts',
+    outDir: 'apps/worker/dist-node',
+    // Forked by images/rasterise-in-child.ts from beside the bundle (new URL(..., import.meta.url)).
+    copy: ['apps/worker/src/images/rasterise-svg.process.mjs'],
+  },
+  { name: 'viewer', entry: 'apps/viewer/src/serve.ts', outDir: 'apps/viewer/dist-node' },
+  { name: 'db-migrate', entry: 'packages/stack/src/db-migrate.ts', outDir: 'packages/stack/dist-node' },
+  // Beside db-migrate (not prisma/dist-node): the stack's paths.ts it bundles finds the repository
+  // root three folders up from the bundle, as from packages/stack/src.
+  { name: 'db-seed', entry: 'prisma/seed.ts', outDir: 'packages/stack/dist-node', outName: 'db-seed.js' },
+];
+
+/** Bare imports that are not the project's own workspace packages stay imports (node_modules). */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@helix/') || path.isAbsolute(args.path)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+const started = performance.now();
+for (const dir of new Set(ENTRIES.map((e) => e.outDir)))
+  rmSync(path.join(root, dir), { recursive: true, force: true });
+await Promise.all(
+  ENTRIES.map(async ({ name, entry, outDir, outName, copy = [] }) => {
+    const outfile = path.join(root, outDir, outName ?? path.basename(entry).replace(/\.ts$/, '.js'));
+    await build({
+      absWorkingDir: root,
+      entryPoints: [path.join(root, entry)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20.19',
+      sourcemap: 'linked',
+      // Workspace packages resolve to their TypeScript sources through package.json "exports".
+      conditions: ['import', 'node'],
+      plugins: [externalPackages],
+      logLevel: 'warning',
+      legalComments: 'none',
+    });
+    mkdirSync(path.join(root, outDir), { recursive: true });
+    for (const file of copy)
+      copyFileSync(path.join(root, file), path.join(root, outDir, path.basename(file)));
+    if (!quiet) console.log(`[build:server] ${name}: ${path.relative(root, outfile)}`);
+  }),
+);
+if (!quiet)
+  console.log(
+    `[build:server] compiled ${ENTRIES.length} entries in ${Math.round(performance.now() - started)} ms`,
+  );
