@@ -4,3 +4,4 @@ export * from './process.ts';
 export * from './postgres.ts';
 export * from './redis.ts';
 export * from './smtp.ts';
+export * from './s3.ts';
