@@ -67,6 +67,15 @@ const upstreamsLogged = () =>
     .flatMap((line) => line.match(/upstream=(\S+)/)?.[1] ?? []);
 
 describe.skipIf(!nginx)('the cluster (npm run start:cluster)', () => {
+  it('gives every process the same S3-compatible object storage (the embedded server)', async () => {
+    expect(stack.env.S3_ENDPOINT).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stack.env.S3_BUCKET).toBe('helix');
+    // The bucket answers (s3rver lists it; an unsigned request is refused, not unanswered).
+    const res = await fetch(`${stack.env.S3_ENDPOINT}/helix`);
+    await res.arrayBuffer();
+    expect(res.status).toBeLessThan(500);
+  });
+
   it('runs two API processes and two workers, each API ready on its own port', async () => {
     expect(Object.keys(stack.cluster!.apis)).toEqual(['api-1', 'api-2']);
     expect(stack.cluster!.workers).toEqual(['worker-1', 'worker-2']);

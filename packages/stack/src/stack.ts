@@ -55,6 +55,12 @@ export interface StackOptions {
    * only. Without it: one of each process, on apiPort and viewerPort themselves, no proxy.
    */
   cluster?: { apis: number; workers: number };
+  /**
+   * A cluster's object storage: 's3' (default; S3_ENDPOINT/S3_BUCKET when set, else the embedded
+   * S3-compatible server) or 'local' (STORAGE_DIR, shared by the processes on this machine).
+   * Default: HELIX_STORAGE, else 's3'.
+   */
+  clusterStorage?: 's3' | 'local';
   /** Called when one of the processes exits while the stack is running (not during stop()); it is restarted. */
   onUnexpectedExit?: (exit: ChildExit) => void;
   /** Restarts of crashed processes (default: backoff from 1 s, 5 crashes of one process in 60 s give up). */
@@ -200,6 +206,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const [postgres, redis, smtp] = services as [Service, Service, SmtpService];
     for (const service of services) log(service.description);
     signal.throwIfAborted();
+    // A cluster's processes share object storage the way a deployment does: S3_ENDPOINT/S3_BUCKET
+    // when set, else the embedded S3-compatible server (s3rver). HELIX_STORAGE=local keeps them on the
+    // one local folder instead (every process on this machine reads the same disk).
+    let storage: { env: Record<string, string>; description: string } | undefined;
+    if (cluster && (options.clusterStorage ?? process.env.HELIX_STORAGE ?? 's3') === 's3') {
+      const { resolveS3 } = await import('./services/s3.ts');
+      const s3 = await resolveS3(serviceOptions);
+      services.push(s3);
+      storage = s3;
+      log(s3.description);
+    }
 
     const applied = await migrate(postgres.url);
     log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
@@ -225,6 +242,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       WEB_DIST_DIR: process.env.WEB_DIST_DIR ?? WEB_DIST_DIR,
       STORAGE_DIR: process.env.STORAGE_DIR ?? path.join(dataDir, 'storage'),
       ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
+      ...storage?.env,
       // Behind the local nginx: X-Forwarded-* are believed from it (127.0.0.1) only; a stopping API
       // drains for 2 s (readiness 503, Connection: close) before it closes its port.
       ...(cluster

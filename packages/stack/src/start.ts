@@ -85,7 +85,7 @@ function clusterLines(stack: Stack): string {
     .join(', ')}
   Workers      ${workers.join(', ')}
   nginx        ${displayPath(nginx.configFile)}  (access log ${displayPath(nginx.accessLog)})
-  Storage      ${stack.env.S3_BUCKET ? `S3 bucket ${stack.env.S3_BUCKET}` : `${displayPath(stack.env.STORAGE_DIR ?? '')} (one folder shared by every process)`}`;
+  Storage      ${stack.env.S3_BUCKET ? `S3 bucket ${stack.env.S3_BUCKET} at ${stack.env.S3_ENDPOINT}` : `${displayPath(stack.env.STORAGE_DIR ?? '')} (one folder shared by every process)`}`;
 }
 
 // A crashed process is restarted (stack.ts, Supervisor); only one that keeps crashing ends the portal.
