@@ -92,6 +92,18 @@ export interface Stack {
   exited: Promise<ChildExit>;
   /** The processes running now, by name (a restart replaces one). */
   process(name: InstanceName): ManagedChild | undefined;
+  /**
+   * A planned restart of ONE process, as a rolling restart does (`api-1`, then `api-2`, ...): SIGTERM and
+   * its graceful shutdown (an API drains through its readiness check and `Connection: close`, then
+   * finishes its requests; a worker finishes its running jobs), SIGKILL only after `stopTimeoutMs`
+   * (default 30 s), then the same process again. Resolves once the new process is ready: an API's
+   * GET /api/health/ready answers 200 on its own port; a worker has logged "worker started" (when its
+   * LOG_LEVEL shows info lines; otherwise once it runs); the viewer answers on its port.
+   */
+  restart(
+    name: InstanceName,
+    options?: { stopTimeoutMs?: number; readyTimeoutMs?: number },
+  ): Promise<{ child: ManagedChild; exit: ChildExit; stoppedMs: number; readyMs: number }>;
   /** In a cluster: each API process's own address (behind nginx) by name, and nginx's files. */
   cluster?: {
     apis: Record<string, string>;
@@ -376,6 +388,38 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           ])
         : exited,
       process: (name) => supervisor.current(name),
+      restart: async (name, restartOptions = {}) => {
+        const started = performance.now();
+        const portOf = (instance: string) => {
+          if (instance === 'viewer') return viewerProcessPort;
+          if (instance === 'api') return apiPorts[0]!;
+          const index = apiNames.indexOf(instance);
+          return index >= 0 ? apiPorts[index] : undefined;
+        };
+        const infoLogged = !/^(warn|error|fatal|silent)$/.test(env.LOG_LEVEL ?? 'info');
+        const { child, exit } = await supervisor.restart(name, restartOptions.stopTimeoutMs ?? 30_000);
+        const stoppedMs = performance.now() - started;
+        // Listen for the worker's line before it can be printed.
+        const workerStarted =
+          name.startsWith('worker') && infoLogged
+            ? child.waitForLine(/worker started/, restartOptions.readyTimeoutMs ?? timeoutMs)
+            : undefined;
+        const port = portOf(name);
+        if (port !== undefined) {
+          const ready = name === 'viewer' ? '/' : '/api/health/ready';
+          await waitFor(
+            `${name} (GET http://127.0.0.1:${port}${ready} answering)`,
+            async () => {
+              if (!child.running) throw new Error(describeExit(await child.exited, child.output()));
+              const status = await httpStatus(`http://127.0.0.1:${port}${ready}`);
+              return name === 'viewer' || status === 200;
+            },
+            { timeoutMs: restartOptions.readyTimeoutMs ?? timeoutMs, intervalMs: 100 },
+          );
+        }
+        await workerStarted;
+        return { child, exit, stoppedMs, readyMs: performance.now() - started - stoppedMs };
+      },
       ...(cluster && nginx
         ? {
             cluster: {
