@@ -131,7 +131,8 @@ function upstreamsSince(stack: Stack, from: number): string[] {
     .slice(from)
     .flatMap((line) => line.match(/upstream=(\S+)/)?.[1]?.split(', ') ?? []);
 }
-const logLines = (stack: Stack) => readFileSync(stack.cluster!.nginx.accessLog, 'utf8').split('\n').length - 1;
+const logLines = (stack: Stack) =>
+  readFileSync(stack.cluster!.nginx.accessLog, 'utf8').split('\n').length - 1;
 
 export interface ApiRollResult {
   samples: Sample[];
@@ -226,7 +227,13 @@ export interface WorkerRollResult {
   delivered: number;
   doubled: number;
   lost: number;
-  restarts: Array<{ name: string; mailsAt: number; stoppedMs: number; readyMs: number; exitCode: number | null }>;
+  restarts: Array<{
+    name: string;
+    mailsAt: number;
+    stoppedMs: number;
+    readyMs: number;
+    exitCode: number | null;
+  }>;
   batch: { status: string; processed: number; failed: number };
   seconds: number;
 }
