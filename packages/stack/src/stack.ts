@@ -404,20 +404,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           name.startsWith('worker') && infoLogged
             ? child.waitForLine(/worker started/, restartOptions.readyTimeoutMs ?? timeoutMs)
             : undefined;
+        workerStarted?.catch(() => {}); // raced below
+        // A new process that exits while starting fails the restart at once (not at the timeout).
+        const died = child.exited.then((exit) => {
+          throw new Error(describeExit(exit, child.output()));
+        });
+        died.catch(() => {});
         const port = portOf(name);
         if (port !== undefined) {
           const ready = name === 'viewer' ? '/' : '/api/health/ready';
-          await waitFor(
-            `${name} (GET http://127.0.0.1:${port}${ready} answering)`,
-            async () => {
-              if (!child.running) throw new Error(describeExit(await child.exited, child.output()));
-              const status = await httpStatus(`http://127.0.0.1:${port}${ready}`);
-              return name === 'viewer' || status === 200;
-            },
-            { timeoutMs: restartOptions.readyTimeoutMs ?? timeoutMs, intervalMs: 100 },
-          );
+          await Promise.race([
+            died,
+            waitFor(
+              `${name} (GET http://127.0.0.1:${port}${ready} answering)`,
+              async () => {
+                const status = await httpStatus(`http://127.0.0.1:${port}${ready}`);
+                return name === 'viewer' || status === 200;
+              },
+              { timeoutMs: restartOptions.readyTimeoutMs ?? timeoutMs, intervalMs: 100 },
+            ),
+          ]);
         }
-        await workerStarted;
+        await Promise.race([died, workerStarted]);
         return { child, exit, stoppedMs, readyMs: performance.now() - started - stoppedMs };
       },
       ...(cluster && nginx
