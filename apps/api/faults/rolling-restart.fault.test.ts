@@ -20,7 +20,7 @@ const ROWS = 200;
 let cluster: RollingCluster;
 
 beforeAll(async () => {
-  if (nginx) cluster = await startRollingCluster({ compiled: false, inviteRows: ROWS, delayRcptMs: 40 });
+  if (nginx) cluster = await startRollingCluster({ compiled: false, inviteRows: ROWS, delayRcptMs: 2000 });
 }, 180_000);
 afterAll(async () => {
   await cluster?.close();
