@@ -13,7 +13,8 @@ import {
  * A rolling restart of the cluster (`npm run start:cluster`'s shape: two API processes and two workers
  * behind nginx; the TypeScript sources, no build needed): the API processes one at a time under light
  * paced embed loads through nginx, then the workers one at a time mid bulk invite. The bigger run and
- * its figures: `npm run bench:rolling` (README, "Rolling restart").
+ * its figures: `npm run bench:rolling` (README, "Rolling restart"). Only its own processes are
+ * stopped: it uses a database and a Redis prefix of its own on the machine's PostgreSQL and Redis.
  */
 const nginx = findNginx();
 const ROWS = 200;
