@@ -20,6 +20,7 @@ import { googleRoutes } from './routes/auth-google.routes.ts';
 import { billingBaseRoutes, billingTenantRoutes, billingWebhookRoutes } from './routes/billing.routes.ts';
 import { devMailRoutes } from './routes/dev-mail.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { Draining } from './http/draining.ts';
 import { logsRoutes } from './routes/logs.routes.ts';
 import { embedRoutes, modelTenantRoutes } from './routes/model.routes.ts';
 import { pinnedModelTenantRoutes } from './routes/pinned-model.routes.ts';
@@ -46,13 +47,14 @@ export const JSON_BODY_LIMIT = '100kb';
  * The HTTP app (no listen): base calls under /api, tenant calls under /api/t/:tenant (session first,
  * then the path tenant must be the caller's), the dev mail page, the built web app.
  */
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps, draining = new Draining()): Express {
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
   // JSON answers escape <, > and & (\u003c...): a stored '<script>' can never be read as markup.
   app.set('json escape', true);
-  if (config.TRUST_PROXY) app.set('trust proxy', 1);
+  // Only the proxy's own addresses are believed for X-Forwarded-* (config.ts, TRUST_PROXY).
+  if (config.TRUST_PROXY !== false) app.set('trust proxy', config.TRUST_PROXY);
   // Each dependency's outage is logged once when it starts and once when it ends (error-handler.ts).
   const outages: AppOutages = {
     redis: watchRedis(deps.redis, deps.logger),
@@ -66,12 +68,13 @@ export function createApp(deps: AppDeps): Express {
   const pool = poolOf(deps.db);
   if (pool) registerDbPool(pool);
 
+  app.use(draining.middleware());
   app.use(requestLogger(deps.logger));
   app.use(httpMetrics());
   app.use(securityHeaders(config));
   app.use(metricsRoutes(deps));
 
-  app.use('/api', healthRoutes(deps));
+  app.use('/api', healthRoutes(deps, draining));
   // The bulk invite alone takes a large body, and only from a signed-in caller of that tenant.
   app.post(BULK_INVITE_PATH, auth(deps.db), tenantParam(), bulkInviteBodyParser);
   // Stripe signs the raw body: the webhook reads it before the JSON parser does.

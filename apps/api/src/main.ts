@@ -9,6 +9,7 @@ import { billingConfigured } from '@helix/server/billing/stripe-client';
 import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.command';
 import { ensureDemoSubscription } from '@helix/server/billing/demo-subscription.command';
 import { shutdownTimeoutMs } from './shutdown.ts';
+import { Draining } from './http/draining.ts';
 
 async function main() {
   const config = loadConfig();
@@ -26,7 +27,8 @@ async function main() {
   // Likewise open the first database connection before serving (the readiness check then answers fast).
   if (!(await answersWithin(db.$queryRaw`SELECT 1`, 5000))) logger.warn('starting without PostgreSQL');
 
-  const app = createApp({ config, db, redis, queue, logger });
+  const draining = new Draining();
+  const app = createApp({ config, db, redis, queue, logger }, draining);
   const server = createServer(app);
   server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'api listening'));
   // Stripe products and prices of the plans, made once (by lookup key); a failure is retried on use.
@@ -52,6 +54,12 @@ async function main() {
       process.exit(1);
     }, shutdownTimeoutMs(config));
     force.unref();
+    // Out of rotation first: readiness answers 503 and kept-alive connections close after their request.
+    draining.start();
+    if (config.SHUTDOWN_DRAIN_MS > 0) {
+      logger.info({ ms: config.SHUTDOWN_DRAIN_MS }, 'draining');
+      await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
+    }
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

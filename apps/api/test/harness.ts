@@ -23,6 +23,12 @@ export class LogCapture extends Writable {
   }
 }
 
+export interface Twin {
+  app: Express;
+  deps: ServerDeps;
+  close(): Promise<void>;
+}
+
 export interface Harness {
   app: Express;
   deps: ServerDeps;
@@ -32,6 +38,11 @@ export interface Harness {
   logs: LogCapture;
   /** Builds another app on the same database and Redis with other settings. */
   appWith(env: Record<string, string>): Express;
+  /**
+   * A second API process in all but the process: its own database pool, Redis connections, queue and
+   * configuration object (so its own in-process caches), over the same database and Redis prefix.
+   */
+  twin(env?: Record<string, string>): Promise<Twin>;
   close(): Promise<void>;
 }
 
@@ -73,6 +84,31 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     config,
     logs,
     appWith: (more) => createApp({ ...deps, config: parseConfig({ ...baseEnv, ...more }) }),
+    async twin(more = {}) {
+      const twinConfig = parseConfig({ ...baseEnv, ...more });
+      const twinDb = createDb(database.url);
+      const twinRedis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS);
+      await redisReady(twinRedis);
+      const twinQueueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });
+      const twinQueue = new JobQueue(twinQueueConnection, prefix);
+      const twinDeps: ServerDeps = {
+        ...deps,
+        config: twinConfig,
+        db: twinDb,
+        redis: twinRedis,
+        queue: twinQueue,
+      };
+      return {
+        app: createApp(twinDeps),
+        deps: twinDeps,
+        async close() {
+          await twinQueue.close();
+          twinQueueConnection.disconnect();
+          await twinRedis.quit();
+          await twinDb.$disconnect();
+        },
+      };
+    },
     async close() {
       await queue.close();
       queueConnection.disconnect();

@@ -7,7 +7,6 @@ export const DEV_SIGNING_SECRET = 'helix-development-signing-secret-change-me';
  * Configuration, parsed once at start-up. A missing or malformed variable stops the process with a
  * message naming it. `.env.example` lists every variable.
  */
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -90,7 +89,26 @@ export const ConfigSchema = z.object({
   DEV_MAIL_DIR: z.string().optional(),
   /** Serve the built web app from this folder. */
   WEB_DIST_DIR: z.string().optional(),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Which peers may set X-Forwarded-For/-Proto/-Host (Express's `trust proxy`): false (default) = none;
+   * a comma-separated list of the proxy's addresses or subnets (e.g. `127.0.0.1` for the local nginx,
+   * `10.0.0.0/8` for a load balancer's private network, or Express's names `loopback`, `uniquelocal`):
+   * only a peer in it is believed, so a client cannot forge its address (rate limits, view ceilings) by
+   * sending the header itself. `true` = believe the nearest peer whoever it is (one hop; only when the
+   * API is unreachable except through the proxy). docs/scale-out.md, "Behind a proxy".
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((v): false | 1 | string[] => {
+      if (v === '' || v === 'false' || v === '0') return false;
+      if (v === 'true' || v === '1') return 1;
+      return v
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
+    }),
   /**
    * HMAC key of viewer tickets and signed model-file URLs (at least 32 characters). The default is for
    * development and tests only: production refuses to start with it.
@@ -99,6 +117,12 @@ export const ConfigSchema = z.object({
   /** Largest accepted model file (.glb), in MB. */
   MODEL_UPLOAD_MAX_MB: z.coerce.number().int().positive().max(2048).default(50),
   /** How long an upload waits for the worker's image check (validate-image job), in ms. */
+  /**
+   * On SIGTERM the API drains this long before it closes its port: readiness answers 503 and answers
+   * close their connections (apps/api/src/http/draining.ts). Set it to the load balancer's health-check
+   * interval times its unhealthy threshold (docs/deploying.md); 0 (default) closes at once.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   IMAGE_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   /** Image uploads (profile picture, branding, thumbnails, screenshots) per user and window. */
   IMAGE_UPLOAD_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),

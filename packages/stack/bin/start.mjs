@@ -2,7 +2,8 @@
 // `npm start`: plain Node with no dependencies, because it runs before anything is installed.
 //  1. installs dependencies when node_modules is missing or older than package-lock.json;
 //  2. generates the Prisma client (bin/generate.mjs);
-//  3. runs packages/stack/src/start.ts with tsx, forwarding SIGINT/SIGTERM/SIGHUP, and exits with its code.
+//  3. runs packages/stack/src/start.ts with tsx (with this script's arguments, e.g. --cluster), forwarding
+//     SIGINT/SIGTERM/SIGHUP, and exits with its code.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -62,10 +63,15 @@ if (generated.status !== 0) process.exit(generated.status ?? 1);
 
 // `node --import tsx`: one process (the tsx command would add a wrapper process between us and it).
 const tsx = pathToFileURL(at('node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const child = spawn(process.execPath, ['--import', tsx, at('packages', 'stack', 'src', 'start.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-});
+// Arguments (e.g. --cluster, `npm run start:cluster`) are passed on.
+const child = spawn(
+  process.execPath,
+  ['--import', tsx, at('packages', 'stack', 'src', 'start.ts'), ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 const forward = (signal) => {
   if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 };

@@ -4,6 +4,7 @@ import { migrate } from './migrate.ts';
 import { DEFAULT_DATA_DIR, ROOT, WEB_DIST_DIR } from './paths.ts';
 import { freePort, portIsFree, waitFor } from './services/net.ts';
 import { resolvePostgres } from './services/postgres.ts';
+import { startNginx, type NginxService } from './nginx.ts';
 import { describeExit, ManagedChild, tsxArgs, type ChildExit } from './services/process.ts';
 import { Supervisor, type SupervisorOptions } from './supervisor.ts';
 import { resolveRedis } from './services/redis.ts';
@@ -54,6 +55,19 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** Aborting stops whatever was started so far and makes startStack reject. */
   signal?: AbortSignal;
+  /**
+   * The cluster's shape (`npm run start:cluster`, docs/scale-out.md): `apis` API processes and `workers`
+   * workers (each at least 1), with the viewer, behind nginx on apiPort (the portal) and viewerPort (the
+   * viewer host). The processes listen on free ports of 127.0.0.1 and believe X-Forwarded-* from nginx
+   * only. Without it: one of each process, on apiPort and viewerPort themselves, no proxy.
+   */
+  cluster?: { apis: number; workers: number };
+  /**
+   * A cluster's object storage: 's3' (default; S3_ENDPOINT/S3_BUCKET when set, else the embedded
+   * S3-compatible server) or 'local' (STORAGE_DIR, shared by the processes on this machine).
+   * Default: HELIX_STORAGE, else 's3'.
+   */
+  clusterStorage?: 's3' | 'local';
   /** Called when one of the processes exits while the stack is running (not during stop()); it is restarted. */
   onUnexpectedExit?: (exit: ChildExit) => void;
   /** Restarts of crashed processes (default: backoff from 1 s, 5 crashes of one process in 60 s give up). */
@@ -61,6 +75,8 @@ export interface StackOptions {
 }
 
 export type ProcessName = 'api' | 'worker' | 'viewer';
+/** A process of the stack: `api`, `worker`, `viewer`; in a cluster `api-1`, `api-2`, `worker-1`... */
+export type InstanceName = ProcessName | `${'api' | 'worker'}-${number}`;
 
 export interface Stack {
   apiUrl: string;
@@ -82,7 +98,25 @@ export interface Stack {
    */
   exited: Promise<ChildExit>;
   /** The processes running now, by name (a restart replaces one). */
-  process(name: ProcessName): ManagedChild | undefined;
+  process(name: InstanceName): ManagedChild | undefined;
+  /**
+   * A planned restart of ONE process, as a rolling restart does (`api-1`, then `api-2`, ...): SIGTERM and
+   * its graceful shutdown (an API drains through its readiness check and `Connection: close`, then
+   * finishes its requests; a worker finishes its running jobs), SIGKILL only after `stopTimeoutMs`
+   * (default 30 s), then the same process again. Resolves once the new process is ready: an API's
+   * GET /api/health/ready answers 200 on its own port; a worker has logged "worker started" (when its
+   * LOG_LEVEL shows info lines; otherwise once it runs); the viewer answers on its port.
+   */
+  restart(
+    name: InstanceName,
+    options?: { stopTimeoutMs?: number; readyTimeoutMs?: number },
+  ): Promise<{ child: ManagedChild; exit: ChildExit; stoppedMs: number; readyMs: number }>;
+  /** In a cluster: each API process's own address (behind nginx) by name, and nginx's files. */
+  cluster?: {
+    apis: Record<string, string>;
+    workers: string[];
+    nginx: { configFile: string; accessLog: string };
+  };
   /** Stops the processes (SIGTERM, then SIGKILL after a timeout) and the services the stack started. */
   stop(): Promise<void>;
 }
@@ -161,6 +195,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     const apiPort = await choosePort(options.apiPort, 'PORT');
     const viewerPort = await choosePort(options.viewerPort, 'VIEWER_PORT');
+    const cluster = options.cluster && {
+      apis: Math.max(1, options.cluster.apis),
+      workers: Math.max(1, options.cluster.workers),
+    };
+    // In a cluster nginx takes apiPort and viewerPort; the processes listen on ports of their own.
+    const apiPorts = cluster
+      ? await Promise.all(Array.from({ length: cluster.apis }, () => freePort()))
+      : [apiPort];
+    const viewerProcessPort = cluster ? await freePort() : viewerPort;
     signal.throwIfAborted();
 
     // The build does not need the services: both run at once.
@@ -180,9 +223,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     const [postgres, redis, smtp] = services as [Service, Service, SmtpService];
+    // Object storage: the local folder, or S3 (S3_ENDPOINT/S3_BUCKET when set, else the embedded
+    // S3-compatible server). A cluster's processes share S3 by default, the way a deployment does;
+    // HELIX_STORAGE=local keeps them on the one local folder (every process here reads the same disk).
+    const wantsS3 = cluster
+      ? (options.clusterStorage ?? process.env.HELIX_STORAGE ?? 's3') === 's3'
+      : (options.storage ?? process.env.STORAGE) === 's3';
     let s3: S3Service | undefined;
-    if ((options.storage ?? process.env.STORAGE) === 's3')
-      services.push((s3 = await resolveS3(serviceOptions)));
+    if (wantsS3) services.push((s3 = await resolveS3(serviceOptions)));
     for (const service of services) log(service.description);
     signal.throwIfAborted();
 
@@ -199,8 +247,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const env: Record<string, string> = {
       ...inheritedEnv(),
       NODE_ENV: process.env.NODE_ENV ?? 'development',
-      PORT: String(apiPort),
-      VIEWER_PORT: String(viewerPort),
+      PORT: String(apiPorts[0]),
+      VIEWER_PORT: String(viewerProcessPort),
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${apiPort}`,
       VIEWER_URL: process.env.VIEWER_URL ?? `http://localhost:${viewerPort}`,
       DATABASE_URL: postgres.url,
@@ -211,6 +259,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       STORAGE_DIR: process.env.STORAGE_DIR ?? path.join(dataDir, 'storage'),
       ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
       ...s3?.env,
+      // Behind the local nginx: X-Forwarded-* are believed from it (127.0.0.1) only; a stopping API
+      // drains for 2 s (readiness 503, Connection: close) before it closes its port.
+      ...(cluster
+        ? {
+            TRUST_PROXY: process.env.TRUST_PROXY ?? '127.0.0.1',
+            SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '2000',
+          }
+        : {}),
       ...options.env,
     };
     const stripe = await resolveStripe({
@@ -227,9 +283,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       log(`demo models: ${await seedCatalogue(postgres.url, env, dataDir)}`);
     }
 
-    for (const name of ['api', 'worker', 'viewer'] as const) {
-      const { command, args } = processCommand(entries[name]);
-      supervisor.start({ name, command, args, env, quiet });
+    const apiNames: string[] = [];
+    const workerNames: string[] = [];
+    if (cluster) {
+      apiPorts.forEach((port, i) => {
+        apiNames.push(`api-${i + 1}`);
+        const { command, args } = processCommand(entries.api);
+        supervisor.start({ name: `api-${i + 1}`, command, args, env: { ...env, PORT: String(port) }, quiet });
+      });
+      for (let i = 0; i < cluster.workers; i += 1) {
+        const name = `worker-${i + 1}`;
+        workerNames.push(name);
+        const { command, args } = processCommand(entries.worker);
+        // Each worker's metrics port of its own, when metrics are on.
+        const metrics = env.METRICS_PORT ? { METRICS_PORT: String(Number(env.METRICS_PORT) + i) } : {};
+        supervisor.start({ name, command, args, env: { ...env, ...metrics }, quiet });
+      }
+      const { command, args } = processCommand(entries.viewer);
+      supervisor.start({ name: 'viewer', command, args, env, quiet });
+    } else {
+      for (const name of ['api', 'worker', 'viewer'] as const) {
+        const { command, args } = processCommand(entries[name]);
+        supervisor.start({ name, command, args, env, quiet });
+      }
     }
     const exited = supervisor.gaveUp.then((exit) => {
       console.error('[stack] the portal is not complete any more.');
@@ -240,23 +316,45 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const viewerUrl = `http://localhost:${viewerPort}`;
     const waitSignal = AbortSignal.any([signal, startupFailure.signal]);
     const timeoutMs = options.readyTimeoutMs ?? 120_000;
+    let nginx: NginxService | undefined;
     try {
       await Promise.all([
-        waitFor(
-          `the API (GET http://127.0.0.1:${apiPort}/api/health answering 200)`,
-          async () => (await httpStatus(`http://127.0.0.1:${apiPort}/api/health`)) === 200,
-          { timeoutMs, intervalMs: 250, signal: waitSignal },
+        ...apiPorts.map((port) =>
+          waitFor(
+            `the API (GET http://127.0.0.1:${port}/api/health answering 200)`,
+            async () => (await httpStatus(`http://127.0.0.1:${port}/api/health`)) === 200,
+            { timeoutMs, intervalMs: 250, signal: waitSignal },
+          ),
         ),
         // Any HTTP answer will do: the viewer's routes are its own business.
         waitFor(
-          `the viewer on port ${viewerPort}`,
+          `the viewer on port ${viewerProcessPort}`,
           async () => {
-            await httpStatus(`http://127.0.0.1:${viewerPort}/`);
+            await httpStatus(`http://127.0.0.1:${viewerProcessPort}/`);
             return true;
           },
           { timeoutMs, intervalMs: 250, signal: waitSignal },
         ),
       ]);
+      if (cluster) {
+        nginx = await startNginx({
+          prefix: path.join(dataDir, 'cluster', 'nginx'),
+          values: {
+            apis: apiPorts.map((port) => `127.0.0.1:${port}`),
+            viewers: [`127.0.0.1:${viewerProcessPort}`],
+            portalListen: `127.0.0.1:${apiPort}`,
+            viewerListen: `127.0.0.1:${viewerPort}`,
+            webDist: env.WEB_DIST_DIR ?? WEB_DIST_DIR,
+            // The largest model upload, with room for the form around it.
+            maxBody: `${Number(env.MODEL_UPLOAD_MAX_MB ?? 50) + 10}m`,
+          },
+          ports: [apiPort, viewerPort],
+          quiet,
+          signal: waitSignal,
+        });
+        services.push(nginx);
+        log(nginx.description);
+      }
     } catch (error) {
       if (firstExit) {
         throw new Error(`${describeExit(firstExit, firstExitOutput)}\n(while the stack was starting)`, {
@@ -284,8 +382,66 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         storage: s3?.description ?? `object storage: the folder ${env.STORAGE_DIR}`,
       },
       stripeUrl: stripe.kind === 'embedded' ? stripe.url : undefined,
-      exited,
+      // nginx is not restarted: when it exits on its own the portal is unreachable, so the stack stops.
+      exited: nginx
+        ? Promise.race([
+            exited,
+            nginx.unexpectedExit.then((exit) => {
+              console.error('[stack] nginx exited: the portal is not reachable any more.');
+              return exit;
+            }),
+          ])
+        : exited,
       process: (name) => supervisor.current(name),
+      restart: async (name, restartOptions = {}) => {
+        const started = performance.now();
+        const portOf = (instance: string) => {
+          if (instance === 'viewer') return viewerProcessPort;
+          if (instance === 'api') return apiPorts[0]!;
+          const index = apiNames.indexOf(instance);
+          return index >= 0 ? apiPorts[index] : undefined;
+        };
+        const infoLogged = !/^(warn|error|fatal|silent)$/.test(env.LOG_LEVEL ?? 'info');
+        const { child, exit } = await supervisor.restart(name, restartOptions.stopTimeoutMs ?? 30_000);
+        const stoppedMs = performance.now() - started;
+        // Listen for the worker's line before it can be printed.
+        const workerStarted =
+          name.startsWith('worker') && infoLogged
+            ? child.waitForLine(/worker started/, restartOptions.readyTimeoutMs ?? timeoutMs)
+            : undefined;
+        workerStarted?.catch(() => {}); // raced below
+        // A new process that exits while starting fails the restart at once (not at the timeout).
+        const died = child.exited.then((exit) => {
+          throw new Error(describeExit(exit, child.output()));
+        });
+        died.catch(() => {});
+        const port = portOf(name);
+        if (port !== undefined) {
+          const ready = name === 'viewer' ? '/' : '/api/health/ready';
+          await Promise.race([
+            died,
+            waitFor(
+              `${name} (GET http://127.0.0.1:${port}${ready} answering)`,
+              async () => {
+                const status = await httpStatus(`http://127.0.0.1:${port}${ready}`);
+                return name === 'viewer' || status === 200;
+              },
+              { timeoutMs: restartOptions.readyTimeoutMs ?? timeoutMs, intervalMs: 100 },
+            ),
+          ]);
+        }
+        await Promise.race([died, workerStarted]);
+        return { child, exit, stoppedMs, readyMs: performance.now() - started - stoppedMs };
+      },
+      ...(cluster && nginx
+        ? {
+            cluster: {
+              apis: Object.fromEntries(apiNames.map((name, i) => [name, `http://127.0.0.1:${apiPorts[i]}`])),
+              workers: workerNames,
+              nginx: { configFile: nginx.configFile, accessLog: nginx.accessLog },
+            },
+          }
+        : {}),
       stop,
     };
   } catch (error) {

@@ -1,6 +1,9 @@
 /**
  * `npm start` (after packages/stack/bin/start.mjs has installed dependencies and generated the Prisma
  * client): the whole portal on this machine. Ctrl-C stops everything it started.
+ *
+ * `npm run start:cluster` (`npm start -- --cluster`, or HELIX_CLUSTER=1): the deployed shape, two API
+ * processes and two workers with the viewer behind nginx (HELIX_APIS / HELIX_WORKERS change the counts).
  */
 import { DEMO_ACCOUNTS } from './demo-accounts.ts';
 import { loadDotEnv } from './paths.ts';
@@ -30,6 +33,9 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () =
 const parent = process.ppid;
 setInterval(() => process.ppid !== parent && requestStop('the parent process ended'), 1000).unref();
 
+const clustered = process.argv.includes('--cluster') || /^(1|true)$/.test(process.env.HELIX_CLUSTER ?? '');
+const count = (value: string | undefined) => Math.max(1, Number(value ?? 2) || 2);
+
 const BUILD_MODES: Record<string, boolean | 'auto'> = { always: true, auto: 'auto', never: false };
 
 let stack: Stack;
@@ -40,6 +46,9 @@ try {
     build: BUILD_MODES[process.env.HELIX_BUILD ?? 'auto'] ?? 'auto',
     seed: true,
     signal: abort.signal,
+    ...(clustered
+      ? { cluster: { apis: count(process.env.HELIX_APIS), workers: count(process.env.HELIX_WORKERS) } }
+      : {}),
   });
 } catch (error) {
   if (received) process.exit(0);
@@ -54,8 +63,8 @@ const width = (key: 'email' | 'password') => Math.max(...DEMO_ACCOUNTS.map((a) =
 console.log(`
   Helix is running.
 
-  Portal       ${stack.apiUrl}
-  Viewer host  ${stack.viewerUrl}
+  Portal       ${stack.apiUrl}${stack.cluster ? '  (nginx)' : ''}
+  Viewer host  ${stack.viewerUrl}${stack.cluster ? '  (nginx)' : ''}${clusterLines(stack)}
   Caught mail  ${mail}
   PostgreSQL   ${stack.services.postgres}
   Redis        ${stack.services.redis}
@@ -67,6 +76,18 @@ ${DEMO_ACCOUNTS.map((a) => `    ${a.tenant.padEnd(9)} ${a.email.padEnd(width('em
 
   Press Ctrl-C to stop.
 `);
+
+function clusterLines(stack: Stack): string {
+  if (!stack.cluster) return '';
+  const { apis, workers, nginx } = stack.cluster;
+  return `
+  API processes ${Object.entries(apis)
+    .map(([name, url]) => `${name} ${url}`)
+    .join(', ')}
+  Workers      ${workers.join(', ')}
+  nginx        ${displayPath(nginx.configFile)}  (access log ${displayPath(nginx.accessLog)})
+  Storage      ${stack.env.S3_BUCKET ? `S3 bucket ${stack.env.S3_BUCKET} at ${stack.env.S3_ENDPOINT}` : `${displayPath(stack.env.STORAGE_DIR ?? '')} (one folder shared by every process)`}`;
+}
 
 // A crashed process is restarted (stack.ts, Supervisor); only one that keeps crashing ends the portal.
 const outcome = await Promise.race([signalled, stack.exited]);

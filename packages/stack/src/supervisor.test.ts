@@ -24,6 +24,37 @@ afterEach(async () => {
 });
 
 describe('Supervisor (npm start keeps the portal running)', () => {
+  it('restarts one named process on request (a rolling restart): graceful stop, started again, not a crash', async () => {
+    const crashes: string[] = [];
+    supervisor = new Supervisor({
+      baseDelayMs: 200,
+      log: () => {},
+      onCrash: (exit) => crashes.push(exit.name),
+    });
+    const [onePort, twoPort] = [await freePort(), await freePort()];
+    const spec = (name: string, port: number) => ({
+      name,
+      command: process.execPath,
+      args: ['-e', SERVER],
+      env: { ...process.env, PORT: String(port) },
+      quiet: true,
+    });
+    const one = supervisor.start(spec('api-1', onePort));
+    const two = supervisor.start(spec('api-2', twoPort));
+    await waitFor('both up', async () => (await pidOn(onePort)) !== null && (await pidOn(twoPort)) !== null);
+    supervisor.running();
+
+    const { child, exit } = await supervisor.restart('api-1', 2000);
+    expect(exit.signal).toBe('SIGTERM');
+    expect(child.pid).not.toBe(one.pid);
+    expect(supervisor.current('api-1')).toBe(child);
+    await waitFor('api-1 again', async () => (await pidOn(onePort)) === child.pid);
+    // The other process was left alone, and a planned restart is no crash.
+    expect(await pidOn(twoPort)).toBe(two.pid);
+    expect(crashes).toEqual([]);
+    await expect(supervisor.restart('api-3')).rejects.toThrow('no process named api-3');
+  });
+
   it('restarts a killed process with a log line while the others keep serving', async () => {
     const lines: string[] = [];
     supervisor = new Supervisor({ baseDelayMs: 200, log: (line) => lines.push(line) });

@@ -29,6 +29,7 @@ export class Supervisor {
   readonly #options: Required<Omit<SupervisorOptions, 'onStartupExit' | 'onCrash'>> &
     Pick<SupervisorOptions, 'onStartupExit' | 'onCrash'>;
   readonly #current = new Map<string, ManagedChild>();
+  readonly #specs = new Map<string, ChildSpec>();
   readonly #crashes = new Map<string, number[]>();
   readonly #timers = new Set<NodeJS.Timeout>();
   #giveUp: (exit: ChildExit) => void = () => {};
@@ -53,6 +54,7 @@ export class Supervisor {
   start(spec: ChildSpec): ManagedChild {
     const child = new ManagedChild(spec);
     this.#current.set(spec.name, child);
+    this.#specs.set(spec.name, spec);
     void child.exited.then((exit) => this.#exited(spec, child, exit));
     return child;
   }
@@ -70,6 +72,23 @@ export class Supervisor {
   /** How many restarts were made so far. */
   get restarts(): number {
     return this.#restarts;
+  }
+
+  /**
+   * A planned restart of one process (a rolling restart, one process at a time): SIGTERM, its graceful
+   * shutdown (an API drains, a worker finishes its running jobs) up to `timeoutMs`, then SIGKILL; then the
+   * same process is started again under the same name. Not counted as a crash. Resolves with the new
+   * process (the caller waits for it to be ready) and how the old one exited.
+   */
+  async restart(name: string, timeoutMs = 30_000): Promise<{ child: ManagedChild; exit: ChildExit }> {
+    const spec = this.#specs.get(name);
+    const old = this.#current.get(name);
+    if (!spec || !old) throw new Error(`no process named ${name}`);
+    if (this.#stopping) throw new Error(`cannot restart ${name}: stopping`);
+    const exit = await old.stop(timeoutMs);
+    if (this.#stopping) throw new Error(`cannot restart ${name}: stopping`);
+    this.#restarts += 1;
+    return { child: this.start(spec), exit };
   }
 
   /** Stops every process (no more restarts). */

@@ -66,6 +66,8 @@ export function pacedEmbedLoads(options: {
   token: string;
   urlModelName: string;
   perSecond: number;
+  /** The viewer host's origin the API allows (default VIEWER_ORIGIN). */
+  origin?: string;
 }): { stop(): Promise<Sample[]>; samples: Sample[]; t0: number } {
   const samples: Sample[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -96,7 +98,7 @@ export function pacedEmbedLoads(options: {
     samples.push(
       await timed('viewer', t0, () =>
         fetch(`${options.api}/api/viewer/model?${query.toString()}`, {
-          headers: { Origin: VIEWER_ORIGIN },
+          headers: { Origin: options.origin ?? VIEWER_ORIGIN },
           signal: timeout(),
         }),
       ),

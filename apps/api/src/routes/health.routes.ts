@@ -3,6 +3,7 @@ import type { ServerDeps } from '@helix/server/deps';
 import type { DependencyOutage } from '@helix/server/health/dependency-outage';
 import { watchDatabase } from '@helix/server/health/watch-database';
 import { watchRedis } from '@helix/server/redis';
+import type { Draining } from '../http/draining.ts';
 
 /**
  * Each check may take this long, and they run in parallel: the readiness answer comes within about
@@ -37,10 +38,11 @@ async function check(probe: () => Promise<unknown>, outage: DependencyOutage): P
 }
 
 /**
- * Liveness (the process answers) and readiness (PostgreSQL and Redis answer): /api/health/ready, also
- * as /api/ready. An outage seen here is logged once (the dependency's DependencyOutage), not per probe.
+ * Liveness (the process answers) and readiness (PostgreSQL and Redis answer, and the process is not
+ * draining before a stop): /api/health/ready, also as /api/ready. An outage seen here is logged once
+ * (the dependency's DependencyOutage), not per probe.
  */
-export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>): Router {
+export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>, draining?: Draining): Router {
   const router = Router();
   const outages = {
     postgres: watchDatabase(deps.db, deps.logger),
@@ -50,6 +52,11 @@ export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>):
     res.json({ status: 'ok' });
   });
   router.get(['/health/ready', '/ready'], async (_req, res) => {
+    if (draining?.active) {
+      res.set('Retry-After', '5');
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
     const [postgres, redis] = await Promise.all([
       check(() => deps.db.$queryRaw`SELECT 1`, outages.postgres),
       // A client that is not connected fails at once (no offline queue): no need to wait for it.

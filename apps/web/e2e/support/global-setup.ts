@@ -6,6 +6,7 @@ import { OAuth2Server } from 'oauth2-mock-server';
 import type { TestProject } from 'vitest/node';
 import { startStack } from '../../../../packages/stack/src/stack.ts';
 import { createDatabase, dropDatabase } from '../../../../packages/stack/src/test-db.ts';
+import { portIsFree } from '../../../../packages/stack/src/services/net.ts';
 import { startMailServer } from './mail-server.ts';
 import { GOOGLE_USER } from './google-user.ts';
 
@@ -21,8 +22,30 @@ declare module 'vitest' {
     stripeUrl: string;
     stripeSecretKey: string;
     stripeJsUrl: string;
+    /**
+     * HELIX_E2E_CLUSTER=1 (`npm run test:e2e:cluster`): the portal is the cluster (two API processes and
+     * two workers behind nginx); each API process's own address by name, and each worker's metrics
+     * address with the token that reads it. Empty without the cluster.
+     */
+    clusterApis: Record<string, string>;
+    workerMetrics: string[];
+    metricsToken: string;
   }
 }
+
+/**
+ * The cluster's workers serve metrics on METRICS_PORT + their index: two free ports in a row, below
+ * Linux's ephemeral range (32768+), where the free ports the stack asks for later cannot land.
+ */
+async function workerMetricsPorts(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    if ((await portIsFree(port)) && (await portIsFree(port + 1))) return port;
+  }
+}
+
+/** `npm run test:e2e:cluster`: the same browser flows against the cluster's shape. */
+const CLUSTER = process.env.HELIX_E2E_CLUSTER === '1';
 
 /** One portal for the whole browser run: fresh database, its own Redis prefix, a real SMTP server, an OAuth mock. */
 export default async function setup(project: TestProject) {
@@ -38,6 +61,8 @@ export default async function setup(project: TestProject) {
   });
   await oauth.start(0, '127.0.0.1');
   const issuer = oauth.issuer.url!;
+  const metricsToken = randomBytes(16).toString('hex');
+  const metricsPort = CLUSTER ? await workerMetricsPorts() : 0;
 
   const stack = await startStack({
     databaseUrl,
@@ -50,7 +75,10 @@ export default async function setup(project: TestProject) {
     dataDir: path.join(tmp, 'data'),
     stripePort: 0,
     stripePersist: false,
+    ...(CLUSTER ? { cluster: { apis: 2, workers: 2 } } : {}),
     env: {
+      // The cluster's workers serve their metrics (each on METRICS_PORT + its index).
+      ...(CLUSTER ? { METRICS_TOKEN: metricsToken, METRICS_PORT: String(metricsPort) } : {}),
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       REDIS_PREFIX: `helix-e2e-${randomBytes(3).toString('hex')}`,
@@ -65,12 +93,19 @@ export default async function setup(project: TestProject) {
 
   project.provide('apiUrl', stack.apiUrl);
   project.provide('viewerUrl', stack.viewerUrl);
-  const spawnArgs = (name: 'api' | 'worker' | 'viewer') => stack.process(name)?.process.spawnargs ?? [];
+  const spawnArgs = (name: 'api' | 'api-1' | 'worker' | 'worker-1' | 'viewer') =>
+    stack.process(name)?.process.spawnargs ?? [];
   project.provide('processCommands', {
-    api: spawnArgs('api'),
-    worker: spawnArgs('worker'),
+    api: spawnArgs(CLUSTER ? 'api-1' : 'api'),
+    worker: spawnArgs(CLUSTER ? 'worker-1' : 'worker'),
     viewer: spawnArgs('viewer'),
   });
+  project.provide('clusterApis', stack.cluster?.apis ?? {});
+  project.provide(
+    'workerMetrics',
+    (stack.cluster?.workers ?? []).map((_, i) => `http://127.0.0.1:${metricsPort + i}/metrics`),
+  );
+  project.provide('metricsToken', metricsToken);
   project.provide('mailDir', path.join(tmp, 'mail'));
   project.provide('databaseUrl', databaseUrl);
   project.provide('stripeUrl', stack.env.STRIPE_API_URL ?? '');
