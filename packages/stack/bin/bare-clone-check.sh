@@ -10,6 +10,11 @@ port="${BARE_CHECK_PORT:-39300}"
 db="helix_bare_$(date +%s)"
 pid=''
 cleanup() {
+  local status=$?
+  if [ "$status" -ne 0 ] && [ -f "$work/start.log" ]; then
+    echo "[bare] failed (exit $status); the last lines of npm start's output:" >&2
+    tail -n 40 "$work/start.log" >&2
+  fi
   if [ -n "$pid" ]; then kill -TERM -- "-$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
   psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1 || true
   rm -rf "$work"
