@@ -7,7 +7,20 @@ import { AuthTabs } from './auth-tabs';
 import { LoginForm } from './login.form';
 
 // The sign-up steps (with the plan list) are their own chunk: /login does not download them.
-const SignupFlow = lazy(() => import('../signup/signup-flow').then((m) => ({ default: m.SignupFlow })));
+let signupModule: typeof import('../signup/signup-flow') | null = null;
+/**
+ * Loads the sign-up steps; the sign-up routes wait for it (routes.tsx), so a drawn /signup or
+ * /choose-subscription is replaced by the same page, never by its loading line (and the build draws
+ * the steps, not the line).
+ */
+export const loadSignupFlow = () =>
+  import('../signup/signup-flow').then((m) => {
+    signupModule = m;
+    return m;
+  });
+const LazySignupFlow = lazy(() => loadSignupFlow().then((m) => ({ default: m.SignupFlow })));
+const SignupFlow = (props: { step: SignupStep }) =>
+  signupModule ? <signupModule.SignupFlow {...props} /> : <LazySignupFlow {...props} />;
 
 interface AuthPageProps {
   tab: 'login' | 'signup';

@@ -3,7 +3,9 @@ import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } fro
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import type { TenantUserList, TenantUserView } from '@helix/shared/schemas/tenant-user';
+import { handover, HANDOVER } from '@helix/shared/handover';
+import { TenantUserList, type TenantUserView } from '@helix/shared/schemas/tenant-user';
+import { FIRST_ANSWER } from '../../prerender/first-answers';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
@@ -23,6 +25,8 @@ import { listEmptyText } from '../../ui/list-states';
 const loadTenantUsers = (signal?: AbortSignal): Promise<TenantUserList> =>
   fetchTenantUsers({ signal, toast: false });
 type SearchKey = 'name' | 'email';
+/** A drawn users list came with GET /user/all's answer (src/prerender/first-answers.ts). */
+const FIRST = { answer: FIRST_ANSWER.tenantUsers, parse: (a: unknown) => TenantUserList.parse(a) };
 
 /**
  * /user/settings/users-list (owner with User.listing.view): name and e-mail with column search and
@@ -35,7 +39,7 @@ export function UsersListPage() {
   const navigate = useNavigate();
   const me = useSessionUser();
   const can = (p: string) => me?.permissions.includes(p as never) ?? false;
-  const { load, reload } = useSnapshotLoad('tenant-users', loadTenantUsers, MSG.failedLoadUsers);
+  const { load, reload } = useSnapshotLoad('tenant-users', loadTenantUsers, MSG.failedLoadUsers, FIRST);
   const [search, setSearch] = useState<Record<SearchKey, string>>({ name: '', email: '' });
   const [inviting, setInviting] = useState(false);
   const [deleting, setDeleting] = useState<TenantUserView | null>(null);
@@ -99,6 +103,7 @@ export function UsersListPage() {
             loading={resending === user.id}
             onClick={() => void resend(user)}
             data-testid={`resend-${user.id}`}
+            {...handover(HANDOVER.userResend)}
           >
             Resend Email
           </Button>
@@ -129,7 +134,12 @@ export function UsersListPage() {
               },
             }}
           >
-            <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} />
+            <Button
+              size="small"
+              icon={<MoreOutlined />}
+              aria-label={`Actions for ${user.name}`}
+              {...handover(HANDOVER.userActions)}
+            />
           </Dropdown>
         ),
     },
@@ -163,7 +173,7 @@ export function UsersListPage() {
                 },
               }}
             >
-              <Button type="primary" disabled={full} data-testid="add-users">
+              <Button type="primary" disabled={full} data-testid="add-users" {...handover(HANDOVER.usersAdd)}>
                 Add Users <DownOutlined />
               </Button>
             </Dropdown>
@@ -179,7 +189,11 @@ export function UsersListPage() {
               onClick: ({ key }) => exportAs(key as 'csv' | 'xlsx'),
             }}
           >
-            <Button disabled={users.length === 0} data-testid="export-users">
+            <Button
+              disabled={users.length === 0}
+              data-testid="export-users"
+              {...handover(HANDOVER.usersExport)}
+            >
               Export <DownOutlined />
             </Button>
           </Dropdown>

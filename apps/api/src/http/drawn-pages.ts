@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Request, RequestHandler, Response } from 'express';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { ServerBundle, ServerBundlePages } from '@helix/shared/handover';
+import { AUTH_TYPES } from '@helix/shared/schemas/account';
+import type { ServerDeps } from '@helix/server/deps';
+import { isPlatformAdmin } from '@helix/server/models/model.policy';
+import { listGuestPlans } from '@helix/server/plans/list-plans.query';
+import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
+import { isRedisUnavailable, redisOutageOf } from '@helix/server/redis';
+import { authenticate } from '@helix/server/sessions/session.service';
+import { listTenantUsers } from '@helix/server/users/list-users.query';
+import { asJson, bundledHomeRenderer, cookie, COOKIE, sendHtml, withinLimit } from './drawn-home.ts';
+
+/*
+ * The further first screens the API draws with the web app's server bundle (issue 18 §14), as it draws
+ * the home (drawn-home.ts): the same bundle, hand-over contract (@helix/shared/handover), per-session
+ * draw limit and fallbacks. Any doubt answers with the app shell (`next()`).
+ */
+
+/** The server bundle with the pages beyond the home (a bundle from an older build may lack them). */
+export type PagesRenderer = ServerBundle & Partial<ServerBundlePages>;
+
+interface DrawnPageOptions {
+  webDist: string;
+  portalHost?: string;
+  renderer?: () => Promise<PagesRenderer | null>;
+}
+
+/** index.html of the built app, read once (a rebuild is picked up by a restart, as web-app.ts says). */
+function indexReader(webDist: string): () => string | null {
+  const file = path.join(webDist, 'index.html');
+  let html: string | null | undefined;
+  return () => (html ??= existsSync(file) ? readFileSync(file, 'utf8') : null);
+}
+
+function failed(deps: ServerDeps, error: unknown, page: string): void {
+  // A Redis outage is logged once by its outage state, not per page.
+  if (isRedisUnavailable(error)) redisOutageOf(deps.redis)?.failed(error);
+  else deps.logger.warn({ err: error }, `drawn ${page} failed; serving the app shell`);
+}
+
+/**
+ * GET /user/settings/users-list on the portal's own host, for a browser holding a valid session cookie:
+ * the owner's users list drawn by the web app's own components with GET /user/all's answer for the
+ * same session (carried in the page, so the app asks for nothing on its first render). The session and
+ * the permission are checked as GET /api/t/{tenant}/user/all checks them (a platform admin's /user/all
+ * is the platform list: not drawn), the tenant is the session's, and the web app's route guard decides
+ * as in the browser. No, expired or refused session, a custom domain, the draw limit, no bundle, a
+ * failed query or render, Redis down: the app shell.
+ */
+export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
+  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
+  const readIndex = indexReader(options.webDist);
+  return async (req, res, next) => {
+    const token = cookie(req, COOKIE.apiToken);
+    if (!token || req.hostname !== options.portalHost || req.url.includes('?')) return next();
+    try {
+      const renderer = (await loadRenderer()) as PagesRenderer | null;
+      const index = readIndex();
+      if (!renderer?.renderUsersListDocument || index === null) return next();
+      const actor = await authenticate(deps.db, token).catch(() => null);
+      if (!actor || isPlatformAdmin(actor) || !actor.permissions.includes('User.listing.view')) return next();
+      if (!(await withinLimit(deps, token))) return next();
+      const authType = cookie(req, COOKIE.authType);
+      const users = await listTenantUsers(deps.db, actor);
+      const html = await renderer.renderUsersListDocument(index, {
+        user: asJson(presentSessionUser(actor.user)),
+        authType: AUTH_TYPES.find((t) => t === authType) ?? null,
+        tenant: actor.tenant.domainPrefix,
+        users: asJson(users),
+      });
+      if (html === null) return next();
+      sendHtml(req, res, html);
+    } catch (error) {
+      failed(deps, error, 'users list');
+      next();
+    }
+  };
+}
+
+/** How long a drawn /choose-subscription is reused: the plan catalogue changes rarely. */
+export const CHOOSE_SUBSCRIPTION_TTL_MS = 30_000;
+
+/**
+ * GET /choose-subscription on the portal's own host for a signed-out visitor (no session cookie, no
+ * parameters): the plan step of the sign-up drawn with GET /guest/subscription/list's answer, the same
+ * for every visitor, so one drawing serves everyone for CHOOSE_SUBSCRIPTION_TTL_MS. Signed in (a new
+ * sign-up continuing), a brand in the path, a custom domain, no bundle, a failure: the app shell.
+ */
+export function drawnChooseSubscription(
+  deps: ServerDeps,
+  options: DrawnPageOptions & { googleSignIn?: boolean; now?: () => number },
+): RequestHandler {
+  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
+  const readIndex = indexReader(options.webDist);
+  const now = options.now ?? Date.now;
+  let cached: { at: number; page: CompressedPage } | null = null;
+  let drawing: Promise<CompressedPage | null> | null = null;
+
+  const draw = async (): Promise<CompressedPage | null> => {
+    const renderer = (await loadRenderer()) as PagesRenderer | null;
+    const index = readIndex();
+    if (!renderer?.renderChooseSubscriptionDocument || index === null) return null;
+    const plans = asJson(await listGuestPlans(deps.db));
+    const html = await renderer.renderChooseSubscriptionDocument(index, {
+      plans,
+      google: options.googleSignIn !== false,
+    });
+    return compressed(html);
+  };
+
+  return async (req, res, next) => {
+    if (req.hostname !== options.portalHost || req.url.includes('?')) return next();
+    if (cookie(req, COOKIE.apiToken)) return next();
+    try {
+      if (!cached || now() - cached.at > CHOOSE_SUBSCRIPTION_TTL_MS) {
+        // One drawing at a time: visitors arriving meanwhile wait for it.
+        drawing ??= draw().finally(() => {
+          drawing = null;
+        });
+        const page = await drawing;
+        if (!page) return next();
+        cached = { at: now(), page };
+      }
+      sendPublicHtml(req, res, cached.page);
+    } catch (error) {
+      failed(deps, error, '/choose-subscription');
+      next();
+    }
+  };
+}
+
+interface CompressedPage {
+  html: string;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+const compressed = (html: string): CompressedPage => ({
+  html,
+  br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  gzip: gzipSync(html, { level: 9 }),
+});
+
+/** The same page for everyone: revalidated like index.html, chosen by the session cookie's absence. */
+function sendPublicHtml(req: Request, res: Response, page: CompressedPage): void {
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Vary', 'Cookie, Accept-Encoding');
+  const accepts = req.acceptsEncodings('br', 'gzip');
+  if (accepts === 'br') {
+    res.setHeader('Content-Encoding', 'br');
+    res.end(page.br);
+  } else if (accepts === 'gzip') {
+    res.setHeader('Content-Encoding', 'gzip');
+    res.end(page.gzip);
+  } else {
+    res.end(page.html);
+  }
+}
