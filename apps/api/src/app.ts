@@ -14,7 +14,7 @@ import { startProcessMetrics } from '@helix/server/metrics/metrics';
 import { poolOf } from '@helix/server/db';
 import { securityHeaders } from './http/security.ts';
 import { drawnHome } from './http/drawn-home.ts';
-import { drawnChooseSubscription, drawnUsersList } from './http/drawn-pages.ts';
+import { drawnChooseSubscription, drawnSubscription, drawnUsersList } from './http/drawn-pages.ts';
 import { webApp } from './http/web-app.ts';
 import { auditRoutes } from './routes/audit.routes.ts';
 import { googleRoutes } from './routes/auth-google.routes.ts';
@@ -121,6 +121,10 @@ export function createApp(deps: AppDeps): Express {
     // The drawn login offers Google sign-in only when the server can do it (routes/auth-google.routes.ts).
     const googleSignIn = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
     app.get('/user/settings/users-list', drawnUsersList(deps, { webDist: config.WEB_DIST_DIR, portalHost }));
+    app.get(
+      '/user/settings/subscription',
+      drawnSubscription(deps, { webDist: config.WEB_DIST_DIR, portalHost }),
+    );
     app.get(
       '/choose-subscription',
       drawnChooseSubscription(deps, { webDist: config.WEB_DIST_DIR, portalHost, googleSignIn }),

@@ -24,6 +24,12 @@ const PAGE_MODULES = {
     '/src/layouts/settings-layout.tsx',
     '/src/pages/users/users-list.page.tsx',
   ],
+  subscription: [
+    '/src/ui/themed.tsx',
+    '/src/layouts/app-layout.tsx',
+    '/src/layouts/settings-layout.tsx',
+    '/src/pages/subscription/subscription.page.tsx',
+  ],
   'choose-subscription': [
     '/src/ui/themed.tsx',
     '/src/layouts/auth-layout.tsx',

@@ -173,4 +173,48 @@ describe('the drawn first screens', () => {
       await context.close();
     });
   });
+
+  describe('the subscription page', () => {
+    it("is the owner's plan, usage and plans with the HTML, without any script", async () => {
+      const context = await firstVisit(owner, { javaScriptEnabled: false });
+      const page = await context.newPage();
+      const answer = await page.goto('/user/settings/subscription');
+      expect(answer?.headers()['cache-control']).toBe('no-store');
+      expect(await drawn(page)).toBe('subscription');
+      await page.getByRole('heading', { name: 'Subscription', level: 1 }).waitFor();
+      await page.getByTestId('subscription-summary').waitFor();
+      await page.getByTestId('views-usage').waitFor();
+      await plan(page, 'Educator Monthly').waitFor();
+      await context.close();
+    });
+
+    it('starts with the answers it came with, and keeps the period picked before the app was up', async () => {
+      const context = await firstVisit(owner);
+      const page = await context.newPage();
+      const release = await holdApp(page);
+      const calls: string[] = [];
+      page.on('request', (r) => {
+        if (/\/(subscriptionplan\/all|subscription\/summary|views\/summary)/.test(r.url()))
+          calls.push(r.url());
+      });
+      await page.goto('/user/settings/subscription');
+      await page.getByText('Annual', { exact: true }).click();
+      expect(await drawn(page)).toBe('subscription');
+      await release();
+      await appTookOver(page);
+      await plan(page, 'Educator Yearly').waitFor();
+      await page.getByTestId('subscription-summary').waitFor();
+      expect(calls).toEqual([]);
+      await context.close();
+    });
+
+    it('is the app shell without a session', async () => {
+      const context = await firstVisit();
+      const page = await context.newPage();
+      await page.goto('/user/settings/subscription');
+      expect(await drawn(page)).toBeNull();
+      await page.waitForURL((url) => url.pathname.startsWith('/login'));
+      await context.close();
+    });
+  });
 });

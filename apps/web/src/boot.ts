@@ -60,6 +60,11 @@ function start(): void {
     void import('./layouts/app-layout');
     void import('./layouts/settings-layout');
     void import('./pages/users/users-list.page');
+  } else if (/^\/user\/settings\/subscription\/?$/.test(path)) {
+    void import('./ui/themed');
+    void import('./layouts/app-layout');
+    void import('./layouts/settings-layout');
+    void import('./pages/subscription/subscription.page');
   } else if (/^\/(user\/home|models)\/?$/.test(path)) {
     void import('./ui/themed');
     void import('./layouts/app-layout');
@@ -87,7 +92,6 @@ const drawnLogin = signedIn || window.location.search ? null : prerenderedLoginF
 const heldRoot = drawnHeldRoot();
 const guestPage = ['signup', 'choose-subscription'].includes(heldRoot?.dataset.prerendered ?? '');
 const drawnHeld = guestPage && (signedIn || window.location.search) ? null : heldRoot;
-const drawnHome = drawnHeld?.dataset.prerendered === 'home' ? drawnHeld : null;
 
 if (drawnLogin || drawnHeld) {
   // The page came drawn (build/prerender-login.ts, the API's drawn home): nothing runs until the visitor
@@ -96,7 +100,10 @@ if (drawnLogin || drawnHeld) {
   // (prerendered-login.ts, drawn-home.ts).
   if (drawnLogin) recordEarlyUse(drawnLogin);
   if (drawnHeld) holdEarlyUse(drawnHeld);
-  if (drawnHome || drawnHeld?.dataset.prerendered === 'users-list') whenLoaded(addAppPreloads);
+  // The pages drawn for a session hold the app's preloads back until they have loaded.
+  if (drawnHeld && ['home', 'users-list', 'subscription'].includes(drawnHeld.dataset.prerendered ?? '')) {
+    whenLoaded(addAppPreloads);
+  }
   const FIRST_USE = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
   const onFirstUse = () => {
     for (const type of FIRST_USE) document.removeEventListener(type, onFirstUse, true);

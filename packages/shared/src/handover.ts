@@ -12,7 +12,14 @@ import type { TenantUserList } from './schemas/tenant-user';
  */
 
 /** The pages that arrive drawn: `#root[data-prerendered="<page>"]` until the app has taken over. */
-export const DRAWN_PAGES = ['login', 'home', 'signup', 'choose-subscription', 'users-list'] as const;
+export const DRAWN_PAGES = [
+  'login',
+  'home',
+  'signup',
+  'choose-subscription',
+  'users-list',
+  'subscription',
+] as const;
 export type DrawnPage = (typeof DRAWN_PAGES)[number];
 
 /**
@@ -25,6 +32,7 @@ export const HELD_PAGES = [
   'signup',
   'choose-subscription',
   'users-list',
+  'subscription',
 ] as const satisfies readonly DrawnPage[];
 export type HeldPage = (typeof HELD_PAGES)[number];
 
@@ -76,6 +84,10 @@ export const HANDOVER = {
   userActions: 'user-actions',
   /** The settings side menu's items (in the menu's order). */
   settingsMenu: 'settings-menu',
+  /** The subscription page: Billing Details, the summary's Change users and Complete payment. */
+  billingDetails: 'billing-details',
+  changeSeats: 'change-seats',
+  completePayment: 'complete-payment',
 } as const;
 export type HandoverHook = (typeof HANDOVER)[keyof typeof HANDOVER];
 
@@ -159,6 +171,19 @@ export interface ChooseSubscriptionInput {
   google: boolean;
 }
 
+/** What the server bundle takes to draw /user/settings/subscription (each answer as JSON carries it). */
+export interface SubscriptionPageInput {
+  user: SessionUser;
+  authType: AuthType | null;
+  tenant: string;
+  /** GET /subscriptionplan/all's answer. */
+  plans: unknown;
+  /** GET /subscription/summary's answer; null when the user may not read it or it could not be read. */
+  summary: unknown;
+  /** GET /views/summary's answer; null likewise. */
+  views: unknown;
+}
+
 /**
  * The further pages the server bundle draws (issue 18 §14); a bundle from an older build may lack
  * them, so the API checks before it calls.
@@ -166,6 +191,8 @@ export interface ChooseSubscriptionInput {
 export interface ServerBundlePages {
   /** The owner's /user/settings/users-list; null when the app's route guard would not show it. */
   renderUsersListDocument(indexHtml: string, input: UsersListPageInput): Promise<string | null>;
+  /** The subscription page in settings; null when the app's route guard would not show it. */
+  renderSubscriptionDocument(indexHtml: string, input: SubscriptionPageInput): Promise<string | null>;
   /** /choose-subscription for a signed-out visitor on the portal's host. */
   renderChooseSubscriptionDocument(indexHtml: string, input: ChooseSubscriptionInput): Promise<string>;
 }

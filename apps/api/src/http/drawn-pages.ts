@@ -6,7 +6,9 @@ import type { ServerBundle, ServerBundlePages } from '@helix/shared/handover';
 import { AUTH_TYPES } from '@helix/shared/schemas/account';
 import type { ServerDeps } from '@helix/server/deps';
 import { isPlatformAdmin } from '@helix/server/models/model.policy';
-import { listGuestPlans } from '@helix/server/plans/list-plans.query';
+import { subscriptionSummary } from '@helix/server/billing/subscription-summary.query';
+import { listGuestPlans, listTenantPlans } from '@helix/server/plans/list-plans.query';
+import { viewsSummary } from '@helix/server/views/views-summary';
 import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
 import { isRedisUnavailable, redisOutageOf } from '@helix/server/redis';
 import { authenticate } from '@helix/server/sessions/session.service';
@@ -75,6 +77,54 @@ export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): Req
       sendHtml(req, res, html);
     } catch (error) {
       failed(deps, error, 'users list');
+      next();
+    }
+  };
+}
+
+/**
+ * GET /user/settings/subscription on the portal's own host, for a browser holding a valid session
+ * cookie: the subscription page drawn with the answers the page asks for, each checked as its API route
+ * checks it: GET /subscriptionplan/all (a session), GET /subscription/summary
+ * (Subscription.listing.view) and GET /views/summary (Model.listing.view). A summary or usage that is
+ * refused or cannot be read (Stripe down) is left out, as the page itself leaves it out, and the app
+ * asks for it again once it starts. Everything else as the users list above.
+ */
+export function drawnSubscription(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
+  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
+  const readIndex = indexReader(options.webDist);
+  return async (req, res, next) => {
+    const token = cookie(req, COOKIE.apiToken);
+    if (!token || req.hostname !== options.portalHost || req.url.includes('?')) return next();
+    try {
+      const renderer = (await loadRenderer()) as PagesRenderer | null;
+      const index = readIndex();
+      if (!renderer?.renderSubscriptionDocument || index === null) return next();
+      const actor = await authenticate(deps.db, token).catch(() => null);
+      if (!actor || isPlatformAdmin(actor)) return next();
+      if (!(await withinLimit(deps, token))) return next();
+      const may = (permission: 'Subscription.listing.view' | 'Model.listing.view') =>
+        actor.permissions.includes(permission);
+      const [plans, summary, views] = await Promise.all([
+        listTenantPlans(deps.db, actor),
+        may('Subscription.listing.view')
+          ? subscriptionSummary(deps, actor).catch(() => null)
+          : Promise.resolve(null),
+        may('Model.listing.view') ? viewsSummary(deps, actor).catch(() => null) : Promise.resolve(null),
+      ]);
+      const authType = cookie(req, COOKIE.authType);
+      const html = await renderer.renderSubscriptionDocument(index, {
+        user: asJson(presentSessionUser(actor.user)),
+        authType: AUTH_TYPES.find((t) => t === authType) ?? null,
+        tenant: actor.tenant.domainPrefix,
+        plans: asJson(plans),
+        summary: asJson(summary),
+        views: asJson(views),
+      });
+      if (html === null) return next();
+      sendHtml(req, res, html);
+    } catch (error) {
+      failed(deps, error, 'subscription page');
       next();
     }
   };

@@ -37,7 +37,7 @@ export function drawnDocument(
   if (title) html = html.replace(/<title>[^<]*<\/title>/, () => title);
   html = html.replace('</head>', () => `  ${head}\n  </head>`);
   // The pages drawn for a session hold the app's preloads back until they have loaded.
-  if (kind === 'home' || kind === 'users-list') html = deferAppPreloads(html);
+  if (kind === 'home' || kind === 'users-list' || kind === 'subscription') html = deferAppPreloads(html);
   const json =
     data === undefined
       ? ''

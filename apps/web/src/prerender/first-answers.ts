@@ -12,6 +12,10 @@ export const FIRST_ANSWER = {
   guestPlans: 'guest-plans',
   /** GET /user/all for a tenant owner (the users list). */
   tenantUsers: 'tenant-users',
+  /** GET /subscriptionplan/all, GET /subscription/summary and GET /views/summary (the subscription page). */
+  tenantPlans: 'tenant-plans',
+  subscriptionSummary: 'subscription-summary',
+  viewsSummary: 'views-summary',
 } as const;
 export type FirstAnswerName = (typeof FIRST_ANSWER)[keyof typeof FIRST_ANSWER];
 

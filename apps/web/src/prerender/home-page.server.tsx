@@ -3,6 +3,7 @@ import type {
   HomePageInput,
   ServerBundle,
   ServerBundlePages,
+  SubscriptionPageInput,
   UsersListPageInput,
 } from '@helix/shared/handover';
 import { seedFirstListing } from '../models/listing-seed';
@@ -11,7 +12,7 @@ import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/sess
 import { googleSignInAtom } from '../session/sign-in-providers';
 import type { DrawnHomeData, DrawnPageData } from './drawn-data';
 import { drawnDocument, withGoogleFlag } from './drawn-document';
-import { FIRST_ANSWER, seedFirstAnswer } from './first-answers';
+import { FIRST_ANSWER, seedFirstAnswer, type FirstAnswerName } from './first-answers';
 import { renderRoute, type PrerenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
@@ -21,7 +22,7 @@ export type { HomePageInput };
 /** The app's own stylesheets of the home route's chunks (build/server-bundle.ts defines it). */
 declare const __HOME_CSS__: string;
 /** The same for the other pages the bundle draws, by page (build/server-bundle.ts defines it). */
-declare const __PAGE_CSS__: Record<'users-list' | 'choose-subscription', string>;
+declare const __PAGE_CSS__: Record<'users-list' | 'choose-subscription' | 'subscription', string>;
 
 /** Pruned styles by the set of classes a page uses: pages of the same components share one entry. */
 const cssCache = new Map<string, string>();
@@ -127,4 +128,37 @@ export const renderChooseSubscriptionDocument: ServerBundlePages['renderChooseSu
     drawnDocument(indexHtml, { html: page.html, css }, 'choose-subscription', data),
     input.google,
   );
+};
+
+/** The subscription page in settings. */
+const SUBSCRIPTION = '/user/settings/subscription';
+
+/**
+ * The whole document of /user/settings/subscription for a signed-in user, drawn by the API with the
+ * answers of GET /subscriptionplan/all, /subscription/summary and /views/summary for the same session
+ * (a summary or usage the server could not read is left out, as the page leaves it out). Null when the
+ * app's route guard would not show this user the page.
+ */
+export const renderSubscriptionDocument: ServerBundlePages['renderSubscriptionDocument'] = async (
+  indexHtml,
+  input: SubscriptionPageInput,
+) => {
+  if (resolveRedirect(SUBSCRIPTION, { user: input.user, authType: input.authType, brand: null }) !== null)
+    return null;
+  const store = createStore();
+  store.set(sessionUserAtom, input.user);
+  store.set(authTypeAtom, input.authType);
+  store.set(sessionReadyAtom, true);
+  const answers: DrawnPageData['answers'] = { [FIRST_ANSWER.tenantPlans]: input.plans };
+  if (input.summary !== null) answers[FIRST_ANSWER.subscriptionSummary] = input.summary;
+  if (input.views !== null) answers[FIRST_ANSWER.viewsSummary] = input.views;
+  const page = await renderRoute(SUBSCRIPTION, store, () => {
+    const forget = Object.entries(answers).map(([name, answer]) =>
+      seedFirstAnswer(name as FirstAnswerName, answer),
+    );
+    return () => forget.forEach((f) => f());
+  });
+  const css = `${await prunedCss(page)}\n${__PAGE_CSS__.subscription}`;
+  const data: DrawnPageData = { tenant: input.tenant, userId: input.user.id, answers };
+  return drawnDocument(indexHtml, { html: page.html, css }, 'subscription', data);
 };

@@ -32,9 +32,12 @@ export interface PlanListProps {
   busyPlanId?: number | null;
 }
 
-/** The guest plans a drawn page came with, as the first state; loading otherwise. */
+const firstAnswerOf = (source: 'guest' | 'tenant') =>
+  source === 'guest' ? FIRST_ANSWER.guestPlans : FIRST_ANSWER.tenantPlans;
+
+/** The plans a drawn page came with, as the first state; loading otherwise. */
 function seededPlans(source: 'guest' | 'tenant'): LoadState {
-  const answer = source === 'guest' ? peekFirstAnswer(FIRST_ANSWER.guestPlans) : undefined;
+  const answer = peekFirstAnswer(firstAnswerOf(source));
   if (answer === undefined) return { status: 'loading' };
   try {
     return { status: 'ready', plans: toPlanList(answer) };
@@ -58,7 +61,7 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
   useEffect(() => {
     if (seeded.current) {
       seeded.current = false;
-      takeFirstAnswer(FIRST_ANSWER.guestPlans);
+      takeFirstAnswer(firstAnswerOf(source));
       return;
     }
     const controller = new AbortController();
