@@ -127,7 +127,7 @@ export function createApp(deps: AppDeps): Express {
     const googleSignIn = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
     app.get('/user/settings/users-list', drawnUsersList(deps, drawn));
     app.get('/user/settings/subscription', drawnSubscription(deps, drawn));
-    app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn }));
+    app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn, warm: true }));
     app.use(webApp(config.WEB_DIST_DIR, { portalHost, googleSignIn }));
   }
 

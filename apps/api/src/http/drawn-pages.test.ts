@@ -192,7 +192,7 @@ describe('the drawn subscription page', () => {
 });
 
 describe('the drawn /choose-subscription', () => {
-  it('draws the guest plans once for everyone, and again after its time', async () => {
+  it('draws the guest plans once for everyone, and again behind a visitor once it is old', async () => {
     clock = 10 * CHOOSE_SUBSCRIPTION_TTL_MS;
     const first = await get('/choose-subscription').set('Accept-Encoding', 'br');
     expect(first.headers['content-encoding']).toBe('br');
@@ -201,8 +201,28 @@ describe('the drawn /choose-subscription', () => {
     expect(again.text).toBe(first.text);
     expect(planCalls).toHaveLength(1);
     expect(planCalls[0]!.plans).toEqual((await request(h.app).get('/api/guest/subscription/list')).body);
+    // Old: this visitor still gets the page at once, and it is drawn again behind them.
     clock += CHOOSE_SUBSCRIPTION_TTL_MS + 1;
-    expect((await get('/choose-subscription')).text).toContain('plans drawn 2');
+    expect((await get('/choose-subscription')).text).toContain('plans drawn 1');
+    await expect.poll(() => planCalls.length).toBe(2);
+    await expect.poll(async () => (await get('/choose-subscription')).text).toContain('plans drawn 2');
+  });
+
+  it('is drawn as the server starts when asked to', async () => {
+    const warmed = express();
+    warmed.get(
+      '/choose-subscription',
+      drawnChooseSubscription(h.deps, {
+        webDist: dir,
+        portalHost: 'portal.test',
+        renderer: async () => renderer,
+        warm: true,
+      }),
+    );
+    await expect.poll(() => planCalls.length).toBe(1);
+    const res = await request(warmed).get('/choose-subscription').set('Host', 'portal.test');
+    expect(res.text).toContain('plans drawn 1');
+    expect(planCalls).toHaveLength(1);
   });
 
   it('is the app shell for a signed-in visitor, a custom domain or an address with parameters', async () => {

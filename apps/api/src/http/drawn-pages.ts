@@ -130,18 +130,20 @@ export function drawnSubscription(deps: ServerDeps, options: DrawnPageOptions): 
   };
 }
 
-/** How long a drawn /choose-subscription is reused: the plan catalogue changes rarely. */
+/** How long a drawn /choose-subscription is served before it is drawn again: the catalogue changes rarely. */
 export const CHOOSE_SUBSCRIPTION_TTL_MS = 30_000;
 
 /**
  * GET /choose-subscription on the portal's own host for a signed-out visitor (no session cookie, no
  * parameters): the plan step of the sign-up drawn with GET /guest/subscription/list's answer, the same
- * for every visitor, so one drawing serves everyone for CHOOSE_SUBSCRIPTION_TTL_MS. Signed in (a new
- * sign-up continuing), a brand in the path, a custom domain, no bundle, a failure: the app shell.
+ * for every visitor. One drawing serves everyone; once it is older than CHOOSE_SUBSCRIPTION_TTL_MS the
+ * next visitor still gets it while it is drawn again behind them, so no visitor waits for a drawing
+ * but the very first (`warm`: drawn as the server starts). Signed in (a new sign-up continuing), a
+ * brand in the path, a custom domain, no bundle, a failure: the app shell.
  */
 export function drawnChooseSubscription(
   deps: ServerDeps,
-  options: DrawnPageOptions & { googleSignIn?: boolean; now?: () => number },
+  options: DrawnPageOptions & { googleSignIn?: boolean; now?: () => number; warm?: boolean },
 ): RequestHandler {
   const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
   const readIndex = indexReader(options.webDist);
@@ -160,21 +162,32 @@ export function drawnChooseSubscription(
     });
     return compressed(html);
   };
+  /** One drawing at a time: visitors arriving meanwhile wait for the same one. */
+  const redraw = (): Promise<CompressedPage | null> =>
+    (drawing ??= draw()
+      .then((page) => {
+        if (page) cached = { at: now(), page };
+        return page;
+      })
+      .finally(() => {
+        drawing = null;
+      }));
+
+  if (options.warm) void redraw().catch((error: unknown) => failed(deps, error, '/choose-subscription'));
 
   return async (req, res, next) => {
     if (req.hostname !== options.portalHost || req.url.includes('?')) return next();
     if (cookie(req, COOKIE.apiToken)) return next();
     try {
-      if (!cached || now() - cached.at > CHOOSE_SUBSCRIPTION_TTL_MS) {
-        // One drawing at a time: visitors arriving meanwhile wait for it.
-        drawing ??= draw().finally(() => {
-          drawing = null;
-        });
-        const page = await drawing;
-        if (!page) return next();
-        cached = { at: now(), page };
+      if (cached) {
+        if (now() - cached.at > CHOOSE_SUBSCRIPTION_TTL_MS) {
+          void redraw().catch((error: unknown) => failed(deps, error, '/choose-subscription'));
+        }
+        return sendPublicHtml(req, res, cached.page);
       }
-      sendPublicHtml(req, res, cached.page);
+      const page = await redraw();
+      if (!page) return next();
+      sendPublicHtml(req, res, page);
     } catch (error) {
       failed(deps, error, '/choose-subscription');
       next();
