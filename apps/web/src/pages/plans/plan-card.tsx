@@ -50,7 +50,7 @@ export function PlanCard(props: PlanCardProps) {
   return (
     <section aria-labelledby={headingId} className={selected ? 'plan-card is-selected' : 'plan-card'}>
       <Card>
-        <Typography.Title level={3} id={headingId} className="plan-name">
+        <Typography.Title level={2} id={headingId} className="plan-name">
           {plan.name}
         </Typography.Title>
         {current && <Tag color="green">Current plan</Tag>}

@@ -152,7 +152,7 @@ function CustomPricingCard() {
   return (
     <section aria-labelledby="plan-custom-name" className="plan-card plan-card-custom">
       <Card>
-        <Typography.Title level={3} id="plan-custom-name" className="plan-name">
+        <Typography.Title level={2} id="plan-custom-name" className="plan-name">
           {MSG.customPricingTitle}
         </Typography.Title>
         <p className="plan-description">{MSG.customPricingBody}</p>
