@@ -84,8 +84,9 @@ export const HANDOVER = {
   userActions: 'user-actions',
   /** The settings side menu's items (in the menu's order). */
   settingsMenu: 'settings-menu',
-  /** The subscription page: Billing Details, the summary's Change users and Complete payment. */
+  /** The subscription page: Billing Details, the summary's seats field, Change users and Complete payment. */
   billingDetails: 'billing-details',
+  summarySeats: 'plan-seats',
   changeSeats: 'change-seats',
   completePayment: 'complete-payment',
 } as const;

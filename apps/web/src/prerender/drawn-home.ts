@@ -35,7 +35,9 @@ export function drawnHeldRoot(): HTMLElement | null {
  * user menu, Help, a card's Open, the search field), never by its place in the page: an element without
  * a hook is not carried over.
  */
-let heldClick: HandoverAddress | null = null;
+/** The presses held for the app, in order (a card's Select, then its Buy Now); a few at most. */
+let heldClicks: HandoverAddress[] = [];
+const HELD_CLICKS_MAX = 3;
 let focused: { address: HandoverAddress; element: Element } | null = null;
 /** What was typed or ticked in hooked fields, by address (a form's every field, not only the focused one). */
 const entered = new Map<string, { address: HandoverAddress; value: string; checked: boolean }>();
@@ -81,9 +83,9 @@ export function holdEarlyUse(root: HTMLElement): void {
       if (!address && event.target.closest('a[href]')) return;
       event.preventDefault();
       event.stopPropagation();
-      if (heldClick) return;
-      heldClick = address;
-      if (heldClick) elementAt(root, heldClick)?.setAttribute('aria-busy', 'true');
+      if (!address || heldClicks.length >= HELD_CLICKS_MAX) return;
+      heldClicks.push(address);
+      elementAt(root, address)?.setAttribute('aria-busy', 'true');
     },
     { capture: true },
   );
@@ -102,7 +104,8 @@ export function takeOverWhenReplaced(root: HTMLElement): void {
     delete root.dataset.prerendered;
     // The app showed another page (the session had ended, say): what was done on this one is dropped.
     if (window.location.pathname !== drawnAt) {
-      focused = heldClick = null;
+      focused = null;
+      heldClicks = [];
       entered.clear();
     }
     for (const { address, value, checked } of entered.values()) {
@@ -121,10 +124,16 @@ export function takeOverWhenReplaced(root: HTMLElement): void {
       field.focus();
     }
     focused = null;
-    const click = heldClick;
-    heldClick = null;
-    const target = click && elementAt<Element>(root, click);
-    if (target instanceof HTMLElement) target.click();
+    // Made again in order, each after the app has answered the one before (its render committed).
+    const clicks = heldClicks;
+    heldClicks = [];
+    const next = () => {
+      const click = clicks.shift();
+      const target = click && elementAt<Element>(root, click);
+      if (target instanceof HTMLElement) target.click();
+      if (clicks.length) setTimeout(next, 0);
+    };
+    next();
   });
   observer.observe(root, { childList: true });
 }

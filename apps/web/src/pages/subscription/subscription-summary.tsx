@@ -136,6 +136,7 @@ function SeatsEditor({
           precision={0}
           value={value}
           onChange={(next) => setValue(typeof next === 'number' ? next : null)}
+          {...handover(HANDOVER.summarySeats)}
         />
       </Form.Item>
       <Button
