@@ -164,6 +164,31 @@ describe('the drawn first screens', () => {
       await context.close();
     });
 
+    it("carries the search typed before the app was up over to the app's paged list", async () => {
+      const context = await firstVisit(owner);
+      const page = await context.newPage();
+      const release = await holdApp(page);
+      const listCalls: URL[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/user/all')) listCalls.push(new URL(r.url()));
+      });
+      await page.goto('/user/settings/users-list');
+      await page.getByRole('cell', { name: DEMO.owner.email }).waitFor();
+      const search = page.getByTestId('users-search').locator('input');
+      await search.fill('user@demo');
+      expect(await drawn(page)).toBe('users-list');
+      await release();
+      await appTookOver(page);
+      expect(await search.inputValue()).toBe('user@demo');
+      // The app's list searched the server for it: the demo user only.
+      await page.getByRole('cell', { name: DEMO.owner.email }).waitFor({ state: 'detached' });
+      await page.getByRole('cell', { name: DEMO.user.email }).waitFor();
+      // Its first page was the drawn answer: every call it made was the search.
+      expect(listCalls.length).toBeGreaterThan(0);
+      expect(listCalls.map((u) => u.searchParams.get('search'))).toEqual(listCalls.map(() => 'user@demo'));
+      await context.close();
+    });
+
     it('is the app shell for a user without the permission, who goes to /unauthorized', async () => {
       const context = await firstVisit(member);
       const page = await context.newPage();
@@ -173,6 +198,32 @@ describe('the drawn first screens', () => {
       await context.close();
     });
   });
+
+  for (const [what, path] of [
+    ['users list', '/user/settings/users-list'],
+    ['subscription page', '/user/settings/subscription'],
+  ] as const) {
+    it(`opens the drawn ${what}'s own user menu at the first click, and the app keeps it open`, async () => {
+      const context = await firstVisit(owner);
+      const page = await context.newPage();
+      const release = await holdApp(page);
+      await page.goto(path);
+      expect(await drawn(page)).not.toBeNull();
+      const button = page.getByTestId('user-menu');
+      await button.click();
+      const menu = page.locator('.drawn-menu[role="menu"]');
+      await menu.waitFor();
+      expect(await button.getAttribute('aria-expanded')).toBe('true');
+      expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Settings', 'Log Out']);
+      await release();
+      await appTookOver(page);
+      expect(await page.locator('.drawn-menu').count()).toBe(0);
+      const appMenu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]');
+      await appMenu.waitFor();
+      expect(await appMenu.getByRole('menuitem').allInnerTexts()).toEqual(['Settings', 'Log Out']);
+      await context.close();
+    });
+  }
 
   describe('the subscription page', () => {
     it("is the owner's plan, usage and plans with the HTML, without any script", async () => {

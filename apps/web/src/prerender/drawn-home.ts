@@ -44,6 +44,17 @@ let focused: { address: HandoverAddress; element: Element } | null = null;
 const entered = new Map<string, { address: HandoverAddress; value: string; checked: boolean }>();
 const keyOf = (address: HandoverAddress) => `${address.hook}#${address.index}`;
 
+/**
+ * The field at `address` on the app's page: the hooked element itself, or the one input inside it when
+ * the hook sits on a wrapper (antd's Input.Search puts `data-` attributes on its wrapper).
+ */
+function fieldAt(root: HTMLElement, address: HandoverAddress): Element | null {
+  const hooked = elementAt<Element>(root, address);
+  if (!hooked || hooked instanceof HTMLInputElement) return hooked;
+  const inputs = hooked.querySelectorAll('input');
+  return inputs.length === 1 ? inputs[0]! : hooked;
+}
+
 /** Sets a field's value as typing does, so the app's controlled field (React) takes it. */
 function typeInto(input: HTMLInputElement, value: string): void {
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
@@ -118,14 +129,14 @@ export function takeOverWhenReplaced(root: HTMLElement): void {
       dropDrawnMenuUse();
     }
     for (const { address, value, checked } of entered.values()) {
-      const input = elementAt<Element>(root, address);
+      const input = fieldAt(root, address);
       if (!(input instanceof HTMLInputElement)) continue;
       if (input.type === 'checkbox' || input.type === 'radio') {
         if (input.checked !== checked) input.click();
       } else if (input.value !== value) typeInto(input, value);
     }
     entered.clear();
-    const field = focused && elementAt<Element>(root, focused.address);
+    const field = focused && fieldAt(root, focused.address);
     if (focused && field instanceof HTMLElement) {
       // What a password manager filled in without an input event.
       const typed = focused.element instanceof HTMLInputElement ? focused.element.value : '';
