@@ -83,6 +83,8 @@ export const HANDOVER = {
   usersSearch: 'users-search',
   userResend: 'user-resend',
   userActions: 'user-actions',
+  /** A server-paged table's page numbers (apps/web use-server-list). */
+  listPage: 'list-page',
   /** The settings side menu's items (in the menu's order). */
   settingsMenu: 'settings-menu',
   /** The subscription page: Billing Details, the summary's seats field, Change users and Complete payment. */

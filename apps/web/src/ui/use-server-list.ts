@@ -1,6 +1,15 @@
 import type { TablePaginationConfig, TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  cloneElement,
+  isValidElement,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { handover, HANDOVER } from '@helix/shared/handover';
 import { useDebounce } from 'use-debounce';
 import type { ListQueryParams } from '@helix/shared/schemas/list-query';
 import { loadWithSnapshot } from '../offline/snapshot';
@@ -73,6 +82,13 @@ export interface ServerList<Row, S extends string, A extends ListPageAnswer<Row>
   /** Spread on an antd `<Table>`: rows, loading, pagination, sorting and the empty text. */
   tableProps: Pick<TableProps<Row>, 'dataSource' | 'loading' | 'pagination' | 'onChange' | 'locale'>;
 }
+
+/**
+ * A page number's link with its hand-over hook: on a drawn list (the users list) a press on page 2
+ * before the app is up is held and made again on the app's table (src/prerender/drawn-home.ts).
+ */
+const pageLink = (_page: number, type: string, element: ReactNode): ReactNode =>
+  type === 'page' && isValidElement(element) ? cloneElement(element, handover(HANDOVER.listPage)) : element;
 
 /** A drawn page's first answer for a list of `pageSize` rows a page, or null (none, or not page 1 of it). */
 function firstPage<A extends ListPageAnswer<unknown>>(
@@ -221,6 +237,7 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
         total: data?.total ?? 0,
         showSizeChanger: false,
         hideOnSinglePage: true,
+        itemRender: pageLink,
       },
       onChange,
       locale: texts
