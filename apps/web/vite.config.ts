@@ -52,7 +52,13 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
         // The drawn login page is for a first visit over the network, and the embed document for embed
         // links; the installed app opens index.html.
-        globIgnores: ['login.html', 'login-password.html', 'embed.html'],
+        globIgnores: [
+          'login.html',
+          'login-password.html',
+          'signup.html',
+          'signup-password.html',
+          'embed.html',
+        ],
         navigateFallback: 'index.html',
         // API answers (and the OAuth round trip under /api/auth) and the dev mail page must always
         // reach the server, as must the Terms and Privacy pages (or their redirects); only the app shell

@@ -13,7 +13,8 @@ import { registerDbPool, registerQueueDepth, registerViewBuffer } from '@helix/s
 import { startProcessMetrics } from '@helix/server/metrics/metrics';
 import { poolOf } from '@helix/server/db';
 import { securityHeaders } from './http/security.ts';
-import { drawnHome } from './http/drawn-home.ts';
+import { bundledHomeRenderer, drawnHome } from './http/drawn-home.ts';
+import { drawnChooseSubscription, drawnSubscription, drawnUsersList } from './http/drawn-pages.ts';
 import { webApp } from './http/web-app.ts';
 import { auditRoutes } from './routes/audit.routes.ts';
 import { googleRoutes } from './routes/auth-google.routes.ts';
@@ -119,9 +120,17 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   }
   if (config.WEB_DIST_DIR) {
     const portalHost = new URL(config.PUBLIC_URL).hostname;
-    app.get('/user/home', drawnHome(deps, { webDist: config.WEB_DIST_DIR, portalHost }));
+    // One server bundle for every drawn page, loaded as the server starts: its first import takes
+    // seconds on a busy machine, which no visitor's first page should wait for.
+    const renderer = bundledHomeRenderer(config.WEB_DIST_DIR);
+    void renderer().catch((err: unknown) => deps.logger.warn({ err }, 'web server bundle failed to load'));
+    const drawn = { webDist: config.WEB_DIST_DIR, portalHost, renderer };
+    app.get('/user/home', drawnHome(deps, drawn));
     // The drawn login offers Google sign-in only when the server can do it (routes/auth-google.routes.ts).
     const googleSignIn = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
+    app.get('/user/settings/users-list', drawnUsersList(deps, drawn));
+    app.get('/user/settings/subscription', drawnSubscription(deps, drawn));
+    app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn, warm: true }));
     app.use(webApp(config.WEB_DIST_DIR, { portalHost, googleSignIn }));
   }
 

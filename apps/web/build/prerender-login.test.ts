@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drawnDocument, withGoogleFlag } from '../src/prerender/drawn-document';
-import { LOGIN_VARIANTS } from './prerender-login';
+import { LOGIN_VARIANTS, SIGNUP_VARIANTS } from './prerender-login';
 import { usedCss } from '../src/prerender/used-css';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
@@ -34,6 +34,10 @@ describe('the drawn login document', () => {
     expect(LOGIN_VARIANTS).toEqual([
       { file: 'login.html', google: true },
       { file: 'login-password.html', google: false },
+    ]);
+    expect(SIGNUP_VARIANTS).toEqual([
+      { file: 'signup.html', google: true },
+      { file: 'signup-password.html', google: false },
     ]);
   });
 

@@ -18,6 +18,12 @@ export const LOGIN_VARIANTS = [
   { file: 'login-password.html', google: false },
 ] as const;
 
+/** The drawn /signup, with and without "Continue with Google", the same way (issue 18 §14). */
+export const SIGNUP_VARIANTS = [
+  { file: 'signup.html', google: true },
+  { file: 'signup-password.html', google: false },
+] as const;
+
 export function prerenderLogin(): Plugin {
   let config: ResolvedConfig;
   return {
@@ -45,21 +51,27 @@ export function prerenderLogin(): Plugin {
         ssr: { noExternal: [/^antd\//, /^antd$/, /^@ant-design\//, /^@rc-component\//, /^@emotion\//] },
       });
       try {
-        const { renderLoginPage } = (await server.ssrLoadModule(ENTRY)) as {
-          renderLoginPage: (options: { google: boolean }) => Promise<PrerenderedPage>;
+        type Render = (options: { google: boolean }) => Promise<PrerenderedPage>;
+        const { renderLoginPage, renderSignupPage } = (await server.ssrLoadModule(ENTRY)) as {
+          renderLoginPage: Render;
+          renderSignupPage: Render;
         };
         const indexHtml = readFileSync(indexPath, 'utf8');
-        for (const variant of LOGIN_VARIANTS) {
-          const page = await renderLoginPage({ google: variant.google });
+        const pages = [
+          ...LOGIN_VARIANTS.map((v) => ({ ...v, kind: 'login' as const, render: renderLoginPage })),
+          ...SIGNUP_VARIANTS.map((v) => ({ ...v, kind: 'signup' as const, render: renderSignupPage })),
+        ];
+        for (const variant of pages) {
+          const page = await variant.render({ google: variant.google });
           const css = await usedCss(page.html, page.css);
           const html = withGoogleFlag(
-            drawnDocument(indexHtml, { html: page.html, css }, 'login'),
+            drawnDocument(indexHtml, { html: page.html, css }, variant.kind),
             variant.google,
           );
           const file = path.join(outDir, variant.file);
           writeCompressed(file, html);
           config.logger.info(
-            `prerender-login: ${path.relative(config.root, file)} (${(html.length / 1024).toFixed(1)} kB)`,
+            `prerender: ${path.relative(config.root, file)} (${(html.length / 1024).toFixed(1)} kB)`,
           );
         }
       } finally {

@@ -16,11 +16,33 @@ const HOME_MODULES = [
   '/src/pages/models/models.page.tsx',
 ];
 
+/** The same for the other pages the bundle draws (src/prerender/home-page.server.tsx, __PAGE_CSS__). */
+const PAGE_MODULES = {
+  'users-list': [
+    '/src/ui/themed.tsx',
+    '/src/layouts/app-layout.tsx',
+    '/src/layouts/settings-layout.tsx',
+    '/src/pages/users/users-list.page.tsx',
+  ],
+  subscription: [
+    '/src/ui/themed.tsx',
+    '/src/layouts/app-layout.tsx',
+    '/src/layouts/settings-layout.tsx',
+    '/src/pages/subscription/subscription.page.tsx',
+  ],
+  'choose-subscription': [
+    '/src/ui/themed.tsx',
+    '/src/layouts/auth-layout.tsx',
+    '/src/pages/login/auth.page.tsx',
+    '/src/pages/signup/signup-flow.tsx',
+  ],
+} as const;
+
 /**
  * The app's own stylesheets of those modules' chunks and everything they import, in the client build:
  * the drawn page inlines them (index.html links none of them; the app loads them with the chunks).
  */
-function homeStylesheets(bundle: OutputBundle): string[] {
+function homeStylesheets(bundle: OutputBundle, modules: readonly string[] = HOME_MODULES): string[] {
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
   const files = new Set<string>();
   const css = new Set<string>();
@@ -31,7 +53,7 @@ function homeStylesheets(bundle: OutputBundle): string[] {
     chunk?.viteMetadata?.importedCss.forEach((f) => css.add(f));
     chunk?.imports.forEach(visit);
   };
-  for (const module of HOME_MODULES) {
+  for (const module of modules) {
     const chunk = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(module)));
     if (!chunk) throw new Error(`server-bundle: no chunk for ${module}`);
     visit(chunk.fileName);
@@ -48,6 +70,7 @@ function homeStylesheets(bundle: OutputBundle): string[] {
 export function serverBundle(): Plugin {
   let config: ResolvedConfig;
   let stylesheets: string[] = [];
+  let pageStylesheets: Record<string, string[]> = {};
   return {
     name: 'helix:server-bundle',
     apply: 'build',
@@ -56,17 +79,25 @@ export function serverBundle(): Plugin {
     },
     generateBundle(_options, bundle) {
       stylesheets = homeStylesheets(bundle);
+      pageStylesheets = Object.fromEntries(
+        Object.entries(PAGE_MODULES).map(([page, modules]) => [page, homeStylesheets(bundle, modules)]),
+      );
     },
     async closeBundle() {
       const outDir = path.resolve(config.root, config.build.outDir);
-      const homeCss = stylesheets.map((file) => readFileSync(path.join(outDir, file), 'utf8')).join('\n');
+      const cssOf = (files: string[]) =>
+        files.map((file) => readFileSync(path.join(outDir, file), 'utf8')).join('\n');
+      const homeCss = cssOf(stylesheets);
+      const pageCss = Object.fromEntries(
+        Object.entries(pageStylesheets).map(([page, files]) => [page, cssOf(files)]),
+      );
       await build({
         configFile: false,
         root: config.root,
         mode: 'production',
         logLevel: 'warn',
         plugins: [react()],
-        define: { __HOME_CSS__: JSON.stringify(homeCss) },
+        define: { __HOME_CSS__: JSON.stringify(homeCss), __PAGE_CSS__: JSON.stringify(pageCss) },
         ssr: { noExternal: [/^antd\//, /^antd$/, /^@ant-design\//, /^@rc-component\//, /^@emotion\//] },
         build: {
           ssr: SERVER_ENTRY,

@@ -75,7 +75,10 @@ describe('users lists paged, searched and sorted by the server', () => {
     page.on('request', (r) => {
       if (r.url().includes('/user/all')) asked.push(decodeURIComponent(r.url()));
     });
-    await page.goto('/user/settings/users-list');
+    const answer = await page.goto('/user/settings/users-list');
+    // The API draws the list with the page the app asks first (apps/api/src/http/drawn-pages.ts), and
+    // the app then starts with that answer instead of asking for it.
+    const drawnList = (await answer?.text())?.includes('data-prerendered="users-list"') ?? false;
     const rows = page.locator('tbody tr.ant-table-row');
     const names = () => rows.locator('td:first-child').allInnerTexts();
 
@@ -83,7 +86,7 @@ describe('users lists paged, searched and sorted by the server', () => {
     await rows.first().waitFor();
     expect(await rows.count()).toBe(20);
     expect((await names())[0]).toContain(`Aaron Owner ${id}`);
-    expect(asked.some((u) => u.includes('page=1') && u.includes('pageSize=20'))).toBe(true);
+    expect(asked.some((u) => u.includes('page=1') && u.includes('pageSize=20'))).toBe(!drawnList);
     await page.locator('.ant-pagination-item-2').click();
     await expect.poll(async () => (await names())[0]).toContain(`Paged Pupil ${id} 19`);
     expect(await rows.count()).toBe(6);

@@ -12,7 +12,7 @@
 import './styles/global.css';
 import { prefetchEmbedDetail } from './models/embed-detail-prefetch';
 import { prerenderedLoginForm, recordEarlyUse } from './pages/login/prerendered-login';
-import { drawnHomeRoot, holdEarlyUse } from './prerender/drawn-home';
+import { drawnHeldRoot, holdEarlyUse } from './prerender/drawn-home';
 import { COOKIE } from './session/storage-keys';
 
 // zod without its compiled fast path, set before any schema is built (zod reads this object when it
@@ -57,6 +57,20 @@ function start(): void {
     void import('./ui/themed');
     void import('./layouts/auth-layout');
     void import('./pages/login/auth.page');
+  } else if (/^\/(signup|choose-subscription)(\/[^/]+)?\/?$/.test(path)) {
+    void import('./ui/themed');
+    void import('./layouts/auth-layout');
+    void import('./pages/login/auth.page').then((m) => m.loadSignupFlow());
+  } else if (/^\/user\/settings\/users-list\/?$/.test(path)) {
+    void import('./ui/themed');
+    void import('./layouts/app-layout');
+    void import('./layouts/settings-layout');
+    void import('./pages/users/users-list.page');
+  } else if (/^\/user\/settings\/subscription\/?$/.test(path)) {
+    void import('./ui/themed');
+    void import('./layouts/app-layout');
+    void import('./layouts/settings-layout');
+    void import('./pages/subscription/subscription.page');
   } else if (/^\/(user\/home|models)\/?$/.test(path)) {
     void import('./ui/themed');
     void import('./layouts/app-layout');
@@ -77,17 +91,23 @@ const signedIn = document.cookie.split('; ').some((c) => c.startsWith(`${COOKIE.
 // the form: both start the app at once, as on every other page.
 const drawnLogin = signedIn || window.location.search ? null : prerenderedLoginForm();
 
-// A signed-in home drawn by the server (prerender/drawn-home.ts) waits for first use just the same.
-const drawnHome = drawnHomeRoot();
+// A signed-in home drawn by the server (prerender/drawn-home.ts) waits for first use just the same, as
+// do the other pages drawn with the same hand-over (the sign-up, /choose-subscription, the users list).
+// A drawn guest page (the sign-up, the plans) for a signed-in visitor or a link with parameters: the app
+// starts at once, as for the login.
+const heldRoot = drawnHeldRoot();
+const guestPage = ['signup', 'choose-subscription'].includes(heldRoot?.dataset.prerendered ?? '');
+const drawnHeld = guestPage && (signedIn || window.location.search) ? null : heldRoot;
 
-if (drawnLogin || drawnHome) {
+if (drawnLogin || drawnHeld) {
   // The page came drawn (build/prerender-login.ts, the API's drawn home): nothing runs until the visitor
   // uses it, so a tablet spends its first seconds on nothing but the page; the app's chunks still
   // download meanwhile (modulepreload). What the visitor does before the app is up carries over
   // (prerendered-login.ts, drawn-home.ts).
   if (drawnLogin) recordEarlyUse(drawnLogin);
-  if (drawnHome) {
-    holdEarlyUse(drawnHome);
+  if (drawnHeld) holdEarlyUse(drawnHeld);
+  // The pages drawn for a session hold the app's preloads back until they have loaded.
+  if (drawnHeld && ['home', 'users-list', 'subscription'].includes(drawnHeld.dataset.prerendered ?? '')) {
     whenLoaded(addAppPreloads);
   }
   const FIRST_USE = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;

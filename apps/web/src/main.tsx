@@ -6,8 +6,9 @@ import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
 import { seedFirstListing } from './models/listing-seed';
-import { readDrawnHomeData } from './prerender/drawn-data';
-import { takeOverWhenReplaced } from './prerender/drawn-home';
+import { readDrawnHomeData, readDrawnPageData } from './prerender/drawn-data';
+import { seedFirstAnswer, type FirstAnswerName } from './prerender/first-answers';
+import { drawnHeldRoot, takeOverWhenReplaced } from './prerender/drawn-home';
 import { quietPwaOnFramedPages } from './pwa/framed-pages';
 import { pathKind } from './routing/guard';
 import { routes } from './routing/routes';
@@ -80,6 +81,18 @@ if (container.dataset.prerendered === 'home') {
   const drawn = readDrawnHomeData();
   if (drawn && drawn.tenant === readTenant() && drawn.userId === appStore.get(sessionUserAtom)?.id) {
     seedFirstListing(drawn.listing);
+  }
+  takeOverWhenReplaced(container);
+} else if (drawnHeldRoot() === container) {
+  // The other pages drawn with the same hand-over (the sign-up, /choose-subscription, the users list):
+  // their first answers, when the page was drawn for this browser's session (or for nobody's).
+  const drawn = readDrawnPageData();
+  const whose =
+    drawn?.userId === undefined ||
+    (drawn.tenant === readTenant() && drawn.userId === appStore.get(sessionUserAtom)?.id);
+  if (drawn && whose) {
+    for (const [name, answer] of Object.entries(drawn.answers))
+      seedFirstAnswer(name as FirstAnswerName, answer);
   }
   takeOverWhenReplaced(container);
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   addressOf,
   drawnRootSelector,
+  DRAWN_PAGES,
+  HELD_PAGES,
   elementAt,
   handover,
   HANDOVER,
@@ -83,6 +85,12 @@ describe('the drawn pages hand-over contract', () => {
     expect(hookSelector(HANDOVER.userMenu)).toBe('[data-handover="user-menu"]');
     expect(drawnRootSelector('home')).toBe('#root[data-prerendered="home"]');
     expect(handover(HANDOVER.loginEmail)).toEqual({ 'data-handover': 'login-email' });
+  });
+
+  it('holds the use of every drawn page but the login (which has its own form take-over), one hook name each', () => {
+    expect([...HELD_PAGES].sort()).toEqual(DRAWN_PAGES.filter((p) => p !== 'login').sort());
+    const names = Object.values(HANDOVER);
+    expect(new Set(names).size).toBe(names.length);
   });
 });
 

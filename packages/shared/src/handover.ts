@@ -1,6 +1,7 @@
 import type { AuthType } from './schemas/account';
 import type { ModelListResponse } from './schemas/model';
 import type { SessionUser } from './schemas/session';
+import type { TenantUserPage } from './schemas/tenant-user';
 
 /*
  * The hand-over contract between a page the server (or the build) draws and the browser app that takes
@@ -11,8 +12,29 @@ import type { SessionUser } from './schemas/session';
  */
 
 /** The pages that arrive drawn: `#root[data-prerendered="<page>"]` until the app has taken over. */
-export const DRAWN_PAGES = ['login', 'home'] as const;
+export const DRAWN_PAGES = [
+  'login',
+  'home',
+  'signup',
+  'choose-subscription',
+  'users-list',
+  'subscription',
+] as const;
 export type DrawnPage = (typeof DRAWN_PAGES)[number];
+
+/**
+ * The drawn pages that hand over by holding the visitor's use and making it again on the app's page
+ * (apps/web/src/prerender/drawn-home.ts): every drawn page but the login, whose form has its own
+ * take-over (apps/web/src/pages/login/prerendered-login.ts).
+ */
+export const HELD_PAGES = [
+  'home',
+  'signup',
+  'choose-subscription',
+  'users-list',
+  'subscription',
+] as const satisfies readonly DrawnPage[];
+export type HeldPage = (typeof HELD_PAGES)[number];
 
 /** The attribute the drawn root carries; the app removes it once its page has replaced the drawn one. */
 export const DRAWN_ATTRIBUTE = 'data-prerendered';
@@ -40,6 +62,36 @@ export const HANDOVER = {
   loginRemember: 'login-remember',
   loginGoogle: 'login-google',
   loginForgot: 'login-forgot',
+  /** The sign-up form's fields, boxes and button (Google: loginGoogle), the guest tabs and the way back to login. */
+  signupName: 'signup-name',
+  signupUsername: 'signup-username',
+  signupEmail: 'signup-email',
+  signupPassword: 'signup-password',
+  signupTerms: 'signup-terms',
+  signupNews: 'signup-news',
+  signupSubmit: 'signup-submit',
+  authTab: 'auth-tab',
+  haveAccount: 'have-account',
+  /** The plan list: the period switch, a card's Select/Try and Buy Now, its user count, Contact Us. */
+  planPeriod: 'plan-period',
+  planSelect: 'plan-select',
+  planBuy: 'plan-buy',
+  planUsers: 'plan-users',
+  /** The owner's users list: Add Users, Export, the search field, a row's Resend Email and actions menu. */
+  usersAdd: 'users-add',
+  usersExport: 'users-export',
+  usersSearch: 'users-search',
+  userResend: 'user-resend',
+  userActions: 'user-actions',
+  /** A server-paged table's page numbers (apps/web use-server-list). */
+  listPage: 'list-page',
+  /** The settings side menu's items (in the menu's order). */
+  settingsMenu: 'settings-menu',
+  /** The subscription page: Billing Details, the summary's seats field, Change users and Complete payment. */
+  billingDetails: 'billing-details',
+  summarySeats: 'plan-seats',
+  changeSeats: 'change-seats',
+  completePayment: 'complete-payment',
 } as const;
 export type HandoverHook = (typeof HANDOVER)[keyof typeof HANDOVER];
 
@@ -107,6 +159,48 @@ export interface ServerBundle {
   /** The whole document of the drawn home; null when the web app's route guard would not show it. */
   renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null>;
 }
+/** What the server bundle takes to draw a signed-in owner's users list (as JSON carries it). */
+export interface UsersListPageInput {
+  user: SessionUser;
+  authType: AuthType | null;
+  tenant: string;
+  /** GET /user/all's first page (TENANT_USERS_FIRST_PAGE) for the same session. */
+  users: TenantUserPage;
+}
+
+/** What the server bundle takes to draw /choose-subscription for a signed-out visitor (the guest plans). */
+export interface ChooseSubscriptionInput {
+  /** GET /guest/subscription/list's answer, as JSON carries it. */
+  plans: unknown;
+  google: boolean;
+}
+
+/** What the server bundle takes to draw /user/settings/subscription (each answer as JSON carries it). */
+export interface SubscriptionPageInput {
+  user: SessionUser;
+  authType: AuthType | null;
+  tenant: string;
+  /** GET /subscriptionplan/all's answer. */
+  plans: unknown;
+  /** GET /subscription/summary's answer; null when the user may not read it or it could not be read. */
+  summary: unknown;
+  /** GET /views/summary's answer; null likewise. */
+  views: unknown;
+}
+
+/**
+ * The further pages the server bundle draws (issue 18 §14); a bundle from an older build may lack
+ * them, so the API checks before it calls.
+ */
+export interface ServerBundlePages {
+  /** The owner's /user/settings/users-list; null when the app's route guard would not show it. */
+  renderUsersListDocument(indexHtml: string, input: UsersListPageInput): Promise<string | null>;
+  /** The subscription page in settings; null when the app's route guard would not show it. */
+  renderSubscriptionDocument(indexHtml: string, input: SubscriptionPageInput): Promise<string | null>;
+  /** /choose-subscription for a signed-out visitor on the portal's host. */
+  renderChooseSubscriptionDocument(indexHtml: string, input: ChooseSubscriptionInput): Promise<string>;
+}
+
 /** The server bundle's file, in the folder beside the web app's dist/. */
 export const SERVER_BUNDLE_DIR = 'dist-server';
 export const SERVER_BUNDLE_FILE = 'home-page.server.js';

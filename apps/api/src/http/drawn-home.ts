@@ -19,7 +19,7 @@ import { authenticate } from '@helix/server/sessions/session.service';
 import { readCookie } from './oauth-cookie.ts';
 
 /** The web app's cookies (apps/web/src/session/storage-keys.ts). */
-const COOKIE = { apiToken: 'apiToken', authType: 'auth-type' } as const;
+export const COOKIE = { apiToken: 'apiToken', authType: 'auth-type' } as const;
 
 /** The web app's server bundle and what it takes: the typed hand-over contract (@helix/shared/handover). */
 export type { HomePageInput, ServerBundle as HomeRenderer } from '@helix/shared/handover';
@@ -34,7 +34,7 @@ export function bundledHomeRenderer(webDist: string): () => Promise<HomeRenderer
       : Promise.resolve(null));
 }
 
-const cookie = (req: Request, name: string): string | undefined => {
+export const cookie = (req: Request, name: string): string | undefined => {
   const raw = readCookie(req, name);
   try {
     return raw === undefined ? undefined : decodeURIComponent(raw);
@@ -50,7 +50,7 @@ export const DRAWN_HOME_PER_MINUTE = 30;
  * Counts a draw for the session; false once it is over the limit, or at once while Redis is known to be
  * down (a Redis failure: the shell, below).
  */
-async function withinLimit(deps: ServerDeps, token: string): Promise<boolean> {
+export async function withinLimit(deps: ServerDeps, token: string): Promise<boolean> {
   if (redisOutageOf(deps.redis)?.down) return false;
   const key = redisKey(deps.config.REDIS_PREFIX, 'drawn-home', sha256(token));
   const count = await deps.redis.incr(key);
@@ -59,9 +59,9 @@ async function withinLimit(deps: ServerDeps, token: string): Promise<boolean> {
 }
 
 /** JSON's own round trip: the page is drawn with exactly what the browser app would receive. */
-const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+export const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-function sendHtml(req: Request, res: Response, html: string): void {
+export function sendHtml(req: Request, res: Response, html: string): void {
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   // Personal: never stored by the browser's cache or a proxy, and never served for another cookie.
   res.setHeader('Cache-Control', 'no-store');

@@ -19,6 +19,8 @@ const BIG_CSS = Array.from({ length: 200 }, (_, i) => `.c${i} { color: #5f51fb; 
 const INDEX = `<!doctype html><title>Helix</title>${'<!-- shell -->'.repeat(200)}`;
 const EMBED = `<!doctype html><title>Helix</title>${'<!-- embed shell -->'.repeat(200)}`;
 const LOGIN = `<!doctype html><html data-google="on"><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}<button>Continue with Google</button></form>`;
+const SIGNUP = `<!doctype html><html data-google="on"><title>Sign Up · Helix</title><form id="signup">${'<!-- drawn -->'.repeat(200)}<button>Continue with Google</button></form>`;
+const SIGNUP_PASSWORD = `<!doctype html><html data-google="off"><title>Sign Up · Helix</title><form id="signup">${'<!-- drawn -->'.repeat(200)}</form>`;
 const LOGIN_PASSWORD = `<!doctype html><html data-google="off"><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}</form>`;
 
 const eml = (subject: string, to: string, text: string) =>
@@ -50,6 +52,8 @@ beforeAll(async () => {
   await compressed(path.join(dir, 'web', 'index.html'), INDEX);
   await compressed(path.join(dir, 'web', 'login.html'), LOGIN);
   await compressed(path.join(dir, 'web', 'login-password.html'), LOGIN_PASSWORD);
+  await compressed(path.join(dir, 'web', 'signup.html'), SIGNUP);
+  await compressed(path.join(dir, 'web', 'signup-password.html'), SIGNUP_PASSWORD);
   await compressed(path.join(dir, 'web', 'embed.html'), EMBED);
   await compressed(path.join(dir, 'web', 'sw.js'), `self.addEventListener("fetch", () => {});${BIG_JS}`);
   // A map an older build left in dist/ (the build now moves them to apps/web/sourcemaps/).
@@ -194,6 +198,28 @@ describe('the built web app', () => {
       expect(shell.status).toBe(200);
       expect(shell.text).toContain('<title>Helix</title>');
     }
+  });
+
+  it('answers /signup on the portal host without a session or parameters with the drawn sign-up', async () => {
+    const drawn = await request(app).get('/signup').set('Host', 'portal.test');
+    expect(drawn.headers['cache-control']).toBe('no-cache');
+    expect(drawn.text).toBe(SIGNUP_PASSWORD);
+    expect((await request(app).get('/signup/').set('Host', 'portal.test')).text).toBe(SIGNUP_PASSWORD);
+    // A signed-in visitor (moved on by the app), an invitation link, a brand, a custom domain: the shell.
+    for (const req of [
+      request(app).get('/signup').set('Host', 'portal.test').set('Cookie', 'x=1; apiToken=abc'),
+      request(app).get('/signup?token=abc').set('Host', 'portal.test'),
+      request(app).get('/signup/acme').set('Host', 'portal.test'),
+      request(app).get('/signup').set('Host', 'models.acme.example'),
+    ]) {
+      expect((await req).text).toContain('<title>Helix</title>');
+    }
+    const withGoogle = h.appWith({
+      WEB_DIST_DIR: path.join(dir, 'web'),
+      GOOGLE_CLIENT_ID: 'client',
+      GOOGLE_CLIENT_SECRET: 'secret',
+    });
+    expect((await request(withGoogle).get('/signup').set('Host', 'portal.test')).text).toBe(SIGNUP);
   });
 
   it('draws the login with "Continue with Google" only when a Google provider is configured', async () => {

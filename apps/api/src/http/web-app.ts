@@ -7,6 +7,8 @@ const NO_CACHE = new Set([
   'index.html',
   'login.html',
   'login-password.html',
+  'signup.html',
+  'signup-password.html',
   'embed.html',
   'sw.js',
   'registerSW.js',
@@ -14,6 +16,10 @@ const NO_CACHE = new Set([
 ]);
 /** The login page without a brand in the path: the one the build prerenders. */
 const LOGIN = /^\/login\/?$/;
+/** The sign-up page without a brand in the path: drawn at build time too. */
+const SIGNUP = /^\/signup\/?$/;
+/** The web app's session cookie (apps/web/src/session/storage-keys.ts). */
+const SESSION_COOKIE = /(?:^|;\s*)apiToken=/;
 /** An embed or share link (case-insensitive, like the web app's router). */
 const PUBLIC_LINK = /^\/(?:embed|share)\/[^/]+\/?$/i;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -35,6 +41,9 @@ const SOURCE_MAP = /\.map(\.(br|gz))?$/i;
  * The build draws it twice: login.html offers "Continue with Google", login-password.html does not
  * (for a server without a Google provider, `googleSignIn` false); a build without the file that fits
  * gets the app shell, whose app asks GET /api/auth/providers.
+ * `/signup` on the portal's own host, without parameters and for a browser without a session, is
+ * signup.html (or signup-password.html), the sign-up form drawn at build time the same way (a signed-in
+ * visitor is moved on by the app, and `?token=` opens the invitation page).
  * `/embed/{token}` and `/share/{token}` are embed.html, the shell without the app's module preloads
  * (apps/web/build/embed-document.ts): the embed and share pages are not the app.
  */
@@ -42,6 +51,8 @@ export function webApp(dir: string, options: { portalHost?: string; googleSignIn
   const root = path.resolve(dir);
   const loginFile = options.googleSignIn === false ? 'login-password.html' : 'login.html';
   const loginPage = existsSync(path.join(root, loginFile));
+  const signupFile = options.googleSignIn === false ? 'signup-password.html' : 'signup.html';
+  const signupPage = existsSync(path.join(root, signupFile));
   const embedPage = existsSync(path.join(root, 'embed.html'));
   const assets = path.join(root, 'assets') + path.sep;
   const serve = expressStaticGzip(root, {
@@ -70,12 +81,21 @@ export function webApp(dir: string, options: { portalHost?: string; googleSignIn
     if (/\.[A-Za-z0-9]+$/.test(req.path)) return next();
     // The app shell, compressed like any other file.
     const url = req.url;
-    const drawnLogin = loginPage && LOGIN.test(req.path) && req.hostname === options.portalHost;
+    const portal = req.hostname === options.portalHost;
+    const drawnLogin = loginPage && LOGIN.test(req.path) && portal;
+    const drawnSignup =
+      signupPage &&
+      SIGNUP.test(req.path) &&
+      portal &&
+      !req.url.includes('?') &&
+      !SESSION_COOKIE.test(req.headers.cookie ?? '');
     req.url = drawnLogin
       ? `/${loginFile}`
-      : embedPage && PUBLIC_LINK.test(req.path)
-        ? '/embed.html'
-        : '/index.html';
+      : drawnSignup
+        ? `/${signupFile}`
+        : embedPage && PUBLIC_LINK.test(req.path)
+          ? '/embed.html'
+          : '/index.html';
     serve(req, res, (err?: unknown) => {
       req.url = url;
       next(err);

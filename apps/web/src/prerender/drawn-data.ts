@@ -1,5 +1,6 @@
 import type { ModelListing } from '../models/models.api';
 import { DRAWN_DATA_ID } from './drawn-document';
+import type { FirstAnswerName } from './first-answers';
 
 /** What a drawn /user/home carries for the app that takes it over: the grid's first answer, and whose. */
 export interface DrawnHomeData {
@@ -18,6 +19,31 @@ export function readDrawnHomeData(doc: Document = document): DrawnHomeData | nul
     if (typeof data.tenant !== 'string' || typeof data.userId !== 'number') return null;
     if (!listing || !Array.isArray(listing.models) || !Array.isArray(listing.users)) return null;
     return { tenant: data.tenant, userId: data.userId, listing };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the other drawn pages carry for the app (the users list, /choose-subscription): their first
+ * answers by name (src/prerender/first-answers.ts), and for a signed-in page whose they are.
+ */
+export interface DrawnPageData {
+  tenant?: string;
+  userId?: number;
+  answers: Partial<Record<FirstAnswerName, unknown>>;
+}
+
+/** A drawn page's first answers, or null when it has none or they are not what they should be. */
+export function readDrawnPageData(doc: Document = document): DrawnPageData | null {
+  const text = doc.getElementById(DRAWN_DATA_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const data = JSON.parse(text) as Partial<DrawnPageData>;
+    if (!data.answers || typeof data.answers !== 'object') return null;
+    if (data.tenant !== undefined && typeof data.tenant !== 'string') return null;
+    if (data.userId !== undefined && typeof data.userId !== 'number') return null;
+    return { tenant: data.tenant, userId: data.userId, answers: data.answers };
   } catch {
     return null;
   }

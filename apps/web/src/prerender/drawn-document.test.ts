@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readDrawnHomeData, type DrawnHomeData } from './drawn-data';
+import { readDrawnHomeData, readDrawnPageData, type DrawnHomeData } from './drawn-data';
 import { DRAWN_DATA_ID, drawnDocument } from './drawn-document';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/main-a.js"></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
@@ -63,5 +63,25 @@ describe('a drawn home document', () => {
     expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, tenant: 3 })))).toBeNull();
     expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, userId: '7' })))).toBeNull();
     expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, listing: { models: {} } })))).toBeNull();
+  });
+
+  it("carries a drawn page's first answers by name, and reads nothing that is not what it should be", () => {
+    const data = { tenant: 'demo', userId: 7, answers: { 'tenant-users': { users: [], totalUsers: 1 } } };
+    const html = drawnDocument(INDEX, { html: '<main></main>', css: '' }, 'users-list', data);
+    expect(html).toContain('<div id="root" data-prerendered="users-list">');
+    // A page drawn for a session holds the app's preloads back, as the home does.
+    expect(html).toContain('<template id="app-preloads">');
+    expect(readDrawnPageData(docOf(html))).toEqual(data);
+    const page = (json: string) =>
+      docOf(`<script type="application/json" id="${DRAWN_DATA_ID}">${json}</script>`);
+    expect(readDrawnPageData(page(JSON.stringify({ answers: 3 })))).toBeNull();
+    expect(readDrawnPageData(page(JSON.stringify({ ...data, userId: '7' })))).toBeNull();
+    expect(readDrawnPageData(page('{no'))).toBeNull();
+    // A public page (the plans) is drawn for nobody.
+    expect(readDrawnPageData(page(JSON.stringify({ answers: { 'guest-plans': [] } })))).toEqual({
+      tenant: undefined,
+      userId: undefined,
+      answers: { 'guest-plans': [] },
+    });
   });
 });

@@ -1,3 +1,5 @@
+import type { DrawnPage } from '@helix/shared/handover';
+
 /** The boot screen index.html paints inside #root (see index.html). */
 const ROOT = /<div id="root">[\s\S]*?<\/div>/;
 /** What React hoists out of a component tree (title, preloads) ahead of the markup. */
@@ -9,7 +11,8 @@ export const APP_PRELOADS = /\s*<link rel="modulepreload" crossorigin fetchprior
 /** The id of the JSON a drawn page carries for the app that takes it over (src/prerender/drawn-data.ts). */
 export const DRAWN_DATA_ID = 'drawn-data';
 
-export type DrawnKind = 'login' | 'home';
+/** The drawn pages (@helix/shared/handover). */
+export type DrawnKind = DrawnPage;
 
 /** JSON that can sit inside a <script> element: no `<` can close it. */
 const scriptJson = (data: unknown): string => JSON.stringify(data).replace(/</g, '\\u003c');
@@ -33,7 +36,8 @@ export function drawnDocument(
   let html = indexHtml;
   if (title) html = html.replace(/<title>[^<]*<\/title>/, () => title);
   html = html.replace('</head>', () => `  ${head}\n  </head>`);
-  if (kind === 'home') html = deferAppPreloads(html);
+  // The pages drawn for a session hold the app's preloads back until they have loaded.
+  if (kind === 'home' || kind === 'users-list' || kind === 'subscription') html = deferAppPreloads(html);
   const json =
     data === undefined
       ? ''

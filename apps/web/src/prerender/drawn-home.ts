@@ -1,4 +1,11 @@
-import { addressOf, drawnRootSelector, elementAt, type HandoverAddress } from '@helix/shared/handover';
+import {
+  addressOf,
+  DRAWN_ATTRIBUTE,
+  drawnRootSelector,
+  elementAt,
+  HELD_PAGES,
+  type HandoverAddress,
+} from '@helix/shared/handover';
 import { drawnUserMenu, dropDrawnMenuUse } from './drawn-user-menu';
 
 /*
@@ -13,13 +20,40 @@ import { drawnUserMenu, dropDrawnMenuUse } from './drawn-user-menu';
 export const drawnHomeRoot = (): HTMLElement | null =>
   typeof document === 'undefined' ? null : document.querySelector<HTMLElement>(drawnRootSelector('home'));
 
+/**
+ * The root of any page drawn with this hand-over (@helix/shared/handover HELD_PAGES: the home, the
+ * sign-up, /choose-subscription, the users list), or null.
+ */
+export function drawnHeldRoot(): HTMLElement | null {
+  if (typeof document === 'undefined') return null;
+  const root = document.getElementById('root');
+  const kind = root?.getAttribute(DRAWN_ATTRIBUTE);
+  return root && (HELD_PAGES as readonly (string | null | undefined)[]).includes(kind) ? root : null;
+}
+
 /*
  * What was used is found again by its hand-over hook (@helix/shared/handover: `data-handover` on the
  * user menu, Help, a card's Open, the search field), never by its place in the page: an element without
  * a hook is not carried over.
  */
-let heldClick: HandoverAddress | null = null;
+/** The presses held for the app, in order (a card's Select, then its Buy Now); a few at most. */
+let heldClicks: HandoverAddress[] = [];
+const HELD_CLICKS_MAX = 3;
 let focused: { address: HandoverAddress; element: Element } | null = null;
+/** What was typed or ticked in hooked fields, by address (a form's every field, not only the focused one). */
+const entered = new Map<string, { address: HandoverAddress; value: string; checked: boolean }>();
+const keyOf = (address: HandoverAddress) => `${address.hook}#${address.index}`;
+
+/**
+ * The field at `address` on the app's page: the hooked element itself, or the one input inside it when
+ * the hook sits on a wrapper (antd's Input.Search puts `data-` attributes on its wrapper).
+ */
+function fieldAt(root: HTMLElement, address: HandoverAddress): Element | null {
+  const hooked = elementAt<Element>(root, address);
+  if (!hooked || hooked instanceof HTMLInputElement) return hooked;
+  const inputs = hooked.querySelectorAll('input');
+  return inputs.length === 1 ? inputs[0]! : hooked;
+}
 
 /** Sets a field's value as typing does, so the app's controlled field (React) takes it. */
 function typeInto(input: HTMLInputElement, value: string): void {
@@ -35,6 +69,17 @@ function typeInto(input: HTMLInputElement, value: string): void {
 export function holdEarlyUse(root: HTMLElement): void {
   // The user menu answers a click itself, with its own plain-DOM menu (./drawn-user-menu.ts).
   const menu = drawnUserMenu(root);
+  const remember = (event: Event) => {
+    const field = event.target;
+    if (!root.dataset.prerendered || !(field instanceof HTMLInputElement)) return;
+    const address = addressOf(root, field);
+    if (address) entered.set(keyOf(address), { address, value: field.value, checked: field.checked });
+  };
+  root.addEventListener('input', remember);
+  root.addEventListener('change', remember);
+  // A drawn form is never sent by the browser itself (it would put the fields in the address): the
+  // press on its submit button is held below and made again on the app's form.
+  root.addEventListener('submit', (event) => event.preventDefault(), { capture: true });
   root.addEventListener('focusin', (event) => {
     if (!root.dataset.prerendered || !(event.target instanceof Element)) return;
     const address = addressOf(root, event.target);
@@ -44,6 +89,12 @@ export function holdEarlyUse(root: HTMLElement): void {
     'click',
     (event) => {
       if (!root.dataset.prerendered || !(event.target instanceof Element)) return;
+      // Fields, boxes and their labels work on the drawn page as they are (what they hold is carried
+      // over), and so do links that open a new tab (Terms, Privacy).
+      if (event.target.closest('input, textarea, select, label, a[target="_blank"]')) return;
+      const address = addressOf(root, event.target);
+      // A link without a hook goes where it points, as a link of a page without scripts does.
+      if (!address && event.target.closest('a[href]')) return;
       event.preventDefault();
       event.stopPropagation();
       if (menu?.owns(event.target)) {
@@ -51,9 +102,9 @@ export function holdEarlyUse(root: HTMLElement): void {
         return;
       }
       menu?.clickedElsewhere();
-      if (heldClick) return;
-      heldClick = addressOf(root, event.target);
-      if (heldClick) elementAt(root, heldClick)?.setAttribute('aria-busy', 'true');
+      if (!address || heldClicks.length >= HELD_CLICKS_MAX) return;
+      heldClicks.push(address);
+      elementAt(root, address)?.setAttribute('aria-busy', 'true');
     },
     { capture: true },
   );
@@ -72,20 +123,37 @@ export function takeOverWhenReplaced(root: HTMLElement): void {
     delete root.dataset.prerendered;
     // The app showed another page (the session had ended, say): what was done on this one is dropped.
     if (window.location.pathname !== drawnAt) {
-      focused = heldClick = null;
+      focused = null;
+      heldClicks = [];
+      entered.clear();
       dropDrawnMenuUse();
     }
-    const field = focused && elementAt<Element>(root, focused.address);
+    for (const { address, value, checked } of entered.values()) {
+      const input = fieldAt(root, address);
+      if (!(input instanceof HTMLInputElement)) continue;
+      if (input.type === 'checkbox' || input.type === 'radio') {
+        if (input.checked !== checked) input.click();
+      } else if (input.value !== value) typeInto(input, value);
+    }
+    entered.clear();
+    const field = focused && fieldAt(root, focused.address);
     if (focused && field instanceof HTMLElement) {
+      // What a password manager filled in without an input event.
       const typed = focused.element instanceof HTMLInputElement ? focused.element.value : '';
-      if (typed && field instanceof HTMLInputElement) typeInto(field, typed);
+      if (typed && field instanceof HTMLInputElement && field.value !== typed) typeInto(field, typed);
       field.focus();
     }
     focused = null;
-    const click = heldClick;
-    heldClick = null;
-    const target = click && elementAt<Element>(root, click);
-    if (target instanceof HTMLElement) target.click();
+    // Made again in order, each after the app has answered the one before (its render committed).
+    const clicks = heldClicks;
+    heldClicks = [];
+    const next = () => {
+      const click = clicks.shift();
+      const target = click && elementAt<Element>(root, click);
+      if (target instanceof HTMLElement) target.click();
+      if (clicks.length) setTimeout(next, 0);
+    };
+    next();
   });
   observer.observe(root, { childList: true });
 }

@@ -1,10 +1,18 @@
 import { createStore } from 'jotai';
-import type { HomePageInput, ServerBundle } from '@helix/shared/handover';
+import type {
+  HomePageInput,
+  ServerBundle,
+  ServerBundlePages,
+  SubscriptionPageInput,
+  UsersListPageInput,
+} from '@helix/shared/handover';
 import { seedFirstListing } from '../models/listing-seed';
 import { resolveRedirect } from '../routing/guard';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
-import type { DrawnHomeData } from './drawn-data';
-import { drawnDocument } from './drawn-document';
+import { googleSignInAtom } from '../session/sign-in-providers';
+import type { DrawnHomeData, DrawnPageData } from './drawn-data';
+import { drawnDocument, withGoogleFlag } from './drawn-document';
+import { FIRST_ANSWER, seedFirstAnswer, type FirstAnswerName } from './first-answers';
 import { renderRoute, type PrerenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
@@ -13,6 +21,8 @@ export type { HomePageInput };
 
 /** The app's own stylesheets of the home route's chunks (build/server-bundle.ts defines it). */
 declare const __HOME_CSS__: string;
+/** The same for the other pages the bundle draws, by page (build/server-bundle.ts defines it). */
+declare const __PAGE_CSS__: Record<'users-list' | 'choose-subscription' | 'subscription', string>;
 
 /** Pruned styles by the set of classes a page uses: pages of the same components share one entry. */
 const cssCache = new Map<string, string>();
@@ -66,3 +76,89 @@ export function renderHomePage(input: HomePageInput): Promise<PrerenderedPage> {
   // belongs to this render only).
   return renderRoute(HOME, store, () => seedFirstListing(input.listing));
 }
+
+/** The owner's users list. */
+const USERS_LIST = '/user/settings/users-list';
+
+/**
+ * The whole document of a signed-in owner's users list (/user/settings/users-list), drawn by the API
+ * for the session cookie (apps/api/src/http/drawn-pages.ts) with GET /user/all's answer, which the page
+ * carries for the app (src/prerender/first-answers.ts). Null when the app's route guard would not show
+ * this user the page.
+ */
+export const renderUsersListDocument: ServerBundlePages['renderUsersListDocument'] = async (
+  indexHtml,
+  input: UsersListPageInput,
+) => {
+  if (resolveRedirect(USERS_LIST, { user: input.user, authType: input.authType, brand: null }) !== null)
+    return null;
+  const store = createStore();
+  store.set(sessionUserAtom, input.user);
+  store.set(authTypeAtom, input.authType);
+  store.set(sessionReadyAtom, true);
+  const page = await renderRoute(USERS_LIST, store, () =>
+    seedFirstAnswer(FIRST_ANSWER.tenantUsers, input.users),
+  );
+  const css = `${await prunedCss(page)}\n${__PAGE_CSS__['users-list']}`;
+  const data: DrawnPageData = {
+    tenant: input.tenant,
+    userId: input.user.id,
+    answers: { [FIRST_ANSWER.tenantUsers]: input.users },
+  };
+  return drawnDocument(indexHtml, { html: page.html, css }, 'users-list', data);
+};
+
+/**
+ * /choose-subscription for a signed-out visitor on the portal's host, with the guest plans (GET
+ * /guest/subscription/list's answer), drawn by the API (the same for every visitor, so it caches it).
+ */
+export const renderChooseSubscriptionDocument: ServerBundlePages['renderChooseSubscriptionDocument'] = async (
+  indexHtml,
+  input,
+) => {
+  const store = createStore();
+  store.set(sessionReadyAtom, true);
+  store.set(googleSignInAtom, input.google);
+  const page = await renderRoute('/choose-subscription', store, () =>
+    seedFirstAnswer(FIRST_ANSWER.guestPlans, input.plans),
+  );
+  const css = `${await prunedCss(page)}\n${__PAGE_CSS__['choose-subscription']}`;
+  const data: DrawnPageData = { answers: { [FIRST_ANSWER.guestPlans]: input.plans } };
+  return withGoogleFlag(
+    drawnDocument(indexHtml, { html: page.html, css }, 'choose-subscription', data),
+    input.google,
+  );
+};
+
+/** The subscription page in settings. */
+const SUBSCRIPTION = '/user/settings/subscription';
+
+/**
+ * The whole document of /user/settings/subscription for a signed-in user, drawn by the API with the
+ * answers of GET /subscriptionplan/all, /subscription/summary and /views/summary for the same session
+ * (a summary or usage the server could not read is left out, as the page leaves it out). Null when the
+ * app's route guard would not show this user the page.
+ */
+export const renderSubscriptionDocument: ServerBundlePages['renderSubscriptionDocument'] = async (
+  indexHtml,
+  input: SubscriptionPageInput,
+) => {
+  if (resolveRedirect(SUBSCRIPTION, { user: input.user, authType: input.authType, brand: null }) !== null)
+    return null;
+  const store = createStore();
+  store.set(sessionUserAtom, input.user);
+  store.set(authTypeAtom, input.authType);
+  store.set(sessionReadyAtom, true);
+  const answers: DrawnPageData['answers'] = { [FIRST_ANSWER.tenantPlans]: input.plans };
+  if (input.summary !== null) answers[FIRST_ANSWER.subscriptionSummary] = input.summary;
+  if (input.views !== null) answers[FIRST_ANSWER.viewsSummary] = input.views;
+  const page = await renderRoute(SUBSCRIPTION, store, () => {
+    const forget = Object.entries(answers).map(([name, answer]) =>
+      seedFirstAnswer(name as FirstAnswerName, answer),
+    );
+    return () => forget.forEach((f) => f());
+  });
+  const css = `${await prunedCss(page)}\n${__PAGE_CSS__.subscription}`;
+  const data: DrawnPageData = { tenant: input.tenant, userId: input.user.id, answers };
+  return drawnDocument(indexHtml, { html: page.html, css }, 'subscription', data);
+};

@@ -19,3 +19,15 @@ export function renderLoginPage(options: { google: boolean } = { google: true })
   store.set(googleSignInAtom, options.google);
   return renderRoute('/login', store);
 }
+
+/**
+ * /signup as the browser app renders it for a signed-out visitor on the portal's own host (the form,
+ * step 1 of the sign-up), drawn at build time like the login (build/prerender-login.ts). It hands over
+ * with the drawn pages' protocol (src/prerender/drawn-home.ts).
+ */
+export function renderSignupPage(options: { google: boolean } = { google: true }): Promise<PrerenderedPage> {
+  const store = createStore();
+  store.set(sessionReadyAtom, true);
+  store.set(googleSignInAtom, options.google);
+  return renderRoute('/signup', store);
+}

@@ -16,7 +16,11 @@ const RouteErrorPage = lazy(() =>
 
 const authPage = (props: { tab: 'login' | 'signup'; step?: 0 | 1 }) =>
   lazyPage(
-    () => import('../pages/login/auth.page'),
+    // The sign-up tab comes with its steps (auth.page.tsx, loadSignupFlow).
+    () =>
+      import('../pages/login/auth.page').then(async (m) =>
+        props.tab === 'signup' ? (await m.loadSignupFlow(), m) : m,
+      ),
     (m) => <m.AuthPage {...props} />,
   );
 const plansPage = (source: 'guest' | 'tenant') =>

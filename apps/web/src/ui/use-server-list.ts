@@ -1,9 +1,19 @@
 import type { TablePaginationConfig, TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  cloneElement,
+  isValidElement,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { handover, HANDOVER } from '@helix/shared/handover';
 import { useDebounce } from 'use-debounce';
 import type { ListQueryParams } from '@helix/shared/schemas/list-query';
 import { loadWithSnapshot } from '../offline/snapshot';
+import { peekFirstAnswer, takeFirstAnswer, type FirstAnswerName } from '../prerender/first-answers';
 import { listEmptyText, type ListStatus } from './list-states';
 
 /** The answer shape of every paged list (the shared `pageOf`); an answer may carry more fields. */
@@ -42,6 +52,12 @@ export interface ServerListOptions<Row, S extends string, A extends ListPageAnsw
   texts?: { failed: ReactNode; empty: ReactNode; noMatch?: ReactNode };
   /** Called when a load fails (not when it is aborted), e.g. to toast. */
   onError?(error: unknown): void;
+  /**
+   * The answer a drawn page came with (src/prerender/first-answers.ts), parsed as `fetchPage` parses
+   * it: the list starts with it for its default query (page 1 of `pageSize`, no search, the default
+   * sort) and does not ask for that page on mount, as `useSnapshotLoad`'s `first` does.
+   */
+  first?: { answer: FirstAnswerName; parse(answer: unknown): A };
 }
 
 export interface ServerList<Row, S extends string, A extends ListPageAnswer<Row>> {
@@ -65,6 +81,28 @@ export interface ServerList<Row, S extends string, A extends ListPageAnswer<Row>
   sortOrder(key: S): 'ascend' | 'descend' | null;
   /** Spread on an antd `<Table>`: rows, loading, pagination, sorting and the empty text. */
   tableProps: Pick<TableProps<Row>, 'dataSource' | 'loading' | 'pagination' | 'onChange' | 'locale'>;
+}
+
+/**
+ * A page number's link with its hand-over hook: on a drawn list (the users list) a press on page 2
+ * before the app is up is held and made again on the app's table (src/prerender/drawn-home.ts).
+ */
+const pageLink = (_page: number, type: string, element: ReactNode): ReactNode =>
+  type === 'page' && isValidElement(element) ? cloneElement(element, handover(HANDOVER.listPage)) : element;
+
+/** A drawn page's first answer for a list of `pageSize` rows a page, or null (none, or not page 1 of it). */
+function firstPage<A extends ListPageAnswer<unknown>>(
+  first: { answer: FirstAnswerName; parse(answer: unknown): A } | undefined,
+  pageSize: number,
+): A | null {
+  const answer = first ? peekFirstAnswer(first.answer) : undefined;
+  if (!first || answer === undefined) return null;
+  try {
+    const page = first.parse(answer);
+    return page.page === 1 && page.pageSize === pageSize ? page : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `?page=…&pageSize=…` for a list query: empty and undefined values are left out. */
@@ -105,8 +143,9 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
   const [pageState, setPageState] = useState({ page: 1, key: filterKey });
   const page = pageState.key === filterKey ? pageState.page : 1;
   const [tick, setTick] = useState(0);
-  const [status, setStatus] = useState<ListStatus>('loading');
-  const [data, setData] = useState<A | null>(null);
+  const [first] = useState(() => firstPage(options.first, pageSize));
+  const [status, setStatus] = useState<ListStatus>(first ? 'ready' : 'loading');
+  const [data, setData] = useState<A | null>(first);
   const [savedAt, setSavedAt] = useState<number | null>(null);
 
   const query: ServerListQuery<S> = {
@@ -117,11 +156,26 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
     ...(search ? { search } : {}),
   };
   const queryKey = JSON.stringify([query, depsKey]);
+  // The query the first answer stands for: the default one, as the list is mounted.
+  const firstKey = useRef(first ? queryKey : null);
 
   useEffect(() => {
-    const controller = new AbortController();
     const q = JSON.parse(queryKey)[0] as ServerListQuery<S>;
     const { fetchPage, snapshot, onError } = latest.current;
+    if (firstKey.current !== null) {
+      const startsWithFirst = firstKey.current === queryKey && tick === 0;
+      firstKey.current = null;
+      if (latest.current.first) takeFirstAnswer(latest.current.first.answer);
+      if (startsWithFirst && first) {
+        // Kept for offline like any answer (a fetcher that answers at once).
+        if (snapshot)
+          void loadWithSnapshot(`${snapshot}?${listQueryString(q)}`, () => Promise.resolve(first)).catch(
+            () => undefined,
+          );
+        return;
+      }
+    }
+    const controller = new AbortController();
     setStatus('loading');
     const load = snapshot
       ? loadWithSnapshot(`${snapshot}?${listQueryString(q)}`, () => fetchPage(q, controller.signal))
@@ -139,7 +193,7 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
         onError?.(error);
       });
     return () => controller.abort();
-  }, [queryKey, tick]);
+  }, [queryKey, tick, first]);
 
   const setSearchText = useCallback((text: string) => setSearchTextState(text), []);
   const setPage = useCallback((next: number) => setPageState({ page: next, key: filterKey }), [filterKey]);
@@ -183,6 +237,7 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
         total: data?.total ?? 0,
         showSizeChanger: false,
         hideOnSinglePage: true,
+        itemRender: pageLink,
       },
       onChange,
       locale: texts

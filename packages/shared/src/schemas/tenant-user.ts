@@ -48,6 +48,17 @@ export const TenantUsersQuery = listQuery(TENANT_USERS_SORTS, { sort: 'name', or
 export type TenantUsersQuery = z.input<typeof TenantUsersQuery>;
 export type TenantUsersQueryInput = z.output<typeof TenantUsersQuery>;
 
+/**
+ * The page the users list asks first (apps/web users-list.page.tsx), and so the one the API draws it
+ * with (apps/api http/drawn-pages.ts): the app then starts with that answer instead of asking again.
+ */
+export const TENANT_USERS_FIRST_PAGE = {
+  page: 1,
+  pageSize: 20,
+  sort: 'name',
+  order: 'asc',
+} as const satisfies TenantUsersQueryInput;
+
 export const TenantUserPage = pageOf(TenantUserView).extend({
   totalUsers: z.number().int(),
   userLimit: z.number().int(),

@@ -2,12 +2,26 @@ import { lazy, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { PageTitle } from '../../ui/page-title';
+import type * as SignupFlowModule from '../signup/signup-flow';
 import type { SignupStep } from '../signup/signup-flow';
 import { AuthTabs } from './auth-tabs';
 import { LoginForm } from './login.form';
 
 // The sign-up steps (with the plan list) are their own chunk: /login does not download them.
-const SignupFlow = lazy(() => import('../signup/signup-flow').then((m) => ({ default: m.SignupFlow })));
+let signupModule: typeof SignupFlowModule | null = null;
+/**
+ * Loads the sign-up steps; the sign-up routes wait for it (routes.tsx), so a drawn /signup or
+ * /choose-subscription is replaced by the same page, never by its loading line (and the build draws
+ * the steps, not the line).
+ */
+export const loadSignupFlow = () =>
+  import('../signup/signup-flow').then((m) => {
+    signupModule = m;
+    return m;
+  });
+const LazySignupFlow = lazy(() => loadSignupFlow().then((m) => ({ default: m.SignupFlow })));
+const SignupFlow = (props: { step: SignupStep }) =>
+  signupModule ? <signupModule.SignupFlow {...props} /> : <LazySignupFlow {...props} />;
 
 interface AuthPageProps {
   tab: 'login' | 'signup';

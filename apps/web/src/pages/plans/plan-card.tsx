@@ -1,4 +1,5 @@
 import { DownOutlined } from '@ant-design/icons';
+import { handover, HANDOVER } from '@helix/shared/handover';
 import { Button, Card, Dropdown, Form, Input, Tag, Tooltip, Typography, type MenuProps } from 'antd';
 import { MSG } from '@helix/shared';
 import type { PlanButton } from '../../plans/plan-choice';
@@ -49,7 +50,7 @@ export function PlanCard(props: PlanCardProps) {
   return (
     <section aria-labelledby={headingId} className={selected ? 'plan-card is-selected' : 'plan-card'}>
       <Card>
-        <Typography.Title level={3} id={headingId} className="plan-name">
+        <Typography.Title level={2} id={headingId} className="plan-name">
           {plan.name}
         </Typography.Title>
         {current && <Tag color="green">Current plan</Tag>}
@@ -83,6 +84,7 @@ export function PlanCard(props: PlanCardProps) {
               value={quantity}
               disabled={button.disabled}
               onChange={(e) => props.onQuantity(e.target.value)}
+              {...handover(HANDOVER.planUsers)}
             />
           </Form.Item>
         )}
@@ -97,6 +99,7 @@ export function PlanCard(props: PlanCardProps) {
             disabled={button.disabled}
             aria-pressed={selected}
             onClick={props.onChoose}
+            {...handover(HANDOVER.planSelect)}
           >
             {button.label}
           </Button>
@@ -106,6 +109,7 @@ export function PlanCard(props: PlanCardProps) {
             loading={props.busy}
             disabled={button.disabled || Boolean(quantityError)}
             onClick={props.onBuy}
+            {...handover(HANDOVER.planBuy)}
           >
             Buy Now
           </Button>

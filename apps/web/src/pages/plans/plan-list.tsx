@@ -1,13 +1,16 @@
 import { Alert, Button, Card, Empty, Radio, Spin, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { MSG } from '@helix/shared';
+import { handover, HANDOVER } from '@helix/shared/handover';
 import { fetchPlans } from '../../api/plans.api';
+import { FIRST_ANSWER, peekFirstAnswer, takeFirstAnswer } from '../../prerender/first-answers';
 import { planButton, type PlanChoiceContext } from '../../plans/plan-choice';
 import {
   counterpart,
   defaultQuantity,
   planPeriod,
   plansFor,
+  toPlanList,
   type Period,
   type Plan,
 } from '../../plans/plan-display';
@@ -29,17 +32,38 @@ export interface PlanListProps {
   busyPlanId?: number | null;
 }
 
+const firstAnswerOf = (source: 'guest' | 'tenant') =>
+  source === 'guest' ? FIRST_ANSWER.guestPlans : FIRST_ANSWER.tenantPlans;
+
+/** The plans a drawn page came with, as the first state; loading otherwise. */
+function seededPlans(source: 'guest' | 'tenant'): LoadState {
+  const answer = peekFirstAnswer(firstAnswerOf(source));
+  if (answer === undefined) return { status: 'loading' };
+  try {
+    return { status: 'ready', plans: toPlanList(answer) };
+  } catch {
+    return { status: 'loading' };
+  }
+}
+
 /**
  * Plan cards for the chosen period with a monthly/annual toggle, the custom-pricing card and the
  * provider's mark (accounts 2, plan wizard).
  */
 export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }: PlanListProps) {
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
+  // A drawn /choose-subscription came with the guest plans (src/prerender/first-answers.ts).
+  const [state, setState] = useState<LoadState>(() => seededPlans(source));
+  const seeded = useRef(state.status === 'ready');
   const [period, setPeriod] = useState<Period>('MONTHLY');
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [quantities, setQuantities] = useState<Record<number, string>>({});
 
   useEffect(() => {
+    if (seeded.current) {
+      seeded.current = false;
+      takeFirstAnswer(firstAnswerOf(source));
+      return;
+    }
     const controller = new AbortController();
     fetchPlans(source, controller.signal)
       .then((plans) => {
@@ -87,11 +111,14 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
           value={period}
           onChange={(e) => changePeriod(e.target.value as Period)}
           aria-label="Billing period"
-          options={[
-            { label: 'Monthly', value: 'MONTHLY' },
-            { label: 'Annual', value: 'YEARLY' },
-          ]}
-        />
+        >
+          <Radio.Button value="MONTHLY" {...handover(HANDOVER.planPeriod)}>
+            Monthly
+          </Radio.Button>
+          <Radio.Button value="YEARLY" {...handover(HANDOVER.planPeriod)}>
+            Annual
+          </Radio.Button>
+        </Radio.Group>
         <span className="plan-save-note">{MSG.saveAnnual}</span>
       </div>
       {shown.length === 0 ? (
@@ -125,7 +152,7 @@ function CustomPricingCard() {
   return (
     <section aria-labelledby="plan-custom-name" className="plan-card plan-card-custom">
       <Card>
-        <Typography.Title level={3} id="plan-custom-name" className="plan-name">
+        <Typography.Title level={2} id="plan-custom-name" className="plan-name">
           {MSG.customPricingTitle}
         </Typography.Title>
         <p className="plan-description">{MSG.customPricingBody}</p>

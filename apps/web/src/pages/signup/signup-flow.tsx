@@ -2,6 +2,7 @@ import { Steps } from 'antd';
 import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
+import { handover, HANDOVER } from '@helix/shared/handover';
 import { logoutOnServer } from '../../api/auth.api';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { readApiToken } from '../../session/cookies';
@@ -47,7 +48,7 @@ function AlreadyHaveAccount() {
 
   return (
     <p className="auth-switch">
-      <a href={target} onClick={onClick}>
+      <a href={target} onClick={onClick} {...handover(HANDOVER.haveAccount)}>
         {MSG.alreadyHaveAccount}
       </a>
     </p>

@@ -2,6 +2,7 @@ import { Button, Checkbox, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { MSG, SignupForm as SignupSchema } from '@helix/shared';
+import { handover, HANDOVER } from '@helix/shared/handover';
 import { joinByInvite, register } from '../../api/auth.api';
 import { AgreeToTerms } from '../../components/agree-to-terms';
 import { GoogleSignIn } from '../../components/google-sign-in';
@@ -61,7 +62,7 @@ export function SignupForm() {
       onFinish={(values) => void onFinish(values)}
     >
       <Form.Item label="Name" name="name" rules={[zodRule(SignupSchema, 'name')]}>
-        <Input autoComplete="name" />
+        <Input autoComplete="name" {...handover(HANDOVER.signupName)} />
       </Form.Item>
       <Form.Item
         label="Username"
@@ -69,10 +70,15 @@ export function SignupForm() {
         rules={[zodRule(SignupSchema, 'user_name')]}
         extra="Lowercase letters, optionally followed by numbers."
       >
-        <Input autoComplete="username" autoCapitalize="none" spellCheck={false} />
+        <Input
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          {...handover(HANDOVER.signupUsername)}
+        />
       </Form.Item>
       <Form.Item label="Email" name="email" rules={[zodRule(SignupSchema, 'email')]}>
-        <Input type="email" autoComplete="email" inputMode="email" />
+        <Input type="email" autoComplete="email" inputMode="email" {...handover(HANDOVER.signupEmail)} />
       </Form.Item>
       <Form.Item
         label="Password"
@@ -80,17 +86,17 @@ export function SignupForm() {
         rules={[zodRule(SignupSchema, 'password')]}
         extra={MSG.passwordRuleHint}
       >
-        <Input.Password autoComplete="new-password" />
+        <Input.Password autoComplete="new-password" {...handover(HANDOVER.signupPassword)} />
       </Form.Item>
       <Form.Item name="terms" valuePropName="checked" rules={[zodRule(SignupSchema, 'terms')]}>
-        <Checkbox>
+        <Checkbox {...handover(HANDOVER.signupTerms)}>
           <AgreeToTerms />
         </Checkbox>
       </Form.Item>
       <Form.Item name="emailstatus" valuePropName="checked">
-        <Checkbox>Send me news and product updates by e-mail</Checkbox>
+        <Checkbox {...handover(HANDOVER.signupNews)}>Send me news and product updates by e-mail</Checkbox>
       </Form.Item>
-      <Button type="primary" htmlType="submit" block loading={busy}>
+      <Button type="primary" htmlType="submit" block loading={busy} {...handover(HANDOVER.signupSubmit)}>
         Sign Up
       </Button>
       <GoogleSignIn type="signup" />

@@ -1,7 +1,9 @@
 import { Button, Typography } from 'antd';
 import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { handover, HANDOVER } from '@helix/shared/handover';
+import { SubscriptionSummaryView as SummarySchema } from '@helix/shared/schemas/billing';
 import { subscriptionDetail, subscriptionSummary } from '../../api/billing.api';
 import { payChangeInvoice } from '../../billing/change-flow';
 import { paymentErrorText } from '../../billing/card-error';
@@ -11,12 +13,18 @@ import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
+import { FIRST_ANSWER, peekFirstAnswer, takeFirstAnswer } from '../../prerender/first-answers';
 import { goToProvider, portalUrl } from '../../billing/provider-redirect';
 import { ChangeConfirmModal, type ChangeTarget } from './change-confirm.modal';
 import { PlanWizard } from './plan-wizard';
 import { SubscriptionSummary } from './subscription-summary';
 import { ViewsUsage } from './views-usage';
 import '../plans/plans.css';
+
+function seededSummary(): SubscriptionSummaryView | null {
+  const parsed = SummarySchema.safeParse(peekFirstAnswer(FIRST_ANSWER.subscriptionSummary));
+  return parsed.success ? parsed.data : null;
+}
 
 /**
  * /subscription (plan selection) and /user/settings/subscription (the plan page in settings): the
@@ -26,7 +34,9 @@ import '../plans/plans.css';
 export function SubscriptionPage() {
   const user = useSessionUser();
   const [busy, setBusy] = useState(false);
-  const [summary, setSummary] = useState<SubscriptionSummaryView | null>(null);
+  // A drawn subscription page came with the summary (src/prerender/first-answers.ts).
+  const [summary, setSummary] = useState<SubscriptionSummaryView | null>(seededSummary);
+  const seeded = useRef(summary !== null);
   const [seatsChange, setSeatsChange] = useState<ChangeTarget | null>(null);
   const state = sessionSubscriptionState(user?.subscription ?? null);
   const hasBilling = state.kind !== 'not_subscribed';
@@ -42,6 +52,11 @@ export function SubscriptionPage() {
   // Read again when the session's subscription changes (a webhook applied a change, a refresh).
   const subscriptionKey = JSON.stringify(user?.subscription ?? null);
   useEffect(() => {
+    if (seeded.current) {
+      seeded.current = false;
+      takeFirstAnswer(FIRST_ANSWER.subscriptionSummary);
+      return;
+    }
     void loadSummary();
   }, [loadSummary, subscriptionKey]);
 
@@ -97,7 +112,7 @@ export function SubscriptionPage() {
           ) : null}
           <ViewsUsage />
           {(summary?.canManage ?? true) && (
-            <Button onClick={() => void openBilling()} loading={busy}>
+            <Button onClick={() => void openBilling()} loading={busy} {...handover(HANDOVER.billingDetails)}>
               Billing Details
             </Button>
           )}

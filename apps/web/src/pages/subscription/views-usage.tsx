@@ -1,7 +1,8 @@
 import { Descriptions } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ViewsSummary } from '@helix/shared/schemas/model';
 import { fetchViewsSummary } from '../../api/views-usage.api';
+import { FIRST_ANSWER, peekFirstAnswer, takeFirstAnswer } from '../../prerender/first-answers';
 import { formatCount } from '../../ui/count-format';
 
 const day = (iso: string) =>
@@ -14,8 +15,17 @@ const day = (iso: string) =>
 
 /** The subscription page's usage: views used of the allowance, the grace band and the period's end. */
 export function ViewsUsage() {
-  const [usage, setUsage] = useState<ViewsSummary | null>(null);
+  // A drawn subscription page came with it (src/prerender/first-answers.ts).
+  const [usage, setUsage] = useState<ViewsSummary | null>(
+    () => (peekFirstAnswer(FIRST_ANSWER.viewsSummary) as ViewsSummary | undefined) ?? null,
+  );
+  const seeded = useRef(usage !== null);
   useEffect(() => {
+    if (seeded.current) {
+      seeded.current = false;
+      takeFirstAnswer(FIRST_ANSWER.viewsSummary);
+      return;
+    }
     const controller = new AbortController();
     fetchViewsSummary(controller.signal)
       .then(setUsage)

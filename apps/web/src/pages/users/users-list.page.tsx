@@ -3,11 +3,14 @@ import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } fro
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
+import { handover, HANDOVER } from '@helix/shared/handover';
 import {
+  TENANT_USERS_FIRST_PAGE,
   TENANT_USERS_SORTS,
-  type TenantUserPage,
+  TenantUserPage,
   type TenantUserView,
 } from '@helix/shared/schemas/tenant-user';
+import { FIRST_ANSWER } from '../../prerender/first-answers';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
@@ -25,6 +28,8 @@ import { fetchTenantUsers, fetchTenantUsersPage, resendInvite } from './users.ap
 import { usersExportTable } from './users-export';
 
 type Sort = (typeof TENANT_USERS_SORTS)[number];
+/** A drawn users list came with GET /user/all's first page (src/prerender/first-answers.ts). */
+const FIRST = { answer: FIRST_ANSWER.tenantUsers, parse: (a: unknown) => TenantUserPage.parse(a) };
 
 /**
  * /user/settings/users-list (owner with User.listing.view): one page of the school's users at a time,
@@ -41,9 +46,12 @@ export function UsersListPage() {
   const list = useServerList<TenantUserView, Sort, TenantUserPage>({
     fetchPage: fetchTenantUsersPage,
     sorts: TENANT_USERS_SORTS,
-    sort: 'name',
-    order: 'asc',
+    // The first page the API draws (apps/api/src/http/drawn-pages.ts) asks the same.
+    sort: TENANT_USERS_FIRST_PAGE.sort,
+    order: TENANT_USERS_FIRST_PAGE.order,
+    pageSize: TENANT_USERS_FIRST_PAGE.pageSize,
     snapshot: 'tenant-users',
+    first: FIRST,
     texts: { failed: MSG.failedLoadUsers, empty: MSG.noTenantUsers, noMatch: MSG.usersNoMatch },
     onError: () => toastError(MSG.failedLoadUsers),
   });
@@ -105,6 +113,7 @@ export function UsersListPage() {
             loading={resending === user.id}
             onClick={() => void resend(user)}
             data-testid={`resend-${user.id}`}
+            {...handover(HANDOVER.userResend)}
           >
             Resend Email
           </Button>
@@ -135,7 +144,12 @@ export function UsersListPage() {
               },
             }}
           >
-            <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} />
+            <Button
+              size="small"
+              icon={<MoreOutlined />}
+              aria-label={`Actions for ${user.name}`}
+              {...handover(HANDOVER.userActions)}
+            />
           </Dropdown>
         ),
     },
@@ -178,7 +192,7 @@ export function UsersListPage() {
                 },
               }}
             >
-              <Button type="primary" disabled={full} data-testid="add-users">
+              <Button type="primary" disabled={full} data-testid="add-users" {...handover(HANDOVER.usersAdd)}>
                 Add Users <DownOutlined />
               </Button>
             </Dropdown>
@@ -194,14 +208,14 @@ export function UsersListPage() {
               onClick: ({ key }) => void exportAs(key as 'csv' | 'xlsx'),
             }}
           >
-            <Button disabled={nothingToExport} data-testid="export-users">
+            <Button disabled={nothingToExport} data-testid="export-users" {...handover(HANDOVER.usersExport)}>
               Export <DownOutlined />
             </Button>
           </Dropdown>
         </Space>
       </div>
       <OfflineNotice savedAt={list.savedAt} />
-      <ListSearch list={list} testId="users-search" />
+      <ListSearch list={list} testId="users-search" hook={HANDOVER.usersSearch} />
       <Table<UserRow>
         // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
         scroll={{ x: 'max-content' }}
