@@ -10,7 +10,12 @@ import type { ViewEntry } from '../views/view-store.ts';
 
 const add = <K>(map: Map<K, number>, key: K, n: number) => map.set(key, (map.get(key) ?? 0) + n);
 
-/** Views per model: every tenant's (tenantId null) or one tenant's. */
+/**
+ * Views per model: every tenant's (tenantId null) or one tenant's. Every tenant's is the model's
+ * running total (`Model.viewTotal`, kept by database triggers in the same transaction as every
+ * ModelViewDaily write), one row per model instead of a sum over every view-day; one tenant's sums
+ * the tenant's view-days.
+ */
 export async function modelViewCounts(
   deps: ViewDeps,
   pending: ViewEntry[],
@@ -19,12 +24,20 @@ export async function modelViewCounts(
 ): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (modelIds.length === 0) return counts;
-  const rows = await deps.db.modelViewDaily.groupBy({
-    by: ['modelId'],
-    where: { modelId: { in: modelIds }, ...(tenantId === null ? {} : { tenantId }) },
-    _sum: { count: true },
-  });
-  for (const row of rows) add(counts, row.modelId, row._sum.count ?? 0);
+  if (tenantId === null) {
+    const models = await deps.db.model.findMany({
+      where: { id: { in: modelIds } },
+      select: { id: true, viewTotal: true },
+    });
+    for (const model of models) add(counts, model.id, model.viewTotal);
+  } else {
+    const rows = await deps.db.modelViewDaily.groupBy({
+      by: ['modelId'],
+      where: { modelId: { in: modelIds }, tenantId },
+      _sum: { count: true },
+    });
+    for (const row of rows) add(counts, row.modelId, row._sum.count ?? 0);
+  }
   const wanted = new Set(modelIds);
   for (const e of pending) {
     if (wanted.has(e.modelId) && (tenantId === null || e.tenantId === tenantId))
