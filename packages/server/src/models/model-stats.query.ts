@@ -47,10 +47,11 @@ export async function modelViewCounts(
 }
 
 /**
- * The 5 tenants with the most views of each model (all time). PostgreSQL ranks the tenants per model
- * and answers only each model's top `limit`, plus the tenants with views still buffered in Redis
- * (they may climb into the top once added), instead of every (model, tenant) sum: with 10,000
- * tenants that was 200,000 rows per call (docs/lists-at-scale.md).
+ * The 5 tenants with the most views of each model (all time), read from ModelTenantView (each
+ * model's views per tenant, kept by database triggers in the same transaction as every
+ * ModelViewDaily write): each model's top `limit` is an index read, plus the tenants with views still
+ * buffered in Redis (they may climb into the top once added), instead of summing every view-day per
+ * call (docs/lists-at-scale.md).
  */
 export async function topTenantsByModel(
   deps: ViewDeps,
@@ -62,14 +63,17 @@ export async function topTenantsByModel(
   if (modelIds.length === 0) return new Map();
   const wanted = new Set(modelIds);
   const pendingTenants = [...new Set(pending.filter((e) => wanted.has(e.modelId)).map((e) => e.tenantId))];
-  const rows = await deps.db.$queryRaw<{ modelId: number; tenantId: number; views: bigint }[]>`
-    SELECT "modelId", "tenantId", views FROM (
-      SELECT v."modelId", v."tenantId", SUM(v.count)::bigint AS views,
-             row_number() OVER (PARTITION BY v."modelId" ORDER BY SUM(v.count) DESC, v."tenantId") AS rank
-      FROM "ModelViewDaily" v WHERE v."modelId" = ANY(${modelIds}::int[])
-      GROUP BY v."modelId", v."tenantId"
-    ) ranked
-    WHERE rank <= ${limit} OR "tenantId" = ANY(${pendingTenants}::int[])`;
+  const rows = await deps.db.$queryRaw<{ modelId: number; tenantId: number; views: number }[]>`
+    SELECT top."modelId", top."tenantId", top.views
+    FROM unnest(${modelIds}::int[]) AS m(id)
+    CROSS JOIN LATERAL (
+      SELECT v."modelId", v."tenantId", v.views FROM "ModelTenantView" v
+      WHERE v."modelId" = m.id AND v.views <> 0
+      ORDER BY v.views DESC, v."tenantId" LIMIT ${limit}
+    ) top
+    UNION
+    SELECT v."modelId", v."tenantId", v.views FROM "ModelTenantView" v
+    WHERE v."modelId" = ANY(${modelIds}::int[]) AND v."tenantId" = ANY(${pendingTenants}::int[])`;
   const bump = (modelId: number, tenantId: number, n: number) => {
     const tenants = perModel.get(modelId) ?? new Map<number, number>();
     add(tenants, tenantId, n);

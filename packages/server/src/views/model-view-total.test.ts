@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db.ts';
 import { withTransaction } from '../db/transaction.ts';
-import { modelViewCounts } from '../models/model-stats.query.ts';
+import { modelViewCounts, topTenantsByModel } from '../models/model-stats.query.ts';
 import { createViewBed, type ViewBed } from '../testing/view-bed.ts';
 import { addViewRows, flushViews } from './flush-views.ts';
 import { recordView, type ViewDeps } from './record-view.ts';
 
 /**
- * Model.viewTotal (migration 20261127053339_model_view_total, docs/lists-at-scale.md): the database
- * keeps each model's running total of views (every tenant's, every day's) in the same transaction as
- * every ModelViewDaily write; it must always equal the sum it stands for, which the platform's model
- * grid showed before.
+ * Model.viewTotal and ModelTenantView (migrations 20261127053339_model_view_total and
+ * 20261127053842_model_tenant_views, docs/lists-at-scale.md): the database keeps each model's running
+ * total of views (every tenant's, every day's) and each model's views per tenant in the same
+ * transaction as every ModelViewDaily write; they must always equal the sums they stand for, which
+ * the platform's model grid and the Statistics cards' top tenants computed before.
  */
 let bed: ViewBed;
 let db: Db;
@@ -31,6 +32,16 @@ const drift = () =>
     LEFT JOIN (SELECT v."modelId", SUM(v.count) AS sum FROM "ModelViewDaily" v GROUP BY v."modelId") s
       ON s."modelId" = m.id
     WHERE m."viewTotal" <> COALESCE(s.sum, 0)`;
+
+/** (model, tenant) pairs whose ModelTenantView row differs from the sum of their ModelViewDaily rows. */
+const tenantDrift = () =>
+  db.$queryRaw<{ modelId: number; tenantId: number }[]>`
+    SELECT COALESCE(t."modelId", s."modelId") AS "modelId", COALESCE(t."tenantId", s."tenantId") AS "tenantId"
+    FROM "ModelTenantView" t
+    FULL JOIN (SELECT v."modelId", v."tenantId", SUM(v.count) AS sum FROM "ModelViewDaily" v
+               GROUP BY v."modelId", v."tenantId") s
+      ON s."modelId" = t."modelId" AND s."tenantId" = t."tenantId"
+    WHERE COALESCE(t.views, 0) <> COALESCE(s.sum, 0)`;
 
 const totalOf = async (modelId: number) =>
   (await db.model.findUniqueOrThrow({ where: { id: modelId }, select: { viewTotal: true } })).viewTotal;
@@ -65,6 +76,7 @@ describe('Model.viewTotal, the running total of each model views', () => {
     await Promise.all([...loads, ...flushes]);
     await flushViews(deps);
     expect(await drift()).toEqual([]);
+    expect(await tenantDrift()).toEqual([]);
     const totals = await db.model.aggregate({ where: { id: { in: models } }, _sum: { viewTotal: true } });
     const sum = await db.modelViewDaily.aggregate({
       where: { modelId: { in: models } },
@@ -102,11 +114,53 @@ describe('Model.viewTotal, the running total of each model views', () => {
       ),
     );
     expect(await drift()).toEqual([]);
+    expect(await tenantDrift()).toEqual([]);
     const expected = Array.from({ length: 12 }, (_, t) => (1 + (t % 3)) * models.length).reduce(
       (a, b) => a + b,
     );
     const totals = await db.model.aggregate({ where: { id: { in: models } }, _sum: { viewTotal: true } });
     expect(totals._sum.viewTotal).toBe(expected);
+  });
+
+  it('ranks each model top tenants as the sums of their view-days do (views, then id)', async () => {
+    const { tenant, models } = await world();
+    const others = await Promise.all(
+      [1, 2].map((i) =>
+        db.tenant.create({
+          data: { name: `T${i} ${randomUUID()}`, domainPrefix: `t${i}${randomUUID().slice(0, 8)}` },
+        }),
+      ),
+    );
+    const day = new Date().toISOString().slice(0, 10);
+    const row = (tenantId: number, count: number, viewerKey: string) => ({
+      modelId: models[0]!,
+      tenantId,
+      day,
+      viewerKey,
+      source: 'portal' as const,
+      count,
+    });
+    await addViewRows(db, [
+      row(tenant.id, 2, 'a:1'),
+      row(others[0]!.id, 4, 'a:2'),
+      row(others[1]!.id, 3, 'a:3'),
+      row(others[1]!.id, 1, 'a:4'),
+    ]);
+    const top = (await topTenantsByModel(deps, [], [models[0]!], 2)).get(models[0]!)!;
+    // others[0] and others[1] both have 4: the lower id first; the school (2) is left out.
+    expect(top.map((t) => [t.tenant_id, t.tenant_views])).toEqual([
+      [others[0]!.id, 4],
+      [others[1]!.id, 4],
+    ]);
+    // Views still buffered in Redis for the school lift it into the top.
+    const pending = [row(tenant.id, 3, 'a:5')];
+    const withPending = (await topTenantsByModel(deps, pending, [models[0]!], 2)).get(models[0]!)!;
+    expect(withPending.map((t) => [t.tenant_id, t.tenant_views])).toEqual([
+      [tenant.id, 5],
+      [others[0]!.id, 4],
+    ]);
+    await db.tenant.delete({ where: { id: others[0]!.id } });
+    expect(await tenantDrift()).toEqual([]);
   });
 
   it('keeps a model total across delete and restore, and follows deleted rows', async () => {
@@ -135,5 +189,6 @@ describe('Model.viewTotal, the running total of each model views', () => {
     await db.model.delete({ where: { id: models[1]! } });
     expect(await totalOf(models[0]!)).toBe(5);
     expect(await drift()).toEqual([]);
+    expect(await tenantDrift()).toEqual([]);
   });
 });
