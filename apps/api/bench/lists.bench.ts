@@ -89,6 +89,11 @@ const CALLS: { list: string; who: Who; path: string }[] = [
     path: '/user/all?page=500&pageSize=20&sort=name&order=asc',
   },
   {
+    list: 'platform users: by school, page 500',
+    who: 'admin',
+    path: '/user/all?page=500&pageSize=20&sort=companyName&order=asc',
+  },
+  {
     list: 'platform users: search "pupil 4242"',
     who: 'admin',
     path: '/user/all?page=1&pageSize=20&search=pupil%204242',

@@ -111,7 +111,11 @@ describe('GET /support (paged)', () => {
   let schoolA: Caller;
   beforeAll(async () => {
     schoolA = await customer(h, { name: `Support School ${id}` });
-    const sender = await createUser(h.db, { tenant: schoolA.tenant, name: `Sender ${id}` });
+    const sender = await createUser(h.db, {
+      tenant: schoolA.tenant,
+      name: `Sender ${id}`,
+      email: `sender-${id}@mail.test`,
+    });
     const now = Date.now();
     await h.db.supportRequest.createMany({
       data: Array.from({ length: 12 }, (_, i) => ({
@@ -149,6 +153,27 @@ describe('GET /support (paged)', () => {
     );
     expect(byTenant.total).toBe(12);
     expect(byTenant.rows.map((r) => r.subject.slice(-2))).toEqual(['07', '06', '05', '04', '03']);
+    // The sender's e-mail, `_` taken literally, and the status order (open, answered, closed).
+    const byMail = SupportRequestPage.parse(
+      await ok(admin, '/support', { search: `SENDER-${id}@MAIL`, sort: 'status', pageSize: 12 }),
+    );
+    expect(byMail.total).toBe(12);
+    expect(byMail.rows.map((r) => r.subject.slice(-2))).toEqual([
+      '11',
+      '01',
+      '04',
+      '07',
+      '10',
+      '02',
+      '05',
+      '08',
+      '03',
+      '06',
+      '09',
+      '12',
+    ]);
+    const literal = SupportRequestPage.parse(await ok(admin, '/support', { search: `paged_${id}`, page: 1 }));
+    expect(literal.total).toBe(0);
   });
 
   it('without a page: the list as before (filters and search applied)', async () => {

@@ -10,7 +10,12 @@ import type { ViewEntry } from '../views/view-store.ts';
 
 const add = <K>(map: Map<K, number>, key: K, n: number) => map.set(key, (map.get(key) ?? 0) + n);
 
-/** Views per model: every tenant's (tenantId null) or one tenant's. */
+/**
+ * Views per model: every tenant's (tenantId null) or one tenant's. Every tenant's is the model's
+ * running total (`Model.viewTotal`, kept by database triggers in the same transaction as every
+ * ModelViewDaily write), one row per model instead of a sum over every view-day; one tenant's sums
+ * the tenant's view-days.
+ */
 export async function modelViewCounts(
   deps: ViewDeps,
   pending: ViewEntry[],
@@ -19,12 +24,20 @@ export async function modelViewCounts(
 ): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (modelIds.length === 0) return counts;
-  const rows = await deps.db.modelViewDaily.groupBy({
-    by: ['modelId'],
-    where: { modelId: { in: modelIds }, ...(tenantId === null ? {} : { tenantId }) },
-    _sum: { count: true },
-  });
-  for (const row of rows) add(counts, row.modelId, row._sum.count ?? 0);
+  if (tenantId === null) {
+    const models = await deps.db.model.findMany({
+      where: { id: { in: modelIds } },
+      select: { id: true, viewTotal: true },
+    });
+    for (const model of models) add(counts, model.id, model.viewTotal);
+  } else {
+    const rows = await deps.db.modelViewDaily.groupBy({
+      by: ['modelId'],
+      where: { modelId: { in: modelIds }, tenantId },
+      _sum: { count: true },
+    });
+    for (const row of rows) add(counts, row.modelId, row._sum.count ?? 0);
+  }
   const wanted = new Set(modelIds);
   for (const e of pending) {
     if (wanted.has(e.modelId) && (tenantId === null || e.tenantId === tenantId))
@@ -34,10 +47,11 @@ export async function modelViewCounts(
 }
 
 /**
- * The 5 tenants with the most views of each model (all time). PostgreSQL ranks the tenants per model
- * and answers only each model's top `limit`, plus the tenants with views still buffered in Redis
- * (they may climb into the top once added), instead of every (model, tenant) sum: with 10,000
- * tenants that was 200,000 rows per call (docs/lists-at-scale.md).
+ * The 5 tenants with the most views of each model (all time), read from ModelTenantView (each
+ * model's views per tenant, kept by database triggers in the same transaction as every
+ * ModelViewDaily write): each model's top `limit` is an index read, plus the tenants with views still
+ * buffered in Redis (they may climb into the top once added), instead of summing every view-day per
+ * call (docs/lists-at-scale.md).
  */
 export async function topTenantsByModel(
   deps: ViewDeps,
@@ -49,14 +63,17 @@ export async function topTenantsByModel(
   if (modelIds.length === 0) return new Map();
   const wanted = new Set(modelIds);
   const pendingTenants = [...new Set(pending.filter((e) => wanted.has(e.modelId)).map((e) => e.tenantId))];
-  const rows = await deps.db.$queryRaw<{ modelId: number; tenantId: number; views: bigint }[]>`
-    SELECT "modelId", "tenantId", views FROM (
-      SELECT v."modelId", v."tenantId", SUM(v.count)::bigint AS views,
-             row_number() OVER (PARTITION BY v."modelId" ORDER BY SUM(v.count) DESC, v."tenantId") AS rank
-      FROM "ModelViewDaily" v WHERE v."modelId" = ANY(${modelIds}::int[])
-      GROUP BY v."modelId", v."tenantId"
-    ) ranked
-    WHERE rank <= ${limit} OR "tenantId" = ANY(${pendingTenants}::int[])`;
+  const rows = await deps.db.$queryRaw<{ modelId: number; tenantId: number; views: number }[]>`
+    SELECT top."modelId", top."tenantId", top.views
+    FROM unnest(${modelIds}::int[]) AS m(id)
+    CROSS JOIN LATERAL (
+      SELECT v."modelId", v."tenantId", v.views FROM "ModelTenantView" v
+      WHERE v."modelId" = m.id AND v.views <> 0
+      ORDER BY v.views DESC, v."tenantId" LIMIT ${limit}
+    ) top
+    UNION
+    SELECT v."modelId", v."tenantId", v.views FROM "ModelTenantView" v
+    WHERE v."modelId" = ANY(${modelIds}::int[]) AND v."tenantId" = ANY(${pendingTenants}::int[])`;
   const bump = (modelId: number, tenantId: number, n: number) => {
     const tenants = perModel.get(modelId) ?? new Map<number, number>();
     add(tenants, tenantId, n);

@@ -52,7 +52,7 @@ export function SupportPage() {
     sorts: SUPPORT_SORTS,
     sort: 'created_at',
     order: 'asc',
-    pageSize: 50,
+    pageSize: 20,
     deps: [filters],
     texts: {
       failed: MSG.failedLoadSupport,
