@@ -15,8 +15,10 @@
  *  (b) Memory: resident set size (VmRSS) of every process of the two-API cluster (and of the one-API
  *      stack's API) after 5 s idle, and its peak while (a) loads it.
  *  (c) Bulk invites on the two-API cluster through nginx (two workers): BENCH_INVITE_SMALL_ROWS
- *      (10,000; target <= 30 s), then BENCH_INVITE_ROWS (100,000; target <= 180 s), every address
- *      exactly one e-mail (apps/api/bench/support/bulk-invite-run.ts, as bench:invites).
+ *      (10,000; target <= 30 s) after (b), BENCH_INVITE_ROWS (100,000; target <= 180 s) last, every
+ *      address exactly one e-mail (apps/api/bench/support/bulk-invite-run.ts, as bench:invites). One
+ *      request carries at most 10,000 rows (INVITE_LIMITS.rows): 100,000 rows are 10 requests posted
+ *      back to back, timed from the first request to the last e-mail.
  *  (d) Stripe webhooks through nginx to the two API processes: BENCH_EVENTS (2,000) deliveries of the
  *      events of BENCH_TENANTS (100) tenants at BENCH_WEBHOOK_CONCURRENCY (50) connections; target
  *      >= 300 events/s, every event recorded, every tenant's stored state equal to Stripe's
