@@ -7,6 +7,8 @@
  *
  *   npm run bench:webhooks        (or: npx tsx apps/api/bench/webhooks.bench.ts)
  *
+ * The load and the check are apps/api/bench/support/webhook-run.ts (bench:cluster runs them through nginx).
+ *
  * Environment: BENCH_EVENTS (default 2000), BENCH_CONCURRENCY (default 50), BENCH_TENANTS (default
  * 100), plus what the tests use (TEST_ADMIN_DATABASE_URL / DATABASE_URL, REDIS_URL). The API runs in a
  * child process; the Stripe-compatible server (packages/stripe-local) and the load generator in this
@@ -18,18 +20,16 @@ import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
 import { createLogger, parseConfig } from '@helix/server';
-import { createDb, type Db } from '@helix/server/db';
+import { createDb } from '@helix/server/db';
 import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { STRIPE_API_VERSION } from '@helix/server/billing/stripe-client';
 import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.command';
-import { storedFromStripe } from '@helix/server/billing/subscription-state';
-import { paymentFailedOf } from '@helix/server/billing/sync-subscription.command';
-import { latestInvoiceOf, readBillingAccount } from '@helix/server/billing/billing-account.query';
 import { startStripeLocal } from '@helix/stripe-local';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { seed } from '../../../prisma/seed.ts';
 import { createApp } from '../src/app.ts';
+import { makeTenants, postWebhooks, webhookDeliveries, webhookMismatches } from './support/webhook-run.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -78,52 +78,6 @@ async function serve(setup: Setup) {
 
 // ---- parent: setup, load, check ---------------------------------------------------------------------
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function shuffle<T>(items: T[]): T[] {
-  for (let i = items.length - 1; i > 0; i -= 1) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [items[i], items[j]] = [items[j]!, items[i]!];
-  }
-  return items;
-}
-
-/** Tenants in every state Stripe can put them in: active, trialing, cancelling, cancelled, incomplete. */
-async function makeTenants(db: Db, stripe: Stripe): Promise<number[]> {
-  const plans = await db.plan.findMany({ orderBy: { id: 'asc' } });
-  const ids: number[] = [];
-  for (let i = 0; i < TENANTS; i += 1) {
-    const plan = plans[i % plans.length]!;
-    const tenant = await db.tenant.create({
-      data: { domainPrefix: `bench${i}`, name: `Bench ${i}`, subscription: { create: {} } },
-    });
-    ids.push(tenant.id);
-    const customer = await stripe.customers.create({
-      name: tenant.name,
-      metadata: { tenantId: String(tenant.id) },
-    });
-    await db.tenant.update({ where: { id: tenant.id }, data: { stripeCustomerId: customer.id } });
-    const pm = await stripe.paymentMethods.attach((await stripe.paymentMethods.retrieve('pm_card_visa')).id, {
-      customer: customer.id,
-    });
-    const kind = i % 5;
-    const sub = await stripe.subscriptions.create({
-      customer: customer.id,
-      items: [{ price: plan.stripePriceId!, quantity: plan.userLimit + (i % 3) }],
-      default_payment_method: pm.id,
-      metadata: { tenantId: String(tenant.id), planId: String(plan.id) },
-      ...(kind === 1 ? { trial_period_days: 30 } : {}),
-      ...(kind === 4 ? { payment_behavior: 'default_incomplete' as const } : {}),
-    });
-    if (kind === 2) await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true });
-    if (kind === 3) await stripe.subscriptions.cancel(sub.id);
-  }
-  return ids;
-}
-
 async function main() {
   const database = await createTestDatabase('helix_bench');
   const prefix = `helixbench-${randomBytes(4).toString('hex')}`;
@@ -142,17 +96,8 @@ async function main() {
       }),
       db,
     });
-    const tenantIds = await makeTenants(db, stripe);
-    const customers = new Set(
-      (await db.tenant.findMany({ where: { id: { in: tenantIds } } })).map((t) => t.stripeCustomerId!),
-    );
-    const events: Stripe.Event[] = [];
-    for await (const event of stripe.events.list({ limit: 100 })) {
-      const object = event.data.object as { customer?: unknown; id?: string; object?: string };
-      const customer = object.object === 'customer' ? object.id : object.customer;
-      if (typeof customer === 'string' && customers.has(customer)) events.push(event);
-    }
-    const deliveries = shuffle(Array.from({ length: EVENTS }, (_, i) => events[i % events.length]!));
+    const tenantIds = await makeTenants(db, stripe, TENANTS);
+    const { events, deliveries } = await webhookDeliveries(db, stripe, tenantIds, EVENTS);
     console.log(
       `${tenantIds.length} tenants, ${events.length} distinct events, ${deliveries.length} deliveries ` +
         `(${(deliveries.length / events.length).toFixed(1)} each), ${CONCURRENCY} connections`,
@@ -175,69 +120,24 @@ async function main() {
     child.on('exit', (code, signal) => console.log(`API process exited (${code ?? signal})`));
     const url = `http://127.0.0.1:${api}/api/stripe/webhook`;
 
-    const latencies: number[] = [];
-    let errors = 0;
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < deliveries.length) {
-          const event = deliveries[next++]!;
-          const payload = JSON.stringify(event);
-          const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-          const t = performance.now();
-          const res = await fetch(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-            body: payload,
-          });
-          const text = await res.text();
-          latencies.push(performance.now() - t);
-          if (!res.ok) {
-            errors += 1;
-            if (errors <= 3) console.log(`HTTP ${res.status}: ${text.slice(0, 200)}`);
-          }
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const sorted = latencies.sort((a, b) => a - b);
+    const run = await postWebhooks({
+      url,
+      deliveries,
+      stripe,
+      secret: WEBHOOK_SECRET,
+      concurrency: CONCURRENCY,
+    });
     console.log(
-      `webhook deliveries ${String(latencies.length).padStart(6)}  ${(latencies.length / seconds).toFixed(0).padStart(5)} events/s  ` +
-        `p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${percentile(sorted, 99).toFixed(1)} ms` +
-        (errors ? `  (${errors} non-2xx)` : ''),
+      `webhook deliveries ${String(run.deliveries).padStart(6)}  ${run.perSecond.toFixed(0).padStart(5)} events/s  ` +
+        `p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms` +
+        (run.errors ? `  (${run.errors} non-2xx)` : ''),
     );
     const processed = await db.processedStripeEvent.count();
     console.log(`events recorded once: ${processed} of ${events.length} distinct`);
-    if (errors > 0 || processed !== events.length) failed = true;
+    if (run.errors > 0 || processed !== events.length) failed = true;
 
     // Every tenant's stored state must equal Stripe's.
-    let mismatches = 0;
-    for (const tenantId of tenantIds) {
-      const tenant = await db.tenant.findUniqueOrThrow({
-        where: { id: tenantId },
-        include: { subscription: true },
-      });
-      const { current } = await readBillingAccount(stripe, tenant.stripeCustomerId!);
-      const stored = tenant.subscription!;
-      const expected = current
-        ? storedFromStripe(current, paymentFailedOf(latestInvoiceOf(current), null, null))
-        : null;
-      const same =
-        expected &&
-        stored.stripeSubscriptionId === current!.id &&
-        stored.status === expected.status &&
-        stored.activePayment === expected.activePayment &&
-        stored.userLimit === expected.userLimit &&
-        stored.cancelAt?.getTime() === expected.cancelAt?.getTime() &&
-        stored.trialEnd?.getTime() === expected.trialEnd?.getTime() &&
-        stored.currentPeriodEnd?.getTime() === expected.currentPeriodEnd?.getTime() &&
-        String(stored.planId) === (current!.items.data[0]?.price.metadata?.planId ?? '');
-      if (!same) {
-        mismatches += 1;
-        if (mismatches <= 5) console.log('mismatch', tenantId, { stored, expected, stripe: current?.status });
-      }
-    }
+    const mismatches = await webhookMismatches(db, stripe, tenantIds);
     console.log(
       `stored state equals Stripe's for ${tenantIds.length - mismatches} of ${tenantIds.length} tenants: ` +
         (mismatches === 0 && !failed ? 'PASS' : 'FAIL'),

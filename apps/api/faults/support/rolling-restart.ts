@@ -42,6 +42,10 @@ export async function startRollingCluster(options: {
   inviteRows: number;
   /** The SMTP sink's delay per recipient (stretches the bulk invite so both workers restart mid-way). */
   delayRcptMs?: number;
+  /** The cluster's shape (default two API processes, two workers: `npm run start:cluster`). */
+  cluster?: { apis: number; workers: number };
+  /** Extra environment for the processes. */
+  env?: Record<string, string>;
 }): Promise<RollingCluster> {
   const database = await createTestDatabase('helix_rolling');
   const mail = await startMailSink({ delayRcptMs: options.delayRcptMs ?? 2 });
@@ -92,7 +96,7 @@ export async function startRollingCluster(options: {
       dataDir,
       stripePort: 0,
       stripePersist: false,
-      cluster: { apis: 2, workers: 2 },
+      cluster: options.cluster ?? { apis: 2, workers: 2 },
       env: {
         NODE_ENV: 'test',
         // The workers' "worker started" line tells a restarted worker is ready.
@@ -105,6 +109,7 @@ export async function startRollingCluster(options: {
         VIEWS_PER_ADDRESS_PER_HOUR: '1000000',
         RATE_LIMIT_MAX: '100000000',
         ...builds,
+        ...options.env,
       },
     });
     return {
