@@ -1,8 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { localNginxConfig, NGINX_TEMPLATE, renderTemplate } from './nginx.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findNginx,
+  localNginxConfig,
+  NGINX_TEMPLATE,
+  renderTemplate,
+  startNginx,
+  type NginxService,
+} from './nginx.ts';
 import { ROOT } from './paths.ts';
+import { freePort } from './services/net.ts';
 
 const template = readFileSync(NGINX_TEMPLATE, 'utf8');
 const placeholders = [...new Set([...template.matchAll(/\$\{(HELIX_[A-Z_]+)\}/g)].map((m) => m[1]!))];
@@ -35,5 +46,67 @@ describe('the nginx template (ops/nginx/templates/helix.conf.template)', () => {
     for (const name of placeholders) {
       expect(`${compose}\n${proxyStage}`, name).toMatch(new RegExp(`\\b${name}[:=]`));
     }
+  });
+});
+
+/**
+ * The retry rules, on a real nginx: one upstream closes every connection without answering (what a
+ * stopping API does to a kept-alive connection nginx sends on at that moment), the other answers.
+ * Reads are re-sent to the other process, the embed page's first call (a read sent as POST) too, any
+ * other POST is not: it may have reached a process.
+ */
+describe.skipIf(!findNginx())('nginx in front of a process that closes connections', () => {
+  let nginx: NginxService;
+  let answering: Server;
+  const closing = createTcpServer((socket) => socket.once('data', () => socket.destroy()));
+  let prefix: string;
+
+  beforeAll(async () => {
+    answering = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('answered'));
+    });
+    const [closingPort, answeringPort, portal, viewer] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    await new Promise<void>((resolve) => closing.listen(closingPort, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => answering.listen(answeringPort, '127.0.0.1', resolve));
+    prefix = mkdtempSync(path.join(tmpdir(), 'helix-nginx-retry-'));
+    nginx = await startNginx({
+      prefix,
+      values: {
+        apis: [`127.0.0.1:${closingPort}`, `127.0.0.1:${answeringPort}`],
+        viewers: [`127.0.0.1:${answeringPort}`],
+        portalListen: `127.0.0.1:${portal}`,
+        viewerListen: `127.0.0.1:${viewer}`,
+        webDist: prefix,
+        maxBody: '1m',
+      },
+      ports: [portal!, viewer!],
+      quiet: true,
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await nginx?.stop();
+    closing.close();
+    answering?.close();
+    if (prefix) rmSync(prefix, { recursive: true, force: true });
+  });
+
+  // Round robin: of two requests in a row, one goes first to the closing process.
+  const twice = async (path: string, init: RequestInit) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 2; i += 1) statuses.push((await fetch(`${nginx.url}${path}`, init)).status);
+    return statuses.sort();
+  };
+
+  it('re-sends reads and the embed detail POST, never another POST', async () => {
+    const post = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"token":"t"}' };
+    expect(await twice('/api/health/ready', {})).toEqual([200, 200]);
+    expect(await twice('/api/model/embed/detail', post)).toEqual([200, 200]);
+    expect(await twice('/api/auth/login', post)).toEqual([200, 502]);
   });
 });
