@@ -124,13 +124,15 @@ describe('Model.viewTotal, the running total of each model views', () => {
 
   it('ranks each model top tenants as the sums of their view-days do (views, then id)', async () => {
     const { tenant, models } = await world();
-    const others = await Promise.all(
-      [1, 2].map((i) =>
-        db.tenant.create({
+    // One after the other: others[0] gets the lower id (the tie below is broken by id).
+    const others = [];
+    for (const i of [1, 2]) {
+      others.push(
+        await db.tenant.create({
           data: { name: `T${i} ${randomUUID()}`, domainPrefix: `t${i}${randomUUID().slice(0, 8)}` },
         }),
-      ),
-    );
+      );
+    }
     const day = new Date().toISOString().slice(0, 10);
     const row = (tenantId: number, count: number, viewerKey: string) => ({
       modelId: models[0]!,
