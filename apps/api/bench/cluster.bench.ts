@@ -42,6 +42,7 @@ import { startRollingCluster, type RollingCluster } from '../faults/support/roll
 import { recordedViews } from '../test/embed-fixture.ts';
 import { printBulkInvite, runBulkInvite } from './support/bulk-invite-run.ts';
 import { makeTenants, postWebhooks, webhookDeliveries, webhookMismatches } from './support/webhook-run.ts';
+import { CpuMeter, pidsByCommand } from './support/cpu-shares.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SLICES = env('BENCH_SLICES', 6);
@@ -232,10 +233,32 @@ try {
   counts.two.latencies = [];
   const pairs: Array<{ one: number; two: number }> = [];
   const loadsDuring: number[] = [];
+  // Where the one-API stack's loads spend CPU (its slices only): the API process, nginx, the worker,
+  // its database's PostgreSQL backends, the Redis server (shared with anything else on the machine).
+  const cpuOne = new CpuMeter({
+    'api-1': procsOne['api-1']!,
+    nginx: procsOne.nginx!,
+    'worker-1': procsOne['worker-1']!,
+    'PostgreSQL backends': async () =>
+      (
+        await one.db.$queryRaw<Array<{ pid: number }>>`
+          SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
+      ).map((r) => r.pid),
+    'Redis server': () => pidsByCommand('redis-server'),
+  });
+  const loadsOneMeasured = { before: 0, after: 0 };
   for (let i = 0; i < SLICES; i += 1) {
     const pair = { one: 0, two: 0 };
     for (const shape of i % 2 === 0 ? (['one', 'two'] as const) : (['two', 'one'] as const)) {
+      if (shape === 'one') {
+        loadsOneMeasured.before = counts.one.viewerOk;
+        await cpuOne.start();
+      }
       pair[shape] = await embedSlice(shape === 'one' ? one : two, SLICE_SECONDS, counts[shape]);
+      if (shape === 'one') {
+        cpuOne.stop();
+        loadsOneMeasured.after += counts.one.viewerOk - loadsOneMeasured.before;
+      }
     }
     pairs.push(pair);
     loadsDuring.push(os.loadavg()[0]!);
@@ -277,6 +300,32 @@ try {
     `  two over one: median ${ratio.median.toFixed(2)}x (min ${ratio.min.toFixed(2)}x, max ${ratio.max.toFixed(2)}x); ` +
       `target >= ${MIN_RATIO}x: ${ratioOk ? 'met' : 'MISSED'}; load average (1 min) during: ` +
       `${Math.min(...loadsDuring).toFixed(1)}-${Math.max(...loadsDuring).toFixed(1)}`,
+  );
+
+  // The bound two API processes can reach here: one API process is at most one core; each load also
+  // costs the others' CPU on the same cores, so the cores allow at most cores x (API share) x one's rate.
+  const cpuTotal = Object.values(cpuOne.totals).reduce((a, b) => a + b, 0);
+  const apiShare = (cpuOne.totals['api-1'] ?? 0) / cpuTotal;
+  const measuredSeconds = SLICES * SLICE_SECONDS;
+  console.log(
+    `\n  CPU of the one-API stack's loads (its ${SLICES} slices, ${loadsOneMeasured.after} loads):`,
+  );
+  console.table(
+    Object.entries(cpuOne.totals).map(([part, seconds]) => ({
+      part,
+      'CPU s': Number(seconds.toFixed(1)),
+      'cores used': Number((seconds / measuredSeconds).toFixed(2)),
+      'ms per load': Number(((seconds * 1000) / Math.max(1, loadsOneMeasured.after)).toFixed(2)),
+      share: `${((seconds / cpuTotal) * 100).toFixed(0)}%`,
+    })),
+  );
+  const cores = os.cpus().length;
+  const used = cpuTotal / measuredSeconds;
+  console.log(
+    `  the one-API stack's loads used ${used.toFixed(2)} of ${cores} cores (the API process ` +
+      `${(apiShare * 100).toFixed(0)}% of it): more API processes can add at most the idle rest, ` +
+      `${(cores / used).toFixed(2)}x one at the same CPU per load (with the API at a full core: ` +
+      `${Math.min(2, cores * apiShare).toFixed(2)}x, ${cores} cores x its share)`,
   );
 
   console.log('\n(b) memory (RSS, MB) per process of the two-API cluster: idle 5 s / peak under (a)');
