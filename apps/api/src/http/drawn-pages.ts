@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { ServerBundle, ServerBundlePages } from '@helix/shared/handover';
+import type { ServerBundle, ServerBundlePages, UsersListPageInput } from '@helix/shared/handover';
 import { AUTH_TYPES } from '@helix/shared/schemas/account';
 import type { ServerDeps } from '@helix/server/deps';
 import { isPlatformAdmin } from '@helix/server/models/model.policy';
@@ -53,7 +53,24 @@ function failed(deps: ServerDeps, error: unknown, page: string): void {
  * drawn), the tenant is the session's, and the web app's route guard decides as in the browser. No, expired or refused session, a custom domain, the draw limit, no bundle, a
  * failed query or render, Redis down: the app shell.
  */
-export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
+type Actor = NonNullable<Awaited<ReturnType<typeof authenticate>>>;
+/** The signed-in header's part of every drawn page's input. */
+type Frame = Pick<UsersListPageInput, 'user' | 'authType' | 'tenant'>;
+
+/**
+ * The part every per-session drawn page shares: a session cookie on the portal's own host and no
+ * parameters, the bundle and index.html, the session (never a platform admin's), the per-session draw
+ * limit, the header's data (`frame`), the answer, and the app shell on any doubt or failure. `drawable`
+ * says whether the bundle has the page and the session may see it (checked before the draw limit);
+ * `draw` reads the page's data and renders; null for the app shell.
+ */
+function drawnSessionPage(
+  deps: ServerDeps,
+  options: DrawnPageOptions,
+  page: string,
+  drawable: (renderer: PagesRenderer, actor: Actor) => boolean,
+  draw: (renderer: PagesRenderer, index: string, actor: Actor, frame: Frame) => Promise<string | null>,
+): RequestHandler {
   const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
   const readIndex = indexReader(options.webDist);
   return async (req, res, next) => {
@@ -62,26 +79,50 @@ export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): Req
     try {
       const renderer = (await loadRenderer()) as PagesRenderer | null;
       const index = readIndex();
-      if (!renderer?.renderUsersListDocument || index === null) return next();
+      if (!renderer || index === null) return next();
       const actor = await authenticate(deps.db, token).catch(() => null);
-      if (!actor || isPlatformAdmin(actor) || !actor.permissions.includes('User.listing.view')) return next();
+      if (!actor || isPlatformAdmin(actor) || !drawable(renderer, actor)) return next();
       if (!(await withinLimit(deps, token))) return next();
       const authType = cookie(req, COOKIE.authType);
-      // The page the app's list asks first (GET /user/all?page=1&pageSize=20&sort=name&order=asc).
-      const users = await pageTenantUsers(deps.db, actor, TENANT_USERS_FIRST_PAGE);
-      const html = await renderer.renderUsersListDocument(index, {
+      const frame: Frame = {
         user: asJson(presentSessionUser(actor.user)),
         authType: AUTH_TYPES.find((t) => t === authType) ?? null,
         tenant: actor.tenant.domainPrefix,
-        users: asJson(users),
-      });
+      };
+      const html = await draw(renderer, index, actor, frame);
       if (html === null) return next();
       sendHtml(req, res, html);
     } catch (error) {
-      failed(deps, error, 'users list');
+      failed(deps, error, page);
       next();
     }
   };
+}
+
+/**
+ * GET /user/settings/users-list on the portal's own host, for a browser holding a valid session cookie:
+ * the owner's users list drawn by the web app's own components with the first page of GET /user/all
+ * (TENANT_USERS_FIRST_PAGE, the page the app's list asks first) for the same session, carried in the
+ * page so the app asks for nothing on its first render. The session and the permission are checked as
+ * GET /api/t/{tenant}/user/all checks them (a platform admin's /user/all is the platform list: not
+ * drawn), the tenant is the session's, and the web app's route guard decides as in the browser. No,
+ * expired or refused session, a custom domain, the draw limit, no bundle, a failed query or render,
+ * Redis down: the app shell.
+ */
+export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
+  return drawnSessionPage(
+    deps,
+    options,
+    'users list',
+    (renderer, actor) =>
+      Boolean(renderer.renderUsersListDocument) && actor.permissions.includes('User.listing.view'),
+    async (renderer, index, actor, frame) => {
+      if (!renderer.renderUsersListDocument) return null;
+      // The page the app's list asks first (GET /user/all?page=1&pageSize=20&sort=name&order=asc).
+      const users = await pageTenantUsers(deps.db, actor, TENANT_USERS_FIRST_PAGE);
+      return renderer.renderUsersListDocument(index, { ...frame, users: asJson(users) });
+    },
+  );
 }
 
 /**
@@ -93,43 +134,28 @@ export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): Req
  * asks for it again once it starts. Everything else as the users list above.
  */
 export function drawnSubscription(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
-  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
-  const readIndex = indexReader(options.webDist);
-  return async (req, res, next) => {
-    const token = cookie(req, COOKIE.apiToken);
-    if (!token || req.hostname !== options.portalHost || req.url.includes('?')) return next();
-    try {
-      const renderer = (await loadRenderer()) as PagesRenderer | null;
-      const index = readIndex();
-      if (!renderer?.renderSubscriptionDocument || index === null) return next();
-      const actor = await authenticate(deps.db, token).catch(() => null);
-      if (!actor || isPlatformAdmin(actor)) return next();
-      if (!(await withinLimit(deps, token))) return next();
+  return drawnSessionPage(
+    deps,
+    options,
+    'subscription page',
+    (renderer) => Boolean(renderer.renderSubscriptionDocument),
+    async (renderer, index, actor, frame) => {
+      if (!renderer.renderSubscriptionDocument) return null;
       const may = (permission: 'Subscription.listing.view' | 'Model.listing.view') =>
         actor.permissions.includes(permission);
       const [plans, summary, views] = await Promise.all([
         listTenantPlans(deps.db, actor),
-        may('Subscription.listing.view')
-          ? subscriptionSummary(deps, actor).catch(() => null)
-          : Promise.resolve(null),
-        may('Model.listing.view') ? viewsSummary(deps, actor).catch(() => null) : Promise.resolve(null),
+        may('Subscription.listing.view') ? subscriptionSummary(deps, actor).catch(() => null) : null,
+        may('Model.listing.view') ? viewsSummary(deps, actor).catch(() => null) : null,
       ]);
-      const authType = cookie(req, COOKIE.authType);
-      const html = await renderer.renderSubscriptionDocument(index, {
-        user: asJson(presentSessionUser(actor.user)),
-        authType: AUTH_TYPES.find((t) => t === authType) ?? null,
-        tenant: actor.tenant.domainPrefix,
+      return renderer.renderSubscriptionDocument(index, {
+        ...frame,
         plans: asJson(plans),
         summary: asJson(summary),
         views: asJson(views),
       });
-      if (html === null) return next();
-      sendHtml(req, res, html);
-    } catch (error) {
-      failed(deps, error, 'subscription page');
-      next();
-    }
-  };
+    },
+  );
 }
 
 /** How long a drawn /choose-subscription is served before it is drawn again: the catalogue changes rarely. */
