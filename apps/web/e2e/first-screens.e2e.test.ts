@@ -18,6 +18,24 @@ const appTookOver = (page: Page) =>
   page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
 const plan = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
+/** The WCAG contrast ratio of an element's text colour on its background (both opaque rgb()). */
+const textContrast = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const style = getComputedStyle(el);
+      const luminance = (rgb: string) => {
+        const [r, g, b] = (rgb.match(/\d+/g) ?? []).slice(0, 3).map((n) => {
+          const v = Number(n) / 255;
+          return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const [hi, lo] = [luminance(style.color), luminance(style.backgroundColor)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    });
+
 describe('the drawn first screens', () => {
   let browser: Browser;
   /** The demo owner's and the demo user's session cookies, from a sign-in through the form. */
@@ -189,6 +207,50 @@ describe('the drawn first screens', () => {
       await context.close();
     });
 
+    it('keeps presses on controls without a hook (the sort headers) for the app, and closes its menu on any use elsewhere', async () => {
+      const context = await firstVisit(owner);
+      const page = await context.newPage();
+      const release = await holdApp(page);
+      const listCalls: URL[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/user/all')) listCalls.push(new URL(r.url()));
+      });
+      await page.goto('/user/settings/users-list');
+      // The drawn user menu closes on a press into a field, the focus moving out, and Escape anywhere.
+      const button = page.getByTestId('user-menu');
+      const menu = page.locator('.drawn-menu[role="menu"]');
+      await button.click();
+      await menu.waitFor();
+      await page.getByTestId('users-search').locator('input').click();
+      await menu.waitFor({ state: 'detached' });
+      expect(await button.getAttribute('aria-expanded')).toBe('false');
+      await button.click();
+      await menu.waitFor();
+      await page.keyboard.press('Tab');
+      await menu.waitFor({ state: 'detached' });
+      await button.click();
+      await menu.waitFor();
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached' });
+      // A click on the Email header, then Enter on it: both held (shown busy), in order.
+      const email = page.getByRole('columnheader', { name: 'Email' });
+      await email.click();
+      expect(await email.getAttribute('aria-busy')).toBe('true');
+      await email.press('Enter');
+      expect(await drawn(page)).toBe('users-list');
+      await release();
+      await appTookOver(page);
+      // Made again on the app's table: by e-mail, then by e-mail descending, asked of the server.
+      await expect
+        .poll(() => page.getByRole('columnheader', { name: 'Email' }).getAttribute('aria-sort'))
+        .toBe('descending');
+      expect(listCalls.map((u) => `${u.searchParams.get('sort')} ${u.searchParams.get('order')}`)).toContain(
+        'email desc',
+      );
+      await context.close();
+    });
+
     it('is the app shell for a user without the permission, who goes to /unauthorized', async () => {
       const context = await firstVisit(member);
       const page = await context.newPage();
@@ -236,6 +298,9 @@ describe('the drawn first screens', () => {
       await page.getByTestId('subscription-summary').waitFor();
       await page.getByTestId('views-usage').waitFor();
       await plan(page, 'Educator Monthly').waitFor();
+      // The "Current plan" tag's text reaches WCAG AA (antd's green tag is 3.4:1; ui/theme.ts).
+      await page.getByText('Current plan', { exact: true }).waitFor();
+      expect(await textContrast(page, '.ant-tag-green')).toBeGreaterThanOrEqual(4.5);
       await context.close();
     });
 

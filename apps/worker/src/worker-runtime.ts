@@ -13,6 +13,7 @@ import { JobQueue } from '@helix/server/queue/job-queue';
 import { createStorage } from '@helix/server/storage/create-storage';
 import type { Storage } from '@helix/server/storage/storage';
 import { requeueOpenInvites } from '@helix/server/invites/invite-jobs';
+import { createInlineLogos } from './mail/inline-logos.ts';
 import { buildHandlers, type HandlerDeps } from './handlers/index.ts';
 import { startWorkers, type Workers } from './registry.ts';
 import { createViewsRuntime } from './views-runtime.ts';
@@ -60,6 +61,8 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
     mailFrom: config.MAIL_FROM,
     publicUrl: config.PUBLIC_URL,
     signingSecret: config.SIGNING_SECRET,
+    // One cache of the schools' logos for every e-mail this worker sends.
+    logos: createInlineLogos({ storage, publicUrl: config.PUBLIC_URL, logger }),
   };
   const deps: HandlerDeps = {
     transport,

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedRoles } from '@helix/server/testing/factories';
 import { createHarness, type Harness } from '../../test/harness.ts';
-import { bearer, customer, member, type Caller } from '../../test/models.ts';
+import { bearer, customer, member, platformAdmin, type Caller } from '../../test/models.ts';
 import { DRAWN_HOME_PER_MINUTE, drawnHome, type HomePageInput, type HomeRenderer } from './drawn-home.ts';
 
 let h: Harness;
@@ -57,8 +57,8 @@ beforeEach(() => {
   elsewhere = new Set();
 });
 
-const home = (cookie?: string, host = 'portal.test') => {
-  const req = request(app).get('/user/home').set('Host', host);
+const home = (cookie?: string, host = 'portal.test', url = '/user/home') => {
+  const req = request(app).get(url).set('Host', host);
   return cookie ? req.set('Cookie', cookie) : req;
 };
 
@@ -93,12 +93,16 @@ describe('the drawn home page', () => {
 
   it('leaves every other case to the app shell', async () => {
     const noRights = await member(h, owner.tenant, []);
+    const admin = await platformAdmin(h);
     for (const res of [
       await home(),
       await home('apiToken='),
       await home(cookies('not-a-session-token-at-all-0000000000000')),
       await home(cookies(noRights.token)),
       await home(cookies(owner.token), 'models.acme.example'),
+      // The usage e-mail's link asks the app for the Add Views dialog: the app starts at once.
+      await home(cookies(owner.token), 'portal.test', '/user/home?buy-views=1'),
+      await home(cookies(admin.token)),
     ]) {
       expect(res.status).toBe(200);
       expect(res.text).toBe('app shell');

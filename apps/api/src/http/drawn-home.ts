@@ -7,11 +7,14 @@ import { AUTH_TYPES } from '@helix/shared/schemas/account';
 import {
   SERVER_BUNDLE_DIR,
   SERVER_BUNDLE_FILE,
+  type HomePageInput,
   type ServerBundle as HomeRenderer,
+  type ServerBundlePages,
 } from '@helix/shared/handover';
 import { ModelListQuery } from '@helix/shared/schemas/model';
 import type { ServerDeps } from '@helix/server/deps';
 import { listModels } from '@helix/server/models/list-models.query';
+import { isPlatformAdmin } from '@helix/server/models/model.policy';
 import { isRedisUnavailable, redisKey, redisOutageOf } from '@helix/server/redis';
 import { sha256 } from '@helix/server/tokens';
 import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
@@ -78,6 +81,77 @@ export function sendHtml(req: Request, res: Response, html: string): void {
   }
 }
 
+/** The server bundle with the pages beyond the home (a bundle from an older build may lack them). */
+export type PagesRenderer = HomeRenderer & Partial<ServerBundlePages>;
+
+export interface DrawnPageOptions {
+  webDist: string;
+  portalHost?: string;
+  renderer?: () => Promise<PagesRenderer | null>;
+}
+
+/** index.html of the built app, read once (a rebuild is picked up by a restart, as web-app.ts says). */
+export function indexReader(webDist: string): () => string | null {
+  const file = path.join(webDist, 'index.html');
+  let html: string | null | undefined;
+  return () => (html ??= existsSync(file) ? readFileSync(file, 'utf8') : null);
+}
+
+export function drawnPageFailed(deps: ServerDeps, error: unknown, page: string): void {
+  // A Redis outage is logged once by its outage state, not per page.
+  if (isRedisUnavailable(error)) redisOutageOf(deps.redis)?.failed(error);
+  else deps.logger.warn({ err: error }, `drawn ${page} failed; serving the app shell`);
+}
+
+type Actor = NonNullable<Awaited<ReturnType<typeof authenticate>>>;
+/** The signed-in header's part of every drawn page's input. */
+type Frame = Pick<HomePageInput, 'user' | 'authType' | 'tenant'>;
+
+/**
+ * The part every per-session drawn page shares (the home below, the users list and the subscription
+ * page in drawn-pages.ts): a session cookie on the portal's own host and no parameters (a link with
+ * parameters, such as the usage e-mail's /user/home?buy-views=1, asks the app for more than the page:
+ * the app shell, which starts at once), the bundle and index.html, the session (never a platform
+ * admin's: the web app's route guard sends them elsewhere), the per-session draw limit, the header's
+ * data (`frame`), the answer, and the app shell on any doubt or failure. `drawable` says whether the
+ * bundle has the page and the session may see it (checked before the draw limit); `draw` reads the
+ * page's data and renders; null for the app shell.
+ */
+export function drawnSessionPage(
+  deps: ServerDeps,
+  options: DrawnPageOptions,
+  page: string,
+  drawable: (renderer: PagesRenderer, actor: Actor) => boolean,
+  draw: (renderer: PagesRenderer, index: string, actor: Actor, frame: Frame) => Promise<string | null>,
+): RequestHandler {
+  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
+  const readIndex = indexReader(options.webDist);
+  return async (req, res, next) => {
+    const token = cookie(req, COOKIE.apiToken);
+    if (!token || req.hostname !== options.portalHost || req.url.includes('?')) return next();
+    try {
+      const renderer = await loadRenderer();
+      const index = readIndex();
+      if (!renderer || index === null) return next();
+      const actor = await authenticate(deps.db, token).catch(() => null);
+      if (!actor || isPlatformAdmin(actor) || !drawable(renderer, actor)) return next();
+      if (!(await withinLimit(deps, token))) return next();
+      const authType = cookie(req, COOKIE.authType);
+      const frame: Frame = {
+        user: asJson(presentSessionUser(actor.user)),
+        authType: AUTH_TYPES.find((t) => t === authType) ?? null,
+        tenant: actor.tenant.domainPrefix,
+      };
+      const html = await draw(renderer, index, actor, frame);
+      if (html === null) return next();
+      sendHtml(req, res, html);
+    } catch (error) {
+      drawnPageFailed(deps, error, page);
+      next();
+    }
+  };
+}
+
 /**
  * GET /user/home on the portal's own host, for a browser holding a valid session cookie: the home
  * page (the model grid) drawn by the web app's own components for that user, with the grid's first
@@ -85,44 +159,20 @@ export function sendHtml(req: Request, res: Response, html: string): void {
  * HTML and the app starts on first use (apps/web/src/boot.ts). The session, tenant and permission are
  * checked as GET /model/all checks them. Anything else falls through to the app shell, which handles
  * it as before: no or expired session, a user who may not list models, a user the web app's route
- * guard sends elsewhere, a custom domain, more than DRAWN_HOME_PER_MINUTE draws a minute for the
- * session, no built app or server bundle, a render that fails, Redis down. Once the service worker is
- * installed, it answers navigations with the shell itself and this is not asked.
+ * guard sends elsewhere, a custom domain, an address with parameters, more than DRAWN_HOME_PER_MINUTE
+ * draws a minute for the session, no built app or server bundle, a render that fails, Redis down
+ * (drawnSessionPage). Once the service worker is installed, it answers navigations with the shell
+ * itself and this is not asked.
  */
-export function drawnHome(
-  deps: ServerDeps,
-  options: { webDist: string; portalHost?: string; renderer?: () => Promise<HomeRenderer | null> },
-): RequestHandler {
-  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
-  const indexFile = path.join(options.webDist, 'index.html');
-  // Read once, like the static files (a rebuild is picked up by a restart, as web-app.ts says).
-  let indexHtml: string | null | undefined;
-  const readIndex = () => (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null);
-  return async (req, res, next) => {
-    const token = cookie(req, COOKIE.apiToken);
-    if (!token || req.hostname !== options.portalHost) return next();
-    try {
-      const renderer = await loadRenderer();
-      const index = readIndex();
-      if (!renderer || index === null) return next();
-      const actor = await authenticate(deps.db, token).catch(() => null);
-      if (!actor?.permissions.includes('Model.listing.view')) return next();
-      if (!(await withinLimit(deps, token))) return next();
-      const authType = cookie(req, COOKIE.authType);
+export function drawnHome(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
+  return drawnSessionPage(
+    deps,
+    options,
+    'home page',
+    (_renderer, actor) => actor.permissions.includes('Model.listing.view'),
+    async (renderer, index, actor, frame) => {
       const listing = await listModels(deps, actor, ModelListQuery.parse({}));
-      const html = await renderer.renderHomeDocument(index, {
-        user: asJson(presentSessionUser(actor.user)),
-        authType: AUTH_TYPES.find((t) => t === authType) ?? null,
-        tenant: actor.tenant.domainPrefix,
-        listing: asJson(listing),
-      });
-      if (html === null) return next();
-      sendHtml(req, res, html);
-    } catch (error) {
-      // A Redis outage is logged once by its outage state, not per page.
-      if (isRedisUnavailable(error)) redisOutageOf(deps.redis)?.failed(error);
-      else deps.logger.warn({ err: error }, 'drawn home page failed; serving the app shell');
-      next();
-    }
-  };
+      return renderer.renderHomeDocument(index, { ...frame, listing: asJson(listing) });
+    },
+  );
 }

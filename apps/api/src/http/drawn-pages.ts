@@ -1,48 +1,31 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { ServerBundle, ServerBundlePages } from '@helix/shared/handover';
-import { AUTH_TYPES } from '@helix/shared/schemas/account';
 import type { ServerDeps } from '@helix/server/deps';
-import { isPlatformAdmin } from '@helix/server/models/model.policy';
 import { subscriptionSummary } from '@helix/server/billing/subscription-summary.query';
 import { listGuestPlans, listTenantPlans } from '@helix/server/plans/list-plans.query';
 import { viewsSummary } from '@helix/server/views/views-summary';
-import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
-import { isRedisUnavailable, redisOutageOf } from '@helix/server/redis';
-import { authenticate } from '@helix/server/sessions/session.service';
 import { pageTenantUsers } from '@helix/server/users/list-users.query';
 import { TENANT_USERS_FIRST_PAGE } from '@helix/shared/schemas/tenant-user';
-import { asJson, bundledHomeRenderer, cookie, COOKIE, sendHtml, withinLimit } from './drawn-home.ts';
+import {
+  asJson,
+  bundledHomeRenderer,
+  cookie,
+  COOKIE,
+  drawnSessionPage,
+  drawnPageFailed,
+  indexReader,
+  type DrawnPageOptions,
+  type PagesRenderer,
+} from './drawn-home.ts';
+
+export type { PagesRenderer } from './drawn-home.ts';
 
 /*
  * The further first screens the API draws with the web app's server bundle (issue 18 §14), as it draws
  * the home (drawn-home.ts): the same bundle, hand-over contract (@helix/shared/handover), per-session
- * draw limit and fallbacks. Any doubt answers with the app shell (`next()`).
+ * page handler (drawnSessionPage: draw limit and fallbacks). Any doubt answers with the app shell
+ * (`next()`).
  */
-
-/** The server bundle with the pages beyond the home (a bundle from an older build may lack them). */
-export type PagesRenderer = ServerBundle & Partial<ServerBundlePages>;
-
-interface DrawnPageOptions {
-  webDist: string;
-  portalHost?: string;
-  renderer?: () => Promise<PagesRenderer | null>;
-}
-
-/** index.html of the built app, read once (a rebuild is picked up by a restart, as web-app.ts says). */
-function indexReader(webDist: string): () => string | null {
-  const file = path.join(webDist, 'index.html');
-  let html: string | null | undefined;
-  return () => (html ??= existsSync(file) ? readFileSync(file, 'utf8') : null);
-}
-
-function failed(deps: ServerDeps, error: unknown, page: string): void {
-  // A Redis outage is logged once by its outage state, not per page.
-  if (isRedisUnavailable(error)) redisOutageOf(deps.redis)?.failed(error);
-  else deps.logger.warn({ err: error }, `drawn ${page} failed; serving the app shell`);
-}
 
 /**
  * GET /user/settings/users-list on the portal's own host, for a browser holding a valid session cookie:
@@ -50,38 +33,24 @@ function failed(deps: ServerDeps, error: unknown, page: string): void {
  * (TENANT_USERS_FIRST_PAGE, the page the app's list asks first) for the same session, carried in the
  * page so the app asks for nothing on its first render. The session and the permission are checked as
  * GET /api/t/{tenant}/user/all checks them (a platform admin's /user/all is the platform list: not
- * drawn), the tenant is the session's, and the web app's route guard decides as in the browser. No, expired or refused session, a custom domain, the draw limit, no bundle, a
- * failed query or render, Redis down: the app shell.
+ * drawn), the tenant is the session's, and the web app's route guard decides as in the browser. No,
+ * expired or refused session, a custom domain, the draw limit, no bundle, a failed query or render,
+ * Redis down: the app shell.
  */
 export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
-  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
-  const readIndex = indexReader(options.webDist);
-  return async (req, res, next) => {
-    const token = cookie(req, COOKIE.apiToken);
-    if (!token || req.hostname !== options.portalHost || req.url.includes('?')) return next();
-    try {
-      const renderer = (await loadRenderer()) as PagesRenderer | null;
-      const index = readIndex();
-      if (!renderer?.renderUsersListDocument || index === null) return next();
-      const actor = await authenticate(deps.db, token).catch(() => null);
-      if (!actor || isPlatformAdmin(actor) || !actor.permissions.includes('User.listing.view')) return next();
-      if (!(await withinLimit(deps, token))) return next();
-      const authType = cookie(req, COOKIE.authType);
+  return drawnSessionPage(
+    deps,
+    options,
+    'users list',
+    (renderer, actor) =>
+      Boolean(renderer.renderUsersListDocument) && actor.permissions.includes('User.listing.view'),
+    async (renderer, index, actor, frame) => {
+      if (!renderer.renderUsersListDocument) return null;
       // The page the app's list asks first (GET /user/all?page=1&pageSize=20&sort=name&order=asc).
       const users = await pageTenantUsers(deps.db, actor, TENANT_USERS_FIRST_PAGE);
-      const html = await renderer.renderUsersListDocument(index, {
-        user: asJson(presentSessionUser(actor.user)),
-        authType: AUTH_TYPES.find((t) => t === authType) ?? null,
-        tenant: actor.tenant.domainPrefix,
-        users: asJson(users),
-      });
-      if (html === null) return next();
-      sendHtml(req, res, html);
-    } catch (error) {
-      failed(deps, error, 'users list');
-      next();
-    }
-  };
+      return renderer.renderUsersListDocument(index, { ...frame, users: asJson(users) });
+    },
+  );
 }
 
 /**
@@ -93,43 +62,28 @@ export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): Req
  * asks for it again once it starts. Everything else as the users list above.
  */
 export function drawnSubscription(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
-  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
-  const readIndex = indexReader(options.webDist);
-  return async (req, res, next) => {
-    const token = cookie(req, COOKIE.apiToken);
-    if (!token || req.hostname !== options.portalHost || req.url.includes('?')) return next();
-    try {
-      const renderer = (await loadRenderer()) as PagesRenderer | null;
-      const index = readIndex();
-      if (!renderer?.renderSubscriptionDocument || index === null) return next();
-      const actor = await authenticate(deps.db, token).catch(() => null);
-      if (!actor || isPlatformAdmin(actor)) return next();
-      if (!(await withinLimit(deps, token))) return next();
+  return drawnSessionPage(
+    deps,
+    options,
+    'subscription page',
+    (renderer) => Boolean(renderer.renderSubscriptionDocument),
+    async (renderer, index, actor, frame) => {
+      if (!renderer.renderSubscriptionDocument) return null;
       const may = (permission: 'Subscription.listing.view' | 'Model.listing.view') =>
         actor.permissions.includes(permission);
       const [plans, summary, views] = await Promise.all([
         listTenantPlans(deps.db, actor),
-        may('Subscription.listing.view')
-          ? subscriptionSummary(deps, actor).catch(() => null)
-          : Promise.resolve(null),
-        may('Model.listing.view') ? viewsSummary(deps, actor).catch(() => null) : Promise.resolve(null),
+        may('Subscription.listing.view') ? subscriptionSummary(deps, actor).catch(() => null) : null,
+        may('Model.listing.view') ? viewsSummary(deps, actor).catch(() => null) : null,
       ]);
-      const authType = cookie(req, COOKIE.authType);
-      const html = await renderer.renderSubscriptionDocument(index, {
-        user: asJson(presentSessionUser(actor.user)),
-        authType: AUTH_TYPES.find((t) => t === authType) ?? null,
-        tenant: actor.tenant.domainPrefix,
+      return renderer.renderSubscriptionDocument(index, {
+        ...frame,
         plans: asJson(plans),
         summary: asJson(summary),
         views: asJson(views),
       });
-      if (html === null) return next();
-      sendHtml(req, res, html);
-    } catch (error) {
-      failed(deps, error, 'subscription page');
-      next();
-    }
-  };
+    },
+  );
 }
 
 /** How long a drawn /choose-subscription is served before it is drawn again: the catalogue changes rarely. */
@@ -175,7 +129,8 @@ export function drawnChooseSubscription(
         drawing = null;
       }));
 
-  if (options.warm) void redraw().catch((error: unknown) => failed(deps, error, '/choose-subscription'));
+  if (options.warm)
+    void redraw().catch((error: unknown) => drawnPageFailed(deps, error, '/choose-subscription'));
 
   return async (req, res, next) => {
     if (req.hostname !== options.portalHost || req.url.includes('?')) return next();
@@ -183,7 +138,7 @@ export function drawnChooseSubscription(
     try {
       if (cached) {
         if (now() - cached.at > CHOOSE_SUBSCRIPTION_TTL_MS) {
-          void redraw().catch((error: unknown) => failed(deps, error, '/choose-subscription'));
+          void redraw().catch((error: unknown) => drawnPageFailed(deps, error, '/choose-subscription'));
         }
         return sendPublicHtml(req, res, cached.page);
       }
@@ -191,7 +146,7 @@ export function drawnChooseSubscription(
       if (!page) return next();
       sendPublicHtml(req, res, page);
     } catch (error) {
-      failed(deps, error, '/choose-subscription');
+      drawnPageFailed(deps, error, '/choose-subscription');
       next();
     }
   };

@@ -33,13 +33,54 @@ export function drawnHeldRoot(): HTMLElement | null {
 
 /*
  * What was used is found again by its hand-over hook (@helix/shared/handover: `data-handover` on the
- * user menu, Help, a card's Open, the search field), never by its place in the page: an element without
- * a hook is not carried over.
+ * user menu, Help, a card's Open, the search field), never by its place in the page. A control without
+ * a hook (a table's sort header, a tab, a plain button: CONTROLS) is found again by what it is and
+ * says: its tag, role and accessible name, and which of the page's controls alike it is. The app's
+ * page is drawn by the same components from the same answers, so the same control is there; a press
+ * on it is not lost on any drawn page, hooked or not.
  */
+const CONTROLS =
+  'button, summary, [role="button"], [role="tab"], [role="switch"], [role="checkbox"], [role="radio"], ' +
+  '[role="menuitem"], [role="option"], [tabindex="0"]';
+
+/** A control without a hook: its kind and name (`control`), and which of the controls alike it is. */
+interface ControlAddress {
+  control: string;
+  index: number;
+}
+type HeldAddress = HandoverAddress | ControlAddress;
+
+const controlKey = (el: Element): string =>
+  [
+    el.tagName,
+    el.getAttribute('role') ?? '',
+    el.getAttribute('aria-label') ?? (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200),
+  ].join('|');
+
+const controlsLike = (root: HTMLElement, key: string): Element[] =>
+  [...root.querySelectorAll(CONTROLS)].filter((el) => controlKey(el) === key);
+
+/** The hand-over address of what `target` is part of: its hook, else its control, else null. */
+function heldAddressOf(root: HTMLElement, target: Element): HeldAddress | null {
+  const hooked = addressOf(root, target);
+  if (hooked) return hooked;
+  const control = target.closest(CONTROLS);
+  if (!control || !root.contains(control)) return null;
+  const key = controlKey(control);
+  const index = controlsLike(root, key).indexOf(control);
+  return index < 0 ? null : { control: key, index };
+}
+
+/** The element at `address` under `root` (the app's page), or null when it has none. */
+const heldElementAt = (root: HTMLElement, address: HeldAddress): Element | null =>
+  'hook' in address
+    ? elementAt<Element>(root, address)
+    : (controlsLike(root, address.control)[address.index] ?? null);
+
 /** The presses held for the app, in order (a card's Select, then its Buy Now); a few at most. */
-let heldClicks: HandoverAddress[] = [];
+let heldClicks: HeldAddress[] = [];
 const HELD_CLICKS_MAX = 3;
-let focused: { address: HandoverAddress; element: Element } | null = null;
+let focused: { address: HeldAddress; element: Element } | null = null;
 /** What was typed or ticked in hooked fields, by address (a form's every field, not only the focused one). */
 const entered = new Map<string, { address: HandoverAddress; value: string; checked: boolean }>();
 const keyOf = (address: HandoverAddress) => `${address.hook}#${address.index}`;
@@ -48,8 +89,8 @@ const keyOf = (address: HandoverAddress) => `${address.hook}#${address.index}`;
  * The field at `address` on the app's page: the hooked element itself, or the one input inside it when
  * the hook sits on a wrapper (antd's Input.Search puts `data-` attributes on its wrapper).
  */
-function fieldAt(root: HTMLElement, address: HandoverAddress): Element | null {
-  const hooked = elementAt<Element>(root, address);
+function fieldAt(root: HTMLElement, address: HeldAddress): Element | null {
+  const hooked = heldElementAt(root, address);
   if (!hooked || hooked instanceof HTMLInputElement) return hooked;
   const inputs = hooked.querySelectorAll('input');
   return inputs.length === 1 ? inputs[0]! : hooked;
@@ -64,7 +105,8 @@ function typeInto(input: HTMLInputElement, value: string): void {
 /**
  * Called by src/boot.ts: a click on the drawn page waits for the app (a link would reload the page) and
  * is answered at once on the drawn page (the pressed element shows it is busy; the user menu opens its
- * own plain-DOM menu, ./drawn-user-menu.ts), and the focused element is remembered.
+ * own plain-DOM menu, ./drawn-user-menu.ts), and the focused element is remembered. A press on any
+ * control (hooked or not, by pointer or by Enter) is held and made again once the app is up.
  */
 export function holdEarlyUse(root: HTMLElement): void {
   // The user menu answers a click itself, with its own plain-DOM menu (./drawn-user-menu.ts).
@@ -82,9 +124,30 @@ export function holdEarlyUse(root: HTMLElement): void {
   root.addEventListener('submit', (event) => event.preventDefault(), { capture: true });
   root.addEventListener('focusin', (event) => {
     if (!root.dataset.prerendered || !(event.target instanceof Element)) return;
-    const address = addressOf(root, event.target);
+    const address = heldAddressOf(root, event.target);
     focused = address && { address, element: event.target };
   });
+  const hold = (address: HeldAddress) => {
+    if (heldClicks.length >= HELD_CLICKS_MAX) return;
+    heldClicks.push(address);
+    heldElementAt(root, address)?.setAttribute('aria-busy', 'true');
+  };
+  // Enter (or Space) on a control that is not a button (a sort header, a role="button" element)
+  // makes no click of its own in the browser: it is held as the press it is, like a click.
+  root.addEventListener(
+    'keydown',
+    (event) => {
+      if (!root.dataset.prerendered || !(event.target instanceof Element)) return;
+      if (event.key !== 'Enter' && !(event.key === ' ' && event.target.matches('[role="button"]'))) return;
+      if (!event.target.matches(CONTROLS) || event.target.matches('button, summary, input, a[href]')) return;
+      if (menu?.owns(event.target)) return;
+      const address = heldAddressOf(root, event.target);
+      if (!address) return;
+      event.preventDefault();
+      hold(address);
+    },
+    { capture: true },
+  );
   root.addEventListener(
     'click',
     (event) => {
@@ -92,9 +155,8 @@ export function holdEarlyUse(root: HTMLElement): void {
       // Fields, boxes and their labels work on the drawn page as they are (what they hold is carried
       // over), and so do links that open a new tab (Terms, Privacy).
       if (event.target.closest('input, textarea, select, label, a[target="_blank"]')) return;
-      const address = addressOf(root, event.target);
       // A link without a hook goes where it points, as a link of a page without scripts does.
-      if (!address && event.target.closest('a[href]')) return;
+      if (!addressOf(root, event.target) && event.target.closest('a[href]')) return;
       event.preventDefault();
       event.stopPropagation();
       if (menu?.owns(event.target)) {
@@ -102,9 +164,8 @@ export function holdEarlyUse(root: HTMLElement): void {
         return;
       }
       menu?.clickedElsewhere();
-      if (!address || heldClicks.length >= HELD_CLICKS_MAX) return;
-      heldClicks.push(address);
-      elementAt(root, address)?.setAttribute('aria-busy', 'true');
+      const address = heldAddressOf(root, event.target);
+      if (address) hold(address);
     },
     { capture: true },
   );
@@ -149,7 +210,7 @@ export function takeOverWhenReplaced(root: HTMLElement): void {
     heldClicks = [];
     const next = () => {
       const click = clicks.shift();
-      const target = click && elementAt<Element>(root, click);
+      const target = click && heldElementAt(root, click);
       if (target instanceof HTMLElement) target.click();
       if (clicks.length) setTimeout(next, 0);
     };

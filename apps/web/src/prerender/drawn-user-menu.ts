@@ -14,10 +14,11 @@ import { menuFocusMove } from './menu-keys';
  * the button names in USER_MENU_KEYS_ATTRIBUTE), instead of waiting about a second for the app. It is a
  * WAI-ARIA menu button: Enter, Space or a click opens it, ArrowDown / ArrowUp open it on the first /
  * last item; in the menu the arrows, Home and End move, Enter or Space chooses, Escape closes it and
- * gives the focus back to the button, Tab closes it and moves on from the button. An item chosen before the app is up shows it is
- * busy; the app does it when it takes over. The app's header (components/header/header.tsx) takes what
- * was done here with `takeDrawnMenuUse` and keeps its own menu open, on the same item, or does what was
- * chosen. Started by ./drawn-home.ts; the styles are the entry's (styles/global.css, `.drawn-menu`).
+ * gives the focus back to the button, Tab closes it and moves on from the button; a press anywhere
+ * else (a field included), the focus moving out of it or Escape anywhere close it. An item chosen
+ * before the app is up shows it is busy; the app does it when it takes over. The app's header
+ * (components/header/header.tsx) takes what was done here with `takeDrawnMenuUse` and keeps its own
+ * menu open, on the same item, or does what was chosen. Started by ./drawn-home.ts; the styles are the entry's (styles/global.css, `.drawn-menu`).
  */
 
 let use: DrawnMenuUse | null = null;
@@ -42,7 +43,10 @@ export interface DrawnUserMenu {
   owns(target: Element): boolean;
   /** Handles a click the menu owns. */
   click(target: Element, byKeyboard: boolean): void;
-  /** A click elsewhere on the drawn page closes the menu, as the app's does. */
+  /**
+   * A click elsewhere on the drawn page closes the menu, as the app's does (a press, the focus moving
+   * out or Escape outside it close it too, by the menu's own listeners).
+   */
   clickedElsewhere(): void;
 }
 
@@ -71,10 +75,33 @@ export function drawnUserMenu(root: HTMLElement): DrawnUserMenu | null {
     if (use) use.focused = keyOf(target);
   };
 
+  const inside = (target: EventTarget | null) =>
+    target instanceof Node && (button.contains(target) || Boolean(menu?.contains(target)));
+  /*
+   * While the menu is open, anything done outside it closes it, as the app's dropdown does: a press
+   * anywhere else (a field too, whose click the drawn page leaves to the browser), the focus moving
+   * out (Tab, a field focused), Escape wherever the focus is. Once the app's page has replaced the
+   * drawn one (the menu is no longer in the page), these listeners only remove themselves.
+   */
+  const outside = (event: Event) => {
+    if (!menu?.isConnected) return unlisten();
+    if (event instanceof KeyboardEvent) {
+      if (event.key === 'Escape' && !inside(event.target)) close(false);
+    } else if (!inside(event.target)) close(false);
+  };
+  const OUTSIDE = ['pointerdown', 'focusin', 'keydown'] as const;
+  const listen = () => {
+    for (const type of OUTSIDE) doc.addEventListener(type, outside, true);
+  };
+  const unlisten = () => {
+    for (const type of OUTSIDE) doc.removeEventListener(type, outside, true);
+  };
+
   const close = (focusButton: boolean) => {
     if (!menu) return;
     // An item already chosen keeps the menu: the app does it once it is up.
     if (use?.chosen) return;
+    unlisten();
     menu.remove();
     menu = null;
     button.setAttribute('aria-expanded', 'false');
@@ -131,6 +158,7 @@ export function drawnUserMenu(root: HTMLElement): DrawnUserMenu | null {
     button.setAttribute('aria-expanded', 'true');
     button.setAttribute('aria-controls', menuId);
     use = { open: true, focused: null, chosen: null };
+    listen();
   };
 
   button.addEventListener('keydown', (event) => {

@@ -2,6 +2,21 @@ import type { ThemeConfig } from 'antd';
 
 export const PRIMARY_COLOR = '#5f51fb';
 
+/** antd palette tokens for tags' text: the shade of each colour whose text reaches 4.5:1 on its tint. */
+const TAG_TEXT_SHADES = {
+  green7: '#237804', // green-8
+  orange7: '#ad4e00', // orange-8
+  volcano7: '#ad2102', // volcano-8
+  cyan7: '#006d75', // cyan-8
+  gold7: '#874d00', // gold-9
+  yellow7: '#876800', // yellow-9
+  lime7: '#3f6600', // lime-9
+  colorSuccess: '#237804', // green-8
+  colorInfo: '#0958d9', // blue-7
+  colorError: '#cf1322', // red-7
+  colorWarning: '#874d00', // gold-9
+} as const;
+
 export const theme: ThemeConfig = {
   token: {
     colorPrimary: PRIMARY_COLOR,
@@ -13,6 +28,13 @@ export const theme: ThemeConfig = {
     colorTextDescription: 'rgba(0, 0, 0, 0.6)',
     colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
     borderRadius: 8,
+  },
+  components: {
+    // A coloured tag's text is its colour's shade 7 on shade 1, which is under WCAG AA's 4.5:1 for
+    // green (the plans' "Current plan", 3.4:1), orange, gold, volcano, cyan, yellow and lime, and
+    // antd's status colours (success, processing, error, warning). Each takes the first darker shade
+    // of its own palette that reaches 4.5:1 (theme.test.ts checks every preset and status colour).
+    Tag: TAG_TEXT_SHADES,
   },
 };
 

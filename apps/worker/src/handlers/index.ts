@@ -50,7 +50,11 @@ export interface HandlerDeps {
 /** Every job's handler. Declaring a job without a handler here fails the type check and the start. */
 export function buildHandlers(deps: HandlerDeps): JobHandlers {
   return {
-    'send-email': sendEmailHandler({ transport: deps.transport, from: deps.mailFrom }),
+    'send-email': sendEmailHandler({
+      transport: deps.transport,
+      from: deps.mailFrom,
+      logos: deps.invites.logos,
+    }),
     'send-invite': sendInviteHandler(deps.invites),
     'password-reset-request': passwordResetRequestHandler({
       db: deps.models.db,

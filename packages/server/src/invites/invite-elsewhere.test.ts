@@ -66,6 +66,7 @@ const depsWith = (transport: Transporter, leaseMs?: number): SendInviteDeps => (
   mailFrom: 'Helix <no-reply@helix.test>',
   publicUrl: 'http://portal.test',
   signingSecret: 'a-test-signing-secret-of-32-characters!',
+  logos: { inline: () => Promise.resolve(null) },
   leaseMs,
 });
 

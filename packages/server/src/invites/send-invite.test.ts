@@ -4,6 +4,7 @@ import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createDb, type Db } from '../db.ts';
 import { openInvite } from '../accounts/join.command.ts';
 import { createTenant, createUser, seedRoles } from '../testing/factories.ts';
+import type { InlineLogo } from '../mail/mail-logo.ts';
 import { createInvitedUsers } from './invited-users.ts';
 import { InviteSendLeased, markInviteFailed, sendInvite, type SendInviteDeps } from './send-invite.ts';
 
@@ -69,12 +70,17 @@ function recorder(behave: (count: number) => Promise<void> | void = () => undefi
   return { links, transport };
 }
 
+/** The logos the worker would make (apps/worker/src/mail/inline-logos.ts): here, the logo URLs asked for. */
+const askedLogos: string[] = [];
+const LOGO: InlineLogo = { cid: 'logo.test@helix', png: Buffer.from('png bytes'), width: 120, height: 40 };
+
 const depsWith = (transport: Transporter, leaseMs?: number): SendInviteDeps => ({
   db,
   transport,
   mailFrom: 'Helix <no-reply@helix.test>',
   publicUrl: 'http://portal.test',
   signingSecret: 'a-test-signing-secret-of-32-characters!',
+  logos: { inline: (url) => (askedLogos.push(url), Promise.resolve(LOGO)) },
   leaseMs,
 });
 
@@ -146,7 +152,7 @@ describe('sendInvite', () => {
 });
 
 describe('the invitation e-mail of a branded school', () => {
-  it("carries the school's name, stored logo, colour and the link's expiry", async () => {
+  it("carries the school's name, stored logo (inline), colour and the link's expiry", async () => {
     await db.branding.upsert({
       where: { tenantId },
       create: { tenantId, brandLogo: 'images/logo-school123.webp', primaryColor: '#0a7d32' },
@@ -154,14 +160,21 @@ describe('the invitation e-mail of a branded school', () => {
     });
     const { ids } = await invites(1);
     await db.invite.update({ where: { id: ids[0]! }, data: { expiresAt: new Date('2030-12-10T14:00:00Z') } });
-    const mails: Array<{ text?: string; html?: string }> = [];
+    type Sent = { text?: string; html?: string; attachments?: Array<Record<string, unknown>> };
+    const mails: Sent[] = [];
     const transport = {
-      sendMail: (mail: { text?: string; html?: string }) => (mails.push(mail), Promise.resolve({})),
+      sendMail: (mail: Sent) => (mails.push(mail), Promise.resolve({})),
     } as unknown as Transporter;
     expect(await sendInvite(depsWith(transport), ids[0]!)).toBe('sent');
     const tenant = await db.tenant.findUniqueOrThrow({ where: { id: tenantId } });
     const [mail] = mails;
-    expect(mail?.html).toContain('src="http://portal.test/api/files/images/logo-school123.webp"');
+    // The stored logo is asked for by its URL and shown from the message's own PNG part.
+    expect(askedLogos).toEqual(['http://portal.test/api/files/images/logo-school123.webp']);
+    expect(mail?.html).toContain(`<img src="cid:${LOGO.cid}" alt="${tenant.name}" width="120" height="40"`);
+    expect(mail?.html).not.toContain('logo-school123.webp');
+    expect(mail?.attachments).toEqual([
+      expect.objectContaining({ cid: LOGO.cid, content: LOGO.png, contentType: 'image/png' }),
+    ]);
     expect(mail?.html).toContain('background:#0a7d32');
     expect(mail?.text?.split('\n')[0]).toBe(tenant.name);
     expect(mail?.text).toContain('This invitation expires on 10 December 2030 at 14:00 UTC.');

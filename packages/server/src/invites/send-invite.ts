@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { Db } from '../db.ts';
 import { presentMailBrand } from '../mail/mail-brand.ts';
+import type { MailLogos } from '../mail/mail-logo.ts';
 import { sendTemplateMail } from '../mail/transport.ts';
 import { inviteLink } from './invite-link.ts';
 import { inviteToken, inviteTokenHash, newInviteNonce } from './invite-token.ts';
@@ -12,6 +13,8 @@ export interface SendInviteDeps {
   publicUrl: string;
   /** SIGNING_SECRET: the key the invitation tokens are derived with (invite-token.ts). */
   signingSecret: string;
+  /** The school's logo as the e-mail's inline PNG (mail-logo.ts). */
+  logos: MailLogos;
   /** How long a send is claimed for; default INVITE_SEND_LEASE_MS. */
   leaseMs?: number;
 }
@@ -135,6 +138,7 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
             },
             brand,
           },
+      deps.logos,
     );
   } catch (error) {
     // Not taken by the SMTP server: the next attempt need not wait for the lease.

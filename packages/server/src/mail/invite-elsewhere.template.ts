@@ -1,6 +1,5 @@
-import type { MailBrand } from '@helix/shared';
 import { z } from 'zod';
-import { renderLayout, type RenderedMail } from './layout.ts';
+import { renderLayout, type MailLook, type RenderedMail } from './layout.ts';
 
 /**
  * The notice sent instead of an invitation when a school invites an address that already has a Helix
@@ -15,7 +14,7 @@ export const InviteElsewhereVars = z.object({
 });
 
 /** In the inviting school's look when it has one (the notice is from that school, not the other). */
-export function inviteElsewhereMail(rawVars: Record<string, string>, brand?: MailBrand): RenderedMail {
+export function inviteElsewhereMail(rawVars: Record<string, string>, brand?: MailLook): RenderedMail {
   const v = InviteElsewhereVars.parse(rawVars);
   const by = v.inviterName ? `${v.inviterName} invited you` : 'You were invited';
   const lines = [

@@ -1,4 +1,3 @@
-import type { MailBrand } from '@helix/shared';
 import { escapeHtml } from '../escape-html.ts';
 import { HELIX_MAIL_LOOK } from './mail-brand.ts';
 
@@ -8,6 +7,25 @@ export interface RenderedMail {
   html: string;
 }
 
+/** The logo an e-mail shows: its source (`cid:` of the message's inline PNG, mail-logo.ts) and CSS size. */
+export interface MailLogo {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * What a school's e-mail is drawn with: its name, the button's colours (#rrggbb, checked by MailBrand)
+ * and, when the message carries it, its logo. A MailBrand as queued (its `logoUrl` is where the logo is
+ * stored, never shown) draws the school's name in text.
+ */
+export interface MailLook {
+  name: string;
+  primaryColor: string;
+  textColor: string;
+  logo?: MailLogo;
+}
+
 export interface MailAction {
   label: string;
   link: string;
@@ -15,7 +33,7 @@ export interface MailAction {
 
 /**
  * The one layout of an e-mail, HTML and plain text: a header with the school's logo (alt text: its
- * name) or its name, the paragraphs, an optional button in the school's primary colour with its link
+ * name; width and height given, as Outlook sizes images by them) or its name, the paragraphs, an optional button in the school's primary colour with its link
  * spelled out, and a footer. Without a brand, Helix's look. Every value is escaped in the HTML; the
  * colours were checked as #rrggbb (MailBrand) and are escaped as well.
  */
@@ -23,7 +41,7 @@ export function renderLayout(
   subject: string,
   paragraphs: string[],
   action?: MailAction,
-  brand?: MailBrand,
+  brand?: MailLook,
 ): RenderedMail {
   return {
     subject,
@@ -32,19 +50,19 @@ export function renderLayout(
   };
 }
 
-const footerOf = (brand?: MailBrand) => (brand ? `Sent by Helix for ${brand.name}.` : 'Sent by Helix.');
+const footerOf = (brand?: MailLook) => (brand ? `Sent by Helix for ${brand.name}.` : 'Sent by Helix.');
 
 export function htmlLayout(
   title: string,
   paragraphs: string[],
   action?: MailAction,
-  brand?: MailBrand,
+  brand?: MailLook,
 ): string {
   const look = brand ?? HELIX_MAIL_LOOK;
   const primary = escapeHtml(look.primaryColor);
   const header =
-    brand?.logoUrl !== undefined
-      ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.name)}" height="40" style="height:40px;width:auto;max-width:240px;border:0;display:block">`
+    brand?.logo !== undefined
+      ? `<img src="${escapeHtml(brand.logo.src)}" alt="${escapeHtml(brand.name)}" width="${Math.round(brand.logo.width)}" height="${Math.round(brand.logo.height)}" style="width:${Math.round(brand.logo.width)}px;height:${Math.round(brand.logo.height)}px;border:0;display:block">`
       : `<span style="font-size:20px;font-weight:bold;color:#222222">${escapeHtml(look.name)}</span>`;
   const body = paragraphs.map((p) => `<p style="margin:0 0 14px">${escapeHtml(p)}</p>`).join('\n');
   const button = action
@@ -67,7 +85,7 @@ ${button}
 }
 
 /** The plain-text part: the same words, the link on its own line, the brand's name at the top. */
-export function textLayout(paragraphs: string[], action?: MailAction, brand?: MailBrand): string {
+export function textLayout(paragraphs: string[], action?: MailAction, brand?: MailLook): string {
   const parts = [(brand ?? HELIX_MAIL_LOOK).name, ...paragraphs];
   if (action) parts.push(`${action.label}:\n${action.link}`);
   parts.push(`-- \n${footerOf(brand)}`);

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { MailBrand } from '@helix/shared';
 import { formatMailDate } from './expiry.ts';
 import { mailLogoUrl, presentMailBrand } from './mail-brand.ts';
-import { escapeHtml, renderMail } from './templates.ts';
+import { logoStorageKey } from './mail-logo.ts';
+import { escapeHtml, renderMail, type MailLook } from './templates.ts';
 
-const SCHOOL: MailBrand = {
+/** A school's look as sent: its logo is the message's inline PNG part (transport.ts). */
+const SCHOOL: MailLook = {
   name: 'St Mary’s <b>School</b> & "Friends"',
-  logoUrl: 'https://portal.test/api/files/images/logo-abc.webp',
+  logo: { src: 'cid:logo.abc@helix', width: 150, height: 40 },
   primaryColor: '#0a7d32',
   textColor: '#000000',
 };
@@ -62,9 +64,7 @@ describe('the invitation e-mail', () => {
   it("carries the school's name, logo (with alt text), colours and a plain-text part", () => {
     const mail = renderMail('invite', invite(), SCHOOL);
     const name = 'St Mary’s &lt;b&gt;School&lt;/b&gt; &amp; &quot;Friends&quot;';
-    expect(mail.html).toContain(
-      `<img src="https://portal.test/api/files/images/logo-abc.webp" alt="${name}" height="40"`,
-    );
+    expect(mail.html).toContain(`<img src="cid:logo.abc@helix" alt="${name}" width="150" height="40"`);
     expect(mail.html).toContain('background:#0a7d32;color:#000000');
     expect(mail.html).toContain(`Sent by Helix for ${name}.`);
     expect(mail.html).not.toContain('<b>School</b>');
@@ -80,9 +80,17 @@ describe('the invitation e-mail', () => {
     expect(helix.html).toContain('background:#5f51fb;color:#ffffff');
     expect(helix.html).not.toContain('<img');
     expect(helix.text.split('\n')[0]).toBe('Helix');
-    const noLogo = renderMail('invite', invite(), { ...SCHOOL, logoUrl: undefined });
+    const noLogo = renderMail('invite', invite(), { ...SCHOOL, logo: undefined });
     expect(noLogo.html).not.toContain('<img');
     expect(noLogo.html).toContain('>St Mary’s &lt;b&gt;School&lt;/b&gt;');
+    // A brand as queued names where its logo is stored: never shown as a remote image.
+    const queued: MailBrand = {
+      name: 'St Mary’s',
+      logoUrl: 'https://portal.test/api/files/images/logo-abc.webp',
+      primaryColor: '#0a7d32',
+      textColor: '#000000',
+    };
+    expect(renderMail('invite', invite(), queued).html).not.toContain('<img');
   });
 });
 
@@ -98,7 +106,7 @@ describe('the password-reset and welcome e-mails of a school user', () => {
     expect(reset.text).toContain('your St Mary’s <b>School</b> & "Friends" account on Helix');
     const welcome = renderMail('welcome', { name: 'Ana' }, SCHOOL);
     expect(welcome.subject).toBe(`Welcome to ${SCHOOL.name} on Helix`);
-    expect(welcome.html).toContain('logo-abc.webp');
+    expect(welcome.html).toContain('src="cid:logo.abc@helix"');
   });
 });
 
@@ -112,6 +120,21 @@ describe('a school brand for e-mail', () => {
     expect(mailLogoUrl('//tracker.example/pixel.png', publicUrl)).toMatch(/^https:\/\/portal\.test\//);
     expect(mailLogoUrl('//tracker.example/pixel.png', publicUrl)).toMatch(/^https:\/\/portal\.test\//);
     expect(mailLogoUrl(null, publicUrl)).toBeUndefined();
+  });
+
+  it("finds the stored logo's key from its URL, only for the portal's own images", () => {
+    const url = mailLogoUrl('images/logo-abc.webp', publicUrl)!;
+    expect(logoStorageKey(url, publicUrl)).toBe('images/logo-abc.webp');
+    for (const other of [
+      'https://elsewhere.test/api/files/images/logo-abc.webp',
+      'https://portal.test/api/files/images/logo-abc.webp?x=1',
+      'https://portal.test/api/files/images/..%2Fsecret.webp',
+      'https://portal.test/api/files/models/abc.glb',
+      'https://portal.test/static/logo.png',
+      'not a url',
+    ]) {
+      expect(logoStorageKey(other, publicUrl)).toBeNull();
+    }
   });
 
   it("is Helix's for the platform tenant and for a tenant without a look of its own", () => {

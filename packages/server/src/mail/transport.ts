@@ -1,5 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { SendEmailPayload } from '@helix/shared';
+import type { MailLook } from './layout.ts';
+import type { MailLogos } from './mail-logo.ts';
 import { renderMail } from './templates.ts';
 
 /**
@@ -26,13 +28,43 @@ export function createMailTransport(
   return nodemailer.createTransport(url.toString());
 }
 
-export async function sendTemplateMail(transport: Transporter, from: string, payload: SendEmailPayload) {
-  const mail = renderMail(payload.template, payload.vars, payload.brand);
+/**
+ * Renders a template e-mail and hands it to the SMTP server. A school's logo travels inside the message
+ * as an inline PNG part that the HTML shows by its Content-ID (mail-logo.ts); without one (no logo, or
+ * none could be made) the header names the school in text.
+ */
+export async function sendTemplateMail(
+  transport: Transporter,
+  from: string,
+  payload: SendEmailPayload,
+  logos: MailLogos,
+) {
+  const { brand } = payload;
+  const logo = brand?.logoUrl ? await logos.inline(brand.logoUrl) : null;
+  const look: MailLook | undefined = brand && {
+    name: brand.name,
+    primaryColor: brand.primaryColor,
+    textColor: brand.textColor,
+    logo: logo ? { src: `cid:${logo.cid}`, width: logo.width, height: logo.height } : undefined,
+  };
+  const mail = renderMail(payload.template, payload.vars, look);
   return transport.sendMail({
     from,
     to: payload.to,
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
+    // With a cid, nodemailer puts the part beside the HTML in a multipart/related body.
+    attachments: logo
+      ? [
+          {
+            filename: 'logo.png',
+            content: logo.png,
+            contentType: 'image/png',
+            cid: logo.cid,
+            contentDisposition: 'inline',
+          },
+        ]
+      : undefined,
   });
 }

@@ -1,6 +1,5 @@
-import type { MailBrand } from '@helix/shared';
 import { z } from 'zod';
-import { renderLayout, type RenderedMail } from '../layout.ts';
+import { renderLayout, type MailLook, type RenderedMail } from '../layout.ts';
 import { httpLink } from './vars.ts';
 
 /**
@@ -15,7 +14,7 @@ export const InviteRenewalVars = z.object({
   link: httpLink,
 });
 
-export function inviteRenewalMail(raw: Record<string, string>, brand?: MailBrand): RenderedMail {
+export function inviteRenewalMail(raw: Record<string, string>, brand?: MailLook): RenderedMail {
   const v = InviteRenewalVars.parse(raw);
   const lines = [
     `Hello ${v.name},`,

@@ -1,8 +1,7 @@
-import type { MailBrand } from '@helix/shared';
 import { MSG } from '@helix/shared';
 import { z } from 'zod';
 import { formatMailDate } from '../expiry.ts';
-import { renderLayout, type RenderedMail } from '../layout.ts';
+import { renderLayout, type MailLook, type RenderedMail } from '../layout.ts';
 import { httpLink } from './vars.ts';
 
 /** The invitation to join a school: the invitation page's link and when it expires. */
@@ -15,7 +14,7 @@ export const InviteVars = z.object({
   expiresAt: z.iso.datetime().optional(),
 });
 
-export function inviteMail(raw: Record<string, string>, brand?: MailBrand): RenderedMail {
+export function inviteMail(raw: Record<string, string>, brand?: MailLook): RenderedMail {
   const v = InviteVars.parse(raw);
   const by = v.inviterName ? `${v.inviterName} invited you` : 'You are invited';
   const lines = [

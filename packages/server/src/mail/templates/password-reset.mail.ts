@@ -1,6 +1,5 @@
-import type { MailBrand } from '@helix/shared';
 import { z } from 'zod';
-import { renderLayout, type RenderedMail } from '../layout.ts';
+import { renderLayout, type MailLook, type RenderedMail } from '../layout.ts';
 import { httpLink } from './vars.ts';
 
 /** Forgot password: the set-password link, single use, with its lifetime. */
@@ -10,7 +9,7 @@ export const PasswordResetVars = z.object({
   ttlMinutes: z.string().default('60'),
 });
 
-export function passwordResetMail(raw: Record<string, string>, brand?: MailBrand): RenderedMail {
+export function passwordResetMail(raw: Record<string, string>, brand?: MailLook): RenderedMail {
   const v = PasswordResetVars.parse(raw);
   const account = brand ? `your ${brand.name} account on Helix` : 'your Helix account';
   const lines = [
