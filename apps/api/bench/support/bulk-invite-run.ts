@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { BulkInviteBatchView, BulkInviteStarted, INVITE_LIMITS } from '@helix/shared/schemas/invite';
 import type { startMailSink } from '../../test/mail-sink.ts';
+import { cpuSecondsOf } from './cpu-shares.ts';
 
 /**
  * One measured bulk invite, shared by apps/api/bench/invites.bench.ts (one API, one worker) and
@@ -26,16 +26,6 @@ export interface BulkInviteRun {
   /** CPU seconds of the given sender processes (the workers) during the run; NaN when unknown. */
   workerCpu: number;
   load: number;
-}
-
-/** CPU seconds (user + system) a process has used, from /proc (Linux); null elsewhere. */
-export function cpuSecondsOf(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -64,7 +54,7 @@ export async function runBulkInvite(options: {
   const load = loadavg()[0]!;
   const cpu = (): number => {
     const pids: Array<number | undefined> = options.workerPids?.() ?? [];
-    return pids.reduce<number>((sum, pid) => sum + (cpuSecondsOf(pid) ?? NaN), 0);
+    return pids.reduce<number>((sum, pid) => sum + (pid === undefined ? NaN : cpuSecondsOf(pid)), 0);
   };
   const cpuBefore = options.workerPids ? cpu() : NaN;
   const started = performance.now();

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** The kernel's clock ticks per second for /proc times (USER_HZ, 100 on Linux). */
 const TICKS = 100;
 
+/** CPU seconds (user + system) a process has used; NaN when it is gone (or not Linux). */
 export function cpuSecondsOf(pid: number): number {
   try {
     // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
@@ -18,7 +19,7 @@ export function cpuSecondsOf(pid: number): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS;
   } catch {
-    return 0; // gone
+    return NaN;
   }
 }
 
@@ -49,7 +50,7 @@ export class CpuMeter {
   async start(): Promise<void> {
     for (const [name, pids] of Object.entries(this.groups)) {
       this.#pids[name] = await pids();
-      this.#before[name] = this.#pids[name]!.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+      this.#before[name] = this.#pids[name]!.reduce((sum, pid) => sum + (cpuSecondsOf(pid) || 0), 0);
     }
     this.#self = process.cpuUsage();
   }
@@ -60,7 +61,7 @@ export class CpuMeter {
     this.totals['load generator (this process)'] =
       (this.totals['load generator (this process)'] ?? 0) + (self.user + self.system) / 1e6;
     for (const name of Object.keys(this.groups)) {
-      const now = this.#pids[name]!.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+      const now = this.#pids[name]!.reduce((sum, pid) => sum + (cpuSecondsOf(pid) || 0), 0);
       this.totals[name] = (this.totals[name] ?? 0) + Math.max(0, now - this.#before[name]!);
     }
   }
