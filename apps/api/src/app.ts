@@ -38,6 +38,7 @@ import { BULK_INVITE_PATH, bulkInviteBodyParser, usersRoutes } from './routes/us
 import { viewerRoutes } from './routes/viewer.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
+import { ltiRoutes, ltiTenantRoutes } from './routes/lti.routes.ts';
 
 export type AppDeps = ServerDeps;
 
@@ -91,6 +92,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use('/api', viewerRoutes(deps));
   app.use('/api', newsletterRoutes(deps));
   app.use('/api', billingBaseRoutes(deps));
+  // LTI 1.3: the platforms' login initiation and launch, the deep-linking picker, the tool keys.
+  app.use('/api', ltiRoutes(deps));
 
   const tenantScope = express.Router({ mergeParams: true });
   tenantScope.use(auth(deps.db), tenantParam());
@@ -109,6 +112,7 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   tenantScope.use(supportRoutes(deps));
   tenantScope.use(auditRoutes(deps));
   tenantScope.use(statsRoutes(deps));
+  tenantScope.use(ltiTenantRoutes(deps));
   app.use('/api/t/:tenant', tenantScope);
 
   app.use('/api', apiNotFound);

@@ -114,6 +114,20 @@ export const ConfigSchema = z.object({
    * development and tests only: production refuses to start with it.
    */
   SIGNING_SECRET: z.string().min(32).default(DEV_SIGNING_SECRET),
+  /**
+   * LTI 1.3 (docs/lti.md): a platform's public keys (JWKS) are kept this long, and fetched again when a
+   * launch names an unknown key, but at most once per cooldown; a fetch gives up after the timeout.
+   */
+  LTI_JWKS_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  LTI_JWKS_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  LTI_JWKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** How long a pupil's LTI launch opens the viewer (minutes): relaunching from the course renews it. */
+  LTI_VIEWER_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .default(120),
   /** Largest accepted model file (.glb), in MB. */
   MODEL_UPLOAD_MAX_MB: z.coerce.number().int().positive().max(2048).default(50),
   /** How long an upload waits for the worker's image check (validate-image job), in ms. */

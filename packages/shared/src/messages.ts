@@ -447,6 +447,46 @@ export const MSG = {
   statsUsersEmpty: 'No users yet.',
   statsUsersNoMatch: 'No users match this search.',
   failedLoadStatsUsers: 'Failed to load the users statistics',
+  // LTI 1.3 (issue 20 point 3; not in the specification, wording ours; docs/lti.md)
+  ltiNameRequired: 'Please enter a name for this platform.',
+  ltiIssuerRequired: "Please enter the platform's issuer (its address, e.g. https://moodle.school.org).",
+  ltiClientIdRequired: 'Please enter the client ID the platform gave Helix.',
+  ltiDeploymentRequired: 'Please enter at least one deployment ID.',
+  ltiDeploymentInvalid: 'A deployment ID is at most 255 characters, without spaces or control characters.',
+  ltiUrlInvalid: 'Please enter a full http(s) address.',
+  ltiHttpsRequired: 'Learning platforms must be reached over https.',
+  ltiPlatformTaken: 'This issuer and client ID are already registered with Helix.',
+  ltiPlatformSaved: 'Platform saved.',
+  ltiPlatformDeleted: 'Platform removed.',
+  ltiKeyRotated: 'A new key is in use; the previous one stays published for 7 days.',
+  failedLoadLti: 'Failed to load the LMS settings',
+  ltiErrorTitle: 'Helix could not open this activity',
+  ltiUnknownPlatform:
+    'This learning platform is not registered with Helix. Your LMS administrator registers it in Helix (Settings > LMS) with its issuer and client ID.',
+  ltiAskClientId:
+    'Several Helix registrations use this issuer: the platform must send its client ID with the login. Ask your LMS administrator.',
+  ltiUnknownDeployment:
+    'This deployment of Helix is not registered. Your LMS administrator adds its deployment ID in Helix (Settings > LMS).',
+  ltiLoginInvalid:
+    'The learning platform sent an incomplete login request (iss, login_hint and target_link_uri are required).',
+  ltiLaunchInvalid: 'The learning platform sent an incomplete launch (id_token and state are required).',
+  ltiStateInvalid: 'This launch has expired or was already used. Open the activity again from your course.',
+  ltiTokenInvalid: 'The launch could not be verified: its signature or its claims are not valid.',
+  ltiTokenExpired: 'The launch has expired. Open the activity again from your course.',
+  ltiWrongAudience: 'The launch was not made for Helix (its audience is another client ID).',
+  ltiNonceInvalid: 'The launch was already used or does not belong to this login. Open the activity again.',
+  ltiKeysUnavailable:
+    "Helix could not read the learning platform's public keys. Ask your LMS administrator to check the keyset URL in Helix.",
+  ltiMessageUnsupported: 'Helix cannot handle this kind of launch.',
+  ltiNoModel:
+    'This activity does not say which Helix model to show. Ask your teacher to add it again with "Select content".',
+  ltiModelGone: 'This model is no longer available to your school.',
+  ltiPlanInactive: "Your school's Helix subscription is not active, so the model cannot be shown.",
+  ltiDeepLinkExpired: 'This selection has expired. Close it and choose "Select content" again.',
+  ltiPickNothing: 'Choose at least one model.',
+  ltiPickOne: 'Choose one model.',
+  statsClassesEmpty: 'No class has opened a model from a learning platform yet.',
+  failedLoadStatsClasses: 'Failed to load the views per class',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

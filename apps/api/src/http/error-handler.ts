@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import { MSG, type ApiErrorBody } from '@helix/shared';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
@@ -103,14 +103,10 @@ function clientError(err: unknown): ApiErrorBody | null {
 }
 
 /**
- * The one place errors become answers: `{ statusCode, error, code, message, errors?, current? }`. Anything unexpected
- * is logged and answers 500 with the default message, never internals.
+ * The answer an error becomes (logging it, reporting an outage, setting Retry-After): shared by the
+ * JSON error handler and the pages drawn for learning platforms (routes/lti.routes.ts).
  */
-export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
-  if (res.headersSent) {
-    next(err);
-    return;
-  }
+export function errorAnswer(err: unknown, req: Request, res: Response): ApiErrorBody {
   let answer: ApiErrorBody;
   // A dependency down (Redis, PostgreSQL) or a database conflict that outlasted withTransaction's
   // retries: a fast 503 with Retry-After, never a logged 500 per request. An outage is reported to the
@@ -140,6 +136,19 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
   } else if (known?.code === ERROR_CODES.databaseBusy) {
     req.log?.warn({ err: known.cause ?? err }, 'database busy after retries');
   }
+  return answer;
+}
+
+/**
+ * The one place errors become answers: `{ statusCode, error, code, message, errors?, current? }`. Anything unexpected
+ * is logged and answers 500 with the default message, never internals.
+ */
+export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  const answer = errorAnswer(err, req, res);
   res.status(answer.statusCode).json(answer);
 };
 

@@ -39,6 +39,10 @@ const EXEMPT: Record<string, string> = {
   'POST /api/t/:tenant/model/offline-view': 'views counted offline',
   'POST /api/t/:tenant/support': 'a help request (kept in its own table with its sender)',
   'POST /api/logs': "the web app's error reports",
+  // LTI 1.3 (docs/lti.md): forms a learning platform or a teacher in it posts, no Helix session.
+  'POST /api/lti/login': "a platform's login initiation",
+  'POST /api/lti/launch': 'a launch from a learning platform',
+  'POST /api/lti/deep-link': "a teacher's choice in the picker, posted back to the platform",
 };
 
 const MUTATING = new Set(['post', 'put', 'patch', 'delete']);

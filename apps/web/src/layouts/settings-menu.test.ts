@@ -37,9 +37,11 @@ describe('settingsMenuItems', () => {
     expect(selectedSettingsKey('/user/settings/billing-history')).toBe('billing-history');
     expect(keys(user(['User.listing.view']))).toEqual(['users']);
   });
-  it("shows the audit log to the school's owner only, never to an admin", () => {
-    expect(keys({ ...user([]), isOwner: true })).toEqual(['audit-log']);
-    expect(keys({ ...user(all), isOwner: true }).at(-1)).toBe('audit-log');
+  it("shows the audit log and the LMS settings to the school's owner only, never to an admin", () => {
+    expect(keys({ ...user([]), isOwner: true })).toEqual(['audit-log', 'lti']);
+    expect(keys({ ...user(all), isOwner: true }).slice(-2)).toEqual(['audit-log', 'lti']);
+    expect(keys(user(all))).not.toContain('lti');
+    expect(selectedSettingsKey('/user/settings/lti')).toBe('lti');
     expect(keys({ ...user(all, true), isOwner: true })).toEqual(['profile']);
     expect(selectedSettingsKey('/user/settings/audit-log')).toBe('audit-log');
   });

@@ -2,7 +2,7 @@ import type { Permission } from '@helix/shared';
 import { hasPermission, type SessionUser } from '../session/session-user';
 
 export interface SettingsMenuItem {
-  key: 'profile' | 'branding' | 'subscription' | 'billing-history' | 'users' | 'links' | 'audit-log';
+  key: 'profile' | 'branding' | 'subscription' | 'billing-history' | 'users' | 'links' | 'audit-log' | 'lti';
   label: string;
   path: string;
 }
@@ -65,6 +65,15 @@ const RULES: Rule[] = [
     key: 'audit-log',
     label: 'Audit log',
     path: '/user/settings/audit-log',
+    needs: [],
+    nonAdminOnly: true,
+    ownerOnly: true,
+  },
+  {
+    // Not in the specification (issue 20 point 3): learning platforms (Moodle, Canvas) launch Helix.
+    key: 'lti',
+    label: 'LMS (LTI)',
+    path: '/user/settings/lti',
     needs: [],
     nonAdminOnly: true,
     ownerOnly: true,

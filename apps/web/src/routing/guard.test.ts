@@ -84,6 +84,7 @@ const AUTH_ROUTES = [
   '/support',
   '/audit-log',
   '/user/settings/audit-log',
+  '/user/settings/lti',
   '/projects',
 ];
 
@@ -276,6 +277,14 @@ describe('audit log', () => {
     const sidebarAdmin = user({ isAdmin: true }, ['Sidebar.listing.view']);
     expect(decide('/audit-log', as(sidebarAdmin))).toBeNull();
     expect(decide('/audit-log', as(admin))).toBe('/unauthorized');
+  });
+});
+
+describe('LMS (LTI) settings', () => {
+  it("are the school owner's alone", () => {
+    expect(decide('/user/settings/lti', as({ ...owner, isOwner: true }))).toBeNull();
+    expect(decide('/user/settings/lti', as({ ...owner, isOwner: false }))).toBe('/unauthorized');
+    expect(decide('/user/settings/lti', as({ ...fullAdmin, isOwner: true }))).toBe('/unauthorized');
   });
 });
 

@@ -57,14 +57,15 @@ const NON_ADMIN_ONLY = [
   /^\/user\/settings\/branding$/,
   /^\/user\/settings\/users-list(\/|$)/,
   /^\/user\/settings\/audit-log$/,
+  /^\/user\/settings\/lti$/,
   /^\/user\/home$/,
 ];
 
 /**
- * The school's audit log is its owner's alone (the server's audit policy): not a permission a role
- * hands out, so it is not in PAGE_PERMISSIONS.
+ * The school's audit log and its LMS (LTI) registrations are its owner's alone (the server's audit
+ * and LTI policies): not a permission a role hands out, so they are not in PAGE_PERMISSIONS.
  */
-const OWNER_ONLY = [/^\/user\/settings\/audit-log$/];
+const OWNER_ONLY = [/^\/user\/settings\/audit-log$/, /^\/user\/settings\/lti$/];
 
 /**
  * Pages whose content is a list or record the server shows only with a permission: without it the

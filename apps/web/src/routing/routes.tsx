@@ -289,6 +289,13 @@ export const routes: RouteObject[] = [
                 },
                 { path: 'audit-log', ...auditLogPage() },
                 {
+                  path: 'lti',
+                  ...lazyPage(
+                    () => import('../pages/lti/lti.page'),
+                    (m) => <m.LtiPage />,
+                  ),
+                },
+                {
                   path: 'links',
                   ...lazyPage(
                     () => import('../pages/links/links.page'),

@@ -174,7 +174,12 @@ export async function userStats(
     const creatorOf = new Map(creators.map((t) => [t.id, t.createdById]));
     for (const e of pending) {
       const id = Number(e.viewerKey.slice(2));
-      const userId = e.viewerKey.startsWith('u:') ? id : creatorOf.get(id);
+      // An LTI launch's view has no user (it is the course's: views per class).
+      const userId = e.viewerKey.startsWith('u:')
+        ? id
+        : e.viewerKey.startsWith('e:')
+          ? creatorOf.get(id)
+          : undefined;
       if (userId !== undefined) add(counts, `${userId}|${e.modelId}`, e.count);
     }
   }

@@ -12,6 +12,8 @@ import { embedAccess } from './embed-access.ts';
 import { embedBackground } from './embed-background.ts';
 import { FEATURE_PERMISSION, tenantHasFeature, type FeatureTenant } from '../plans/plan-features.policy.ts';
 import { embedViewerLoad } from '../views/embed-viewer.ts';
+import { isLtiViewerTicket } from '../lti/lti-viewer-ticket.ts';
+import { resolveLtiLoad } from '../lti/lti-viewer.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
 import { visibleTo, visibleToTenant } from './model.policy.ts';
 import { signViewerTicket, verifyViewerTicket } from './signing.ts';
@@ -127,6 +129,25 @@ async function resolveEmbedding(
   };
 }
 
+/**
+ * A pupil's load after an LTI launch (docs/lti.md): the launch's viewer ticket instead of an embed
+ * token, the portal modal's features, counted for the course the launch came from.
+ */
+async function resolveLti(deps: ServerDeps, query: z.output<typeof ViewerModelQuery>): Promise<Resolved> {
+  const resolved = await resolveLtiLoad(deps, query.subscription, query.model);
+  if (!resolved) throw AppError.forbidden(MSG.ltiStateInvalid);
+  if (!resolved.model) throw AppError.notFound();
+  return {
+    model: resolved.model,
+    tenant: resolved.tenant,
+    settings: STANDARD_VIEWER_FLAGS,
+    transparentBackground: false,
+    transparentFallback: false,
+    record: false,
+    load: resolved.load,
+  };
+}
+
 /** Who sent the load (the request's client address, as Express's trust proxy setting reads it). */
 export interface ViewerClient {
   ip: string;
@@ -146,7 +167,9 @@ export async function loadViewerModel(
   const resolved =
     query.currentmode === 'standard'
       ? await resolveStandard(deps, query)
-      : await resolveEmbedding(deps, query, client);
+      : isLtiViewerTicket(query.subscription)
+        ? await resolveLti(deps, query)
+        : await resolveEmbedding(deps, query, client);
   const { model, tenant } = resolved;
   if (!model.fileKey) throw AppError.notFound();
   if (!hasActivePlan(tenant)) throw AppError.forbidden(MSG.planNotActive);

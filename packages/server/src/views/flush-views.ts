@@ -44,6 +44,7 @@ function rowsOf(entries: ViewEntry[]) {
       source: string;
       userId: number | null;
       embedTokenId: number | null;
+      ltiContextId: number | null;
       count: number;
     }
   >();
@@ -63,6 +64,7 @@ function rowsOf(entries: ViewEntry[]) {
       source: e.source,
       userId: e.viewerKey.startsWith('u:') ? id : null,
       embedTokenId: e.viewerKey.startsWith('e:') ? id : null,
+      ltiContextId: e.viewerKey.startsWith('l:') ? id : null,
       count: e.count,
     });
   }
@@ -76,17 +78,19 @@ function rowsOf(entries: ViewEntry[]) {
 export async function addViewRows(db: Pick<Db, '$executeRaw'>, entries: ViewEntry[]): Promise<void> {
   const rows = rowsOf(entries);
   if (rows.length === 0) return;
-  // Embed views are attributed to the user who made the link (per-user statistics).
+  // Embed views are attributed to the user who made the link (per-user statistics); LTI launches to
+  // their course (views per class), no user.
   await db.$executeRaw`
-    INSERT INTO "ModelViewDaily" ("modelId", "tenantId", "day", "source", "viewerKey", "userId", "embedTokenId", "count")
+    INSERT INTO "ModelViewDaily" ("modelId", "tenantId", "day", "source", "viewerKey", "userId", "embedTokenId", "ltiContextId", "count")
     SELECT v."modelId", v."tenantId", v."day", v."source"::"ViewSource", v."viewerKey",
-           u."id", et."id", v."count"
+           u."id", et."id", lc."id", v."count"
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
          AS v("modelId" int, "tenantId" int, "day" date, "source" text, "viewerKey" text,
-              "userId" int, "embedTokenId" int, "count" int)
+              "userId" int, "embedTokenId" int, "ltiContextId" int, "count" int)
     JOIN "Model" m ON m."id" = v."modelId"
     JOIN "Tenant" t ON t."id" = v."tenantId"
     LEFT JOIN "EmbedToken" et ON et."id" = v."embedTokenId"
+    LEFT JOIN "LtiContext" lc ON lc."id" = v."ltiContextId"
     LEFT JOIN "User" u ON u."id" = COALESCE(v."userId", et."createdById")
     ON CONFLICT ("modelId", "tenantId", "day", "viewerKey")
     DO UPDATE SET "count" = "ModelViewDaily"."count" + EXCLUDED."count"`;

@@ -29,7 +29,7 @@ export const viewKeys = (prefix: string) => ({
     redisKey(prefix, 'views', 'period', String(tenantId), String(Math.floor(start.getTime() / 1000))),
 });
 
-export const VIEW_SOURCES = ['portal', 'share', 'embed'] as const;
+export const VIEW_SOURCES = ['portal', 'share', 'embed', 'lti'] as const;
 export type ViewSourceName = (typeof VIEW_SOURCES)[number];
 
 export interface ViewEntry {
@@ -37,7 +37,7 @@ export interface ViewEntry {
   tenantId: number;
   /** YYYY-MM-DD (UTC). */
   day: string;
-  /** 'u:<userId>' or 'e:<embedTokenId>'. */
+  /** 'u:<userId>', 'e:<embedTokenId>' or 'l:<ltiContextId>' (an LTI launch's course). */
   viewerKey: string;
   source: ViewSourceName;
   count: number;
@@ -46,7 +46,7 @@ export interface ViewEntry {
 export const viewField = (e: Omit<ViewEntry, 'count'>): string =>
   `${e.modelId}|${e.tenantId}|${e.day}|${e.viewerKey}|${e.source}`;
 
-const FIELD = /^(\d{1,10})\|(\d{1,10})\|(\d{4}-\d{2}-\d{2})\|([ue]:\d{1,10})\|(portal|share|embed)$/;
+const FIELD = /^(\d{1,10})\|(\d{1,10})\|(\d{4}-\d{2}-\d{2})\|([uel]:\d{1,10})\|(portal|share|embed|lti)$/;
 
 /** A pending field and its count, or null when it is not one of ours. */
 export function parseViewField(field: string, count: string | number): ViewEntry | null {

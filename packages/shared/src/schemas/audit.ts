@@ -50,6 +50,10 @@ export const AUDIT_ACTIONS = [
   'payment-method.confirm',
   'payment-method.cancel',
   'support.status',
+  'lti.platform.create',
+  'lti.platform.update',
+  'lti.platform.delete',
+  'lti.key.rotate',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

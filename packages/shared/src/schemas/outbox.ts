@@ -56,6 +56,21 @@ export const ERROR_CODES = {
   nothingToPay: 'NOTHING_TO_PAY',
   paymentProvider: 'PAYMENT_PROVIDER',
   billingUnavailable: 'BILLING_UNAVAILABLE',
+  // LTI 1.3 (docs/lti.md)
+  ltiPlatformTaken: 'LTI_PLATFORM_TAKEN',
+  ltiLoginInvalid: 'LTI_LOGIN_INVALID',
+  ltiLaunchInvalid: 'LTI_LAUNCH_INVALID',
+  ltiUnknownPlatform: 'LTI_UNKNOWN_PLATFORM',
+  ltiUnknownDeployment: 'LTI_UNKNOWN_DEPLOYMENT',
+  ltiStateInvalid: 'LTI_STATE_INVALID',
+  ltiTokenInvalid: 'LTI_TOKEN_INVALID',
+  ltiTokenExpired: 'LTI_TOKEN_EXPIRED',
+  ltiWrongAudience: 'LTI_WRONG_AUDIENCE',
+  ltiNonceInvalid: 'LTI_NONCE_INVALID',
+  ltiKeysUnavailable: 'LTI_KEYS_UNAVAILABLE',
+  ltiMessageUnsupported: 'LTI_MESSAGE_UNSUPPORTED',
+  ltiNoModel: 'LTI_NO_MODEL',
+  ltiDeepLinkExpired: 'LTI_DEEP_LINK_EXPIRED',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

@@ -9,6 +9,7 @@ import { hasPermission } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
+import { ClassStatsTable } from './class-stats-table';
 import { ModelStatsCard } from './model-stats-card';
 import { UserStatsTable } from './user-stats-table';
 import { ViewsExportButton } from './views-export-button';
@@ -65,6 +66,8 @@ export function StatsPage() {
   }, [loadTenants, topTenantIds]);
 
   const models = showModels ? (listing?.models ?? []) : [];
+  // Views per class (LTI courses): the school's owner and whoever reads its users' statistics.
+  const showClasses = Boolean(user && !user.isAdmin && (user.isOwner || showUsers));
   const nothingAllowed = !showModels && !showUsers;
 
   return (
@@ -101,6 +104,14 @@ export function StatsPage() {
             Top users
           </h2>
           <UserStatsTable showTenant={Boolean(user?.isAdmin)} />
+        </section>
+      )}
+      {showClasses && (
+        <section className="stats-section" aria-labelledby="stats-classes-title">
+          <h2 id="stats-classes-title" className="stats-section-title">
+            Views per class
+          </h2>
+          <ClassStatsTable />
         </section>
       )}
     </section>

@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { MSG } from '@helix/shared';
+import { escapeHtml } from '../escape-html.ts';
+
+/**
+ * The pages Helix shows inside a learning platform's frame (docs/lti.md): errors, the deep-linking
+ * picker and the form that posts the picker's answer back. Drawn on the server without the web app
+ * (a teacher or pupil in an LMS has no Helix session), each with its own content security policy: a
+ * per-page nonce for its one style sheet and script, form targets limited to Helix and the platform,
+ * and framing by the platform's origins (any origin for an error page, which shows nothing of a school).
+ */
+
+export interface LtiPage {
+  html: string;
+  /** The Content-Security-Policy header. */
+  csp: string;
+}
+
+const STYLE = `
+:root { color-scheme: light; --accent: #5f51fb; --text: #1f1f2e; --muted: #5b5b6b; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--text); background: #fafafe; }
+main { max-width: 960px; margin: 0 auto; padding: 24px 20px 96px; }
+h1 { font-size: 1.4rem; margin: 0 0 12px; }
+p { margin: 0 0 12px; }
+.muted { color: var(--muted); font-size: .9rem; }
+.error { border-left: 4px solid #c62828; background: #fff; padding: 16px 20px; border-radius: 6px; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
+.alert { color: #b71c1c; font-weight: 600; }
+fieldset { border: 0; padding: 0; margin: 0; }
+form.search { display: flex; gap: 8px; margin: 12px 0 16px; }
+input[type=search] { flex: 1; font: inherit; padding: 8px 10px; border: 1px solid #c9c9d6; border-radius: 6px; }
+button { font: inherit; padding: 8px 16px; border-radius: 6px; border: 1px solid var(--accent); background: #fff; color: var(--accent); cursor: pointer; }
+button.primary { background: var(--accent); color: #fff; }
+button:focus-visible, input:focus-visible, label:focus-within { outline: 3px solid #ffb300; outline-offset: 2px; }
+ul.models { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 12px; }
+ul.models label { display: flex; flex-direction: column; gap: 8px; background: #fff; border: 1px solid #e0e0ea; border-radius: 8px; padding: 10px; cursor: pointer; height: 100%; }
+ul.models label:has(input:checked) { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent) inset; }
+ul.models img, ul.models .nothumb { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: 4px; background: #eceaff; }
+ul.models .name { display: flex; gap: 8px; align-items: flex-start; font-weight: 600; }
+.actions { position: fixed; left: 0; right: 0; bottom: 0; background: #fff; border-top: 1px solid #e0e0ea; padding: 12px 20px; display: flex; gap: 8px; justify-content: flex-end; }
+`;
+
+function page(
+  title: string,
+  body: string,
+  opts: { frameAncestors: string[]; formAction?: string[]; script?: string },
+): LtiPage {
+  const nonce = randomBytes(16).toString('base64');
+  const script = opts.script ? `<script nonce="${nonce}">${opts.script}</script>` : '';
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} · Helix</title>
+<style nonce="${nonce}">${STYLE}</style>
+</head>
+<body>
+${body}
+${script}
+</body>
+</html>`;
+  const csp = [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+    "img-src 'self' https: data:",
+    `form-action ${["'self'", ...(opts.formAction ?? [])].join(' ')}`,
+    `frame-ancestors ${opts.frameAncestors.length ? opts.frameAncestors.join(' ') : "'self'"}`,
+    "base-uri 'none'",
+  ].join('; ');
+  return { html, csp };
+}
+
+/** An LTI failure as a page: what went wrong and what to do, with the code for the administrator. */
+export function ltiErrorPage(message: string, code: string): LtiPage {
+  return page(
+    MSG.ltiErrorTitle,
+    `<main>
+<section class="error" role="alert" aria-labelledby="lti-error-title">
+<h1 id="lti-error-title">${escapeHtml(MSG.ltiErrorTitle)}</h1>
+<p data-testid="lti-error-message">${escapeHtml(message)}</p>
+<p class="muted">Error code: <code>${escapeHtml(code)}</code></p>
+</section>
+</main>`,
+    { frameAncestors: ['*'] },
+  );
+}
+
+export interface PickerModel {
+  id: number;
+  name: string;
+  thumbnail: string | null;
+}
+
+export interface PickerView {
+  session: string;
+  schoolName: string;
+  models: PickerModel[];
+  /** More models match than are shown (the teacher narrows with the search). */
+  more: boolean;
+  q: string;
+  multiple: boolean;
+  /** The platform's origins: who may frame the picker. */
+  frameAncestors: string[];
+  error?: string;
+}
+
+/** The deep-linking picker: the school's catalogue, one or several models chosen, added or cancelled. */
+export function ltiPickerPage(view: PickerView): LtiPage {
+  const type = view.multiple ? 'checkbox' : 'radio';
+  const items = view.models
+    .map((m) => {
+      const thumb = m.thumbnail
+        ? `<img src="${escapeHtml(m.thumbnail)}" alt="" loading="lazy">`
+        : '<span class="nothumb" aria-hidden="true"></span>';
+      return `<li><label>${thumb}<span class="name"><input type="${type}" name="model" value="${m.id}"> ${escapeHtml(m.name)}</span></label></li>`;
+    })
+    .join('\n');
+  const session = escapeHtml(view.session);
+  const empty = view.q
+    ? `<p>No model matches “${escapeHtml(view.q)}”.</p>`
+    : '<p>Your school has no models to add yet.</p>';
+  const body = `<main>
+<h1 id="picker-title">Choose ${view.multiple ? 'models' : 'a model'} from ${escapeHtml(view.schoolName)}</h1>
+<p class="muted">${view.multiple ? 'Select one or several models, then choose “Add to course”.' : 'Select a model, then choose “Add to course”.'} Pupils open them without a Helix account.</p>
+<form class="search" method="get" action="/api/lti/deep-link" role="search">
+<input type="hidden" name="session" value="${session}">
+<label class="muted" for="picker-q">Search</label>
+<input id="picker-q" type="search" name="q" value="${escapeHtml(view.q)}" maxlength="200" placeholder="Search models">
+<button type="submit">Search</button>
+</form>
+<form method="post" action="/api/lti/deep-link" aria-labelledby="picker-title">
+<input type="hidden" name="session" value="${session}">
+${view.error ? `<p class="alert" role="alert" data-testid="picker-error">${escapeHtml(view.error)}</p>` : ''}
+${view.models.length ? `<fieldset><legend class="muted">Models</legend><ul class="models">\n${items}\n</ul></fieldset>` : empty}
+${view.more ? '<p class="muted">More models match: search to narrow the list.</p>' : ''}
+<div class="actions">
+<button type="submit" name="cancel" value="1" formnovalidate>Cancel</button>
+<button type="submit" class="primary"${view.models.length ? '' : ' disabled'}>Add to course</button>
+</div>
+</form>
+</main>`;
+  return page('Choose models', body, { frameAncestors: view.frameAncestors });
+}
+
+/**
+ * The answer to the platform: a form posting `fields` to `action` (the deep_link_return_url), sent by
+ * a script at once, or by the button without scripts.
+ */
+export function ltiAutoPostPage(
+  action: string,
+  fields: Record<string, string>,
+  message: string,
+  frameAncestors: string[],
+): LtiPage {
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  const body = `<main>
+<form id="lti-return" method="post" action="${escapeHtml(action)}">
+${inputs}
+<h1>${escapeHtml(message)}</h1>
+<p><button type="submit" class="primary">Continue</button></p>
+</form>
+</main>`;
+  return page(message, body, {
+    frameAncestors,
+    formAction: [new URL(action).origin],
+    script: "document.getElementById('lti-return').submit();",
+  });
+}
