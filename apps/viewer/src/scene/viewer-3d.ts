@@ -281,6 +281,12 @@ export class Viewer3D {
 
   resetView(): void {
     this.tween = null;
+    // Spend any glide left from a drag or a key first (update() without damping applies and clears
+    // it), so the saved view is where the camera ends up.
+    const damping = this.controls.enableDamping;
+    this.controls.enableDamping = false;
+    this.controls.update();
+    this.controls.enableDamping = damping;
     this.controls.reset();
     this.highlight(null);
     this.invalidate();

@@ -25,7 +25,7 @@ export function partsOutline(viewer: Viewer3D, onChange: () => void): PartsOutli
   });
   const options = viewer.parts.map((part, i) => {
     const descriptionId = `outline-${part.id}-description`;
-    const state = h('span', { class: 'parts-outline-state' });
+    const state = h('span', { class: 'parts-outline-state', id: `outline-${part.id}-state` });
     const option = h(
       'li',
       {
@@ -35,9 +35,11 @@ export function partsOutline(viewer: Viewer3D, onChange: () => void): PartsOutli
         'data-part': part.id,
         tabindex: i === 0 ? '0' : '-1',
         'aria-selected': 'false',
+        // Named by the part's name (and "(hidden)"); the description is read after it.
+        'aria-labelledby': `outline-${part.id}-name outline-${part.id}-state`,
         'aria-describedby': part.description ? descriptionId : null,
       },
-      h('span', { class: 'parts-outline-name' }, part.name),
+      h('span', { class: 'parts-outline-name', id: `outline-${part.id}-name` }, part.name),
       state,
       part.description
         ? h('span', { class: 'parts-outline-description', id: descriptionId }, part.description)
