@@ -135,10 +135,8 @@ describe('accessibility (axe-core)', () => {
       if (who !== 'guest') await logIn(page, DEMO[who].email, DEMO[who].password);
       const found: string[] = [];
       for (const path of PAGES[who]) {
-        const t = Date.now();
         await page.goto(path);
         await settle(page);
-        if (process.env.A11Y_TIMING) console.log(path, 'load', Date.now() - t, 'ms');
         found.push(...(await violations(page, path)));
       }
       if (who === 'owner') {
