@@ -62,7 +62,7 @@ export const EMBED_FLAG_LABELS: Readonly<Record<EmbedFlag | typeof TRANSPARENT_B
   hide_modal: 'Panels start closed',
   desktop_view: 'Desktop view',
   animate: 'Plays on open',
-  ar: 'View in AR',
+  ar: 'Augmented reality',
   transparent_background: 'Transparent background',
 };
 
