@@ -8,13 +8,11 @@
  *
  * dist/ is rebuilt first when it is missing or older than the viewer sources.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildDemoModels } from '@helix/demo-content/build-demo-models';
 import { EMBED_FLAGS, type EmbedFlag } from '@helix/shared/embed';
 import type { Browser, Page } from 'playwright-core';
@@ -24,9 +22,7 @@ import { launchChromium } from '@helix/stack/chromium';
 import { failOnPageErrors } from '@helix/stack/page-errors';
 import sirv from 'sirv';
 import { createViewerServer } from '../src/serve.ts';
-
-const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const distDir = path.join(appDir, 'dist');
+import { distDir, ensureViewerBuilt } from './support/viewer-build.ts';
 
 /** Flags that render a control (data-flag on the control's root element). */
 const CONTROL_FLAGS: EmbedFlag[] = [
@@ -56,24 +52,6 @@ const apiCalls = new Map<string, number>();
 /** Every request the model/API origin received (path and query). */
 const modelRequests: string[] = [];
 
-function newestMtime(p: string): number {
-  const s = statSync(p);
-  if (!s.isDirectory()) return s.mtimeMs;
-  return Math.max(s.mtimeMs, ...readdirSync(p).map((f) => newestMtime(path.join(p, f))));
-}
-
-async function ensureBuilt(): Promise<void> {
-  const index = path.join(distDir, 'index.html');
-  const sources = Math.max(
-    newestMtime(path.join(appDir, 'src')),
-    newestMtime(path.join(appDir, 'index.html')),
-    newestMtime(path.join(appDir, 'vite.config.ts')),
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources && !process.env.VIEWER_E2E_REBUILD) return;
-  const { build } = await import('vite');
-  await build({ configFile: path.join(appDir, 'vite.config.ts'), logLevel: 'warn' });
-}
-
 const listen = (server: http.Server) =>
   new Promise<string>((resolve) =>
     server.listen(0, '127.0.0.1', () =>
@@ -83,7 +61,7 @@ const listen = (server: http.Server) =>
 
 beforeAll(async () => {
   modelsDir = await mkdtemp(path.join(tmpdir(), 'helix-viewer-e2e-'));
-  await Promise.all([ensureBuilt(), buildDemoModels(modelsDir)]);
+  await Promise.all([ensureViewerBuilt(), buildDemoModels(modelsDir)]);
 
   // The "API/storage" origin: demo models with CORS, plus canned failures and an embedding page.
   const serveModels = sirv(modelsDir, {

@@ -8,12 +8,16 @@ import { offlineModeOf, receiveOfflineCopy, registerOfflineViewer } from './offl
 import { resolveModelSource, type ModelSource } from './model-source.ts';
 import { parseViewerParams } from './params.ts';
 import type { Viewer3D } from './scene/viewer-3d.ts';
+import { MSG } from '@helix/shared/messages';
 import { h } from './ui/dom.ts';
 import { DrawLayer } from './ui/draw-layer.ts';
 import { LabelLayer } from './ui/labels.ts';
 import { LoadingOverlay, messageOverlay } from './ui/overlays.ts';
 import { infoPanel, layersPanel, setPanelOpen, tocPanel, type SyncedPanel } from './ui/panels.ts';
+import { detectArMode, metersPerUnitOf } from './ar/ar-support.ts';
 import { askToRecord } from './record/record-permission.ts';
+import { arControl } from './ui/ar-control.ts';
+import { partsOutline } from './ui/parts-outline.ts';
 import { recordControl } from './ui/record-control.ts';
 import { bindKeyboard, buildToolbar } from './ui/toolbar.ts';
 import { applyBackground, applyLayout, type ViewerTestState } from './viewer-state.ts';
@@ -38,6 +42,12 @@ const state: ViewerTestState = {
   highlighted: null,
   transparent: false,
   recording: null,
+  ar: null,
+  arState: 'idle',
+  reducedMotion: false,
+  flights: 0,
+  cameraPosition: [0, 0, 0],
+  cameraTarget: [0, 0, 0],
 };
 window.__viewer = state;
 
@@ -162,8 +172,19 @@ async function start(): Promise<void> {
   state.partNames = viewer.parts.map((p) => p.name);
   viewer.onRender(() => {
     state.cameraDistance = viewer.camera.position.distanceTo(viewer.controls.target);
+    state.cameraPosition = viewer.camera.position.toArray();
+    state.cameraTarget = viewer.controls.target.toArray();
     state.highlighted = viewer.highlightedPart?.name ?? null;
+    state.flights = viewer.flights;
   });
+  state.reducedMotion = viewer.reducedMotion;
+  document.body.dataset.reducedMotion = String(viewer.reducedMotion);
+  const title = modelTitle(source, gltf);
+  // The 3D view: named after the model, with the keys described for screen readers.
+  const keysHelp = h('p', { id: 'viewer-keys-help', class: 'visually-hidden' }, MSG.viewerKeysHelp);
+  stage.append(keysHelp);
+  viewer.renderer.domElement.setAttribute('aria-label', `${title}: 3D model`);
+  viewer.renderer.domElement.setAttribute('aria-describedby', keysHelp.id);
   document.body.dataset.centred = String(viewer.centred);
 
   // --- UI, one piece per flag -------------------------------------------------------------
@@ -175,7 +196,15 @@ async function start(): Promise<void> {
     document.body.dataset.playing = String(viewer.isPlaying);
     layers?.sync();
     toc?.sync();
+    outline.sync();
   };
+  // Short messages (AR) for everyone, read by screen readers too.
+  const status = h('p', { class: 'viewer-status', role: 'status' });
+  const announce = (message: string) => (status.textContent = message);
+
+  // Every part as text, reachable by keyboard right after the 3D view, whatever the link's features.
+  const outline = partsOutline(viewer, () => update());
+  stage.after(outline.el);
 
   const labels =
     flags.has('labels') || flags.has('labels_ui')
@@ -194,7 +223,7 @@ async function start(): Promise<void> {
     dock.append(
       infoPanel(
         {
-          title: modelTitle(source, gltf),
+          title,
           description:
             source.description ??
             (typeof gltf.scene.userData.description === 'string' ? gltf.scene.userData.description : null),
@@ -245,8 +274,29 @@ async function start(): Promise<void> {
     fullscreenTarget: document.documentElement,
     onChange: update,
   });
-  app.append(toolbar.el);
+  app.append(toolbar.el, status);
   bindKeyboard(viewer, toolbar, draw, update);
+
+  // View in AR: where the link allows it and the device can (docs/ar.md); absent otherwise.
+  if (flags.has('ar')) {
+    void detectArMode().then((mode) => {
+      state.ar = mode;
+      document.body.dataset.ar = mode ?? 'none';
+      if (!mode) return;
+      toolbar.el.append(
+        arControl({
+          mode,
+          viewer,
+          metersPerUnit: metersPerUnitOf(gltf.scene.userData),
+          announce,
+          onState: (s) => (state.arState = s),
+        }),
+      );
+      // Fetched now, so that a tap starts AR within the browser's user-gesture window.
+      void import('./ar/ar-placement.ts');
+      void (mode === 'quick-look' ? import('./ar/usdz.ts') : import('./ar/webxr-ar.ts'));
+    });
+  } else document.body.dataset.ar = 'off';
 
   // Screen recording: only when the API's answer for this load allows it (portal modal, Screen.record
   // and the plan's screenRecord); the API is asked again at every start.
@@ -255,7 +305,7 @@ async function start(): Promise<void> {
     app.append(
       recordControl({
         stage,
-        modelName: modelTitle(source, gltf),
+        modelName: title,
         ask: async () => askToRecord(await readApiUrl(), model, subscription),
         onState: (s) => {
           state.recording = s;
@@ -265,7 +315,8 @@ async function start(): Promise<void> {
     );
   }
 
-  viewer.setPlaying(flags.has('animate'));
+  // Reduced motion: nothing moves on its own (the Play button still starts it on request).
+  viewer.setPlaying(flags.has('animate') && !viewer.reducedMotion);
   toolbar.sync();
   viewer.renderNow();
   performance.mark('viewer:ready');

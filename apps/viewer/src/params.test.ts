@@ -34,15 +34,15 @@ describe('parseViewerParams', () => {
 });
 
 describe('parseSettings', () => {
-  it('enables all 15 flags when absent (embedding)', () => {
+  it('enables all 16 flags (the 15 and ar) when absent (embedding)', () => {
     expect(parseSettings(null)).toEqual([...EMBED_FLAGS]);
-    expect(parseSettings(null)).toHaveLength(15);
+    expect(parseSettings(null)).toHaveLength(16);
   });
 
   it('uses the fixed modal set in standard mode: everything but center_model', () => {
     expect(parseSettings(null, 'standard')).toEqual([...STANDARD_MODE_FLAGS]);
     expect(parseSettings(null, 'standard')).not.toContain('center_model');
-    expect(parseSettings(null, 'standard')).toHaveLength(14);
+    expect(parseSettings(null, 'standard')).toHaveLength(15);
   });
 
   it('parses comma lists, camelCase and JSON arrays; ignores unknown names; keeps canonical order', () => {

@@ -22,6 +22,15 @@ export interface ViewerTestState {
   transparent: boolean;
   /** The Record control's state, null when the control is not offered. */
   recording: 'idle' | 'starting' | 'recording' | 'ready' | null;
+  /** How this device offers AR (null: it cannot, or the link's `ar` feature is off). */
+  ar: 'webxr' | 'quick-look' | null;
+  arState: 'idle' | 'preparing' | 'presenting';
+  /** prefers-reduced-motion: reduce was in force at load. */
+  reducedMotion: boolean;
+  /** Animated camera flights started (none under reduced motion). */
+  flights: number;
+  cameraPosition: number[];
+  cameraTarget: number[];
 }
 
 /** Breakpoint of the compact layout (the spec's 767 px mobile breakpoint). */

@@ -1,6 +1,9 @@
 import { MSG } from './messages.ts';
 
-/** The 15 viewer features an embed or share link can switch on or off (all on by default). */
+/**
+ * The viewer features an embed or share link can switch on or off (all on by default): the
+ * specification's 15, then `ar` ("View in AR" on tablets and phones that can; docs/ar.md).
+ */
 export const EMBED_FLAGS = [
   'info',
   'draw',
@@ -17,6 +20,7 @@ export const EMBED_FLAGS = [
   'hide_modal',
   'desktop_view',
   'animate',
+  'ar',
 ] as const;
 
 export type EmbedFlag = (typeof EMBED_FLAGS)[number];
@@ -58,6 +62,7 @@ export const EMBED_FLAG_LABELS: Readonly<Record<EmbedFlag | typeof TRANSPARENT_B
   hide_modal: 'Panels start closed',
   desktop_view: 'Desktop view',
   animate: 'Plays on open',
+  ar: 'Augmented reality',
   transparent_background: 'Transparent background',
 };
 

@@ -215,6 +215,18 @@ export const MSG = {
   recordReady: 'Your recording is ready.',
   recordDownload: 'Download',
   recordDiscard: 'Discard',
+  // the viewer's AR and keyboard use (issue 20; wording ours)
+  arView: 'View in AR',
+  arPreparing: 'Preparing the model for AR…',
+  arHint: 'Point the device at the floor or a table and move it slowly; tap to place the model.',
+  arExit: 'Exit AR',
+  arFailed: 'AR could not start on this device. The 3D view still works.',
+  arTooLarge: 'This model is too large to show in AR on this device.',
+  viewerParts: 'Parts of the model',
+  viewerPartsHelp:
+    'Use the arrow keys to move between parts; each one is highlighted in the view. Enter or Space shows it close up.',
+  viewerKeysHelp:
+    'Arrow keys turn the model, plus and minus zoom, R resets the view. Tab reaches the controls and the list of parts.',
   fileLinkInvalid: 'This file link is not valid or has expired.',
   // models area (web; not in the specification, wording ours)
   modelFileType: 'The model file must be a .glb file',

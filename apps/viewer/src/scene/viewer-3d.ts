@@ -41,6 +41,7 @@ interface Tween {
 }
 
 const HIGHLIGHT = new Color('#ffb020');
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 const VIEW_DIRECTION = new Vector3(0.45, 0.35, 1).normalize();
 
 /** The three.js side of the viewer: scene, camera, controls, framing, animation, highlighting. */
@@ -52,6 +53,15 @@ export class Viewer3D {
   /** The pivot that holds the glTF scene (moved to centre the model when center_model is on). */
   readonly pivot = new Group();
   parts: Part[] = [];
+  /** The glTF scene as loaded (AR exports a copy of it). */
+  modelRoot: Object3D | null = null;
+  /**
+   * The user asked for reduced motion (prefers-reduced-motion): no auto-rotation on load, no
+   * animated camera flights (the camera jumps), no glide after a drag.
+   */
+  reducedMotion = false;
+  /** Animated camera flights started (tests: none under reduced motion). */
+  flights = 0;
   centred = false;
   modelRadius = 1;
   private mixer: AnimationMixer | null = null;
@@ -93,8 +103,14 @@ export class Viewer3D {
     this.scene.add(this.pivot);
 
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
-    this.controls.enableDamping = true;
     this.controls.dampingFactor = 0.12;
+    const motion = window.matchMedia(REDUCED_MOTION);
+    const applyMotion = () => {
+      this.reducedMotion = motion.matches;
+      this.controls.enableDamping = !motion.matches;
+    };
+    applyMotion();
+    motion.addEventListener('change', applyMotion);
     this.controls.autoRotateSpeed = 1.5;
     this.controls.addEventListener('start', () => (this.tween = null));
 
@@ -153,6 +169,7 @@ export class Viewer3D {
 
   setModel(gltf: GLTF, options: { center: boolean }): void {
     const root = gltf.scene;
+    this.modelRoot = root;
     this.pivot.add(root);
     root.updateMatrixWorld(true);
     const box = new Box3().setFromObject(root);
@@ -264,12 +281,18 @@ export class Viewer3D {
 
   resetView(): void {
     this.tween = null;
+    // Spend any glide left from a drag or a key first (update() without damping applies and clears
+    // it), so the saved view is where the camera ends up.
+    const damping = this.controls.enableDamping;
+    this.controls.enableDamping = false;
+    this.controls.update();
+    this.controls.enableDamping = damping;
     this.controls.reset();
     this.highlight(null);
     this.invalidate();
   }
 
-  /** Smoothly moves the orbit target to a part and frames it. */
+  /** Moves the orbit target to a part and frames it: a smooth flight, or a jump under reduced motion. */
   focusPart(part: Part): void {
     const box = new Box3();
     part.object.traverseVisible((o) => {
@@ -280,6 +303,14 @@ export class Viewer3D {
     const sphere = box.getBoundingSphere(new Sphere());
     const dir = this.camera.position.clone().sub(this.controls.target).normalize();
     const distance = Math.max(this.fitDistance(sphere.radius) * 1.25, this.controls.minDistance * 1.5);
+    if (this.reducedMotion) {
+      this.tween = null;
+      this.controls.target.copy(sphere.center);
+      this.camera.position.copy(sphere.center).addScaledVector(dir, distance);
+      this.invalidate();
+      return;
+    }
+    this.flights++;
     this.tween = {
       from: { position: this.camera.position.clone(), target: this.controls.target.clone() },
       to: { position: sphere.center.clone().addScaledVector(dir, distance), target: sphere.center.clone() },
@@ -350,6 +381,8 @@ export class Viewer3D {
 
   private loop = (now: number): void => {
     this.frame = requestAnimationFrame(this.loop);
+    // During an AR session the renderer draws the AR scene (webxr-ar.ts), not this one.
+    if (this.renderer.xr.isPresenting) return;
     const dt = this.lastTime ? Math.min((now - this.lastTime) / 1000, 0.1) : 0;
     this.lastTime = now;
     let dirty = this.needsRender;

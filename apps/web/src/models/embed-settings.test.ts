@@ -12,8 +12,8 @@ import {
 const without = (...flags: EmbedFlag[]) => EMBED_FLAGS.filter((f) => !flags.includes(f));
 
 describe('the default checklist', () => {
-  it('has all 15 features on', () => {
-    expect(DEFAULT_EMBED_SETTINGS).toHaveLength(15);
+  it('has all 16 features on (the 15 and ar)', () => {
+    expect(DEFAULT_EMBED_SETTINGS).toHaveLength(16);
     expect([...DEFAULT_EMBED_SETTINGS]).toEqual([...EMBED_FLAGS]);
   });
 });
@@ -75,7 +75,7 @@ describe('withModalSettings', () => {
   const fixed = MODAL_VIEWER_FLAGS.join(',');
 
   it('is every flag but center_model', () => {
-    expect(MODAL_VIEWER_FLAGS).toHaveLength(14);
+    expect(MODAL_VIEWER_FLAGS).toHaveLength(15);
     expect(MODAL_VIEWER_FLAGS).not.toContain('center_model');
   });
 

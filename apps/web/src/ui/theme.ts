@@ -27,6 +27,8 @@ export const theme: ThemeConfig = {
     // antd's 3.4:1 (#8c8c8c), which fails WCAG AA for 14 px text.
     colorTextDescription: 'rgba(0, 0, 0, 0.6)',
     colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
+    // Placeholders at 4.9:1 instead of 1.8:1 (#bfbfbf): axe's colour-contrast rule (docs/accessibility.md).
+    colorTextPlaceholder: 'rgba(0, 0, 0, 0.56)',
     borderRadius: 8,
   },
   components: {
@@ -35,6 +37,8 @@ export const theme: ThemeConfig = {
     // antd's status colours (success, processing, error, warning). Each takes the first darker shade
     // of its own palette that reaches 4.5:1 (theme.test.ts checks every preset and status colour).
     Tag: TAG_TEXT_SHADES,
+    // An empty table's message ("No data", "No rows yet") is text to read, not a disabled control.
+    Table: { colorTextDisabled: 'rgba(0, 0, 0, 0.6)' },
   },
 };
 
