@@ -128,6 +128,8 @@ export interface RouteDoc {
   uploads?: boolean;
   tags?: string[];
   deprecated?: boolean;
+  /** The route's errors carry more than ApiError (the embed page's `success: false`). */
+  errorShape?: z.ZodType;
 }
 
 /** Express's `/api/t/:tenant/x/:id` as OpenAPI's `/api/t/{tenant}/x/{id}`. */
@@ -146,9 +148,9 @@ export const tags: { name: string; description?: string }[] = [];
 export const described = new Set<string>();
 
 /** An error status's answer: the one error shape, described with the codes it carries. */
-const errorAnswer = (status: number): ResponseConfig => ({
+const errorAnswer = (status: number, shape: z.ZodType = ApiError): ResponseConfig => ({
   description: ERROR_STATUS[status] ?? 'An error.',
-  content: { 'application/json': { schema: ApiError } },
+  content: { 'application/json': { schema: shape } },
 });
 
 /** A schema of the reference's own (not a shared export), named in components. */
@@ -226,7 +228,7 @@ export function route(signature: `${Uppercase<HttpMethod>} /api${string}`, doc: 
     responses[String(status)] = response;
   }
   for (const status of [...statuses].sort((a, b) => a - b)) {
-    if (!responses[String(status)]) responses[String(status)] = errorAnswer(status);
+    if (!responses[String(status)]) responses[String(status)] = errorAnswer(status, doc.errorShape);
   }
 
   const pathParams = [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);

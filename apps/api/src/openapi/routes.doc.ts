@@ -144,7 +144,7 @@ import {
 } from '@helix/shared/schemas/tenant-user';
 import { NoQuery } from '../http/validate.ts';
 import { FileParams, FileQuery, ImageParams } from '../routes/viewer.routes.ts';
-import { component, route, section } from './describe.ts';
+import { ApiError, component, route, section } from './describe.ts';
 
 /**
  * Every route under /api, one `route()` each, grouped by area. A route added to the app without a line
@@ -176,13 +176,16 @@ const csv = (description: string) => ({
   headers: { 'Content-Disposition': 'attachment; filename=…' },
 });
 const noContent = (description = 'Done; no body.') => ({ status: 204, description });
+// Express's redirect carries a one-line body in the media type the browser prefers.
 const redirect = (description: string) => ({
   status: 302,
+  type: ['text/plain', 'text/html'],
+  schema: z.string(),
   description,
   headers: { Location: 'Where the browser goes next.' },
 });
 
-const STRIPE_ERRORS = [402, 404, 409, 429, 502];
+const STRIPE_ERRORS = [402, 404, 409, 422, 429, 502];
 
 section('Reference', 'This document and its interactive reference.');
 route('GET /api/openapi.json', {
@@ -473,6 +476,7 @@ route('POST /api/model/embed/detail', {
   summary: "The share and embed pages' model (counts a view)",
   description: 'Failures carry `success: false` beside the error shape.',
   body: EmbedDetailRequest,
+  errorShape: component('EmbedDetailError', ApiError.extend({ success: z.literal(false) })),
   limited: true,
   errors: [404, 409],
   ok: EmbedDetail,
