@@ -10,6 +10,9 @@ import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createApp } from '../src/app.ts';
 import { checkedApp } from './contract.ts';
 
+/** createApp with every /api answer checked against the reference, for tests that build their own app. */
+export const createCheckedApp = (...args: Parameters<typeof createApp>) => checkedApp(createApp(...args));
+
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Every log line the app wrote, for tests that check what never gets logged. */
