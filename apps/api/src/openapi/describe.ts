@@ -72,6 +72,7 @@ const ERROR_STATUS: Record<number, string> = {
   422: 'A field is valid but refused (`FIELD_INVALID`), or an Idempotency-Key reused with another body (`IDEMPOTENCY_KEY_REUSED`), or an image too complex (`IMAGE_TOO_COMPLEX`).',
   429: 'Rate limited (with `Retry-After`): `TOO_MANY_REQUESTS`, `IMAGE_CHECK_BUSY`.',
   500: 'An unexpected failure (logged; never any internals): `INTERNAL`.',
+  501: 'Not implemented (an oEmbed `format` other than json).',
   502: 'The payment provider failed: `PAYMENT_PROVIDER`.',
   503: 'Try again later (with `Retry-After`): `DATABASE_UNAVAILABLE`, `DATABASE_BUSY`, `REDIS_UNAVAILABLE`, `QUEUE_UNAVAILABLE`, `STORAGE_UNAVAILABLE`, `IMAGE_CHECK_UNAVAILABLE`, `BILLING_UNAVAILABLE`.',
 };

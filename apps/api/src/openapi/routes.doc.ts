@@ -677,7 +677,6 @@ route('POST /api/t/:tenant/support', {
   body: SupportRequestCreate,
   bodyType: 'multipart',
   uploads: true,
-  errors: [403],
   ok: { status: 201, schema: SupportRequestCreated },
 });
 route('GET /api/t/:tenant/support', {
