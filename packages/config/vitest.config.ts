@@ -20,5 +20,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    // Every answer of the API test app is checked against the OpenAPI reference (apps/api/test/contract.ts).
+    setupFiles: ['apps/api/test/contract-setup.ts'],
   },
 });

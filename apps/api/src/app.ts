@@ -21,6 +21,7 @@ import { googleRoutes } from './routes/auth-google.routes.ts';
 import { billingBaseRoutes, billingTenantRoutes, billingWebhookRoutes } from './routes/billing.routes.ts';
 import { devMailRoutes } from './routes/dev-mail.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { referenceRoutes } from './routes/reference.routes.ts';
 import { Draining } from './http/draining.ts';
 import { logsRoutes } from './routes/logs.routes.ts';
 import { embedRoutes, modelTenantRoutes } from './routes/model.routes.ts';
@@ -77,6 +78,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use(metricsRoutes(deps));
 
   app.use('/api', healthRoutes(deps, draining));
+  // The API reference: /api/openapi.json and the interactive /api/docs (apps/api/API.md).
+  app.use('/api', referenceRoutes());
   // The bulk invite alone takes a large body, and only from a signed-in caller of that tenant.
   app.post(BULK_INVITE_PATH, auth(deps.db), tenantParam(), bulkInviteBodyParser);
   // Stripe signs the raw body: the webhook reads it before the JSON parser does.

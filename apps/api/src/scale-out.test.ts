@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Express } from 'express';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { sha256 } from '@helix/server/tokens';
-import type { Twin } from '../test/harness.ts';
-import { createApp } from './app.ts';
+import { createCheckedApp as createApp, type Twin } from '../test/harness.ts';
 import { Draining } from './http/draining.ts';
 import { bearer, createModel, createModelHarness, customer, type ModelHarness } from '../test/models.ts';
 

@@ -8,6 +8,10 @@ import { JobQueue } from '@helix/server/queue/job-queue';
 import type { ServerDeps } from '@helix/server/deps';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createApp } from '../src/app.ts';
+import { checkedApp } from './contract.ts';
+
+/** createApp with every /api answer checked against the reference, for tests that build their own app. */
+export const createCheckedApp = (...args: Parameters<typeof createApp>) => checkedApp(createApp(...args));
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -47,7 +51,8 @@ export interface Harness {
 }
 
 /**
- * A real app over an isolated, migrated PostgreSQL database and a Redis key prefix of its own.
+ * A real app over an isolated, migrated PostgreSQL database and a Redis key prefix of its own, every
+ * /api answer checked against the OpenAPI reference (contract.ts).
  * Rate limits are high unless a test lowers them; the embed access cache is off unless a test turns it on.
  */
 export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
@@ -77,13 +82,13 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const queue = new JobQueue(queueConnection, prefix);
   const deps: ServerDeps = { config, db, redis, queue, logger };
   return {
-    app: createApp(deps),
+    app: checkedApp(createApp(deps)),
     deps,
     db,
     redis,
     config,
     logs,
-    appWith: (more) => createApp({ ...deps, config: parseConfig({ ...baseEnv, ...more }) }),
+    appWith: (more) => checkedApp(createApp({ ...deps, config: parseConfig({ ...baseEnv, ...more }) })),
     async twin(more = {}) {
       const twinConfig = parseConfig({ ...baseEnv, ...more });
       const twinDb = createDb(database.url);
@@ -99,7 +104,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
         queue: twinQueue,
       };
       return {
-        app: createApp(twinDeps),
+        app: checkedApp(createApp(twinDeps)),
         deps: twinDeps,
         async close() {
           await twinQueue.close();

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
 import { freePort } from '@helix/stack/services/net';
 import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
-import { createApp } from '../app.ts';
-import { createHarness, type Harness } from '../../test/harness.ts';
+import { createCheckedApp as createApp, createHarness, type Harness } from '../../test/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

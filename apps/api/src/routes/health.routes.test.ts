@@ -4,8 +4,7 @@ import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb } from '@helix/server/db';
 import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
-import { createApp } from '../app.ts';
-import { createHarness, type Harness } from '../../test/harness.ts';
+import { createCheckedApp as createApp, createHarness, type Harness } from '../../test/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

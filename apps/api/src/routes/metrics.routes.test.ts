@@ -3,8 +3,12 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, parseConfig } from '@helix/server';
 import { createWorkerRuntime } from '@helix/worker/worker-runtime';
-import { createApp } from '../app.ts';
-import { createHarness, LogCapture, type Harness } from '../../test/harness.ts';
+import {
+  createCheckedApp as createApp,
+  createHarness,
+  LogCapture,
+  type Harness,
+} from '../../test/harness.ts';
 
 const TOKEN = 'metrics-token-for-tests';
 

@@ -33,13 +33,13 @@ function viewerCors(config: Config): RequestHandler {
   };
 }
 
-const FileParams = z.strictObject({
+export const FileParams = z.strictObject({
   id: z
     .string()
     .regex(/^\d{1,10}$/)
     .transform(Number),
 });
-const FileQuery = z.strictObject({
+export const FileQuery = z.strictObject({
   exp: z
     .string()
     .regex(/^\d{1,12}$/)
@@ -50,7 +50,7 @@ const FileQuery = z.strictObject({
     .regex(/^\d{1,10}$/)
     .optional(),
 });
-const ImageParams = z.strictObject({ key: z.string().max(200) });
+export const ImageParams = z.strictObject({ key: z.string().max(200) });
 
 const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', png: 'image/png' };
 

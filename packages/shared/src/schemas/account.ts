@@ -105,7 +105,12 @@ export const ValidateUserRequest = z.strictObject({
   user_name: userName.optional(),
 });
 export type ValidateUserRequest = z.input<typeof ValidateUserRequest>;
-export type ValidateUserResponse = { email?: 'available' | 'taken'; user_name?: 'available' | 'taken' };
+const availability = z.enum(['available', 'taken']);
+export const ValidateUserResponse = z.object({
+  email: availability.optional(),
+  user_name: availability.optional(),
+});
+export type ValidateUserResponse = z.output<typeof ValidateUserResponse>;
 
 /**
  * GET /auth/google: where the round trip starts. Nothing else is taken: the web app keeps the page to

@@ -319,7 +319,11 @@ export const CancelSubscriptionView = z.object({ status: z.enum(STRIPE_SUBSCRIPT
 export type CancelSubscriptionView = z.infer<typeof CancelSubscriptionView>;
 
 /** POST /api/stripe/webhook */
-export const WebhookAnswer = z.object({ received: z.literal(true) });
+export const WebhookAnswer = z.object({
+  received: z.literal(true),
+  /** applied; duplicate (the event id was seen before); ignored (a type or customer we do not act on). */
+  outcome: z.enum(['applied', 'duplicate', 'ignored']),
+});
 
 /**
  * GET /api/billing/config (base, no login): what the browser needs to load Stripe.js. publishableKey is

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMBED_FLAGS, LINK_KINDS, VIEWER_MODES, type EmbedFlag } from '../embed.ts';
+import { EMBED_FLAGS, LINK_KINDS, VIEWER_MODES } from '../embed.ts';
 import { MSG } from '../messages.ts';
 import { BrandingView } from './tenant.ts';
 import { opaqueText, optionalText, requiredText } from './text.ts';
@@ -207,106 +207,119 @@ export const ViewerModelQuery = z.strictObject({
 });
 export type ViewerModelQuery = z.input<typeof ViewerModelQuery>;
 
-// ---- answers ---------------------------------------------------------------------------------------
+// ---- answers (zod schemas: the API reference is generated from them; types are their outputs) ----
 
-export interface TopTenant {
-  tenant_id: number;
-  tenant_name: string;
-  tenant_views: number;
-}
+export const TopTenant = z.object({
+  tenant_id: z.number().int(),
+  tenant_name: z.string(),
+  tenant_views: z.number().int(),
+});
+export type TopTenant = z.output<typeof TopTenant>;
 
-export interface ModelView {
-  id: number;
-  name: string;
-  urlModelName: string;
+export const ModelView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  urlModelName: z.string(),
   /** /api/files/models/<id>?v=<version>: the file itself needs a signed URL (the viewer gets one). */
-  url: string;
-  thumbnail: string | null;
-  backgroundColor: string | null;
-  viewCount: number;
-  createdAt: string;
-  updatedAt: string;
-  isPublic: boolean;
+  url: z.string(),
+  thumbnail: z.string().nullable(),
+  backgroundColor: z.string().nullable(),
+  viewCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  isPublic: z.boolean(),
   /** Admins only; [] for others. */
-  restrictedTenants: number[];
-  version: number;
+  restrictedTenants: z.array(z.number().int()),
+  version: z.number().int(),
   /** Platform admins only (statistics). */
-  topTenants?: TopTenant[];
-  viewsByDay?: { day: string; views: number }[];
-}
+  topTenants: z.array(TopTenant).optional(),
+  viewsByDay: z.array(z.object({ day: z.string(), views: z.number().int() })).optional(),
+});
+export type ModelView = z.output<typeof ModelView>;
 
-export interface ViewsSummary {
-  viewCount: number;
+export const ViewsSummary = z.object({
+  viewCount: z.number().int(),
   /** 0 = unlimited. */
-  viewLimit: number;
-  additionalViews: number;
-  additionalViewsUsed: number;
+  viewLimit: z.number().int(),
+  additionalViews: z.number().int(),
+  additionalViewsUsed: z.number().int(),
   /** Cents per 1,000 views. */
-  additionalViewsPrice: number;
-  additionalViewsValidation: boolean;
+  additionalViewsPrice: z.number().int(),
+  additionalViewsValidation: z.boolean(),
   /**
    * Views served past the allowance (viewLimit + additionalViews) before loads are refused, when
    * additionalViewsValidation is on (VIEW_GRACE_PERCENT of viewLimit); 0 when unlimited.
    */
-  graceViews: number;
+  graceViews: z.number().int(),
   /** The period's count at which loads are refused; null when they never are (unlimited, or validation off). */
-  refuseAt: number | null;
+  refuseAt: z.number().int().nullable(),
   /** The billing period the counts are for (ISO dates). */
-  periodStart: string;
-  periodEnd: string;
-}
+  periodStart: z.string(),
+  periodEnd: z.string(),
+});
+export type ViewsSummary = z.output<typeof ViewsSummary>;
 
-export interface UserModelStats {
-  medicalModelId: number;
-  modelName: string;
-  viewCount: number;
-}
+export const UserModelStats = z.object({
+  medicalModelId: z.number().int(),
+  modelName: z.string(),
+  viewCount: z.number().int(),
+});
+export type UserModelStats = z.output<typeof UserModelStats>;
 
-export interface UserStats {
-  id: number;
-  name: string;
-  email: string;
-  models: UserModelStats[];
-}
+export const UserStats = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  models: z.array(UserModelStats),
+});
+export type UserStats = z.output<typeof UserStats>;
 
-export interface ModelListResponse {
-  models: ModelView[];
+/** GET /model/all */
+export const ModelListResponse = z.object({
+  models: z.array(ModelView),
   /** Non-admins only (null for platform admins). */
-  views: ViewsSummary | null;
+  views: ViewsSummary.nullable(),
   /** With User.listing.view; [] without. */
-  users: UserStats[];
-}
+  users: z.array(UserStats),
+});
+export type ModelListResponse = z.output<typeof ModelListResponse>;
 
-export interface TenantOption {
-  id: number;
-  name: string;
-  domainPrefix: string;
-}
+export const TenantOption = z.object({ id: z.number().int(), name: z.string(), domainPrefix: z.string() });
+export type TenantOption = z.output<typeof TenantOption>;
 
-export interface ViewerBranding {
-  backgroundColor: string;
-  primaryColor: string;
+export const ViewerBranding = z.object({
+  backgroundColor: z.string(),
+  primaryColor: z.string(),
   /** Absolute URLs of the tenant's background and loading images, or null. */
-  modelBgLogo: string | null;
-  modelLoadingLogo: string | null;
-}
+  modelBgLogo: z.string().nullable(),
+  modelLoadingLogo: z.string().nullable(),
+});
+export type ViewerBranding = z.output<typeof ViewerBranding>;
 
 /** GET /api/viewer/model */
-export interface ViewerModel {
-  name: string;
-  glbUrl: string;
-  settings: EmbedFlag[];
-  branding: ViewerBranding;
+export const ViewerModel = z.object({
+  name: z.string(),
+  glbUrl: z.string(),
+  settings: z.array(z.enum(EMBED_FLAGS)),
+  branding: ViewerBranding,
   /** Render with no backdrop (embedding mode, the link asks for it and the plan includes it now). */
-  transparentBackground: boolean;
+  transparentBackground: z.boolean(),
   /** The link asks for a transparent background the plan no longer includes: background_color is used instead. */
-  transparentFallback: boolean;
+  transparentFallback: z.boolean(),
   /**
    * The viewer may offer its Record control (standard mode only: the ticket's user holds Screen.record
    * and the plan has screenRecord, checked at this load). Share and embed loads are always false.
    */
-  record: boolean;
-}
+  record: z.boolean(),
+});
+export type ViewerModel = z.output<typeof ViewerModel>;
+
+/** POST /model/embed: the new link's token (the share and embed addresses are built from it). */
+export const EmbedCreated = z.object({ token: z.string() });
+export type EmbedCreated = z.output<typeof EmbedCreated>;
+/** POST /model/viewer-url: the viewer frame's address with a short-lived ticket. */
+export const ViewerUrl = z.object({ url: z.string() });
+export type ViewerUrl = z.output<typeof ViewerUrl>;
 
 /** GET /api/viewer/record: asked when the user starts a recording (the server decides again). */
 export const ViewerRecordQuery = z.strictObject({
@@ -315,8 +328,9 @@ export const ViewerRecordQuery = z.strictObject({
 });
 export type ViewerRecordQuery = z.input<typeof ViewerRecordQuery>;
 
-export interface ViewerRecordGrant {
-  record: true;
+export const ViewerRecordGrant = z.object({
+  record: z.literal(true),
   /** The longest recording allowed (RECORDING_MAX_SECONDS). */
-  maxSeconds: number;
-}
+  maxSeconds: z.number().int(),
+});
+export type ViewerRecordGrant = z.output<typeof ViewerRecordGrant>;

@@ -71,3 +71,11 @@ export const RoleSaved = z.object({ message: z.string(), role: RoleView });
 export type RoleSaved = z.infer<typeof RoleSaved>;
 
 export const MessageView = z.object({ message: z.string() });
+
+/** POST /user/assignRoles: the user's roles now, and the version a next assignment sends as If-Match. */
+export const RolesAssigned = z.object({
+  message: z.string(),
+  roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  rolesVersion: z.number().int(),
+});
+export type RolesAssigned = z.output<typeof RolesAssigned>;

@@ -1,0 +1,846 @@
+import { z } from 'zod';
+import {
+  ClientLogRequest,
+  ForgotPasswordRequest,
+  GoogleStartQuery,
+  GoogleValidateRequest,
+  JoinRequest,
+  LoginRequest,
+  LogoutRequest,
+  RegisterRequest,
+  ResetPasswordRequest,
+  ValidateUserRequest,
+  ValidateUserResponse,
+} from '@helix/shared/schemas/account';
+import { AuditFilters, AuditListQuery, AuditPage } from '@helix/shared/schemas/audit';
+import {
+  BillingConfigView,
+  BuyViews,
+  CancelSubscription,
+  CancelSubscriptionView,
+  CardCheckoutView,
+  ChangePreview,
+  ChangePreviewView,
+  CheckoutCreate,
+  CheckoutUrl,
+  InvoiceListQuery,
+  InvoiceListView,
+  LatestInvoicePayment,
+  PaymentIntentCreate,
+  PaymentIntentUpdate,
+  PaymentIntentView,
+  PlanChange,
+  PlanChangeView,
+  PortalRequest,
+  SeatsChange,
+  SetupIntentCancel,
+  SetupIntentConfirm,
+  SetupIntentCreate,
+  SetupIntentUpdate,
+  SetupIntentView,
+  SubscriptionChange,
+  SubscriptionSummaryView,
+  SubscriptionView,
+  TrialCreate,
+  WebhookAnswer,
+} from '@helix/shared/schemas/billing';
+import { BrandingUpdate } from '@helix/shared/schemas/branding';
+import {
+  EmbedLinkExpiry,
+  EmbedLinkList,
+  EmbedLinkListQuery,
+  EmbedLinkPage,
+  EmbedLinkRevoke,
+  EmbedLinkView,
+} from '@helix/shared/schemas/embed-link';
+import {
+  AcceptInvitationRequest,
+  InvitationQuery,
+  InvitationRenewalRequest,
+  InvitationView,
+} from '@helix/shared/schemas/invitation';
+import {
+  BatchIdParams,
+  BulkInviteBatchView,
+  BulkInviteRequest,
+  BulkInviteStarted,
+  InviteRequest,
+  MessageAnswer,
+  ResendInviteRequest,
+} from '@helix/shared/schemas/invite';
+import { UserStatsPage, UserStatsQuery } from '@helix/shared/schemas/list-query';
+import {
+  EmbedCreate,
+  EmbedCreated,
+  EmbedDetail,
+  EmbedDetailRequest,
+  ModelIdRequest,
+  ModelListQuery,
+  ModelListResponse,
+  ModelUpdate,
+  ModelView,
+  TenantOption,
+  ViewerModel,
+  ViewerModelQuery,
+  ViewerRecordGrant,
+  ViewerRecordQuery,
+  ViewerUrl,
+  ViewsSummary,
+} from '@helix/shared/schemas/model';
+import {
+  NewsletterListQuery,
+  SubscriberList,
+  SubscriberPage,
+  UnsubscribeQuery,
+} from '@helix/shared/schemas/newsletter';
+import {
+  OfflineCopy,
+  OfflineCopyRequest,
+  OfflineViewAnswer,
+  OfflineViewRequest,
+} from '@helix/shared/schemas/pinned-model';
+import { PlanView } from '@helix/shared/schemas/plan';
+import {
+  AddUserRequest,
+  AddUserResponse,
+  PLATFORM_USERS_SORTS,
+  PlatformUserList,
+  PlatformUserPage,
+} from '@helix/shared/schemas/platform-user';
+import { ProfileUpdate, ProfileUpdateResponse } from '@helix/shared/schemas/profile';
+import {
+  AssignRoles,
+  MessageView,
+  PermissionView,
+  RoleDelete,
+  RoleIdRequest,
+  RolePermissionsView,
+  RoleSave,
+  RoleSaved,
+  RolesAssigned,
+  RoleView,
+} from '@helix/shared/schemas/role';
+import { AuthProvidersView, AuthResponse, SessionUser } from '@helix/shared/schemas/session';
+import {
+  SupportIdParams,
+  SupportListQuery,
+  SupportRequestCreate,
+  SupportRequestCreated,
+  SupportRequestList,
+  SupportRequestPage,
+  SupportRequestView,
+  SupportStatusUpdate,
+} from '@helix/shared/schemas/support';
+import { BrandingView, CustomBrandingRequest, TenantBrandingView } from '@helix/shared/schemas/tenant';
+import { TenantOptionPage, TenantOptionsQuery } from '@helix/shared/schemas/tenant-option';
+import {
+  DeleteUserRequest,
+  TENANT_USERS_SORTS,
+  TenantUserList,
+  TenantUserPage,
+  TenantUsersQuery,
+  UserDetailRequest,
+  UserDetailView,
+} from '@helix/shared/schemas/tenant-user';
+import { NoQuery } from '../http/validate.ts';
+import { FileParams, FileQuery, ImageParams } from '../routes/viewer.routes.ts';
+import { ApiError, component, route, section } from './describe.ts';
+
+/**
+ * Every route under /api, one `route()` each, grouped by area. A route added to the app without a line
+ * here fails openapi.test.ts; the answers the API tests see are checked against these (test/contract.ts).
+ */
+
+// ---- answers that have no shared schema (no presenter: the route writes them itself) ----
+const Health = component('Health', z.object({ status: z.literal('ok') }));
+const Readiness = component(
+  'Readiness',
+  z.union([
+    z.object({
+      status: z.enum(['ok', 'error']),
+      postgres: z.enum(['ok', 'error']),
+      redis: z.enum(['ok', 'error']),
+    }),
+    z.object({ status: z.literal('draining') }),
+  ]),
+);
+const StripeEvent = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
+const html = (description: string, status = 200) => ({ status, type: 'text/html', description });
+const csv = (description: string) => ({
+  type: 'text/csv',
+  description,
+  headers: { 'Content-Disposition': 'attachment; filename=…' },
+});
+const noContent = (description = 'Done; no body.') => ({ status: 204, description });
+// Express's redirect carries a one-line body in the media type the browser prefers.
+const redirect = (description: string) => ({
+  status: 302,
+  type: ['text/plain', 'text/html'],
+  schema: z.string(),
+  description,
+  headers: { Location: 'Where the browser goes next.' },
+});
+
+const STRIPE_ERRORS = [402, 404, 409, 422, 429, 502];
+
+section('Reference', 'This document and its interactive reference.');
+route('GET /api/openapi.json', {
+  summary: 'This OpenAPI 3.1 document',
+  ok: {
+    type: 'application/json',
+    schema: z.looseObject({ openapi: z.string() }),
+    description: 'The document.',
+  },
+});
+route('GET /api/docs', { summary: 'The interactive API reference (HTML)', ok: html('The reference page.') });
+route('GET /api/docs/assets/:file', {
+  summary: "The reference page's script, stylesheet and icon (Swagger UI, from this server)",
+  errors: [404],
+  ok: [
+    {
+      type: ['text/javascript', 'application/javascript', 'text/css', 'image/png'],
+      description: 'The file.',
+    },
+    { status: 304, description: 'Not modified.' },
+  ],
+});
+
+section('Operations', 'Liveness and readiness for load balancers.');
+route('GET /api/health', { summary: 'Liveness: the process answers', ok: Health });
+route('GET /api/health/ready', {
+  summary: 'Readiness: PostgreSQL and Redis answer and the process is not draining',
+  ok: [Readiness, { status: 503, schema: Readiness, description: 'Not ready (Retry-After: 5).' }],
+});
+route('GET /api/ready', {
+  summary: 'Readiness (alias of /api/health/ready)',
+  ok: [Readiness, { status: 503, schema: Readiness, description: 'Not ready (Retry-After: 5).' }],
+});
+route('POST /api/logs', {
+  summary: "The web client's error log (60 a minute per address)",
+  body: ClientLogRequest,
+  limited: true,
+  ok: noContent('Logged.'),
+});
+
+section('Accounts', 'Sign-in, sign-up, invitations, password reset and the session user.');
+route('POST /api/user/login', {
+  summary: 'Log in',
+  description:
+    "A new login ends the user's other sessions. Wrong credentials answer 400 with `errors.password`.",
+  body: LoginRequest,
+  limited: true,
+  ok: AuthResponse,
+});
+route('POST /api/user/register', {
+  summary: 'Sign up (a new school or individual); with `token` it is a join',
+  body: RegisterRequest,
+  limited: true,
+  errors: [409],
+  ok: { status: 201, schema: AuthResponse },
+});
+route('POST /api/user/join', {
+  summary: 'Join the inviting tenant',
+  body: JoinRequest,
+  limited: true,
+  errors: [409],
+  ok: { status: 201, schema: AuthResponse },
+});
+route('POST /api/validate-user', {
+  summary: 'Is this e-mail or username free?',
+  body: ValidateUserRequest,
+  limited: true,
+  ok: ValidateUserResponse,
+});
+route('POST /api/user/send_password_reset_token', {
+  summary: 'E-mail a password reset link (the same answer whether or not the address exists)',
+  body: ForgotPasswordRequest,
+  limited: true,
+  ok: MessageView,
+});
+route('POST /api/user/reset_password', {
+  summary: 'Set a new password with a reset token',
+  body: ResetPasswordRequest,
+  limited: true,
+  ok: MessageView,
+});
+route('POST /api/user/validate', {
+  summary: 'Google sign-up, second half: trade the one-time code for a session',
+  description: 'Needs the `helix_oauth` cookie of the browser that started sign-in.',
+  body: GoogleValidateRequest,
+  limited: true,
+  ok: AuthResponse,
+});
+route('POST /api/user/validate-login', {
+  summary: 'Google login, second half: trade the one-time code for a session',
+  body: GoogleValidateRequest,
+  limited: true,
+  ok: AuthResponse,
+});
+route('POST /api/user/logout', {
+  summary: 'Log out (base call)',
+  auth: 'session',
+  body: LogoutRequest,
+  ok: noContent('The session is ended.'),
+});
+route('GET /api/auth/providers', {
+  summary: 'Which sign-in providers are configured',
+  query: NoQuery,
+  ok: AuthProvidersView,
+});
+route('GET /api/auth/google', {
+  summary: 'Google sign-in, first half: to the provider',
+  description: 'A JSON caller gets 404 when Google sign-in is not configured.',
+  query: GoogleStartQuery,
+  errors: [404],
+  ok: redirect("To the provider (or to the web's failure page)."),
+});
+route('GET /api/auth/google/callback', {
+  summary: "The provider's return (browser only)",
+  errors: [404],
+  ok: redirect("To the web app's /auth/google with a one-time code, or with error=1."),
+});
+route('GET /api/user/invitation', {
+  summary: 'What an invitation link opens (open, expired, used or invalid)',
+  query: InvitationQuery,
+  limited: true,
+  ok: InvitationView,
+});
+route('POST /api/user/invitation/accept', {
+  summary: 'Accept an invitation: set name and password, signed in to the school',
+  body: AcceptInvitationRequest,
+  limited: true,
+  errors: [409],
+  ok: { status: 201, schema: AuthResponse },
+});
+route('POST /api/user/invitation/renewal-request', {
+  summary: "An expired invitation's holder asks the school for a new one",
+  body: InvitationRenewalRequest,
+  limited: true,
+  ok: MessageView,
+});
+route('GET /api/t/:tenant/user/info', {
+  summary: 'The session user as it is now',
+  query: NoQuery,
+  ok: SessionUser,
+});
+route('POST /api/t/:tenant/user/logout', {
+  summary: 'Log out',
+  body: LogoutRequest,
+  ok: noContent('The session is ended.'),
+});
+route('POST /api/t/:tenant/user/edit', {
+  summary: 'Edit the own profile (name, picture, password)',
+  permission: 'Profile.update',
+  body: ProfileUpdate,
+  bodyType: 'multipart',
+  uploads: true,
+  outbox: {},
+  limited: true,
+  ok: ProfileUpdateResponse,
+});
+
+section('Plans', 'The plan catalogue.');
+route('GET /api/guest/subscription/list', {
+  summary: 'The plan catalogue (no login)',
+  query: NoQuery,
+  ok: z.array(PlanView),
+});
+route('GET /api/t/:tenant/subscriptionplan/all', {
+  summary: "The plan catalogue with isSubscribed on the tenant's plan",
+  query: NoQuery,
+  ok: z.array(PlanView),
+});
+
+section('Branding', 'White-label branding of a school.');
+route('POST /api/tenant/custom-branding-detail', {
+  summary: "A white-label page's branding, before login",
+  description: "By domain or brand name; a lookup by the request's host without a white label answers 204.",
+  body: CustomBrandingRequest,
+  limited: true,
+  errors: [404],
+  ok: [BrandingView, noContent('No white label for this host.')],
+});
+route('GET /api/t/:tenant/tenant/get', {
+  summary: "The tenant's branding",
+  query: NoQuery,
+  ok: TenantBrandingView,
+});
+route('POST /api/t/:tenant/tenant/update', {
+  summary: "Update the tenant's branding (logos, colours, brand name, domain)",
+  permission: 'Brand.update',
+  who: 'customer tenants only',
+  body: BrandingUpdate,
+  bodyType: 'multipart',
+  uploads: true,
+  outbox: {},
+  errors: [409],
+  ok: TenantBrandingView,
+});
+
+section('Models', 'The model catalogue, share and embed links, views.');
+route('GET /api/t/:tenant/model/all', {
+  summary: 'The models the tenant may see',
+  permission: 'Model.listing.view',
+  query: ModelListQuery,
+  ok: ModelListResponse,
+});
+route('GET /api/t/:tenant/views/summary', {
+  summary: "The billing period's view usage",
+  permission: 'Model.listing.view',
+  query: NoQuery,
+  ok: ViewsSummary,
+});
+route('GET /api/t/:tenant/views/export', {
+  summary: "The period's views as CSV",
+  permission: 'Model.listing.view',
+  query: NoQuery,
+  ok: csv('Views per model.'),
+});
+route('POST /api/t/:tenant/model/update', {
+  summary: 'Add (id 0) or update a model, with its .glb and thumbnail',
+  permission: ['Model.add', 'Model.update'],
+  who: 'platform admins (Model.add to add, Model.update to update)',
+  body: ModelUpdate,
+  bodyType: 'multipart',
+  uploads: true,
+  outbox: {},
+  errors: [409],
+  ok: [ModelView, { status: 201, schema: ModelView, description: 'Added.' }],
+});
+route('POST /api/t/:tenant/model/delete', {
+  summary: 'Delete a model',
+  permission: 'Model.delete',
+  who: 'platform admins',
+  body: ModelIdRequest,
+  ok: MessageView,
+});
+route('POST /api/t/:tenant/model/embed', {
+  summary: 'Make a share or embed link',
+  permission: 'Model.embed',
+  body: EmbedCreate,
+  errors: [409, 422],
+  ok: EmbedCreated,
+});
+route('GET /api/t/:tenant/model/links', {
+  summary: 'Share and embed links (one page with page/pageSize, else all)',
+  permission: 'Model.embed',
+  query: EmbedLinkListQuery,
+  ok: { schema: z.union([EmbedLinkPage, EmbedLinkList]) },
+});
+route('POST /api/t/:tenant/model/links/revoke', {
+  summary: 'Revoke a link',
+  permission: 'Model.embed',
+  body: EmbedLinkRevoke,
+  ok: EmbedLinkView,
+});
+route('POST /api/t/:tenant/model/links/expiry', {
+  summary: "Set or clear a link's expiry",
+  permission: 'Model.embed',
+  body: EmbedLinkExpiry,
+  errors: [409, 422],
+  ok: EmbedLinkView,
+});
+route('POST /api/t/:tenant/model/viewer-url', {
+  summary: "The viewer frame's address for a model",
+  permission: 'Model.view',
+  body: ModelIdRequest,
+  errors: [409],
+  ok: ViewerUrl,
+});
+route('GET /api/t/:tenant/tenant/getAllTenants', {
+  summary: 'Customer tenants for pickers (one page with page/pageSize, else all)',
+  who: 'platform admins',
+  query: TenantOptionsQuery,
+  ok: { schema: z.union([TenantOptionPage, z.array(TenantOption)]) },
+});
+route('POST /api/t/:tenant/model/offline-copy', {
+  summary: 'Pin a model for offline use',
+  permission: 'Model.view',
+  body: OfflineCopyRequest,
+  errors: [409],
+  ok: OfflineCopy,
+});
+route('POST /api/t/:tenant/model/offline-view', {
+  summary: 'Record a view made offline',
+  permission: 'Model.view',
+  body: OfflineViewRequest,
+  limited: true,
+  errors: [409, 422],
+  ok: OfflineViewAnswer,
+});
+route('POST /api/model/embed/detail', {
+  summary: "The share and embed pages' model (counts a view)",
+  description: 'Failures carry `success: false` beside the error shape.',
+  body: EmbedDetailRequest,
+  errorShape: component('EmbedDetailError', ApiError.extend({ success: z.literal(false) })),
+  limited: true,
+  errors: [404, 409],
+  ok: EmbedDetail,
+});
+
+section('Viewer', "The viewer host's calls (another origin, CORS for VIEWER_URL) and files.");
+const preflight = {
+  summary: 'CORS preflight of the viewer host',
+  ok: noContent("CORS headers for VIEWER_URL's origin."),
+};
+route('OPTIONS /api/viewer/model', preflight);
+route('OPTIONS /api/viewer/record', preflight);
+route('OPTIONS /api/files/models/:id', preflight);
+route('GET /api/viewer/model', {
+  summary: 'The model a viewer load shows (counts a view)',
+  query: ViewerModelQuery,
+  limited: true,
+  errors: [403, 404, 409],
+  ok: ViewerModel,
+});
+route('GET /api/viewer/record', {
+  summary: 'May this viewer record now?',
+  query: ViewerRecordQuery,
+  limited: true,
+  errors: [403, 404],
+  ok: ViewerRecordGrant,
+});
+/** A stored file's answers: whole, a Range's part, not modified, a Range outside the file. */
+const stored = (types: string[], description: string) => [
+  { type: types, description },
+  {
+    status: 206,
+    type: types,
+    description: 'Part of the file (Range).',
+    headers: { 'Content-Range': 'bytes start-end/size' },
+  },
+  { status: 304, description: 'Not modified (If-None-Match / If-Modified-Since).' },
+  { status: 416, description: 'The Range is outside the file.' },
+];
+route('GET /api/files/models/:id', {
+  summary: "A model's .glb (signed URL from the viewer model answer)",
+  description: 'A missing, malformed or expired signature answers 403.',
+  params: FileParams,
+  query: FileQuery,
+  errors: [403, 404],
+  ok: stored(['model/gltf-binary'], 'The file.'),
+});
+route('GET /api/files/images/:key', {
+  summary: 'A public image (thumbnail, branding)',
+  params: ImageParams,
+  errors: [404],
+  ok: stored(['image/webp', 'image/png'], 'The image.'),
+});
+
+section('Users', "A tenant's users, invitations and bulk invites; platform users.");
+route('GET /api/t/:tenant/user/all', {
+  summary: "The tenant's users (platform admins: every user); one page with page/pageSize, else all",
+  permission: 'User.listing.view',
+  who: 'platform admins see every user (User.listing.view or Permission.listing.view)',
+  query: TenantUsersQuery.extend({
+    sort: z.enum([...TENANT_USERS_SORTS, ...PLATFORM_USERS_SORTS]).optional(),
+  }),
+  ok: { schema: z.union([TenantUserPage, TenantUserList, PlatformUserPage, PlatformUserList]) },
+});
+route('POST /api/t/:tenant/user/detail', {
+  summary: 'One user',
+  permission: 'User.detail.view',
+  body: UserDetailRequest,
+  ok: UserDetailView,
+});
+route('POST /api/t/:tenant/user/delete', {
+  summary: 'Remove a user',
+  permission: 'User.delete',
+  body: DeleteUserRequest,
+  errors: [409],
+  ok: MessageView,
+});
+route('POST /api/t/:tenant/user/invite', {
+  summary: 'Invite one user by e-mail',
+  permission: 'User.invite',
+  who: 'not platform admins',
+  body: InviteRequest,
+  outbox: { ifMatch: false },
+  errors: [409],
+  ok: { status: 201, schema: MessageAnswer },
+});
+route('POST /api/t/:tenant/user/resend-invite', {
+  summary: 'Send an invitation again',
+  permission: 'User.invite',
+  body: ResendInviteRequest,
+  errors: [409],
+  ok: MessageAnswer,
+});
+route('POST /api/t/:tenant/user/bulk-invite', {
+  summary: 'Invite up to 10,000 users at once (12 MB body)',
+  permission: 'User.invite',
+  body: BulkInviteRequest,
+  errors: [409, 422],
+  ok: { status: 202, schema: BulkInviteStarted, description: 'Accepted: the batch runs in the background.' },
+});
+route('GET /api/t/:tenant/user/bulk-invite/:id', {
+  summary: "A bulk invite's progress",
+  permission: 'User.invite',
+  params: BatchIdParams,
+  ok: BulkInviteBatchView,
+});
+route('POST /api/t/:tenant/user/add-user', {
+  summary: 'Add a customer (a new tenant and its owner)',
+  permission: 'User.invite',
+  who: 'platform admins',
+  body: AddUserRequest,
+  errors: [409],
+  ok: { status: 201, schema: AddUserResponse },
+});
+route('GET /api/t/:tenant/stats/users', {
+  summary: "Users' views, one page",
+  permission: 'User.listing.view',
+  query: UserStatsQuery,
+  ok: UserStatsPage,
+});
+
+section('Roles', 'Roles, permissions and role assignment (platform admins).');
+route('GET /api/t/:tenant/role/all', {
+  summary: 'Every role',
+  permission: 'Role.listing.view',
+  who: 'platform admins',
+  query: NoQuery,
+  ok: z.array(RoleView),
+});
+route('POST /api/t/:tenant/role/create', {
+  summary: 'Create (id 0) or update a role',
+  permission: ['Role.create', 'Role.update'],
+  who: 'platform admins (Role.create to create, Role.update to update)',
+  body: RoleSave,
+  outbox: {},
+  errors: [409],
+  ok: [RoleSaved, { status: 201, schema: RoleSaved, description: 'Created.' }],
+});
+route('POST /api/t/:tenant/role/delete', {
+  summary: 'Delete a role',
+  permission: 'Role.delete',
+  who: 'platform admins',
+  body: RoleDelete,
+  outbox: {},
+  errors: [409],
+  ok: MessageView,
+});
+route('POST /api/t/:tenant/role/permissions', {
+  summary: "A role's permissions and the others",
+  permission: 'Role.listing.view',
+  who: 'platform admins',
+  body: RoleIdRequest,
+  ok: RolePermissionsView,
+});
+route('GET /api/t/:tenant/permission/all', {
+  summary: 'The permission vocabulary',
+  permission: 'Permission.listing.view',
+  who: 'platform admins',
+  query: NoQuery,
+  ok: z.array(PermissionView),
+});
+route('POST /api/t/:tenant/user/assignRoles', {
+  summary: "Set a user's roles",
+  permission: 'Role.assign',
+  who: 'platform admins',
+  body: AssignRoles,
+  outbox: {},
+  errors: [409],
+  ok: RolesAssigned,
+});
+
+section('Newsletter', 'The newsletter list and its unsubscribe link.');
+route('GET /api/t/:tenant/subscribers', {
+  summary: 'Newsletter subscribers (one page with page/pageSize, else all)',
+  permission: 'Sidebar.listing.view',
+  who: 'platform admins',
+  query: NewsletterListQuery,
+  ok: { schema: z.union([SubscriberPage, SubscriberList]) },
+});
+route('GET /api/newsletter/unsubscribe', {
+  summary: 'The unsubscribe confirmation page (HTML)',
+  query: UnsubscribeQuery,
+  limited: true,
+  ok: [html('Asks to confirm.'), html('The link is not valid.', 400)],
+});
+route('POST /api/newsletter/unsubscribe', {
+  summary: 'Unsubscribe (the confirmation form, or one-click List-Unsubscribe-Post)',
+  body: UnsubscribeQuery,
+  bodyType: 'form',
+  limited: true,
+  ok: [html('Unsubscribed.'), html('The link is not valid.', 400)],
+});
+
+section('Support', 'Fast-track support requests.');
+route('POST /api/t/:tenant/support', {
+  summary: 'Ask for support (with an optional screenshot)',
+  description: 'Limited per user.',
+  body: SupportRequestCreate,
+  bodyType: 'multipart',
+  uploads: true,
+  ok: { status: 201, schema: SupportRequestCreated },
+});
+route('GET /api/t/:tenant/support', {
+  summary: 'Support requests (one page with page/pageSize, else all)',
+  permission: 'Sidebar.listing.view',
+  who: 'platform admins',
+  query: SupportListQuery,
+  ok: { schema: z.union([SupportRequestPage, SupportRequestList]) },
+});
+route('POST /api/t/:tenant/support/:id/status', {
+  summary: "Set a support request's status",
+  permission: 'Sidebar.listing.view',
+  who: 'platform admins',
+  params: SupportIdParams,
+  body: SupportStatusUpdate,
+  ok: SupportRequestView,
+});
+route('GET /api/t/:tenant/support/:id/screenshot', {
+  summary: "A support request's screenshot",
+  permission: 'Sidebar.listing.view',
+  who: 'platform admins',
+  params: SupportIdParams,
+  query: NoQuery,
+  ok: { type: 'image/webp', description: 'The screenshot.' },
+});
+
+section('Audit', 'The audit log.');
+route('GET /api/t/:tenant/audit', {
+  summary: 'Audit events, one page',
+  who: "the school's owner (own school), platform admins (every tenant)",
+  query: AuditListQuery,
+  ok: AuditPage,
+});
+route('GET /api/t/:tenant/audit/export', {
+  summary: 'Audit events as CSV',
+  who: "the school's owner (own school), platform admins (every tenant)",
+  query: AuditFilters,
+  ok: csv('The events.'),
+});
+
+section(
+  'Billing',
+  "Plans, payments and the subscription (Stripe). Money calls are the owner's (403 BILLING_OWNER_ONLY).",
+);
+route('GET /api/billing/config', {
+  summary: 'What the browser needs to load Stripe.js',
+  query: NoQuery,
+  ok: BillingConfigView,
+});
+route('POST /api/stripe/webhook', {
+  summary: "Stripe's webhook",
+  description:
+    'The signature covers the raw body (up to 512 kB). A failure while applying answers 5xx so Stripe retries.',
+  auth: 'stripe',
+  body: StripeEvent,
+  bodyType: 'raw',
+  errors: [413, ...STRIPE_ERRORS],
+  ok: WebhookAnswer,
+});
+const billing = (
+  summary: string,
+  body: z.ZodType,
+  ok: z.ZodType,
+  extra: Partial<Parameters<typeof route>[1]> = {},
+) => ({
+  summary,
+  permission: 'Subscription.listing.view' as const,
+  who: "the school's owner for money calls",
+  body,
+  errors: STRIPE_ERRORS,
+  ok,
+  ...extra,
+});
+route(
+  'POST /api/subscription/setup_intents',
+  billing('Start saving a card (base call, right after sign-up)', SetupIntentCreate, SetupIntentView, {
+    auth: 'session',
+  }),
+);
+route(
+  'POST /api/subscription/createtrials/guest',
+  billing('Start the trial or subscription (base call, right after sign-up)', TrialCreate, SubscriptionView, {
+    auth: 'session',
+  }),
+);
+route('GET /api/t/:tenant/subscription/summary', {
+  summary: "The subscription page's summary",
+  permission: 'Subscription.listing.view',
+  query: NoQuery,
+  errors: [502],
+  ok: SubscriptionSummaryView,
+});
+route('GET /api/t/:tenant/subscription/invoices', {
+  summary: 'Invoices, newest first',
+  permission: 'Subscription.listing.view',
+  query: InvoiceListQuery,
+  errors: STRIPE_ERRORS,
+  ok: InvoiceListView,
+});
+route(
+  'POST /api/t/:tenant/subscription/preview',
+  billing('What a plan or seats change would cost now', ChangePreview, ChangePreviewView),
+);
+route(
+  'POST /api/t/:tenant/subscription/change-plan',
+  billing('Change plan in place (prorated)', PlanChange, PlanChangeView),
+);
+route(
+  'POST /api/t/:tenant/subscription/seats',
+  billing('Change the number of seats', SeatsChange, PlanChangeView),
+);
+route(
+  'POST /api/t/:tenant/checkout/create',
+  billing('A Stripe Checkout page for a plan', CheckoutCreate, CheckoutUrl),
+);
+route(
+  'POST /api/t/:tenant/subscription/change',
+  billing("Stripe's portal page to change plan", SubscriptionChange, CheckoutUrl),
+);
+route(
+  'POST /api/t/:tenant/subscription/detail',
+  billing("Stripe's billing portal", PortalRequest, CheckoutUrl),
+);
+route(
+  'POST /api/t/:tenant/subscription/cancel_plan',
+  billing("Stripe's portal page to cancel", PortalRequest, CheckoutUrl),
+);
+route(
+  'POST /api/t/:tenant/subscription/create_views',
+  billing('Buy blocks of 1,000 views (Checkout)', BuyViews, CheckoutUrl),
+);
+route(
+  'POST /api/t/:tenant/subscription/setup_intents',
+  billing('Start saving a card', SetupIntentCreate, SetupIntentView),
+);
+route(
+  'POST /api/t/:tenant/subscription/setup_intents/cancel',
+  billing('Cancel saving a card', SetupIntentCancel, SetupIntentView),
+);
+route(
+  'POST /api/t/:tenant/subscription/setup_intents/update',
+  billing('Change the card being saved', SetupIntentUpdate, SetupIntentView),
+);
+route(
+  'POST /api/t/:tenant/subscription/setup_intents/confirm',
+  billing('Confirm saving a card', SetupIntentConfirm, SetupIntentView),
+);
+route(
+  'POST /api/t/:tenant/subscription/createtrials',
+  billing('Start the trial or subscription', TrialCreate, SubscriptionView),
+);
+route(
+  'POST /api/t/:tenant/subscription/payment-intent',
+  billing('Pay for a plan by card', PaymentIntentCreate, CardCheckoutView),
+);
+route(
+  'POST /api/t/:tenant/subscription/payment-intent/update',
+  billing('Change the card of a pending payment', PaymentIntentUpdate, PaymentIntentView),
+);
+route(
+  'POST /api/t/:tenant/subscription/latest-invoice/payment-invoice',
+  billing("The latest invoice's payment", LatestInvoicePayment, PaymentIntentView),
+);
+route(
+  'POST /api/t/:tenant/subscription/cancel_subscription',
+  billing('Cancel the subscription now', CancelSubscription, CancelSubscriptionView),
+);
