@@ -62,7 +62,12 @@ const notImplemented = () =>
  */
 export async function oembedFor(
   deps: Pick<ServerDeps, 'db' | 'config'>,
-  query: { url: string; maxwidth?: number | undefined; maxheight?: number | undefined; format?: string | undefined },
+  query: {
+    url: string;
+    maxwidth?: number | undefined;
+    maxheight?: number | undefined;
+    format?: string | undefined;
+  },
   now = new Date(),
 ): Promise<OEmbedResponse> {
   if (query.format && query.format.toLowerCase() !== OEMBED_FORMAT) throw notImplemented();
@@ -76,7 +81,8 @@ export async function oembedFor(
   const customDomain = embed.tenant.customDomainName?.toLowerCase() ?? null;
   let frameOrigin: string;
   if (link.host === portalHost(config)) frameOrigin = portal.origin;
-  else if (customDomain !== null && link.host === customDomain) frameOrigin = `${portal.protocol}//${customDomain}`;
+  else if (customDomain !== null && link.host === customDomain)
+    frameOrigin = `${portal.protocol}//${customDomain}`;
   else throw AppError.notFound(MSG.embedLinkInvalid);
 
   const size = oembedFrameSize(query.maxwidth, query.maxheight);
@@ -105,7 +111,11 @@ export async function oembedFor(
   // spec wants it within the maximums, and the portal keeps no smaller copy: otherwise none.
   const thumb = IMAGE_RULES.thumbnail.output;
   const stored = embed.model.thumbnail?.startsWith(`${IMAGE_KEY_PREFIX}thumbnail-`) === true;
-  if (stored && thumb.width <= (query.maxwidth ?? thumb.width) && thumb.height <= (query.maxheight ?? thumb.height)) {
+  if (
+    stored &&
+    thumb.width <= (query.maxwidth ?? thumb.width) &&
+    thumb.height <= (query.maxheight ?? thumb.height)
+  ) {
     answer.thumbnail_url = imageUrl(embed.model.thumbnail, portal.origin)!;
     answer.thumbnail_width = thumb.width;
     answer.thumbnail_height = thumb.height;
