@@ -172,12 +172,6 @@ export function LinksPage() {
       render: (_, link) => features(link),
     },
     {
-      title: 'Sites',
-      key: 'sites',
-      className: 'link-sites-cell',
-      render: (_, link) => sites(link),
-    },
-    {
       title: 'Created by',
       key: 'created_by',
       sorter: true,
@@ -200,6 +194,13 @@ export function LinksPage() {
     },
     { title: 'Views', key: 'views', align: 'right', render: (_, link) => formatCount(link.views) },
     { title: 'Status', key: 'status', render: (_, link) => <StatusTag link={link} /> },
+    // After the columns other flows read by position (views is the 8th).
+    {
+      title: 'Sites',
+      key: 'sites',
+      className: 'link-sites-cell',
+      render: (_, link) => sites(link),
+    },
     { title: 'Actions', key: 'actions', fixed: 'right', render: (_, link) => actions(link) },
   ];
 
