@@ -109,7 +109,11 @@ describe('the allowlist as the owner writes it', () => {
       expect(res.body.errors[field]).toBe(message);
     };
     await refused(['https://school.org'], 'allowedHosts.0', MSG.embedHostNotDomain('https://school.org'));
-    await refused(['ok.org', 'school.org/lessons'], 'allowedHosts.1', MSG.embedHostNotDomain('school.org/lessons'));
+    await refused(
+      ['ok.org', 'school.org/lessons'],
+      'allowedHosts.1',
+      MSG.embedHostNotDomain('school.org/lessons'),
+    );
     await refused(['school.org:8080'], 'allowedHosts.0', MSG.embedHostNotDomain('school.org:8080'));
     await refused(['user@school.org'], 'allowedHosts.0', MSG.embedHostNotDomain('user@school.org'));
     await refused(['a*.school.org'], 'allowedHosts.0', MSG.embedHostWildcard('a*.school.org'));
@@ -129,7 +133,10 @@ describe('the allowlist as the owner writes it', () => {
 
   it('is changed on the Links page (POST /model/links/hosts): checked the same way, scoped, audited, not on a revoked link', async () => {
     const { id } = await makeLink();
-    const res = await post(owner, '/model/links/hosts', { id, allowedHosts: ['*.Hillside.test', 'hillside.test'] });
+    const res = await post(owner, '/model/links/hosts', {
+      id,
+      allowedHosts: ['*.Hillside.test', 'hillside.test'],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(EmbedLinkView.parse(res.body).allowedHosts).toEqual(['*.hillside.test', 'hillside.test']);
     const bad = await post(owner, '/model/links/hosts', { id, allowedHosts: ['http://x.org'] });
@@ -161,7 +168,8 @@ describe('the allowlist as the owner writes it', () => {
 describe("the embed page's frame-ancestors", () => {
   it('lists the sites of a limited link (both schemes, any port), any site otherwise, and follows a change', async () => {
     const { token, id } = await makeLink(['hillside.test', '*.hillside.test']);
-    const strict = 'https://hillside.test:* http://hillside.test:* https://*.hillside.test:* http://*.hillside.test:*';
+    const strict =
+      'https://hillside.test:* http://hillside.test:* https://*.hillside.test:* http://*.hillside.test:*';
     for (const page of ['embed', 'share']) {
       const res = await request(pages).get(`/${page}/${token}`);
       expect(res.status).toBe(200);
@@ -170,10 +178,14 @@ describe("the embed page's frame-ancestors", () => {
       expect(res.headers.vary).toMatch(/Referer/);
     }
     // Framed by an allowed page, or by a page the server cannot place: the strict list.
-    const allowed = await request(pages).get(`/embed/${token}`).set('Referer', 'https://www.hillside.test/biology');
+    const allowed = await request(pages)
+      .get(`/embed/${token}`)
+      .set('Referer', 'https://www.hillside.test/biology');
     expect(frameAncestors(allowed)).toBe(strict);
     // Framed by another site's page: that page only, so its visitors see why the model is not shown.
-    const elsewhere = await request(pages).get(`/embed/${token}`).set('Referer', 'https://blog.example:8443/post/1');
+    const elsewhere = await request(pages)
+      .get(`/embed/${token}`)
+      .set('Referer', 'https://blog.example:8443/post/1');
     expect(frameAncestors(elsewhere)).toBe('https://blog.example:8443');
 
     const open = await makeLink();
@@ -192,7 +204,11 @@ describe("the embed page's frame-ancestors", () => {
 describe('counting a limited link', () => {
   it('counts a load inside an allowed site, and nothing from another site, a page on its own or a forged frame', async () => {
     const { token, id } = await makeLink(['*.hillside.test']);
-    const inside = { ancestors: ['https://www.hillside.test'], referrer: 'https://www.hillside.test/', framed: true };
+    const inside = {
+      ancestors: ['https://www.hillside.test'],
+      referrer: 'https://www.hillside.test/',
+      framed: true,
+    };
 
     // Inside an allowed site: a viewer token, and the viewer's load counts.
     const ok = await detail(token, inside, { 'Sec-Fetch-Site': 'same-origin' });
@@ -267,7 +283,9 @@ describe('counting a limited link', () => {
     expect(plain.status).toBe(200);
     const elsewhere = await detail(token, { ancestors: ['https://blog.example'], framed: true });
     expect(elsewhere.status).toBe(200);
-    expect((await viewerLoad(plain.body.url as string, { ancestors: 'https://blog.example' })).status).toBe(200);
+    expect((await viewerLoad(plain.body.url as string, { ancestors: 'https://blog.example' })).status).toBe(
+      200,
+    );
     expect((await linkView(id)).views).toBe(1);
     // What the page tells is checked for shape.
     expect((await detail(token, { ancestors: 'https://x.org' })).status).toBe(400);
