@@ -13,6 +13,8 @@ import { registerDbPool, registerQueueDepth, registerViewBuffer } from '@helix/s
 import { startProcessMetrics } from '@helix/server/metrics/metrics';
 import { poolOf } from '@helix/server/db';
 import { securityHeaders } from './http/security.ts';
+import { embedFramePolicy } from './http/embed-frame-policy.ts';
+import { publicLinkPage } from './http/public-link-page.ts';
 import { bundledHomeRenderer, drawnHome } from './http/drawn-home.ts';
 import { drawnChooseSubscription, drawnSubscription, drawnUsersList } from './http/drawn-pages.ts';
 import { webApp } from './http/web-app.ts';
@@ -37,6 +39,7 @@ import { invitationRoutes } from './routes/invitation.routes.ts';
 import { legalRoutes } from './routes/legal.routes.ts';
 import { BULK_INVITE_PATH, bulkInviteBodyParser, usersRoutes } from './routes/users.routes.ts';
 import { viewerRoutes } from './routes/viewer.routes.ts';
+import { oembedRoutes } from './routes/oembed.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
 import { ltiRoutes, ltiTenantRoutes } from './routes/lti.routes.ts';
@@ -74,6 +77,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use(draining.middleware());
   app.use(requestLogger(deps.logger));
   app.use(httpMetrics());
+  // A share or embed page of a link limited to some sites: its frame-ancestors (before the headers).
+  app.use(embedFramePolicy(deps));
   app.use(securityHeaders(config));
   app.use(metricsRoutes(deps));
 
@@ -93,6 +98,7 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use('/api', brandingRoutes(deps));
   app.use('/api', embedRoutes(deps));
   app.use('/api', viewerRoutes(deps));
+  app.use('/api', oembedRoutes(deps));
   app.use('/api', newsletterRoutes(deps));
   app.use('/api', billingBaseRoutes(deps));
   // LTI 1.3: the platforms' login initiation and launch, the deep-linking picker, the tool keys.
@@ -138,6 +144,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
     app.get('/user/settings/users-list', drawnUsersList(deps, drawn));
     app.get('/user/settings/subscription', drawnSubscription(deps, drawn));
     app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn, warm: true }));
+    // Share and embed pages: the embed document with the link's oEmbed discovery in its head.
+    app.use(publicLinkPage(deps, config.WEB_DIST_DIR));
     app.use(webApp(config.WEB_DIST_DIR, { portalHost, googleSignIn }));
   }
 

@@ -1,7 +1,8 @@
 import { EMBED_FLAGS } from '@helix/shared/embed';
+import { MSG } from '@helix/shared/messages';
 import { describe, expect, it, vi } from 'vitest';
 import { createApiLookup, userTextFor, viewerModelUrl } from './api-lookup.ts';
-import { ModelLoadError } from './load-model.ts';
+import { LOAD_ERROR_MESSAGES, ModelLoadError } from './load-model.ts';
 import { resolveModelSource } from './model-source.ts';
 import { parseViewerParams } from './params.ts';
 
@@ -173,6 +174,28 @@ describe('createApiLookup', () => {
       expect(err).toMatchObject({ kind, status, userText });
       expect(fetch).toHaveBeenCalledTimes(1);
     }
+  });
+
+  it("sends the frame's ancestor origins in embedding mode, and shows a limited link's refusal in its own words", async () => {
+    const fetch = mockFetch(
+      json(403, {
+        statusCode: 403,
+        error: 'Forbidden',
+        code: 'EMBED_HOST_NOT_ALLOWED',
+        message: MSG.embedHostNotAllowed,
+      }),
+    );
+    const ancestors = () => ['http://portal.test', 'https://www.school.org'];
+    const err = await failure(
+      resolveModelSource(embedParams, { base, lookup: createApiLookup({ apiUrl: API, fetch, ancestors }) }),
+    );
+    expect(err).toMatchObject({ kind: 'not-allowed', status: 403, userText: null });
+    expect(LOAD_ERROR_MESSAGES['not-allowed'].title).toBe(MSG.embedHostNotAllowed);
+    const url = new URL(String(fetch.mock.calls[0]![0]));
+    expect(url.searchParams.get('ancestors')).toBe('http://portal.test https://www.school.org');
+    // Standard mode (the portal's modal) sends none.
+    const standard = parseViewerParams('?model=cell&subscription=ticket&currentmode=standard');
+    expect(viewerModelUrl(API, standard, ancestors())).not.toContain('ancestors');
   });
 
   it('turns a network failure into the generic error, without retrying (one call = one view)', async () => {

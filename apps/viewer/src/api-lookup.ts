@@ -22,16 +22,34 @@ export interface ApiLookupOptions {
   fetch?: typeof fetch;
   /** Give up on an API that does not answer (network error). Default 30 s. */
   timeoutMs?: number;
+  /**
+   * The frame's ancestor origins, parent first (default: location.ancestorOrigins, where the browser
+   * has it): sent in embedding mode, so a link limited to some sites counts only inside them.
+   */
+  ancestors?: () => readonly string[] | undefined;
+}
+
+/**
+ * ERROR_CODES.embedHostNotAllowed (@helix/shared/schemas/outbox), not imported: the viewer's bundle
+ * stays free of zod.
+ */
+const HOST_NOT_ALLOWED = 'EMBED_HOST_NOT_ALLOWED';
+
+/** location.ancestorOrigins as a list; undefined where the browser does not have it (Firefox). */
+export function ancestorOrigins(): readonly string[] | undefined {
+  const list = (globalThis as { location?: { ancestorOrigins?: DOMStringList } }).location?.ancestorOrigins;
+  return list ? Array.from(list) : undefined;
 }
 
 /** The request URL: only the parameters the API's strict query schema knows, empty ones left out. */
-export function viewerModelUrl(apiUrl: string, params: ViewerParams): string {
+export function viewerModelUrl(apiUrl: string, params: ViewerParams, ancestors?: readonly string[]): string {
   const q = new URLSearchParams();
   if (params.model) q.set('model', params.model);
   if (params.subscription) q.set('subscription', params.subscription);
   q.set('currentmode', params.currentmode);
   if (params.version) q.set('version', params.version);
   if (params.viewer) q.set('viewer', params.viewer);
+  if (ancestors && params.currentmode === 'embedding') q.set('ancestors', ancestors.slice(0, 20).join(' '));
   return `${apiUrl.replace(/\/+$/, '')}/api/viewer/model?${q.toString()}`;
 }
 
@@ -123,7 +141,7 @@ export function createApiLookup(options: ApiLookupOptions): ModelLookup {
     const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
     let res: Response;
     try {
-      res = await doFetch(viewerModelUrl(apiUrl, params), {
+      res = await doFetch(viewerModelUrl(apiUrl, params, (options.ancestors ?? ancestorOrigins)()), {
         method: 'GET',
         mode: 'cors',
         credentials: 'omit',
@@ -136,8 +154,9 @@ export function createApiLookup(options: ApiLookupOptions): ModelLookup {
     }
     const body = await readJson(res);
     if (!res.ok) {
-      const kind = errorKindForStatus(res.status);
-      const message = isApiErrorBody(body) ? body.message : null;
+      const notAllowed = isApiErrorBody(body) && body.code === HOST_NOT_ALLOWED;
+      const kind = notAllowed ? 'not-allowed' : errorKindForStatus(res.status);
+      const message = isApiErrorBody(body) && !notAllowed ? body.message : null;
       throw new ModelLoadError(
         kind,
         res.status,

@@ -1,6 +1,7 @@
 import { MSG } from '@helix/shared/messages';
 
-export type LoadErrorKind = 'not-found' | 'forbidden' | 'limit' | 'network' | 'invalid' | 'http' | 'webgl';
+export type LoadErrorKind =
+  'not-found' | 'forbidden' | 'not-allowed' | 'limit' | 'network' | 'invalid' | 'http' | 'webgl';
 
 /**
  * User-facing texts per failure. 'limit' is the tenant's views past the grace band (the API's 429 'View
@@ -10,6 +11,8 @@ export type LoadErrorKind = 'not-found' | 'forbidden' | 'limit' | 'network' | 'i
 export const LOAD_ERROR_MESSAGES: Record<LoadErrorKind, { title: string; text: string }> = {
   'not-found': { title: 'Model not found', text: 'This model does not exist or is no longer available.' },
   forbidden: { title: 'Access denied', text: 'You do not have permission to view this model.' },
+  /** A link limited to some sites, shown elsewhere (the API's 403 EMBED_HOST_NOT_ALLOWED): nothing counted. */
+  'not-allowed': { title: MSG.embedHostNotAllowed, text: MSG.embedHostNotAllowedHint },
   limit: { title: MSG.schoolViewLimitTitle, text: MSG.schoolViewLimitText },
   network: { title: 'The model could not be loaded', text: 'Check your connection and try again.' },
   invalid: {

@@ -86,6 +86,7 @@ export const reasonFor = (status: number): string =>
     415: 'Unsupported Media Type',
     422: 'Unprocessable Entity',
     429: 'Too Many Requests',
+    501: 'Not Implemented',
     503: 'Service Unavailable',
   })[status] ??
   (status >= 400 && status < 500 ? (STATUS_CODES[status] ?? 'Bad Request') : 'Internal Server Error');

@@ -253,6 +253,27 @@ export const MSG = {
   linkRevoked: 'Link revoked',
   linkExpiryPast: 'The expiry date must be in the future.',
   failedLoadLinks: 'Failed to load Links',
+  // where a link may be shown, and oEmbed (issue 20; not in the specification, wording ours)
+  embedHostEmpty: 'Enter a site, like school.org or *.school.org.',
+  embedHostNotDomain: (value: string) =>
+    `"${value}" is not a site's domain: enter only the domain, like school.org or *.school.org (no http://, port or path).`,
+  embedHostWildcard: (value: string) => `"${value}": a * may only start the domain, as in *.school.org.`,
+  embedHostTooBroad: (value: string) => `"${value}" would allow every site under a whole top-level domain.`,
+  embedHostInvalid: (value: string) => `"${value}" is not a valid domain.`,
+  embedHostsTooMany: (max: number) => `A link may name at most ${max} sites.`,
+  embedHostsLabel: 'Only on these sites (optional)',
+  embedHostsHelp:
+    'Leave empty to allow any site. With sites listed, the model shows (and counts views) only inside pages of those sites.',
+  embedHostsAny: 'Any site',
+  embedHostsUpdated: 'Sites updated',
+  embedHostsTitle: 'Where this link may be shown',
+  embedHostNotAllowed: 'This model is not available on this site.',
+  embedHostNotAllowedHint:
+    'The school that shared it allows it only on its own sites. Open it from the page where your teacher placed it.',
+  oembedUrlRequired: 'Give the address of a share or embed link in url.',
+  oembedUrlInvalid: 'url must be a full address starting with http:// or https://.',
+  oembedSizeInvalid: (name: string) => `${name} must be a whole number of pixels from 1.`,
+  oembedFormatNotImplemented: 'Only format=json is available.',
   // users of a tenant, invites, bulk invite (D; not in the specification, wording ours)
   userDeleted: 'User deleted successfully',
   ownerCannotBeDeleted: 'The owner of the subscription cannot be deleted.',

@@ -129,9 +129,10 @@ export function errorAnswer(err: unknown, req: Request, res: Response): ApiError
   } else {
     answer = bodyParserError(err) ?? clientError(err) ?? body(500, MSG.defaultError);
   }
-  // A 503 is "try later" (an outage, logged by its watcher; a conflict that outlasted its retries);
-  // anything else past 499 is a defect worth its own line.
-  if (answer.statusCode >= 500 && answer.statusCode !== 503) {
+  // A 503 is "try later" (an outage, logged by its watcher; a conflict that outlasted its retries), a
+  // 501 a refusal the protocol asks for (oEmbed's unserved format); anything else past 499 is a
+  // defect worth its own line.
+  if (answer.statusCode >= 500 && answer.statusCode !== 503 && answer.statusCode !== 501) {
     req.log?.error({ err }, 'unhandled error');
   } else if (known?.code === ERROR_CODES.databaseBusy) {
     req.log?.warn({ err: known.cause ?? err }, 'database busy after retries');

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '@helix/server';
 
@@ -10,6 +10,13 @@ const origin = (url: string | undefined): string[] => {
     return [];
   }
 };
+
+/**
+ * The `frame-ancestors` sources of a share or embed page: what embed-frame-policy.ts chose for the
+ * link (its sites), else any site.
+ */
+export const frameAncestorsOf = (res: Response): string =>
+  Array.isArray(res.locals.frameAncestors) ? (res.locals.frameAncestors as string[]).join(' ') : '*';
 
 /**
  * Public viewer pages that other sites may put in an iframe: exactly `/embed/<token>` or
@@ -30,7 +37,8 @@ export const STATIC_ASSET = /^\/assets\//;
 /**
  * Security headers for everything we serve (helmet). The content security policy is written for the
  * built web app: its own scripts, Stripe's payment element, the viewer frame on VIEWER_URL. The
- * /embed/* and /share/* pages may be framed by any site; everything else only by us.
+ * /embed/* and /share/* pages may be framed by any site, or by the link's sites when it is limited to
+ * some (embed-frame-policy.ts); everything else only by us.
  */
 export function securityHeaders(config: Config): RequestHandler {
   // Stripe.js may come from elsewhere than js.stripe.com (STRIPE_JS_URL: stripe-local's stand-in).
@@ -67,7 +75,11 @@ export function securityHeaders(config: Config): RequestHandler {
   const options = (embeddable: boolean): HelmetOptions => ({
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { ...directives, frameAncestors: embeddable ? ['*'] : ["'self'"] },
+      directives: {
+        ...directives,
+        // A link limited to some sites lists them (embed-frame-policy.ts); any other: any site.
+        frameAncestors: embeddable ? [(_req, res) => frameAncestorsOf(res as Response)] : ["'self'"],
+      },
     },
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     strictTransportSecurity: config.NODE_ENV === 'production',

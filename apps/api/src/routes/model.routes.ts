@@ -7,13 +7,19 @@ import {
   ModelListQuery,
   ModelUpdate,
 } from '@helix/shared/schemas/model';
-import { EmbedLinkExpiry, EmbedLinkListQuery, EmbedLinkRevoke } from '@helix/shared/schemas/embed-link';
+import {
+  EmbedLinkExpiry,
+  EmbedLinkHosts,
+  EmbedLinkListQuery,
+  EmbedLinkRevoke,
+} from '@helix/shared/schemas/embed-link';
 import type { ServerDeps } from '@helix/server/deps';
 import { deleteModel } from '@helix/server/models/delete-model.command';
 import { embedDetail } from '@helix/server/models/embed-detail.query';
 import { embedLinkPage, listEmbedLinks } from '@helix/server/models/embed-links.query';
 import { revokeEmbedLink } from '@helix/server/models/revoke-embed-link.command';
 import { setEmbedLinkExpiry } from '@helix/server/models/set-embed-link-expiry.command';
+import { setEmbedLinkHosts } from '@helix/server/models/set-embed-link-hosts.command';
 import { createEmbed } from '@helix/server/models/embed.command';
 import { listModels } from '@helix/server/models/list-models.query';
 import { authorizeCatalogue } from '@helix/server/models/model.policy';
@@ -126,6 +132,12 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     res.json(await setEmbedLinkExpiry(deps, actorOf(req), inputOf(req, EmbedLinkExpiry)));
   });
 
+  // The sites whose pages may show the link (docs/links.md, "Where a link may be shown").
+  router.post('/model/links/hosts', audited(deps, 'link.hosts', 'link', 'id'));
+  router.post('/model/links/hosts', can('Model.embed'), validate(EmbedLinkHosts), async (req, res) => {
+    res.json(await setEmbedLinkHosts(deps, actorOf(req), inputOf(req, EmbedLinkHosts)));
+  });
+
   router.post('/model/viewer-url', can('Model.view'), validate(ModelIdRequest), async (req, res) => {
     res.json(await viewerUrl(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
   });
@@ -169,7 +181,12 @@ export function embedRoutes(deps: ServerDeps): Router {
   router.post('/model/embed/detail', limit, perToken, validate(EmbedDetailRequest), async (req, res) => {
     // The answer carries this load's viewer token: never stored by a cache.
     res.set('Cache-Control', 'no-store');
-    res.json(await embedDetail(deps, inputOf(req, EmbedDetailRequest), { ip: req.ip ?? '' }));
+    res.json(
+      await embedDetail(deps, inputOf(req, EmbedDetailRequest), {
+        ip: req.ip ?? '',
+        fetchSite: req.get('sec-fetch-site'),
+      }),
+    );
   });
   router.use('/model/embed/detail', embedErrors);
   return router;

@@ -1,6 +1,7 @@
 import { EmbedDetail } from '@helix/shared/schemas/model';
 import { baseApi, readAnswer } from '../api/client';
 import { takeEarlyEmbedDetail } from './embed-detail-prefetch';
+import { embedHostContext } from './embed-host-context';
 import { keptViewerToken } from './viewer-token-store';
 
 /** No session, no toast, no popup: the page decides what to show. */
@@ -18,7 +19,7 @@ export function fetchEmbedDetail(token: string, signal?: AbortSignal): Promise<E
     ? early.then((response) => readAnswer<unknown>(response, false, QUIET))
     : baseApi.post<unknown>(
         '/model/embed/detail',
-        { token, viewer: keptViewerToken(token) },
+        { token, viewer: keptViewerToken(token), host: embedHostContext() },
         { ...QUIET, signal },
       );
   return answer.then((data) => EmbedDetail.parse(data));

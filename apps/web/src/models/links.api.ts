@@ -4,6 +4,7 @@ import {
   EmbedLinkView,
   type EMBED_LINK_SORTS,
   type EmbedLinkExpiry,
+  type EmbedLinkHosts,
 } from '@helix/shared/schemas/embed-link';
 import { tenantApi } from '../api/client';
 import { listQueryString } from '../ui/use-server-list';
@@ -30,4 +31,9 @@ export async function revokeLink(id: number): Promise<EmbedLinkView> {
 /** POST /model/links/expiry (a future ISO date-time, or null: never expires): the link as it is now. */
 export async function setLinkExpiry(input: EmbedLinkExpiry): Promise<EmbedLinkView> {
   return EmbedLinkView.parse(await tenantApi.post<unknown>('/model/links/expiry', input));
+}
+
+/** POST /model/links/hosts (the sites whose pages may show the link; none: any site): the link as it is now. */
+export async function setLinkHosts(input: EmbedLinkHosts): Promise<EmbedLinkView> {
+  return EmbedLinkView.parse(await tenantApi.post<unknown>('/model/links/hosts', input));
 }

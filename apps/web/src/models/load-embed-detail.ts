@@ -1,4 +1,5 @@
 import type { EmbedDetail } from '@helix/shared/schemas/model';
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { ApiError } from '../api/api-error';
 import { logError } from '../logging/error-logger';
 import { fetchEmbedDetail } from './embed-detail.api';
@@ -8,7 +9,9 @@ import { keepViewerToken } from './viewer-token-store';
 export type EmbedDetailState =
   | { status: 'loading' }
   | { status: 'ready'; detail: EmbedDetail; frameUrl: string }
-  | { status: 'unavailable' };
+  | { status: 'unavailable' }
+  /** The link is limited to other sites than the one showing it (nothing was counted). */
+  | { status: 'not-allowed' };
 
 export type PublicPage = 'share' | 'embed';
 
@@ -16,7 +19,8 @@ export type PublicPage = 'share' | 'embed';
  * The public share and embed pages' one call: POST /api/model/embed/detail for the token, and the
  * viewer frame's address from its answer (with the viewer token the server minted for this load,
  * which the page keeps for the link's next load). Every failure (a malformed, unknown or revoked token, a
- * deleted model, a network error, a strange answer) ends in 'unavailable', never a throw. The embed
+ * deleted model, a network error, a strange answer) ends in 'unavailable', never a throw; a link limited
+ * to other sites than the one showing the page ends in 'not-allowed'. The embed
  * page sends even the expected 404s to the server log. Resolves to null when `signal` aborted it.
  * No React: the embed page runs without it (pages/share/embed-start.ts).
  */
@@ -41,6 +45,9 @@ export async function loadEmbedDetail(
     return { status: 'ready', detail, frameUrl: safeUrl };
   } catch (error) {
     if (signal?.aborted) return null;
+    if (error instanceof ApiError && error.code === ERROR_CODES.embedHostNotAllowed) {
+      return { status: 'not-allowed' };
+    }
     const expected = error instanceof ApiError && error.statusCode === 404;
     if (!expected || page === 'embed') {
       logError(`${page} page: embed detail failed`, error, expected ? 'warn' : 'error');

@@ -82,19 +82,24 @@ export const saveModelDetailsOrQueue = (
 
 export const deleteModel = (id: number) => tenantApi.post<{ message?: string }>('/model/delete', { id });
 
-/** `expiresAt`: an ISO date-time after which the link stops working, or null for none. */
+/**
+ * `expiresAt`: an ISO date-time after which the link stops working, or null for none; `allowedHosts`:
+ * the sites whose pages may show it (none: any site).
+ */
 export const createEmbedToken = (
   id: number,
   settings: readonly EmbedFlag[],
   expiresAt: string | null = null,
   transparentBackground = false,
   kind?: LinkKind,
+  allowedHosts: readonly string[] = [],
 ) =>
   tenantApi.post<{ token: string }>('/model/embed', {
     id,
     settings,
     expiresAt,
     ...(kind ? { kind } : {}),
+    ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
     ...(transparentBackground ? { transparentBackground: true } : {}),
   });
 

@@ -1,4 +1,5 @@
 import type { LinkKind } from '@helix/shared';
+import { embedFrameHtml } from '@helix/shared/embed-frame';
 import { MODEL_LIMITS } from '@helix/shared/schemas/model';
 
 export type { LinkKind };
@@ -7,13 +8,9 @@ export type { LinkKind };
 export const linkFor = (kind: LinkKind, token: string, origin: string): string =>
   `${origin.replace(/\/+$/, '')}/${kind}/${encodeURIComponent(token)}`;
 
-const escapeAttribute = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** The HTML a customer pastes into their site for an embed link. */
+/** The HTML a customer pastes into their site for an embed link (oEmbed's html is the same code). */
 export const embedSnippet = (url: string, title: string): string =>
-  `<iframe src="${escapeAttribute(url)}" title="${escapeAttribute(title)}" width="100%" height="600" ` +
-  `style="border:0" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`;
+  embedFrameHtml({ src: url, title, width: '100%', height: 600 });
 
 /**
  * A token as it appears in a link. Anything else (spaces, slashes, quotes, absurd lengths) cannot be a

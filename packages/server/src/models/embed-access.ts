@@ -18,6 +18,10 @@ export interface EmbedRecord {
   settings: string[];
   /** The link was made with a transparent background (served only while the plan includes it). */
   transparentBackground: boolean;
+  /** The sites whose pages may show the link (embed-host.policy.ts); empty: any site. */
+  allowedHosts: string[];
+  /** When the link stops opening (null: never); checked against the clock by embedAccess. */
+  expiresAt: Date | null;
   creatorName: string;
   model: {
     id: number;
@@ -26,6 +30,7 @@ export interface EmbedRecord {
     version: number;
     fileKey: string | null;
     backgroundColor: string | null;
+    thumbnail: string | null;
   };
   tenant: TenantPlanContext & {
     subscription:
@@ -48,6 +53,7 @@ interface Row {
   id: number;
   settings: string[];
   transparentBackground: boolean;
+  allowedHosts: string[] | null;
   revokedAt: Date | null;
   expiresAt: Date | null;
   creatorName: string;
@@ -57,6 +63,7 @@ interface Row {
   version: number;
   fileKey: string | null;
   modelBackground: string | null;
+  thumbnail: string | null;
   modelDeleted: boolean;
   isPublic: boolean;
   listed: boolean;
@@ -96,9 +103,9 @@ interface Row {
  */
 async function findEmbed(db: Db, tokenHash: string): Promise<Row | null> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT et."id", et."settings", et."transparentBackground", et."revokedAt", et."expiresAt", u."name" AS "creatorName",
+    SELECT et."id", et."settings", et."transparentBackground", et."allowedHosts", et."revokedAt", et."expiresAt", u."name" AS "creatorName",
            m."id" AS "modelId", m."name" AS "modelName", m."urlModelName", m."version", m."fileKey",
-           m."backgroundColor" AS "modelBackground", (m."deletedAt" IS NOT NULL) AS "modelDeleted", m."isPublic",
+           m."backgroundColor" AS "modelBackground", m."thumbnail", (m."deletedAt" IS NOT NULL) AS "modelDeleted", m."isPublic",
            EXISTS (SELECT 1 FROM "ModelTenantAccess" a WHERE a."modelId" = m."id" AND a."tenantId" = t."id") AS "listed",
            t."id" AS "tenantId", t."domainPrefix", t."name" AS "tenantName", t."isPlatform",
            t."customBrandName", t."customDomainName",
@@ -124,6 +131,8 @@ function recordOf(row: Row): EmbedRecord {
     id: row.id,
     settings: row.settings,
     transparentBackground: row.transparentBackground,
+    allowedHosts: row.allowedHosts ?? [],
+    expiresAt: row.expiresAt,
     creatorName: row.creatorName,
     model: {
       id: row.modelId,
@@ -132,6 +141,7 @@ function recordOf(row: Row): EmbedRecord {
       version: row.version,
       fileKey: row.fileKey,
       backgroundColor: row.modelBackground,
+      thumbnail: row.thumbnail,
     },
     tenant: {
       id: row.tenantId,

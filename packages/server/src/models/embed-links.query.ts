@@ -26,6 +26,7 @@ export const embedLinkSelect = {
   tokenSeed: true,
   settings: true,
   transparentBackground: true,
+  allowedHosts: true,
   createdAt: true,
   expiresAt: true,
   revokedAt: true,

@@ -14,7 +14,8 @@ import { isPlatformAdmin, visibleTo } from './model.policy.ts';
  * Only its sha256 and its seed are stored; the Links page presents it again. `kind` records the page
  * it was made for (the token opens both). An expiry, when given, must lie ahead. A transparent background needs
  * Background.transparent and the plan's transparentBackgroundWebEmbeding (plan-features.policy.ts);
- * each load checks the plan again (viewer-model.query.ts).
+ * each load checks the plan again (viewer-model.query.ts). `allowedHosts` limits the sites whose pages
+ * may show it (embed-host.policy.ts; empty: any site).
  */
 export async function createEmbed(
   deps: ServerDeps,
@@ -25,6 +26,8 @@ export async function createEmbed(
     expiresAt?: string | null;
     transparentBackground?: boolean;
     kind?: LinkKind;
+    /** Already normalised by the shared schema (EmbedAllowedHosts). */
+    allowedHosts?: string[];
   },
   now = new Date(),
 ): Promise<{ token: string }> {
@@ -57,6 +60,7 @@ export async function createEmbed(
       settings: input.settings,
       expiresAt,
       transparentBackground,
+      allowedHosts: input.allowedHosts ?? [],
     },
   });
   return { token };

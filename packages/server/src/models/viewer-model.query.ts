@@ -10,6 +10,9 @@ import { hasActivePlan, type TenantPlanContext } from '../views/allowance.ts';
 import { recordView, type ViewLoad } from '../views/record-view.ts';
 import { embedAccess } from './embed-access.ts';
 import { embedBackground } from './embed-background.ts';
+import { ancestorsAllowed, hostNotAllowed } from './embed-host.policy.ts';
+import { clientNetwork } from '../views/client-network.ts';
+import { verifyViewerToken } from '../views/viewer-token.ts';
 import { FEATURE_PERMISSION, tenantHasFeature, type FeatureTenant } from '../plans/plan-features.policy.ts';
 import { embedViewerLoad } from '../views/embed-viewer.ts';
 import { isLtiViewerTicket } from '../lti/lti-viewer-ticket.ts';
@@ -115,6 +118,17 @@ async function resolveEmbedding(
   }
   const { embed } = access;
   if (embed.model.urlModelName !== query.model) throw AppError.notFound();
+  if (embed.allowedHosts.length > 0) {
+    // A link limited to some sites counts only a load whose page was let through by the embed detail
+    // (its viewer token) and, where the browser says so, only inside those sites: a viewer address
+    // framed elsewhere directly, or a page opened on its own, is refused before anything is counted.
+    const scope = { linkId: embed.id, network: clientNetwork(client.ip) };
+    const minted = query.viewer ? verifyViewerToken(deps.config.SIGNING_SECRET, query.viewer, scope) : null;
+    const ancestors = query.ancestors?.split(/\s+/).filter(Boolean);
+    if (!minted || (ancestors !== undefined && !ancestorsAllowed(deps.config, embed, ancestors))) {
+      throw hostNotAllowed();
+    }
+  }
   const backdrop = embedBackground(embed);
   return {
     model: embed.model,

@@ -4,7 +4,14 @@ import type { EmbedToken } from '../db.ts';
 
 export type EmbedLinkRecord = Pick<
   EmbedToken,
-  'id' | 'kind' | 'settings' | 'transparentBackground' | 'createdAt' | 'expiresAt' | 'revokedAt'
+  | 'id'
+  | 'kind'
+  | 'settings'
+  | 'transparentBackground'
+  | 'allowedHosts'
+  | 'createdAt'
+  | 'expiresAt'
+  | 'revokedAt'
 > & {
   model: { id: number; name: string };
   createdBy: { id: number; name: string };
@@ -27,6 +34,7 @@ export function presentEmbedLink(
     token: link.revokedAt ? null : token,
     settings: link.settings as EmbedFlag[],
     transparentBackground: link.transparentBackground,
+    allowedHosts: link.allowedHosts,
     createdBy: { id: link.createdBy.id, name: link.createdBy.name },
     createdAt: link.createdAt.toISOString(),
     expiresAt: link.expiresAt?.toISOString() ?? null,

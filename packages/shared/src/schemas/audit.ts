@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'link.create',
   'link.revoke',
   'link.expiry',
+  'link.hosts',
   'subscription.create',
   'subscription.change',
   'subscription.change-plan',

@@ -3,6 +3,7 @@ import { listQuery, pageOf } from './list-query.ts';
 import { EMBED_FLAGS, LINK_KINDS } from '../embed.ts';
 import { MSG } from '../messages.ts';
 import { MAX_ID } from './ids.ts';
+import { EmbedAllowedHosts } from './embed-hosts.ts';
 
 /**
  * Share and embed links as their owners see them (GET /model/links, POST /model/links/revoke and
@@ -10,6 +11,16 @@ import { MAX_ID } from './ids.ts';
  * page it was made for (`kind`). Only the token's hash is stored; a link made since links keep a
  * seed (docs/links.md) has its token presented again to the people who may list it.
  */
+
+/**
+ * POST /model/links/hosts: the sites whose pages may show the link (an empty list: any site). The
+ * Links page's form checks with this schema too.
+ */
+export const EmbedLinkHosts = z.strictObject({
+  id: z.number().int().min(1).max(MAX_ID),
+  allowedHosts: EmbedAllowedHosts,
+});
+export type EmbedLinkHosts = z.input<typeof EmbedLinkHosts>;
 
 /** POST /model/links/revoke */
 export const EmbedLinkRevoke = z.strictObject({
@@ -49,6 +60,8 @@ export const EmbedLinkView = z.strictObject({
   settings: z.array(z.enum(EMBED_FLAGS)),
   /** Made with a transparent background (served only while the plan includes it). */
   transparentBackground: z.boolean(),
+  /** The sites whose pages may show the link (`school.org`, `*.school.org`); empty: any site. */
+  allowedHosts: z.array(z.string()),
   createdBy: z.strictObject({ id: z.number().int(), name: z.string() }),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime().nullable(),

@@ -4,6 +4,7 @@ import { MSG } from '../messages.ts';
 import { BrandingView } from './tenant.ts';
 import { opaqueText, optionalText, requiredText } from './text.ts';
 import { MAX_ID } from './ids.ts';
+import { EmbedAllowedHosts, EmbedHostContext } from './embed-hosts.ts';
 
 /**
  * Request schemas of the models area (administration-content 4, 5, 7). The API validates with them and
@@ -137,6 +138,8 @@ export const EmbedCreate = z
     transparentBackground: z.boolean().optional(),
     /** The page the link is made for (listed on the Links page); the token opens both either way. */
     kind: z.enum(LINK_KINDS).optional(),
+    /** The sites whose pages may show the link (docs/links.md); empty or absent: any site. */
+    allowedHosts: EmbedAllowedHosts.optional(),
   })
   .refine(
     (v) =>
@@ -156,6 +159,8 @@ export const EmbedDetailRequest = z.strictObject({
   token: opaqueText(MODEL_LIMITS.token),
   /** The viewer token the page kept from its last load of this link (VIEWER_TOKEN_PATTERN), if any. */
   viewer: z.string().regex(VIEWER_TOKEN_PATTERN).optional(),
+  /** Where the page is shown (a link limited to some sites is counted only inside them). */
+  host: EmbedHostContext.optional(),
 });
 export type EmbedDetailRequest = z.input<typeof EmbedDetailRequest>;
 
@@ -204,6 +209,12 @@ export const ViewerModelQuery = z.strictObject({
    * of that shape is accepted (an old page's own random id too) and only a valid token is honoured.
    */
   viewer: z.string().regex(VIEWER_TOKEN_PATTERN).optional(),
+  /**
+   * The viewer frame's `location.ancestorOrigins`, space-separated, parent first (embedding mode, where
+   * the browser has them): a link limited to some sites counts only when every page around it is ours
+   * or one of them.
+   */
+  ancestors: z.string().max(4000).optional(),
 });
 export type ViewerModelQuery = z.input<typeof ViewerModelQuery>;
 

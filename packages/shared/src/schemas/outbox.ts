@@ -45,6 +45,10 @@ export const ERROR_CODES = {
   queueUnavailable: 'QUEUE_UNAVAILABLE',
   /** 503 with Retry-After: Redis is down and the request cannot be answered without it. */
   redisUnavailable: 'REDIS_UNAVAILABLE',
+  /** A share or embed link limited to other sites was loaded elsewhere (403): nothing was counted. */
+  embedHostNotAllowed: 'EMBED_HOST_NOT_ALLOWED',
+  /** oEmbed asked for a format other than json (501, as the oEmbed spec says). */
+  formatNotImplemented: 'FORMAT_NOT_IMPLEMENTED',
   // billing (apps/api/BILLING-API.md)
   billingOwnerOnly: 'BILLING_OWNER_ONLY',
   trialAlreadyUsed: 'TRIAL_ALREADY_USED',

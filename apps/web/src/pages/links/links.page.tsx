@@ -1,4 +1,4 @@
-import { CalendarOutlined, StopOutlined } from '@ant-design/icons';
+import { CalendarOutlined, GlobalOutlined, StopOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Empty, List, Modal, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -20,6 +20,7 @@ import { ListSearch } from '../../ui/list-search';
 import '../../ui/list-toolbar.css';
 import { LinkAddress } from './link-address';
 import { LinkExpiryModal } from './link-expiry.modal';
+import { LinkHostsModal } from './link-hosts.modal';
 import './links.css';
 
 type Sort = (typeof EMBED_LINK_SORTS)[number];
@@ -48,6 +49,10 @@ function StatusTag({ link }: { link: EmbedLinkView }) {
   return <Tag color={STATUS_TAG[link.status].color}>{STATUS_TAG[link.status].label}</Tag>;
 }
 
+/** Where the link may be shown: its sites, or any site. */
+const sites = (link: EmbedLinkView): string =>
+  link.allowedHosts.length > 0 ? link.allowedHosts.join(', ') : MSG.embedHostsAny;
+
 /** The link's features in words (the one mapping in the shared package). */
 const features = (link: EmbedLinkView): string =>
   describeLinkFeatures(link.settings, link.transparentBackground);
@@ -55,10 +60,12 @@ const features = (link: EmbedLinkView): string =>
 function LinkActions({
   link,
   onExpiry,
+  onSites,
   onRevoke,
 }: {
   link: EmbedLinkView;
   onExpiry(link: EmbedLinkView): void;
+  onSites(link: EmbedLinkView): void;
   onRevoke(link: EmbedLinkView): void;
 }) {
   if (link.status === 'revoked') return null;
@@ -70,6 +77,13 @@ function LinkActions({
         onClick={() => onExpiry(link)}
       >
         Expiry
+      </Button>
+      <Button
+        icon={<GlobalOutlined />}
+        aria-label={`Change the sites of the ${link.model.name} link`}
+        onClick={() => onSites(link)}
+      >
+        Sites
       </Button>
       <Button
         danger
@@ -86,7 +100,8 @@ function LinkActions({
 /**
  * /user/settings/links: the share and embed links of the tenant (the owner sees every link, others the
  * ones they made) with the model, the page each was made for, its address to copy, features, maker,
- * dates, status and views; change the expiry or revoke (with a confirmation). A table on wide screens,
+ * dates, status and views; change the expiry or the sites that may show it, or revoke (with a
+ * confirmation). A table on wide screens,
  * cards on narrow ones. A change holds on the embed path within a few seconds (its cache).
  */
 export function LinksPage() {
@@ -95,6 +110,7 @@ export function LinksPage() {
   const narrow = useMediaQuery('(max-width: 767px)');
   const [confirming, setConfirming] = useState<EmbedLinkView | null>(null);
   const [editing, setEditing] = useState<EmbedLinkView | null>(null);
+  const [editingSites, setEditingSites] = useState<EmbedLinkView | null>(null);
   const [revoking, setRevoking] = useState(false);
 
   // Paged, searched and sorted by the server (docs/lists-at-scale.md); nothing is asked without the
@@ -131,7 +147,7 @@ export function LinksPage() {
   };
 
   const actions = (link: EmbedLinkView) => (
-    <LinkActions link={link} onExpiry={setEditing} onRevoke={setConfirming} />
+    <LinkActions link={link} onExpiry={setEditing} onSites={setEditingSites} onRevoke={setConfirming} />
   );
 
   const columns: TableColumnsType<EmbedLinkView> = [
@@ -178,6 +194,13 @@ export function LinksPage() {
     },
     { title: 'Views', key: 'views', align: 'right', render: (_, link) => formatCount(link.views) },
     { title: 'Status', key: 'status', render: (_, link) => <StatusTag link={link} /> },
+    // After the columns other flows read by position (views is the 8th).
+    {
+      title: 'Sites',
+      key: 'sites',
+      className: 'link-sites-cell',
+      render: (_, link) => sites(link),
+    },
     { title: 'Actions', key: 'actions', fixed: 'right', render: (_, link) => actions(link) },
   ];
 
@@ -233,6 +256,8 @@ export function LinksPage() {
                 <dl className="link-facts">
                   <dt>Features</dt>
                   <dd>{features(link)}</dd>
+                  <dt>Sites</dt>
+                  <dd>{sites(link)}</dd>
                   <dt>Created by</dt>
                   <dd>{link.createdBy.name}</dd>
                   <dt>Created</dt>
@@ -296,6 +321,16 @@ export function LinksPage() {
             setEditing(null);
           }}
           onClose={() => setEditing(null)}
+        />
+      )}
+      {editingSites && (
+        <LinkHostsModal
+          link={editingSites}
+          onSaved={(updated) => {
+            replace(updated);
+            setEditingSites(null);
+          }}
+          onClose={() => setEditingSites(null)}
         />
       )}
     </section>

@@ -12,6 +12,7 @@ import {
 import { createEmbedToken, type Model } from '../../models/models.api';
 import { embedSnippet, linkFor, type LinkKind } from '../../models/share-links';
 import { toastError, toastSuccess } from '../../ui/notify';
+import { AllowedHostsField, checkAllowedHosts } from '../links/allowed-hosts-field';
 
 /** Each feature in words (the Links page's words); its stored name (the spec's flag) as the tooltip. */
 const featureOption = (flag: string) => ({ label: embedFlagLabel(flag), value: flag, title: flag });
@@ -26,7 +27,8 @@ async function copy(text: string): Promise<void> {
 
 /**
  * Share or Embed: the feature checklist (all on; background and background_color exclusive, and with
- * Background.transparent a transparent_background option exclusive with both), an optional expiry date, Create Link (POST /model/embed), and the link (plus the iframe code for Embed)
+ * Background.transparent a transparent_background option exclusive with both), an optional expiry date,
+ * the sites that may show it (none: any site), Create Link (POST /model/embed), and the link (plus the iframe code for Embed)
  * with copy buttons. Owners list and revoke links at /user/settings/links.
  */
 export function ShareEmbedModal({
@@ -46,10 +48,17 @@ export function ShareEmbedModal({
   });
   const [link, setLink] = useState<string | null>(null);
   const [expiry, setExpiry] = useState<Dayjs | null>(null);
+  const [hostsText, setHostsText] = useState('');
+  const [hostsError, setHostsError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const verb = kind === 'share' ? 'Share' : 'Embed';
 
   const createLink = async () => {
+    const hosts = checkAllowedHosts(hostsText);
+    if (!hosts.ok) {
+      setHostsError(hosts.error);
+      return;
+    }
     setBusy(true);
     try {
       // The link works through the whole chosen day (the viewer's time zone).
@@ -60,6 +69,7 @@ export function ShareEmbedModal({
         expiresAt,
         allowTransparent && options.transparentBackground,
         kind,
+        hosts.hosts,
       );
       setLink(linkFor(kind, token, window.location.origin));
     } catch {
@@ -100,6 +110,16 @@ export function ShareEmbedModal({
           }}
         />
       </div>
+      <AllowedHostsField
+        id="link-allowed-hosts"
+        value={hostsText}
+        error={hostsError}
+        onChange={(text) => {
+          setHostsText(text);
+          setHostsError(null);
+          setLink(null);
+        }}
+      />
       <Button type="primary" loading={busy} onClick={() => void createLink()}>
         Create Link
       </Button>

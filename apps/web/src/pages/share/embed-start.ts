@@ -1,8 +1,10 @@
 import { installGlobalErrorLogger } from '../../logging/error-logger';
 import { loadEmbedDetail } from '../../models/load-embed-detail';
 import { quietPwaOnFramedPages } from '../../pwa/framed-pages';
+import { MSG } from '@helix/shared/messages';
 import { titleText } from '../../ui/title-text';
 import { FRAME_ALLOW, frameTitle } from './frame-attributes';
+import { notAllowedPanel } from './not-allowed-panel';
 import './share.css';
 
 /**
@@ -17,6 +19,11 @@ export async function startEmbedPage(token: string | undefined, root: HTMLElemen
   installGlobalErrorLogger();
   quietPwaOnFramedPages(window.location.pathname);
   const state = await loadEmbedDetail(token, 'embed');
+  if (state?.status === 'not-allowed') {
+    document.title = titleText(MSG.embedHostNotAllowed);
+    root.replaceChildren(notAllowedPanel(document));
+    return;
+  }
   if (state?.status !== 'ready') {
     const { showLinkUnavailable } = await import('./embed-unavailable');
     showLinkUnavailable(root);

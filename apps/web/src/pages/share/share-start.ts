@@ -1,8 +1,10 @@
 import { installGlobalErrorLogger } from '../../logging/error-logger';
 import { loadEmbedDetail } from '../../models/load-embed-detail';
 import { quietPwaOnFramedPages } from '../../pwa/framed-pages';
+import { MSG } from '@helix/shared/messages';
 import { titleText } from '../../ui/title-text';
 import { FRAME_ALLOW, frameTitle } from './frame-attributes';
+import { notAllowedPanel } from './not-allowed-panel';
 import { shareHeaderElement, shareHeaderView } from './share-header';
 import './share.css';
 
@@ -18,6 +20,11 @@ export async function startSharePage(token: string | undefined, root: HTMLElemen
   installGlobalErrorLogger();
   quietPwaOnFramedPages(window.location.pathname);
   const state = await loadEmbedDetail(token, 'share');
+  if (state?.status === 'not-allowed') {
+    document.title = titleText(MSG.embedHostNotAllowed);
+    root.replaceChildren(notAllowedPanel(document));
+    return;
+  }
   if (state?.status !== 'ready') {
     const { showLinkUnavailable } = await import('./embed-unavailable');
     showLinkUnavailable(root, { hint: true });

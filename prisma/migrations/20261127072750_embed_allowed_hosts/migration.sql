@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "EmbedToken" ADD COLUMN     "allowedHosts" TEXT[] DEFAULT ARRAY[]::TEXT[];
