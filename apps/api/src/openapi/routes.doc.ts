@@ -47,6 +47,7 @@ import {
 import { BrandingUpdate } from '@helix/shared/schemas/branding';
 import {
   EmbedLinkExpiry,
+  EmbedLinkHosts,
   EmbedLinkList,
   EmbedLinkListQuery,
   EmbedLinkPage,
@@ -142,6 +143,19 @@ import {
   UserDetailRequest,
   UserDetailView,
 } from '@helix/shared/schemas/tenant-user';
+import {
+  LtiClassStats,
+  LtiDeepLinkChoice,
+  LtiLaunchRequest,
+  LtiLoginRequest,
+  LtiPickerQuery,
+  LtiPlatformDelete,
+  LtiPlatformSave,
+  LtiPlatformView,
+  LtiSettings,
+  LtiToolView,
+} from '@helix/shared/schemas/lti';
+import { OEmbedQuery, OEmbedResponse } from '@helix/shared/schemas/oembed';
 import { NoQuery } from '../http/validate.ts';
 import { FileParams, FileQuery, ImageParams } from '../routes/viewer.routes.ts';
 import { ApiError, component, route, section } from './describe.ts';
@@ -444,6 +458,16 @@ route('POST /api/t/:tenant/model/links/expiry', {
   errors: [409, 422],
   ok: EmbedLinkView,
 });
+route('POST /api/t/:tenant/model/links/hosts', {
+  summary: 'Set the sites whose pages may show a link (empty: any site)',
+  description:
+    'Patterns `school.org` or `*.school.org`, at most 20; a revoked link answers 409. docs/links.md, "Only on our sites".',
+  permission: 'Model.embed',
+  who: "the link's creator, or the school's owner",
+  body: EmbedLinkHosts,
+  errors: [409],
+  ok: EmbedLinkView,
+});
 route('POST /api/t/:tenant/model/viewer-url', {
   summary: "The viewer frame's address for a model",
   permission: 'Model.view',
@@ -473,12 +497,13 @@ route('POST /api/t/:tenant/model/offline-view', {
   ok: OfflineViewAnswer,
 });
 route('POST /api/model/embed/detail', {
-  summary: "The share and embed pages' model (counts a view)",
-  description: 'Failures carry `success: false` beside the error shape.',
+  summary: "The share and embed pages' model and a viewer token (the viewer's lookup counts the view)",
+  description:
+    'Failures carry `success: false` beside the error shape. A link limited to some sites answers 403 EMBED_HOST_NOT_ALLOWED on a page of any other site.',
   body: EmbedDetailRequest,
   errorShape: component('EmbedDetailError', ApiError.extend({ success: z.literal(false) })),
   limited: true,
-  errors: [404, 409],
+  errors: [403, 404, 409],
   ok: EmbedDetail,
 });
 
@@ -844,3 +869,99 @@ route(
   'POST /api/t/:tenant/subscription/cancel_subscription',
   billing('Cancel the subscription now', CancelSubscription, CancelSubscriptionView),
 );
+
+section('Classrooms', 'oEmbed for pasted links, and Helix as an LTI 1.3 tool (docs/lti.md).');
+route('GET /api/oembed', {
+  summary: 'oEmbed 1.0 for a share or embed link (type rich)',
+  description:
+    'Public, CORS open, cacheable for 5 minutes. A link that is not one of ours, revoked, expired or private answers 404; a format other than json 501, as the oEmbed spec says.',
+  query: OEmbedQuery,
+  limited: true,
+  errors: [404, 501],
+  ok: OEmbedResponse,
+});
+route('OPTIONS /api/oembed', {
+  summary: 'CORS preflight of the oEmbed call',
+  ok: noContent('Any origin may read the oEmbed answers.'),
+});
+// The LTI pages are shown inside the learning platform's frame: every answer, failures included, is a
+// page with a sentence and an error code (docs/lti.md), never JSON.
+const ltiPages = (...statuses: number[]) =>
+  statuses.map((status) => html(status < 400 ? 'The page.' : 'What went wrong and who can fix it.', status));
+route('GET /api/lti/jwks/:tenant', {
+  summary: "The school's public keys as the tool (JWKS): what the platform checks the tool's messages with",
+  limited: true,
+  errors: [404],
+  ok: {
+    schema: z.object({ keys: z.array(z.looseObject({ kid: z.string(), kty: z.string() })) }),
+    description: 'The current key and, for 7 days after a rotation, the one before.',
+  },
+});
+for (const verb of ['GET', 'POST'] as const) {
+  route(`${verb} /api/lti/login`, {
+    summary: "OIDC login initiation (third-party initiated login): redirects to the platform's auth URL",
+    ...(verb === 'GET' ? { query: LtiLoginRequest } : { body: LtiLoginRequest, bodyType: 'form' as const }),
+    limited: true,
+    ok: [
+      redirect("The platform's authentication request, with state and nonce."),
+      ...ltiPages(400, 403, 404),
+    ],
+  });
+}
+route('POST /api/lti/launch', {
+  summary:
+    "The launch: the platform's signed id_token (resource link to the viewer, or the deep-linking picker)",
+  description:
+    'The id_token is checked against the platform keyset (signature, iss, aud, azp, exp, nonce once, deployment).',
+  body: LtiLaunchRequest,
+  bodyType: 'form',
+  limited: true,
+  ok: [
+    { ...redirect('A resource link: to the viewer with a short-lived ticket.'), status: 303 },
+    ...ltiPages(200, 400, 401, 403, 404, 503),
+  ],
+});
+route('GET /api/lti/deep-link', {
+  summary: "The deep-linking picker again (a search in the school's catalogue)",
+  query: LtiPickerQuery,
+  limited: true,
+  ok: ltiPages(200, 400, 404),
+});
+route('POST /api/lti/deep-link', {
+  summary: "The teacher's choice: a page that posts the signed LtiDeepLinkingResponse back to the platform",
+  body: LtiDeepLinkChoice,
+  bodyType: 'form',
+  limited: true,
+  ok: ltiPages(200, 400, 404, 422),
+});
+route('GET /api/t/:tenant/lti', {
+  summary: "The school's LTI settings: the tool's addresses and keys, the registered platforms",
+  who: "the school's owner",
+  query: NoQuery,
+  ok: LtiSettings,
+});
+route('POST /api/t/:tenant/lti/platform/save', {
+  summary: 'Register or change a learning platform',
+  who: "the school's owner",
+  body: LtiPlatformSave,
+  errors: [409],
+  ok: LtiPlatformView,
+});
+route('POST /api/t/:tenant/lti/platform/delete', {
+  summary: 'Remove a learning platform (its activities stop at once)',
+  who: "the school's owner",
+  body: LtiPlatformDelete,
+  ok: noContent(),
+});
+route('POST /api/t/:tenant/lti/key/rotate', {
+  summary: "Rotate the tool's key (the old one stays published for 7 days)",
+  who: "the school's owner",
+  body: NoQuery,
+  ok: LtiToolView,
+});
+route('GET /api/t/:tenant/stats/classes', {
+  summary: 'Views per class (LTI course)',
+  who: "the school's owner, or a user with User.listing.view",
+  query: NoQuery,
+  ok: LtiClassStats,
+});
