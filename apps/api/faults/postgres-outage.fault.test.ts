@@ -89,7 +89,9 @@ describe('PostgreSQL outage under paced embed loads', () => {
         )
         .join('\n'),
     );
-    expect(samples.filter((s) => s.ms >= 2000)).toEqual([]);
+    // No request hangs from a second before the outage on (the first loads of the fresh process, in
+    // the 3 s of warm-up before, are slow on a loaded machine and are not about the outage).
+    expect(samples.filter((s) => s.at >= downAt - 1000 && s.ms >= 2000)).toEqual([]);
     for (const s of samples.filter((x) => x.status !== 200)) {
       expect(s).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE', retryAfter: expect.any(String) });
     }

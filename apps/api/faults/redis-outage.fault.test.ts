@@ -82,7 +82,9 @@ describe('Redis outage under paced embed loads', () => {
         .map((l) => `${new Date(l.time as number).toISOString()} ${l.msg} ${String(l.error ?? '')}`)
         .join('\n'),
     );
-    expect(samples.filter((s) => s.ms >= 2000)).toEqual([]);
+    // No request hangs from a second before the outage on (the fresh process's first loads, in the
+    // warm-up before, are slow on a loaded machine and are not about the outage).
+    expect(samples.filter((s) => s.at >= downAt - 1000 && s.ms >= 2000)).toEqual([]);
     for (const s of samples.filter((x) => x.status !== 200)) {
       expect(s).toMatchObject({ status: 503, code: 'REDIS_UNAVAILABLE', retryAfter: expect.any(String) });
     }

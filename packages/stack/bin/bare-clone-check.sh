@@ -47,10 +47,11 @@ start_portal() {
   pid=$!
   set +m
   for _ in $(seq 1 300); do
-    if curl -fsS "http://127.0.0.1:$port/api/health/ready" >/dev/null 2>&1 &&
+    # The answer that said ready is the one printed: on a loaded machine a second ask may meet a
+    # readiness check that timed out (503) a moment later.
+    if ready=$(curl -fsS "http://127.0.0.1:$port/api/health/ready" 2>/dev/null) &&
       grep -q 'Helix is running' "$work/start.log"; then
-      curl -fsS "http://127.0.0.1:$port/api/health/ready"
-      echo
+      echo "$ready"
       curl -fsS -o /dev/null "http://127.0.0.1:$port/login"
       return 0
     fi
