@@ -3,10 +3,10 @@
  * share and embed pages with the viewer frame and the portal's viewer modal: no serious or critical
  * violation anywhere (docs/accessibility.md). One browser; each role signs in once.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO, logIn } from './support/accounts.ts';
+import { seriousViolations as violations } from './support/axe.ts';
 import { appUrl, launchBrowser } from './support/browser.ts';
 
 const PAGES = {
@@ -27,6 +27,7 @@ const PAGES = {
     '/user/settings/billing-history',
     '/user/settings/links',
     '/user/settings/audit-log',
+    '/user/settings/lti',
     '/user/settings/users-list',
     '/user/settings/users-list/bulk-user-invite',
     '/unauthorized',
@@ -58,23 +59,6 @@ async function settle(page: Page): Promise<void> {
       },
     )
     .catch(() => undefined);
-}
-
-/** Serious and critical violations on the page (iframes included), one line each. */
-async function violations(page: Page, where: string): Promise<string[]> {
-  // Only violations are wanted: axe then skips building the passes it would otherwise report.
-  const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => {
-      const nodes = v.nodes.slice(0, 4).map((n) => {
-        // Colour contrast: say which colours and what ratio, so the fix is obvious.
-        const data = n.any[0]?.data as { fgColor?: string; bgColor?: string; contrastRatio?: number } | null;
-        const colours = data?.fgColor ? ` [${data.fgColor} on ${data.bgColor}: ${data.contrastRatio}]` : '';
-        return `${n.target.join(' > ')}${colours}`;
-      });
-      return `${where}: ${v.id} (${v.impact}) ${v.help} at ${nodes.join(', ')}`;
-    });
 }
 
 /** An embed link of a demo model with every feature, made by the demo school's owner through the API. */

@@ -483,9 +483,19 @@ describe('deep linking', () => {
     expect(picker.text).toContain('type="checkbox"');
     const session = /name="session" value="([^"]+)"/.exec(picker.text)![1]!;
 
-    const searched = await request(h.app).get('/api/lti/deep-link').query({ session, q: 'lung' });
+    // The search keeps what was ticked: the heart, hidden by the search, stays chosen as a hidden field.
+    const searched = await request(h.app)
+      .get('/api/lti/deep-link')
+      .query(`session=${session}&q=lung&model=${model.id}`);
     expect(searched.text).toContain('Lungs');
     expect(searched.text).not.toContain('Human heart');
+    expect(searched.text).toContain(`<input type="hidden" name="model" value="${model.id}">`);
+    const again = await request(h.app)
+      .get('/api/lti/deep-link')
+      .query(`session=${session}&model=${model.id}&model=${other.id}`);
+    expect(again.text).toContain(`value="${model.id}" checked>`);
+    expect(again.text).toContain(`value="${other.id}" checked>`);
+    expect(again.text).not.toContain('type="hidden" name="model"');
 
     const none = await request(h.app).post('/api/lti/deep-link').type('form').send({ session });
     expect(none.status).toBe(422);

@@ -95,7 +95,7 @@ export function ltiRoutes(deps: ServerDeps): Router {
 
   pages.get('/deep-link', async (req, res) => {
     const input = fieldsOf(req, LtiPickerQuery, ltiError.deepLinkExpired);
-    sendPage(res, 200, await pickerAgain(deps, input.session, input.q ?? ''));
+    sendPage(res, 200, await pickerAgain(deps, input.session, { q: input.q ?? '', selected: input.model }));
   });
   pages.post('/deep-link', form, async (req, res) => {
     const input = fieldsOf(req, LtiDeepLinkChoice, ltiError.deepLinkExpired);

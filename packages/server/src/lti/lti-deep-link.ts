@@ -116,6 +116,7 @@ export async function startDeepLinking(
   return ltiPickerPage({
     session: id,
     q: '',
+    selected: [],
     multiple: session.multiple,
     frameAncestors: session.frameAncestors,
     ...(await pickerModels(deps, session.tenantId, '')),
@@ -123,11 +124,16 @@ export async function startDeepLinking(
 }
 
 /** GET /api/lti/deep-link: the picker again, searched. */
-export async function pickerAgain(deps: ServerDeps, id: string, q = '', error?: string): Promise<LtiPage> {
+export async function pickerAgain(
+  deps: ServerDeps,
+  id: string,
+  { q = '', selected = [], error }: { q?: string; selected?: number[]; error?: string } = {},
+): Promise<LtiPage> {
   const session = await readSession(deps, id, false);
   return ltiPickerPage({
     session: id,
     q: q.trim(),
+    selected: session.multiple ? selected : selected.slice(0, 1),
     multiple: session.multiple,
     frameAncestors: session.frameAncestors,
     ...(error ? { error } : {}),
@@ -159,10 +165,10 @@ export async function answerDeepLinking(
   const peek = await readSession(deps, input.session, false);
   const cancel = input.cancel !== undefined;
   if (!cancel && input.model.length === 0) {
-    return { status: 422, page: await pickerAgain(deps, input.session, '', MSG.ltiPickNothing) };
+    return { status: 422, page: await pickerAgain(deps, input.session, { error: MSG.ltiPickNothing }) };
   }
   if (!cancel && !peek.multiple && input.model.length > 1) {
-    return { status: 422, page: await pickerAgain(deps, input.session, '', MSG.ltiPickOne) };
+    return { status: 422, page: await pickerAgain(deps, input.session, { error: MSG.ltiPickOne }) };
   }
   const session = await readSession(deps, input.session, true);
   const platform = await deps.db.ltiPlatform.findFirst({

@@ -27,7 +27,7 @@ p { margin: 0 0 12px; }
 .error { border-left: 4px solid #c62828; background: #fff; padding: 16px 20px; border-radius: 6px; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
 .alert { color: #b71c1c; font-weight: 600; }
 fieldset { border: 0; padding: 0; margin: 0; }
-form.search { display: flex; gap: 8px; margin: 12px 0 16px; }
+div.search { display: flex; gap: 8px; margin: 12px 0 16px; }
 input[type=search] { flex: 1; font: inherit; padding: 8px 10px; border: 1px solid #c9c9d6; border-radius: 6px; }
 button { font: inherit; padding: 8px 16px; border-radius: 6px; border: 1px solid var(--accent); background: #fff; color: var(--accent); cursor: pointer; }
 button.primary { background: var(--accent); color: #fff; }
@@ -101,6 +101,8 @@ export interface PickerView {
   /** More models match than are shown (the teacher narrows with the search). */
   more: boolean;
   q: string;
+  /** Models ticked before the search: ticked again when shown, kept as hidden fields when not. */
+  selected: number[];
   multiple: boolean;
   /** The platform's origins: who may frame the picker. */
   frameAncestors: string[];
@@ -115,9 +117,18 @@ export function ltiPickerPage(view: PickerView): LtiPage {
       const thumb = m.thumbnail
         ? `<img src="${escapeHtml(m.thumbnail)}" alt="" loading="lazy">`
         : '<span class="nothumb" aria-hidden="true"></span>';
-      return `<li><label>${thumb}<span class="name"><input type="${type}" name="model" value="${m.id}"> ${escapeHtml(m.name)}</span></label></li>`;
+      const checked = view.selected.includes(m.id) ? ' checked' : '';
+      return `<li><label>${thumb}<span class="name"><input type="${type}" name="model" value="${m.id}"${checked}> ${escapeHtml(m.name)}</span></label></li>`;
     })
     .join('\n');
+  const shown = new Set(view.models.map((m) => m.id));
+  // A radio group keeps one choice: only the ticked checkboxes survive a search that hides them.
+  const kept = view.multiple
+    ? view.selected
+        .filter((id) => !shown.has(id))
+        .map((id) => `<input type="hidden" name="model" value="${id}">`)
+        .join('')
+    : '';
   const session = escapeHtml(view.session);
   const empty = view.q
     ? `<p>No model matches “${escapeHtml(view.q)}”.</p>`
@@ -125,14 +136,13 @@ export function ltiPickerPage(view: PickerView): LtiPage {
   const body = `<main>
 <h1 id="picker-title">Choose ${view.multiple ? 'models' : 'a model'} from ${escapeHtml(view.schoolName)}</h1>
 <p class="muted">${view.multiple ? 'Select one or several models, then choose “Add to course”.' : 'Select a model, then choose “Add to course”.'} Pupils open them without a Helix account.</p>
-<form class="search" method="get" action="/api/lti/deep-link" role="search">
-<input type="hidden" name="session" value="${session}">
-<label class="muted" for="picker-q">Search</label>
-<input id="picker-q" type="search" name="q" value="${escapeHtml(view.q)}" maxlength="200" placeholder="Search models">
-<button type="submit">Search</button>
-</form>
 <form method="post" action="/api/lti/deep-link" aria-labelledby="picker-title">
 <input type="hidden" name="session" value="${session}">
+<div class="search" role="search">
+<label class="muted" for="picker-q">Search</label>
+<input id="picker-q" type="search" name="q" value="${escapeHtml(view.q)}" maxlength="200" placeholder="Search models">
+<button type="submit" formmethod="get" formnovalidate>Search</button>
+</div>${kept}
 ${view.error ? `<p class="alert" role="alert" data-testid="picker-error">${escapeHtml(view.error)}</p>` : ''}
 ${view.models.length ? `<fieldset><legend class="muted">Models</legend><ul class="models">\n${items}\n</ul></fieldset>` : empty}
 ${view.more ? '<p class="muted">More models match: search to narrow the list.</p>' : ''}

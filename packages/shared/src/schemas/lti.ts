@@ -127,33 +127,41 @@ export const LtiLaunchRequest = z.object({
 });
 export type LtiLaunchRequest = z.input<typeof LtiLaunchRequest>;
 
-/** GET /api/lti/deep-link: the picker again, searched (the session made by the deep-linking launch). */
+/** The picker's chosen models: `model` once per model in a form (one string, or several), as numbers. */
+const PickedModels = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^\d{1,10}$/)
+          .transform(Number),
+      )
+      .max(100),
+  );
+
+/**
+ * GET /api/lti/deep-link: the picker again, searched (the session made by the deep-linking launch),
+ * keeping the models already ticked (the search is the picker form's other button).
+ */
 export const LtiPickerQuery = z.strictObject({
   session: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/, { error: MSG.ltiDeepLinkExpired }),
   q: z.string().max(200, { error: MSG.listSearchTooLong }).optional(),
+  model: PickedModels,
 });
 export type LtiPickerQuery = z.input<typeof LtiPickerQuery>;
 
 /**
  * POST /api/lti/deep-link: the teacher's choice in the picker (a form post: `model` once per chosen
- * model) or `cancel` (an empty answer goes back to the platform).
+ * model) or `cancel` (an empty answer goes back to the platform). `q` is the search field of the same
+ * form, ignored here.
  */
 export const LtiDeepLinkChoice = z.object({
   session: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/, { error: MSG.ltiDeepLinkExpired }),
-  model: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
-    .pipe(
-      z
-        .array(
-          z
-            .string()
-            .regex(/^\d{1,10}$/)
-            .transform(Number),
-        )
-        .max(100),
-    ),
+  model: PickedModels,
   cancel: z.string().max(10).optional(),
 });
 export type LtiDeepLinkChoice = z.input<typeof LtiDeepLinkChoice>;
