@@ -482,16 +482,31 @@ describe('views and limits', () => {
     return { app: proxied, ip: `10.20.${i >> 8}.${i & 255}` };
   };
 
+  /**
+   * Viewer i's load as its reader would make it: a 503 (the pool or Redis busier than its fail-fast
+   * wait, which a loaded test machine reaches with 200 loads at once in one process) is answered by
+   * "Try again", up to 5 times. A load refused that way must not have counted.
+   */
+  const loadApart = async (params: Record<string, string>, i: number) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const res = await load(params, VIEWER, apart(i));
+      if (res.status !== 503 || attempt === 5) return res;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  };
+
   it('200 concurrent loads are 200 views after the flush', async () => {
     const { model, params } = await limitedTenant(0, true);
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => load(params, VIEWER, apart(i))));
-    expect(results.filter((r) => r.status === 200)).toHaveLength(200);
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => loadApart(params, i)));
+    const statuses: Record<number, number> = {};
+    for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    expect(statuses, JSON.stringify(results.find((r) => r.status !== 200)?.body)).toEqual({ 200: 200 });
     expect(await recorded({ modelId: model.id })).toBe(200);
   });
 
   it('200 concurrent loads against a limit of 150 (+ a grace band of 15): exactly 165 served and recorded', async () => {
     const { model, params } = await limitedTenant(150, true);
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => load(params, VIEWER, apart(i))));
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => loadApart(params, i)));
     const statuses: Record<number, number> = {};
     for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
     expect(statuses).toEqual({ 200: 165, 429: 35 });
