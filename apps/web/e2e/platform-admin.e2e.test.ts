@@ -173,12 +173,15 @@ describe('platform administration in the browser', () => {
     await row.getByText(roleName).waitFor();
 
     // The same session, next pages: Exit to the grid, then Settings again; the menu follows the new role
-    // (the school's audit log is its owner's whatever the role, and this user owns their school).
+    // (the school's audit log and LMS settings are its owner's whatever the role, and this user owns
+    // their school).
     await user.page.locator('nav[aria-label="Settings"]').getByText('Exit', { exact: true }).click();
     await expectPath(user.page, '/user/home');
     await user.page.getByTestId('user-menu').click();
     await user.page.getByRole('menuitem', { name: 'Settings' }).click();
-    await expect.poll(() => settingsItems(user.page), { timeout: 15_000 }).toEqual(['Profile', 'Audit log']);
+    await expect
+      .poll(() => settingsItems(user.page), { timeout: 15_000 })
+      .toEqual(['Profile', 'Audit log', 'LMS (LTI)']);
     await user.context.close();
   });
 
