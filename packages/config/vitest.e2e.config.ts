@@ -16,6 +16,8 @@ export default defineConfig({
     environment: 'node',
     fileParallelism: false,
     maxWorkers: 1,
+    // The files import playwright and the server's modules once, not once each (about a minute).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },
