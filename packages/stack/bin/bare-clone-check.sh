@@ -2,11 +2,13 @@
 # Proves that a clone with nothing beside it is enough: clones the committed tree into a fresh folder
 # with no neighbours, builds the demo content there and runs `npm start` until its health check answers.
 # The installed node_modules is hard-linked in (nothing is downloaded); everything else comes from git.
-# Run by .ci/run after `npm test`; by hand: bash packages/stack/bin/bare-clone-check.sh
+# Run by .ci/run beside `npm test`; by hand: bash packages/stack/bin/bare-clone-check.sh
 set -euo pipefail
 src="$(cd "$(dirname "$0")/../../.." && pwd)"
 work="$(mktemp -d /tmp/helix-bare-XXXXXX)"
-port="${BARE_CHECK_PORT:-39300}"
+# Below Linux's ephemeral ports (32768-60999): the tests running beside it listen on and connect from
+# ports the kernel picks there, which could take the portal's between the start's check and its listen.
+port="${BARE_CHECK_PORT:-31300}"
 db="helix_bare_$(date +%s)"
 pid=''
 cleanup() {
