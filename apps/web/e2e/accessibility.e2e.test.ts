@@ -7,7 +7,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO, logIn } from './support/accounts.ts';
 import { seriousViolations as violations } from './support/axe.ts';
-import { appUrl, launchBrowser } from './support/browser.ts';
+import { demoEmbedToken } from './support/demo-link.ts';
+import { settle } from './support/settle.ts';
+import { launchBrowser } from './support/browser.ts';
 
 const PAGES = {
   guest: [
@@ -46,47 +48,6 @@ const PAGES = {
 } as const;
 
 type Who = keyof typeof PAGES;
-
-/** The page once its data is drawn: no skeleton or spinner left. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page
-    .waitForFunction(
-      () => !document.querySelector('[data-testid="list-skeleton"], .ant-spin-spinning, .ant-skeleton'),
-      null,
-      {
-        timeout: 10_000,
-      },
-    )
-    .catch(() => undefined);
-}
-
-/** An embed link of a demo model with every feature, made by the demo school's owner through the API. */
-async function demoLink(): Promise<string> {
-  const post = async (route: string, body: unknown, token?: string) => {
-    const res = await fetch(appUrl(route), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    expect(res.status, route).toBeLessThan(300);
-    return (await res.json()) as Record<string, unknown>;
-  };
-  const { apiToken } = (await post('/api/user/login', DEMO.owner)) as { apiToken: string };
-  const listing = await fetch(appUrl('/api/t/demo/model/all'), {
-    headers: { authorization: `Bearer ${apiToken}` },
-  });
-  const { models } = (await listing.json()) as { models: { id: number }[] };
-  const { token } = (await post(
-    '/api/t/demo/model/embed',
-    {
-      id: models[0]!.id,
-      settings: ['info', 'layers', 'table_of_content', 'zoom_controls', 'labels', 'labels_ui'],
-    },
-    apiToken,
-  )) as { token: string };
-  return token;
-}
 
 /** The viewer frame inside the page, once it has drawn its model. */
 async function viewerReady(page: Page): Promise<void> {
@@ -142,7 +103,14 @@ describe('accessibility (axe-core)', () => {
   );
 
   it('the share and embed pages, viewer included, have no serious or critical violations', async () => {
-    const token = await demoLink();
+    const token = await demoEmbedToken([
+      'info',
+      'layers',
+      'table_of_content',
+      'zoom_controls',
+      'labels',
+      'labels_ui',
+    ]);
     const context = await browser.newContext({
       baseURL: inject('apiUrl'),
       viewport: { width: 1280, height: 860 },

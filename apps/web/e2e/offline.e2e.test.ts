@@ -1,34 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@helix/shared';
-import { DEMO, startLoginPage } from './support/accounts.ts';
-import { appUrl, launchBrowser, newPage } from './support/browser.ts';
-
-/** An embed token of a demo model, made by the demo tenant's owner through the API. */
-async function demoEmbedToken(): Promise<string> {
-  const post = async (route: string, body: unknown, token?: string) => {
-    const res = await fetch(appUrl(route), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    expect(res.status, route).toBeLessThan(300);
-    return (await res.json()) as Record<string, unknown>;
-  };
-  const { apiToken } = (await post('/api/user/login', DEMO.owner)) as { apiToken: string };
-  const listing = await fetch(appUrl('/api/t/demo/model/all'), {
-    headers: { authorization: `Bearer ${apiToken}` },
-  });
-  const { models } = (await listing.json()) as { models: { id: number }[] };
-  const { token } = (await post(
-    '/api/t/demo/model/embed',
-    { id: models[0]!.id, settings: [] },
-    apiToken,
-  )) as {
-    token: string;
-  };
-  return token;
-}
+import { startLoginPage } from './support/accounts.ts';
+import { launchBrowser, newPage } from './support/browser.ts';
+import { demoEmbedToken } from './support/demo-link.ts';
 
 /** What the PWA has done to the page: service workers registered, manifest linked, toasts shown. */
 const pwaTraces = (page: Page) =>

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO, logIn } from './support/accounts.ts';
 import { sql } from './support/billing.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
+import { settle } from './support/settle.ts';
 
 /** A phone held upright and a tablet (iPad Air) held upright. */
 const WIDTHS = [
@@ -37,17 +38,7 @@ const PAGES = {
 /** The page's width beyond the viewport (0: nothing to scroll sideways), once it has drawn its data. */
 async function overflowOf(page: Page, path: string): Promise<number> {
   await page.goto(path);
-  await page.waitForLoadState('networkidle');
-  // Skeletons and spinners first, then the lists: measure what the user ends up with.
-  await page
-    .waitForFunction(
-      () => !document.querySelector('[data-testid="list-skeleton"], .ant-spin-spinning'),
-      null,
-      {
-        timeout: 10_000,
-      },
-    )
-    .catch(() => undefined);
+  await settle(page);
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 

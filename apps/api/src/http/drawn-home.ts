@@ -69,6 +69,11 @@ export function sendHtml(req: Request, res: Response, html: string): void {
   // Personal: never stored by the browser's cache or a proxy, and never served for another cookie.
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Vary', 'Cookie, Accept-Encoding');
+  endCompressed(req, res, html);
+}
+
+/** Ends the answer with `html` in the best encoding the browser accepts (brotli 5, gzip 6, or none). */
+export function endCompressed(req: Request, res: Response, html: string): void {
   const accepts = req.acceptsEncodings('br', 'gzip');
   if (accepts === 'br') {
     res.setHeader('Content-Encoding', 'br');

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { RequestHandler } from 'express';
 import type { Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { escapeHtml } from '@helix/server/escape-html';
 import { EMBED_TOKEN_SHAPE, embedAccess } from '@helix/server/models/embed-access';
+import { endCompressed } from './drawn-home.ts';
 
 /** A share or embed link's page (case-insensitive, like web-app.ts's PUBLIC_LINK). */
 const LINK_PAGE = /^\/(embed|share)\/([^/]+)\/?$/i;
@@ -55,15 +55,6 @@ export function publicLinkPage(
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
     res.vary('Accept-Encoding');
-    const accepts = req.acceptsEncodings('br', 'gzip');
-    if (accepts === 'br') {
-      res.setHeader('Content-Encoding', 'br');
-      res.end(brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
-    } else if (accepts === 'gzip') {
-      res.setHeader('Content-Encoding', 'gzip');
-      res.end(gzipSync(html, { level: 6 }));
-    } else {
-      res.end(html);
-    }
+    endCompressed(req, res, html);
   };
 }
