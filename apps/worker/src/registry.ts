@@ -17,14 +17,17 @@ import { requestIdOf } from '@helix/server/queue/job-queue';
 import { runInRequest } from '@helix/server/request-context';
 
 /**
- * A handler receives the payload already checked against its contract, the job and the worker's lock
- * token (to move the job, e.g. delay it). What it answers becomes the job's return value (a producer
- * waiting with JobQueue.run gets it, e.g. validate-image's result).
+ * A handler receives the payload already checked against its contract, the job, the worker's lock
+ * token (to move the job, e.g. delay it) and a signal aborted when the worker is stopping (a long job
+ * may then leave the rest of its work to other jobs rather than hold the drain up). What it answers
+ * becomes the job's return value (a producer waiting with JobQueue.run gets it, e.g. validate-image's
+ * result).
  */
 export type JobHandler<N extends JobName = JobName> = (
   payload: JobPayload<N>,
   job: Job,
   token?: string,
+  stopping?: AbortSignal,
 ) => Promise<unknown>;
 
 /** One handler per declared job: the compiler checks the map, missingHandlers checks it at start. */
@@ -80,6 +83,7 @@ export function startWorkers(options: WorkersOptions): Workers {
   const cap = options.retryMaxDelayMs ?? Number.POSITIVE_INFINITY;
 
   const workers = new Map<QueueFamilyName, Worker>();
+  const stopping = new AbortController();
   for (const family of options.families ?? QUEUE_FAMILY_NAMES) {
     const declared = QUEUE_FAMILIES[family];
     const worker = new Worker(
@@ -94,7 +98,7 @@ export function startWorkers(options: WorkersOptions): Workers {
         const handler = handlers[definition.name] as JobHandler;
         // The handler's log lines (and the jobs it enqueues) carry the request that enqueued this one.
         const requestId = requestIdOf(job);
-        const run = () => handler(parsed.data as never, job, token);
+        const run = () => handler(parsed.data as never, job, token, stopping.signal);
         return requestId ? runInRequest({ requestId }, run) : run();
       },
       {
@@ -150,6 +154,7 @@ export function startWorkers(options: WorkersOptions): Workers {
   return {
     workers,
     async close() {
+      stopping.abort();
       await Promise.all([...workers.values()].map((worker) => worker.close()));
     },
   };

@@ -187,13 +187,23 @@ export const SendInvitePayload = z.object({ inviteId: z.number().int().positive(
 export type SendInvitePayload = z.infer<typeof SendInvitePayload>;
 
 /**
- * The bulk-invite family: `bulk-invite-dispatch` adds one `bulk-invite-row` job per unsettled invite
- * of the batch (jobId `invite-<inviteId>`, so a second dispatch adds nothing new); each row job sends
- * like send-invite (same token, lease and retry policy). The worker marks the batch done when its last
- * row is sent or failed.
+ * The bulk-invite family: `bulk-invite-dispatch` cuts the batch's invitations (in id order) into runs of
+ * INVITE_ROWS_PER_JOB and adds one `bulk-invite-rows` job per run with a row still open (jobId
+ * `invite-rows-<first id of the run>`, so a second dispatch adds nothing new); it sends them one after
+ * another like send-invite (same token, lease, sent marker per row). A row it cannot finish (held by
+ * another attempt, a failure a retry may change) becomes a `bulk-invite-row` job (jobId
+ * `invite-<inviteId>`) with the e-mail retry policy. The worker marks the batch done when its last row
+ * is sent or failed.
  */
 export const BulkInviteDispatchPayload = z.object({ batchId: z.number().int().positive() });
 export type BulkInviteDispatchPayload = z.infer<typeof BulkInviteDispatchPayload>;
+/** Rows per bulk-invite-rows job: one job's queue overhead shared by this many e-mails. */
+export const INVITE_ROWS_PER_JOB = 20;
+export const BulkInviteRowsPayload = z.object({
+  batchId: z.number().int().positive(),
+  inviteIds: z.array(z.number().int().positive()).min(1).max(INVITE_ROWS_PER_JOB),
+});
+export type BulkInviteRowsPayload = z.infer<typeof BulkInviteRowsPayload>;
 export const BulkInviteRowPayload = z.object({
   batchId: z.number().int().positive(),
   inviteId: z.number().int().positive(),
@@ -295,6 +305,7 @@ export const JOBS = {
     family: 'bulk-invite',
     payload: BulkInviteDispatchPayload,
   },
+  bulkInviteRows: { name: 'bulk-invite-rows', family: 'bulk-invite', payload: BulkInviteRowsPayload },
   bulkInviteRow: { name: 'bulk-invite-row', family: 'bulk-invite', payload: BulkInviteRowPayload },
   validateImage: { name: 'validate-image', family: 'images', payload: ValidateImagePayload },
   flushViews: { name: 'flush-views', family: 'views', payload: FlushViewsPayload },

@@ -14,6 +14,7 @@ import { validateImageHandler } from './validate-image.handler.ts';
 import { sendInviteHandler } from './send-invite.handler.ts';
 import { bulkInviteDispatchHandler } from './bulk-invite-dispatch.handler.ts';
 import { bulkInviteRowHandler } from './bulk-invite-row.handler.ts';
+import { bulkInviteRowsHandler } from './bulk-invite-rows.handler.ts';
 import { billingEmailHandler } from './billing-email.handler.ts';
 import { reconcileBillingHandler } from './reconcile-billing.handler.ts';
 import { billingReceiptHandler } from './billing-receipt.handler.ts';
@@ -79,6 +80,7 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
     }),
     'send-support-request': sendSupportRequestHandler(deps.support),
     'bulk-invite-dispatch': bulkInviteDispatchHandler({ db: deps.invites.db, queue: deps.queue }),
+    'bulk-invite-rows': bulkInviteRowsHandler({ ...deps.bulkInvites, queue: deps.queue }),
     'bulk-invite-row': bulkInviteRowHandler(deps.bulkInvites),
     'validate-image': validateImageHandler(deps.models),
     'flush-views': flushViewsHandler(deps.models),

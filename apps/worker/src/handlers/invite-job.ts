@@ -1,19 +1,13 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { ZodError } from 'zod';
 import {
   InviteSendLeased,
-  isPermanentSmtpError,
+  isPermanentSendError,
   markInviteFailed,
+  sendFailureReason as reasonOf,
   sendInvite,
   type SendInviteDeps,
   type SendInviteOutcome,
 } from '@helix/server/invites/send-invite';
-
-const reasonOf = (error: unknown): string => {
-  const smtp = error as { responseCode?: number; response?: string } | null;
-  if (smtp && typeof smtp.responseCode === 'number' && smtp.response) return smtp.response;
-  return error instanceof Error ? error.message : String(error);
-};
 
 /**
  * One invitation e-mail as a job (single invite, resend, bulk row: the same code and the same retry
@@ -35,7 +29,7 @@ export async function runInviteJob(
       await job.moveToDelayed(Date.now() + error.waitMs + 100, token);
       throw new DelayedError();
     }
-    const permanent = isPermanentSmtpError(error) || error instanceof ZodError;
+    const permanent = isPermanentSendError(error);
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (permanent || last) {
       await markInviteFailed(deps.db, inviteId, reasonOf(error));

@@ -7,6 +7,8 @@ import type { JobQueue } from '../queue/job-queue.ts';
 
 /** One job per invitation and per batch: a second add (a retry, the recovery) collapses into it. */
 export const inviteJobId = (inviteId: number) => `invite-${inviteId}`;
+/** A bulk invite's run of rows (bulk-invite-rows), named by the run's first invitation. */
+export const inviteRowsJobId = (firstInviteId: number) => `invite-rows-${firstInviteId}`;
 export const batchJobId = (batchId: number) => `batch-${batchId}`;
 
 const queueDown = (error: unknown) =>

@@ -6,7 +6,9 @@ import { openInvite } from '../accounts/join.command.ts';
 import { createTenant, createUser, seedRoles } from '../testing/factories.ts';
 import type { InlineLogo } from '../mail/mail-logo.ts';
 import { createInvitedUsers } from './invited-users.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
 import { InviteSendLeased, markInviteFailed, sendInvite, type SendInviteDeps } from './send-invite.ts';
+import { sendInviteRows } from './send-invite-rows.ts';
 
 /**
  * sendInvite against a real PostgreSQL with a recording transport: the link every attempt mails, the
@@ -148,6 +150,130 @@ describe('sendInvite', () => {
     const done = await db.bulkInviteBatch.findUnique({ where: { id: batchId! } });
     expect(done).toMatchObject({ status: 'done', processed: 2, failed: 1 });
     expect(done?.finishedAt).toBeInstanceOf(Date);
+  });
+});
+
+/** The jobs a rows job hands over (JobQueue.enqueueMany's calls), by name and jobId. */
+function handOvers() {
+  const added: Array<{ name: string; jobId: string; inviteId: number }> = [];
+  const queue = {
+    enqueueMany: (job: { name: string }, items: Array<{ jobId: string; payload: { inviteId: number } }>) => {
+      for (const item of items)
+        added.push({ name: job.name, jobId: item.jobId, inviteId: item.payload.inviteId });
+      return Promise.resolve();
+    },
+  } as unknown as JobQueue;
+  return { added, queue };
+}
+
+const rowState = async (ids: number[]) =>
+  (
+    await db.invite.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, sentAt: true, failedAt: true, failReason: true, sendingUntil: true },
+      orderBy: { id: 'asc' },
+    })
+  ).map((r) => ({
+    sent: r.sentAt !== null,
+    failed: r.failReason,
+    leased: r.sendingUntil !== null,
+  }));
+
+describe('sendInviteRows (a run of a bulk invite’s rows in one job)', () => {
+  it('sends every open row once, each marked sent, and the batch counts them', async () => {
+    const { batchId, ids } = await invites(5, true);
+    const ok = recorder();
+    const { added, queue } = handOvers();
+    expect(await sendInviteRows({ ...depsWith(ok.transport), queue }, batchId!, ids)).toEqual({
+      sent: 5,
+      skipped: 0,
+      failed: 0,
+      handedOver: 0,
+    });
+    expect(new Set(ok.links).size).toBe(5);
+    expect(added).toEqual([]);
+    expect(await db.bulkInviteBatch.findUnique({ where: { id: batchId! } })).toMatchObject({
+      status: 'done',
+      processed: 5,
+    });
+    // The same run again (a second dispatch, a retry) sends nothing.
+    expect(await sendInviteRows({ ...depsWith(ok.transport), queue }, batchId!, ids)).toMatchObject({
+      sent: 0,
+      handedOver: 0,
+    });
+    expect(ok.links).toHaveLength(5);
+  });
+
+  it('leaves a row another attempt holds, and after a failure a retry may change, the rest, to row jobs', async () => {
+    const { batchId, ids } = await invites(5, true);
+    // Row 0 is being sent by another attempt (its lease runs).
+    await db.invite.update({ where: { id: ids[0]! }, data: { sendingUntil: new Date(Date.now() + 60_000) } });
+    // The SMTP conversation of the second e-mail this job tries fails (connection lost).
+    const flaky = recorder((count) => {
+      if (count === 2) throw Object.assign(new Error('connection lost'), { code: 'ECONNRESET' });
+    });
+    const { added, queue } = handOvers();
+    const outcome = await sendInviteRows({ ...depsWith(flaky.transport), queue }, batchId!, ids);
+    expect(outcome).toEqual({ sent: 1, skipped: 0, failed: 0, handedOver: 4 });
+    expect(added).toEqual(
+      [ids[0]!, ids[2]!, ids[3]!, ids[4]!].map((id) => ({
+        name: 'bulk-invite-row',
+        jobId: `invite-${id}`,
+        inviteId: id,
+      })),
+    );
+    // Only the other attempt's lease is left: the rows job released its own.
+    expect(await rowState(ids)).toEqual([
+      { sent: false, failed: null, leased: true },
+      { sent: true, failed: null, leased: false },
+      { sent: false, failed: null, leased: false },
+      { sent: false, failed: null, leased: false },
+      { sent: false, failed: null, leased: false },
+    ]);
+  });
+
+  it('fails a row the SMTP server refuses for good and goes on with the next', async () => {
+    const { batchId, ids } = await invites(3, true);
+    const refusing = recorder((count) => {
+      if (count === 1)
+        throw Object.assign(new Error('no such user'), { responseCode: 550, response: '550 no such user' });
+    });
+    const { added, queue } = handOvers();
+    expect(await sendInviteRows({ ...depsWith(refusing.transport), queue }, batchId!, ids)).toEqual({
+      sent: 2,
+      skipped: 0,
+      failed: 1,
+      handedOver: 0,
+    });
+    expect(added).toEqual([]);
+    expect((await rowState(ids))[0]).toEqual({ sent: false, failed: '550 no such user', leased: false });
+    expect(await db.bulkInviteBatch.findUnique({ where: { id: batchId! } })).toMatchObject({
+      status: 'done',
+      processed: 2,
+      failed: 1,
+    });
+  });
+
+  it('hands the unsent rows over when the worker is stopping, and once half the lease has passed', async () => {
+    const stopping = new AbortController();
+    const { batchId, ids } = await invites(4, true);
+    const stopsAfterOne = recorder(() => stopping.abort());
+    const first = handOvers();
+    expect(
+      await sendInviteRows({ ...depsWith(stopsAfterOne.transport), queue: first.queue }, batchId!, ids, {
+        stopping: stopping.signal,
+      }),
+    ).toMatchObject({ sent: 1, handedOver: 3 });
+    expect(first.added.map((a) => a.inviteId)).toEqual(ids.slice(1));
+    expect((await rowState(ids)).map((r) => r.leased)).toEqual([false, false, false, false]);
+
+    // A slow SMTP server: 150 ms an e-mail against a 200 ms lease, so after the first the rest go.
+    const slow = recorder(() => new Promise<void>((resolve) => setTimeout(resolve, 150)));
+    const second = handOvers();
+    expect(
+      await sendInviteRows({ ...depsWith(slow.transport, 200), queue: second.queue }, batchId!, ids.slice(1)),
+    ).toMatchObject({ sent: 1, handedOver: 2 });
+    expect(second.added.map((a) => a.inviteId)).toEqual(ids.slice(2));
   });
 });
 

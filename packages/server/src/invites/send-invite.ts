@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import { ZodError } from 'zod';
 import type { Db } from '../db.ts';
 import { presentMailBrand } from '../mail/mail-brand.ts';
 import type { MailLogos } from '../mail/mail-logo.ts';
@@ -63,34 +64,56 @@ const DB_NOW = `(clock_timestamp() AT TIME ZONE 'UTC')`;
  * InviteSendLeased with how long to wait.
  */
 export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promise<SendInviteOutcome> {
+  const [invite] = await claimInvites(deps, [inviteId]);
+  if (!invite) {
+    const waitMs = (await leasedAmong(deps.db, [inviteId])).get(inviteId);
+    if (waitMs !== undefined) throw new InviteSendLeased(inviteId, waitMs);
+    return 'skipped';
+  }
+  return deliverClaimed(deps, invite);
+}
+
+/**
+ * Step 1 for several rows in one statement (a bulk invite's rows job): the rows among `inviteIds` still
+ * open and not leased to another attempt, leased to this one, with what their e-mails need. Each row
+ * gets its own fresh nonce, kept only when it had none.
+ */
+export async function claimInvites(
+  deps: SendInviteDeps,
+  inviteIds: readonly number[],
+): Promise<ClaimedInvite[]> {
+  if (inviteIds.length === 0) return [];
   const leaseMs = deps.leaseMs ?? INVITE_SEND_LEASE_MS;
-  const fresh = newInviteNonce();
-  const rows = await deps.db.$queryRawUnsafe<ClaimedInvite[]>(
+  const nonces = inviteIds.map(() => newInviteNonce());
+  return deps.db.$queryRawUnsafe<ClaimedInvite[]>(
     `UPDATE "Invite" AS i SET "sendingUntil" = ${DB_NOW} + $2 * interval '1 millisecond',
-       "tokenNonce" = COALESCE(i."tokenNonce", $3),
-       "tokenHash" = CASE WHEN i."tokenNonce" IS NULL THEN $4 ELSE i."tokenHash" END
-     FROM "User" AS u, "Tenant" AS t LEFT JOIN "Branding" AS b ON b."tenantId" = t.id
-     WHERE i.id = $1 AND i."sentAt" IS NULL AND i."failedAt" IS NULL AND i."usedAt" IS NULL
+       "tokenNonce" = COALESCE(i."tokenNonce", n.nonce),
+       "tokenHash" = CASE WHEN i."tokenNonce" IS NULL THEN n.hash ELSE i."tokenHash" END
+     FROM unnest($1::int[], $3::text[], $4::text[]) AS n(id, nonce, hash),
+       "User" AS u, "Tenant" AS t LEFT JOIN "Branding" AS b ON b."tenantId" = t.id
+     WHERE i.id = n.id AND i."sentAt" IS NULL AND i."failedAt" IS NULL AND i."usedAt" IS NULL
        AND (i."sendingUntil" IS NULL OR i."sendingUntil" <= ${DB_NOW})
        AND u.id = i."userId" AND t.id = i."tenantId"
-     RETURNING i."tokenNonce" AS nonce, i."tokenHash" AS "tokenHash", i."expiresAt" <= ${DB_NOW} AS expired,
+     RETURNING i.id, i."tokenNonce" AS nonce, i."tokenHash" AS "tokenHash", i."expiresAt" <= ${DB_NOW} AS expired,
        u.name, COALESCE(u."elsewhereEmail", u.email) AS email, u."elsewhereEmail" IS NOT NULL AS elsewhere,
        u."deletedAt", t.name AS "tenantName", i."expiresAt" AS "expiresAt",
        t."isPlatform" AS "isPlatform", t."customBrandName" AS "customBrandName",
        b."brandLogo" AS "brandLogo", b."primaryColor" AS "primaryColor",
        b."textColor" AS "textColor",
        (SELECT s.name FROM "User" AS s WHERE s.id = i."invitedById") AS "inviterName"`,
-    inviteId,
+    inviteIds,
     leaseMs,
-    fresh,
-    inviteTokenHash(deps.signingSecret, fresh),
+    nonces,
+    nonces.map((nonce) => inviteTokenHash(deps.signingSecret, nonce)),
   );
-  const invite = rows[0];
-  if (!invite) {
-    const waitMs = await leasedFor(deps.db, inviteId);
-    if (waitMs !== null) throw new InviteSendLeased(inviteId, waitMs);
-    return 'skipped';
-  }
+}
+
+/** Steps 2 and 3 for a row this attempt claimed (claimInvites). */
+export async function deliverClaimed(
+  deps: SendInviteDeps,
+  invite: ClaimedInvite,
+): Promise<SendInviteOutcome> {
+  const inviteId = invite.id;
   // Settled without an e-mail, so a batch's progress still reaches its total.
   if (invite.deletedAt) {
     await markInviteFailed(deps.db, inviteId, INVITE_NOT_SENT.userDeleted);
@@ -142,17 +165,24 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
     );
   } catch (error) {
     // Not taken by the SMTP server: the next attempt need not wait for the lease.
-    await deps.db.$executeRaw`
-      UPDATE "Invite" SET "sendingUntil" = NULL WHERE id = ${inviteId} AND "sentAt" IS NULL`.catch(
-      () => undefined,
-    );
+    await releaseInvites(deps.db, [inviteId]).catch(() => undefined);
     throw error;
   }
   await markInviteSent(deps.db, inviteId);
   return 'sent';
 }
 
-interface ClaimedInvite {
+/** Ends this attempt's lease on rows it will not send now (not sent yet), so another may claim them. */
+export async function releaseInvites(db: Db, inviteIds: readonly number[]): Promise<void> {
+  if (inviteIds.length === 0) return;
+  await db.$executeRawUnsafe(
+    `UPDATE "Invite" SET "sendingUntil" = NULL WHERE id = ANY($1::int[]) AND "sentAt" IS NULL`,
+    inviteIds,
+  );
+}
+
+export interface ClaimedInvite {
+  id: number;
   nonce: string;
   tokenHash: string;
   expired: boolean;
@@ -171,15 +201,16 @@ interface ClaimedInvite {
   textColor: string | null;
 }
 
-/** How long another attempt still holds the row's send (ms), or null when nobody does. */
-async function leasedFor(db: Db, inviteId: number): Promise<number | null> {
-  const rows = await db.$queryRawUnsafe<Array<{ waitMs: number }>>(
-    `SELECT CEIL(EXTRACT(EPOCH FROM ("sendingUntil" - ${DB_NOW})) * 1000)::int AS "waitMs"
-     FROM "Invite" WHERE id = $1 AND "sentAt" IS NULL AND "failedAt" IS NULL AND "usedAt" IS NULL
+/** Of `inviteIds`, the rows another attempt still holds (open, lease not over), with how long (ms). */
+export async function leasedAmong(db: Db, inviteIds: readonly number[]): Promise<Map<number, number>> {
+  if (inviteIds.length === 0) return new Map();
+  const rows = await db.$queryRawUnsafe<Array<{ id: number; waitMs: number }>>(
+    `SELECT id, CEIL(EXTRACT(EPOCH FROM ("sendingUntil" - ${DB_NOW})) * 1000)::int AS "waitMs"
+     FROM "Invite" WHERE id = ANY($1::int[]) AND "sentAt" IS NULL AND "failedAt" IS NULL AND "usedAt" IS NULL
        AND "sendingUntil" > ${DB_NOW}`,
-    inviteId,
+    inviteIds,
   );
-  return rows[0] ? Math.max(rows[0].waitMs, 1) : null;
+  return new Map(rows.map((r) => [r.id, Math.max(r.waitMs, 1)]));
 }
 
 /**
@@ -243,4 +274,15 @@ export async function markInviteFailed(db: Db, inviteId: number, reason: string)
 export const isPermanentSmtpError = (error: unknown): boolean => {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
+};
+
+/** A failure no retry changes: an SMTP refusal (5xx), or variables the template refuses. */
+export const isPermanentSendError = (error: unknown): boolean =>
+  isPermanentSmtpError(error) || error instanceof ZodError;
+
+/** Why a send failed, as the bulk invite page lists it: the SMTP server's answer, else the error. */
+export const sendFailureReason = (error: unknown): string => {
+  const smtp = error as { responseCode?: number; response?: string } | null;
+  if (smtp && typeof smtp.responseCode === 'number' && smtp.response) return smtp.response;
+  return error instanceof Error ? error.message : String(error);
 };

@@ -14,7 +14,8 @@ const FORMAT = new Intl.DateTimeFormat('en-GB', {
 });
 
 export function formatMailDate(at: Date): string {
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    FORMAT.formatToParts(at).find((p) => p.type === type)?.value ?? '';
+  // One formatToParts per date (a bulk invite formats one per e-mail).
+  const parts = FORMAT.formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('day')} ${part('month')} ${part('year')} at ${part('hour')}:${part('minute')} UTC`;
 }
