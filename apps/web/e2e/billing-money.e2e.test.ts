@@ -33,6 +33,14 @@ async function subscribe(page: Page, planName: string, card: string) {
   await page.getByRole('button', { name: 'Subscribe' }).click();
 }
 
+/**
+ * After a payment, as a buyer sees it: the success message, then the success page's wait for the
+ * provider's webhook and its refresh of the user, until it goes on to the portal.
+ */
+async function paid(page: Page): Promise<void> {
+  await page.getByText(MSG.subscribedSuccess).first().waitFor({ timeout: 30_000 });
+  await page.waitForURL((url) => !url.pathname.startsWith('/success'), { timeout: 30_000 });
+}
 describe('money in the browser (issue 15)', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -50,7 +58,7 @@ describe('money in the browser (issue 15)', () => {
     // Setting the card up asks the bank once.
     await page.getByTestId('three-ds-modal').waitFor({ timeout: 30_000 });
     await page.getByTestId('three-ds-complete').click();
-    await page.getByText(MSG.subscribedSuccess).first().waitFor({ timeout: 30_000 });
+    await paid(page);
 
     await page.goto('/user/settings/subscription');
     await summary(page).getByText('Educator Monthly').waitFor();
@@ -89,7 +97,7 @@ describe('money in the browser (issue 15)', () => {
       closeContext = () => opened.context.close();
       email = opened.person.email;
       await subscribe(page, 'Educator Monthly', '4242 4242 4242 4242');
-      await page.getByText(MSG.subscribedSuccess).first().waitFor({ timeout: 30_000 });
+      await paid(page);
     });
     afterAll(async () => {
       await closeContext?.();

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import type { Request, RequestHandler } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { MSG } from '@helix/shared';
@@ -72,7 +73,7 @@ function uploadError(error: unknown, options: UploadOptions): AppError {
     const spec = options.files.find((f) => f.name === field);
     switch (error.code) {
       case 'LIMIT_FILE_SIZE':
-        return new AppError('UPLOAD_TOO_LARGE', {
+        return new AppError(ERROR_CODES.uploadTooLarge, {
           status: spec?.tooLargeStatus ?? 413,
           message: spec?.tooLarge ?? MSG.bodyTooLarge,
           errors: { [field]: spec?.tooLarge ?? MSG.bodyTooLarge },
@@ -91,7 +92,10 @@ function uploadError(error: unknown, options: UploadOptions): AppError {
             });
       case 'LIMIT_PART_COUNT':
       case 'LIMIT_FIELD_COUNT':
-        return new AppError('UPLOAD_TOO_MANY_FIELDS', { status: 413, message: MSG.uploadTooManyFields });
+        return new AppError(ERROR_CODES.uploadTooManyFields, {
+          status: 413,
+          message: MSG.uploadTooManyFields,
+        });
       default:
         return AppError.badRequest(MSG.uploadInvalid);
     }

@@ -45,18 +45,7 @@ export const ApiError = component(
 );
 
 function KNOWN_CODES(): Set<string> {
-  // Codes thrown by commands that the shared list does not name yet (see the report in API.md).
-  return new Set([
-    ...Object.values(ERROR_CODES),
-    'INVALID_CREDENTIALS',
-    'PLAN_NOT_FOUND',
-    'ROLE_BUILT_IN',
-    'GRANT_FAILED',
-    'BULK_ROWS_INVALID',
-    'BULK_EXISTING_USERS',
-    'UPLOAD_TOO_LARGE',
-    'UPLOAD_TOO_MANY_FIELDS',
-  ]);
+  return new Set(Object.values(ERROR_CODES));
 }
 
 /** What each error status means and which codes it carries (the response's description). */

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { MSG, type LoginRequest } from '@helix/shared';
 import type { AuthResponse } from '@helix/shared/schemas/session';
 import type { z } from 'zod';
@@ -15,7 +16,7 @@ type LoginInput = z.output<typeof LoginRequest>;
  * address, a wrong password, a deleted user and a user without a password.
  */
 export const invalidCredentials = () =>
-  new AppError('INVALID_CREDENTIALS', {
+  new AppError(ERROR_CODES.invalidCredentials, {
     status: 400,
     message: MSG.invalidCredentials,
     errors: { password: MSG.invalidCredentials },

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import type { TenantSubscription } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { idempotencyKey } from './idempotency-key.ts';
@@ -55,7 +56,7 @@ export async function grantPlatformSubscription(
         },
       );
       if (sub.status !== 'active') {
-        throw new AppError('GRANT_FAILED', {
+        throw new AppError(ERROR_CODES.grantFailed, {
           status: 502,
           message: 'The subscription could not be granted.',
         });

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { MSG } from '@helix/shared';
 import { seatQuantityIsValid, billedSeats } from '@helix/shared/plan-price';
 import type { Db, Plan } from '../db.ts';
@@ -13,7 +14,7 @@ export async function planAndSeats(
 ): Promise<{ plan: Plan; seats: number }> {
   const plan = await tx.plan.findFirst({ where: { id: planId, status: true } });
   if (!plan)
-    throw new AppError('PLAN_NOT_FOUND', {
+    throw new AppError(ERROR_CODES.planNotFound, {
       status: 404,
       message: MSG.choosePlan,
       errors: { [field]: MSG.choosePlan },

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { MSG } from '@helix/shared';
 import {
   blockingRows,
@@ -45,7 +46,7 @@ export async function bulkInvite(
     for (const row of invalid.slice(0, MAX_ROW_ERRORS)) {
       errors[`users.${row.index}`] = row.problemText.join(', ');
     }
-    throw new AppError('BULK_ROWS_INVALID', { status: 422, message: MSG.bulkRowsInvalid, errors });
+    throw new AppError(ERROR_CODES.bulkRowsInvalid, { status: 422, message: MSG.bulkRowsInvalid, errors });
   }
   const candidates = rowsToSend(firstPass);
   const duplicates = firstPass.length - candidates.length;
@@ -67,7 +68,11 @@ export async function bulkInvite(
           // The spec's answer: the existing addresses of this tenant, to remove before retrying. An
           // address with an account elsewhere is sent like a new one (docs/invite-privacy.md).
           const errors = Object.fromEntries([...owners.own].map((email) => [email, MSG.bulkRowExisting]));
-          throw new AppError('BULK_EXISTING_USERS', { status: 409, message: MSG.bulkExistingUsers, errors });
+          throw new AppError(ERROR_CODES.bulkExistingUsers, {
+            status: 409,
+            message: MSG.bulkExistingUsers,
+            errors,
+          });
         }
         if (seats.used + candidates.length > seats.limit) throw usersLimitExceeded();
         const rows = candidates.map((r) => ({ name: r.name, email: r.email, note: r.note }));

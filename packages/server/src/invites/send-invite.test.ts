@@ -8,7 +8,7 @@ import type { InlineLogo } from '../mail/mail-logo.ts';
 import { createInvitedUsers } from './invited-users.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { InviteSendLeased, markInviteFailed, sendInvite, type SendInviteDeps } from './send-invite.ts';
-import { sendInviteRows } from './send-invite-rows.ts';
+import { INVITE_ROWS_PER_CLAIM, sendInviteRows } from './send-invite-rows.ts';
 
 /**
  * sendInvite against a real PostgreSQL with a recording transport: the link every attempt mails, the
@@ -229,6 +229,20 @@ describe('sendInviteRows (a run of a bulk invite’s rows in one job)', () => {
       { sent: false, failed: null, leased: false },
       { sent: false, failed: null, leased: false },
       { sent: false, failed: null, leased: false },
+    ]);
+  });
+
+  it('claims a few rows at a time: a job killed mid-send leaves at most those held', async () => {
+    const { batchId, ids } = await invites(INVITE_ROWS_PER_CLAIM + 3, true);
+    // The first e-mail never finishes, as in a worker killed while sending it.
+    const killed = recorder(() => new Promise<void>(() => undefined));
+    void sendInviteRows({ ...depsWith(killed.transport), queue: handOvers().queue }, batchId!, ids);
+    while (killed.links.length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect((await rowState(ids)).map((r) => r.leased)).toEqual([
+      ...Array<boolean>(INVITE_ROWS_PER_CLAIM).fill(true),
+      false,
+      false,
+      false,
     ]);
   });
 

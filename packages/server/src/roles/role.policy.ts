@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { MSG, type Permission } from '@helix/shared';
 import type { Role } from '../db.ts';
 import { AppError } from '../errors.ts';
@@ -22,6 +23,6 @@ const NEEDS: Record<RoleAction, Permission> = {
 export function authorize(actor: Actor, action: RoleAction, role?: Pick<Role, 'builtIn'>): void {
   if (!isPlatformAdmin(actor) || !actor.permissions.includes(NEEDS[action])) throw AppError.forbidden();
   if (role?.builtIn && action === 'delete') {
-    throw new AppError('ROLE_BUILT_IN', { status: 403, message: MSG.builtInRoleLocked });
+    throw new AppError(ERROR_CODES.roleBuiltIn, { status: 403, message: MSG.builtInRoleLocked });
   }
 }

@@ -28,6 +28,18 @@ export const ERROR_CODES = {
   ifMatchInvalid: 'IF_MATCH_INVALID',
   /** An X-Queued-At header that is not an ISO time or lies in the future (audit log). */
   queuedAtInvalid: 'QUEUED_AT_INVALID',
+  /** Login: the e-mail and password do not match an account (401). */
+  invalidCredentials: 'INVALID_CREDENTIALS',
+  /** A built-in role cannot be changed or deleted (403). */
+  roleBuiltIn: 'ROLE_BUILT_IN',
+  /** Bulk invite: rows the server's check refused (422, `errors` per row). */
+  bulkRowsInvalid: 'BULK_ROWS_INVALID',
+  /** Bulk invite: addresses that are this tenant's users already (409, `errors` per address). */
+  bulkExistingUsers: 'BULK_EXISTING_USERS',
+  /** An uploaded file over its limit (413). */
+  uploadTooLarge: 'UPLOAD_TOO_LARGE',
+  /** A multipart body with more fields than the upload takes (413). */
+  uploadTooManyFields: 'UPLOAD_TOO_MANY_FIELDS',
   /** An image over the check's time or pixel budget (4xx: resending the same image will not help). */
   imageTooComplex: 'IMAGE_TOO_COMPLEX',
   /** The image check did not answer in time (503, retry later). */
@@ -60,6 +72,10 @@ export const ERROR_CODES = {
   nothingToPay: 'NOTHING_TO_PAY',
   paymentProvider: 'PAYMENT_PROVIDER',
   billingUnavailable: 'BILLING_UNAVAILABLE',
+  /** A tenant's plan id that names no plan. */
+  planNotFound: 'PLAN_NOT_FOUND',
+  /** A platform admin's grant of a subscription that Stripe or the database refused. */
+  grantFailed: 'GRANT_FAILED',
   // LTI 1.3 (docs/lti.md)
   ltiPlatformTaken: 'LTI_PLATFORM_TAKEN',
   ltiLoginInvalid: 'LTI_LOGIN_INVALID',

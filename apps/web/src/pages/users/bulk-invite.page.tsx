@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { DownloadOutlined, DownOutlined, UploadOutlined, WarningOutlined } from '@ant-design/icons';
 import { Alert, Button, Dropdown, Progress, Space, Spin, Table, Tag, Typography, Upload } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -161,11 +162,11 @@ export function BulkInvitePage() {
       if (error instanceof ApiError) {
         // 409: addresses that are users already; 422: rows the server refused. Both are marked in the
         // preview as problems, and the other rows can be sent.
-        if (error.code === 'BULK_EXISTING_USERS' && error.errors) {
+        if (error.code === ERROR_CODES.bulkExistingUsers && error.errors) {
           const found = Object.keys(error.errors).map((e) => e.toLowerCase());
           setExistingFromServer((before) => [...new Set([...before, ...found])]);
           toastError(MSG.bulkExistingMarked);
-        } else if (error.code === 'BULK_ROWS_INVALID' && error.errors) {
+        } else if (error.code === ERROR_CODES.bulkRowsInvalid && error.errors) {
           const marked = refusedRows(error.errors, sent);
           setRefused((before) => new Map([...before, ...marked]));
           toastError(marked.size > 0 ? MSG.bulkRowsRefused : error.message);
