@@ -87,8 +87,10 @@ describe('users lists paged, searched and sorted by the server', () => {
     expect(await rows.count()).toBe(20);
     expect((await names())[0]).toContain(`Aaron Owner ${id}`);
     expect(asked.some((u) => u.includes('page=1') && u.includes('pageSize=20'))).toBe(!drawnList);
+    // Pressed on the drawn page, the app makes the press again once it has taken the page over (after
+    // its session refresh: many seconds on a loaded 2-core machine).
     await page.locator('.ant-pagination-item-2').click();
-    await expect.poll(async () => (await names())[0]).toContain(`Paged Pupil ${id} 19`);
+    await expect.poll(async () => (await names())[0], { timeout: 45_000 }).toContain(`Paged Pupil ${id} 19`);
     expect(await rows.count()).toBe(6);
     expect(await overflow(page)).toBeLessThanOrEqual(0);
 
