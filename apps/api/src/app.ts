@@ -43,6 +43,7 @@ import { oembedRoutes } from './routes/oembed.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
 import { ltiRoutes, ltiTenantRoutes } from './routes/lti.routes.ts';
+import { viewCommands } from '@helix/server/views/view-store';
 
 export type AppDeps = ServerDeps;
 
@@ -67,6 +68,9 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
     database: watchDatabase(deps.db, deps.logger),
   };
   app.locals.outages = outages;
+  // The view scripts are defined before the first request: defined on first use, a call meeting an
+  // auto-pipeline already pending on the client in the same tick failed (view-commands.test.ts).
+  viewCommands(deps.redis);
 
   startProcessMetrics('api');
   registerQueueDepth(deps.queue);

@@ -8,6 +8,7 @@ import { registerDbPool, registerQueueDepth, registerViewBuffer } from '@helix/s
 import { startProcessMetrics } from '@helix/server/metrics/metrics';
 import { serveMetrics } from '@helix/server/metrics/metrics-endpoint';
 import { createRedis } from '@helix/server/redis';
+import { viewCommands } from '@helix/server/views/view-store';
 import { createMailTransport } from '@helix/server/mail/transport';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { createStorage } from '@helix/server/storage/create-storage';
@@ -48,6 +49,8 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
   const connection = createRedis(config.REDIS_URL, { maxRetriesPerRequest: null });
   connection.on('error', (err) => logger.warn({ err }, 'redis (queue) error'));
   const redis = createRedis(config.REDIS_URL);
+  // The view scripts defined before any job uses them (view-commands.test.ts).
+  viewCommands(redis);
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
   const queue = new JobQueue(connection, config.REDIS_PREFIX, { addTimeoutMs: WORKER_ADD_TIMEOUT_MS });
   const transport = options.transport ?? createMailTransport(config.SMTP_URL);
