@@ -9,7 +9,6 @@ import {
   seedRoles,
   uniqueName,
 } from '@helix/server/testing/factories';
-import { freePort } from '@helix/stack/services/net';
 import { createHarness, type Harness } from '../test/harness.ts';
 import { bearer, customer, platformAdmin, type Caller } from '../test/models.ts';
 import { startApiProcess, type ApiProcess } from './support/api-process.ts';
@@ -43,7 +42,6 @@ afterAll(async () => {
 
 async function api(crashAt?: string): Promise<ApiProcess> {
   const started = await startApiProcess({
-    PORT: String(await freePort()),
     DATABASE_URL: h.config.DATABASE_URL,
     REDIS_URL: h.config.REDIS_URL,
     REDIS_PREFIX: h.config.REDIS_PREFIX,

@@ -30,7 +30,14 @@ async function main() {
   const draining = new Draining();
   const app = createApp({ config, db, redis, queue, logger }, draining);
   const server = createServer(app);
-  server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'api listening'));
+  // The port bound (PORT=0: one the kernel picks, read back from this line by whoever started us).
+  server.listen(config.PORT, () => {
+    const address = server.address();
+    logger.info(
+      { port: typeof address === 'object' && address ? address.port : config.PORT },
+      'api listening',
+    );
+  });
   // Stripe products and prices of the plans, made once (by lookup key); a failure is retried on use.
   if (billingConfigured(config)) {
     ensureStripeCatalog({ config, db })

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardChild } from '@helix/stack/services/orphan-guard';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const WORKER_MAIN = path.join(ROOT, 'apps/worker/src/main.ts');
@@ -37,6 +38,8 @@ export async function startWorkerProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // It dies with the test process, even when that is killed (a stopped or failed run leaves nothing).
+  guardChild(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {

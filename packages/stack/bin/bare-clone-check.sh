@@ -42,10 +42,11 @@ node --import tsx packages/demo-content/src/build-demo-models.ts "$work/demo-out
 # npm start in the background, then wait until its health check answers and it says it is running.
 start_portal() {
   echo "[bare] npm start (portal on 127.0.0.1:$port)"
+  # HELIX_STOP_WITH_PID: the portal stops when this script ends, even by SIGKILL (no trap runs then).
   set -m
   # Its own Redis key prefix too: CI runs this beside the other tests, which share the machine's Redis.
   DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$db" PORT="$port" VIEWER_PORT="$((port + 1))" \
-    STRIPE_LOCAL_PORT="$((port + 2))" REDIS_PREFIX="$db" npm start >"$work/start.log" 2>&1 &
+    STRIPE_LOCAL_PORT="$((port + 2))" REDIS_PREFIX="$db" HELIX_STOP_WITH_PID=$$ npm start >"$work/start.log" 2>&1 &
   pid=$!
   set +m
   for _ in $(seq 1 300); do

@@ -29,9 +29,23 @@ const signalled = new Promise<string>((resolve) => {
   };
 });
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => requestStop(sig));
-// When the process that started this one goes away without a signal reaching us, stop too.
+// When the process that started this one goes away without a signal reaching us, stop too; likewise
+// when HELIX_STOP_WITH_PID names a process that has ended (a script running `npm start` in the
+// background: npm outlives a SIGKILLed script). The children die with us in any case (orphan-guard.ts).
 const parent = process.ppid;
-setInterval(() => process.ppid !== parent && requestStop('the parent process ended'), 1000).unref();
+const stopWith = Number(process.env.HELIX_STOP_WITH_PID) || undefined;
+const ended = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+};
+setInterval(() => {
+  if (process.ppid !== parent) requestStop('the parent process ended');
+  else if (stopWith && ended(stopWith)) requestStop(`process ${stopWith} (HELIX_STOP_WITH_PID) ended`);
+}, 1000).unref();
 
 const clustered = process.argv.includes('--cluster') || /^(1|true)$/.test(process.env.HELIX_CLUSTER ?? '');
 const count = (value: string | undefined) => Math.max(1, Number(value ?? 2) || 2);

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../paths.ts';
+import { guardChild } from './orphan-guard.ts';
 
 export interface ChildSpec {
   /** Short name used as the output prefix: [api], [worker], ... */
@@ -26,7 +27,10 @@ const TAIL_LINES = 40;
 const live = new Set<ManagedChild>();
 let exitHookInstalled = false;
 
-/** Last resort: when this process exits without stopping its children, kill them. */
+/**
+ * When this process exits without stopping its children, kill them at once (the reaper of
+ * orphan-guard.ts does it too, and also when this process is killed without an exit).
+ */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -38,7 +42,7 @@ function installExitHook(): void {
 /**
  * A child process in its own process group (so a terminal's Ctrl-C reaches only the orchestrator, which
  * then stops the children in order), with its output prefixed line by line and the last lines kept for
- * error messages.
+ * error messages. It dies with this process however this one ends, SIGKILL included (guardChild).
  */
 export class ManagedChild {
   readonly name: string;
@@ -58,6 +62,7 @@ export class ManagedChild {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    guardChild(this.process);
     live.add(this);
     const prefix = `[${spec.name}] `;
     for (const stream of [this.process.stdout, this.process.stderr]) {
