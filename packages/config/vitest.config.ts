@@ -21,7 +21,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     maxWorkers: 2,
     // Every answer of the API test app is checked against the OpenAPI reference (apps/api/test/contract.ts).
-    setupFiles: ['apps/api/test/contract-setup.ts'],
+    // A worker ends when vitest is gone (packages/stack/src/testing/exit-with-runner.ts).
+    setupFiles: ['apps/api/test/contract-setup.ts', 'packages/stack/src/testing/exit-with-runner.ts'],
     // Each worker imports the app once for all its files instead of once per file: the whole suite
     // took 104 s instead of 222 s on 2 cores (import 11 s instead of 125 s). Every test file makes its
     // own database, apps and Redis prefix, so nothing that matters is shared through modules.

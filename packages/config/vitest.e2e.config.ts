@@ -13,6 +13,8 @@ export default defineConfig({
   test: {
     include: ['apps/*/e2e/**/*.e2e.test.ts'],
     globalSetup: [path.join(root, 'apps/web/e2e/support/global-setup.ts')],
+    // A worker ends when vitest is gone (packages/stack/src/testing/exit-with-runner.ts).
+    setupFiles: [path.join(root, 'packages/stack/src/testing/exit-with-runner.ts')],
     environment: 'node',
     fileParallelism: false,
     maxWorkers: 1,

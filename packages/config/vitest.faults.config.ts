@@ -13,6 +13,8 @@ export default defineConfig({
   root,
   test: {
     include: ['apps/*/faults/**/*.fault.test.ts'],
+    // A worker ends when vitest is gone (packages/stack/src/testing/exit-with-runner.ts).
+    setupFiles: [path.join(root, 'packages/stack/src/testing/exit-with-runner.ts')],
     environment: 'node',
     fileParallelism: false,
     maxWorkers: 1,
