@@ -38,7 +38,10 @@ export interface StackOptions {
   build?: boolean | 'auto';
   /** stripe-local's port when STRIPE_SECRET_KEY is unset (default STRIPE_LOCAL_PORT, else 12111; 0 = free). */
   stripePort?: number;
-  /** Keep stripe-local's state in <dataDir>/stripe-local.json across restarts (default true). */
+  /**
+   * Keep stripe-local's state in <dataDir>/stripe-local.json across starts of the stack (default true);
+   * false keeps it for this start only (across restarts of the stripe-local process).
+   */
   stripePersist?: boolean;
   /** Hide the children's output (it still appears in error messages). */
   quiet?: boolean;
@@ -75,8 +78,11 @@ export interface StackOptions {
 }
 
 export type ProcessName = 'api' | 'worker' | 'viewer';
-/** A process of the stack: `api`, `worker`, `viewer`; in a cluster `api-1`, `api-2`, `worker-1`... */
-export type InstanceName = ProcessName | `${'api' | 'worker'}-${number}`;
+/**
+ * A process of the stack: `api`, `worker`, `viewer`; in a cluster `api-1`, `api-2`, `worker-1`...;
+ * `stripe-local` when the stack runs it (no STRIPE_SECRET_KEY).
+ */
+export type InstanceName = ProcessName | `${'api' | 'worker'}-${number}` | 'stripe-local';
 
 export interface Stack {
   apiUrl: string;
@@ -269,12 +275,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         : {}),
       ...options.env,
     };
+    // stripe-local (without STRIPE_SECRET_KEY) is one of the supervised processes, started first: the
+    // API and the worker get its address and keys.
     const stripe = await resolveStripe({
       env,
       apiUrl: `http://127.0.0.1:${apiPort}`,
       port: options.stripePort,
       dataDir,
       persist: options.stripePersist,
+      supervisor,
+      quiet,
+      readyTimeoutMs: options.readyTimeoutMs,
     });
     services.push(stripe);
     Object.assign(env, stripe.env);
@@ -408,7 +419,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const workerStarted =
           name.startsWith('worker') && infoLogged
             ? child.waitForLine(/worker started/, restartOptions.readyTimeoutMs ?? timeoutMs)
-            : undefined;
+            : name === 'stripe-local'
+              ? child.waitForLine(/listening on http/, restartOptions.readyTimeoutMs ?? timeoutMs)
+              : undefined;
         workerStarted?.catch(() => {}); // raced below
         // A new process that exits while starting fails the restart at once (not at the timeout).
         const died = child.exited.then((exit) => {

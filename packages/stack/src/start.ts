@@ -60,6 +60,8 @@ try {
     build: BUILD_MODES[process.env.HELIX_BUILD ?? 'auto'] ?? 'auto',
     seed: true,
     signal: abort.signal,
+    // Where the local services, caught mail and stored files live (default <repo>/.data).
+    ...(process.env.HELIX_DATA_DIR ? { dataDir: process.env.HELIX_DATA_DIR } : {}),
     ...(clustered
       ? { cluster: { apis: count(process.env.HELIX_APIS), workers: count(process.env.HELIX_WORKERS) } }
       : {}),

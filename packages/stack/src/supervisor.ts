@@ -59,6 +59,12 @@ export class Supervisor {
     return child;
   }
 
+  /** How the process under this name is started from its next restart on (e.g. the port it chose at its first start). */
+  respec(name: string, spec: ChildSpec): void {
+    if (!this.#specs.has(name) || spec.name !== name) throw new Error(`no process named ${name}`);
+    this.#specs.set(name, spec);
+  }
+
   /** From now on an exit is a crash to restart (before, it is a failed start). */
   running(): void {
     this.#running = true;
@@ -128,7 +134,7 @@ export class Supervisor {
       this.#timers.delete(timer);
       if (this.#stopping) return;
       this.#restarts += 1;
-      this.start(spec);
+      this.start(this.#specs.get(spec.name) ?? spec);
     }, delay);
     this.#timers.add(timer);
   }
