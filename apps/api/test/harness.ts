@@ -24,7 +24,7 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
  * Tests of Redis down or not answering build their own client with COMMAND_CLIENT_OPTIONS
  * (health.routes.test.ts, rate-limit.test.ts) or run the real processes (the redis-outage fault case).
  */
-export const TEST_COMMAND_CLIENT_OPTIONS = { ...COMMAND_CLIENT_OPTIONS, commandTimeout: 15_000 };
+const TEST_COMMAND_CLIENT_OPTIONS = { ...COMMAND_CLIENT_OPTIONS, commandTimeout: 15_000 };
 
 /** Every log line the app wrote, for tests that check what never gets logged. */
 export class LogCapture extends Writable {

@@ -12,7 +12,7 @@ function reaperProcess(): ChildProcess | undefined {
   const started = spawn(process.execPath, [REAPER], {
     // Its own process group: a Ctrl-C or a `kill -- -<group>` meant for us leaves it to do its work.
     detached: true,
-    stdio: ['pipe', 'ignore', 'inherit'],
+    stdio: ['pipe', 'ignore', 'ignore'],
   });
   started.on('error', () => {}); // could not start: children are then guarded by our own exit hook only
   started.stdin!.on('error', () => {});
