@@ -130,10 +130,13 @@ export function RolesPage() {
                 Edit
               </Button>
             )}
-            {role.abilities.delete && (
+            {/* A built-in role is never deleted: its Delete stays, disabled, for whoever may change it. */}
+            {(role.abilities.delete || (role.builtIn && role.abilities.edit)) && (
               <Button
                 size="small"
                 danger
+                disabled={!role.abilities.delete}
+                title={role.builtIn ? MSG.builtInRoleLocked : undefined}
                 onClick={() => confirmDelete(role)}
                 data-testid={`delete-role-${role.id}`}
               >
