@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { DEMO, expectPath, logIn } from './support/accounts.ts';
@@ -67,10 +67,45 @@ describe('route guards in the browser', () => {
       '/projects',
       // A subscriber page the member's role does not show: /unauthorized, not a list that fails to load.
       '/user/settings/users-list',
+      // Statistics are an admin's (administration-content 2): the owner's and the Admin role's.
+      '/stats',
     ]) {
       await page.goto(path);
       await expectPath(page, '/unauthorized');
     }
+    await context.close();
+  });
+
+  it('shows a plain User only the model actions the server gives each model', async () => {
+    const { context, page } = await as(DEMO.user);
+    await page.goto('/user/home');
+    const card = page.locator('.model-card').first();
+    await card.waitFor();
+    const name = (await card.getByRole('button', { name: /^Open / }).getAttribute('aria-label'))!.replace(
+      /^Open /,
+      '',
+    );
+    // The User role opens, shares and embeds; the catalogue's Edit and Delete are not theirs.
+    await card.getByRole('button', { name: `Share ${name}` }).waitFor();
+    await card.getByRole('button', { name: `Embed ${name}` }).waitFor();
+    expect(await card.getByRole('button', { name: `Edit ${name}` }).count()).toBe(0);
+    expect(await card.getByRole('button', { name: `Delete ${name}` }).count()).toBe(0);
+    // No Add Model, and no Statistics in the header's menus.
+    expect(await page.getByRole('button', { name: 'Add Model' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('lets the owner open /stats and disables deleting their own row in the users list', async () => {
+    const { context, page } = await as(DEMO.owner);
+    await page.goto('/stats');
+    await expectPath(page, '/stats');
+    await page.getByRole('heading', { name: 'Statistics', level: 1 }).waitFor();
+    await page.goto('/user/settings/users-list');
+    const ownRow = page.getByRole('row').filter({ hasText: 'owner@demo.helix.local' });
+    await ownRow.getByRole('button', { name: /^Actions for / }).click();
+    const del = page.getByRole('menuitem', { name: 'Delete' });
+    await del.waitFor();
+    expect(await del.getAttribute('aria-disabled')).toBe('true');
     await context.close();
   });
 });

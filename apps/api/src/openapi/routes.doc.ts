@@ -398,6 +398,8 @@ route('POST /api/t/:tenant/tenant/update', {
 section('Models', 'The model catalogue, share and embed links, views.');
 route('GET /api/t/:tenant/model/all', {
   summary: 'The models the tenant may see',
+  description:
+    "Each model carries the caller's `abilities`. `stats=true` is an admin's (a platform admin, the school's owner or the Admin role): 403 for anyone else.",
   permission: 'Model.listing.view',
   query: ModelListQuery,
   ok: ModelListResponse,
@@ -411,6 +413,7 @@ route('GET /api/t/:tenant/views/summary', {
 route('GET /api/t/:tenant/views/export', {
   summary: "The period's views as CSV",
   permission: 'Model.listing.view',
+  who: "statistics readers: a platform admin, the school's owner or the Admin role",
   query: NoQuery,
   ok: csv('Views per model.'),
 });
@@ -619,6 +622,7 @@ route('POST /api/t/:tenant/user/add-user', {
 route('GET /api/t/:tenant/stats/users', {
   summary: "Users' views, one page",
   permission: 'User.listing.view',
+  who: "statistics readers: a platform admin, the school's owner or the Admin role",
   query: UserStatsQuery,
   ok: UserStatsPage,
 });

@@ -1,5 +1,6 @@
 import { zodToOpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import * as abilities from '@helix/shared/schemas/abilities';
 import * as account from '@helix/shared/schemas/account';
 import * as audit from '@helix/shared/schemas/audit';
 import * as billing from '@helix/shared/schemas/billing';
@@ -30,6 +31,7 @@ import * as tenant from '@helix/shared/schemas/tenant';
 export const schemaNames = new Map<z.ZodType, string>();
 const taken = new Set<string>();
 for (const module of [
+  abilities,
   account,
   audit,
   billing,

@@ -649,7 +649,7 @@ describe('view packs', () => {
     await bed.stripe.paymentIntents.confirm(checkout.paymentIntent.id, { payment_method: 'pm_card_visa' });
     await waitFor(async () => (await storedSubscription(bed, c.tenant.id)).status === 'active', 'active');
     // The session says what the call below allows: the owner may buy views on this plan.
-    expect((await userInfo(c)).abilities).toMatchObject({ buyViews: true, manageBilling: true });
+    expect((await userInfo(c)).abilities).toMatchObject({ buyViews: true, billing: true });
     const bad = await c.post('/subscription/create_views', {
       quantity: 2,
       successUrl: '/user/home',

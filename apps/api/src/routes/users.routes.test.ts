@@ -155,15 +155,15 @@ describe('POST /user/detail', () => {
     expect(detail.roles.map((r) => r.name)).toEqual(['User']);
     expect(detail.models).toEqual([{ modelId: model.id, name: 'Heart', thumbnail: null, viewCount: 7 }]);
     expect(detail.totalModelViews).toBe(7);
-    expect(detail.canDelete).toBe(true);
+    expect(detail.abilities.delete).toBe(true);
     const self = UserDetailView.parse((await post(owner, '/user/detail', { id: owner.user.id })).body);
-    expect(self.canDelete).toBe(false);
+    expect(self.abilities.delete).toBe(false);
   });
 
   it('lets the platform admin see any user, without delete', async () => {
     const res = await post(admin, '/user/detail', { id: user.user.id });
     expect(res.status).toBe(200);
-    expect(UserDetailView.parse(res.body).canDelete).toBe(false);
+    expect(UserDetailView.parse(res.body).abilities.delete).toBe(false);
   });
 
   it('answers another tenant the same 404 as a missing user; 403 without the permission; 401', async () => {

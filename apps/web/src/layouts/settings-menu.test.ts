@@ -1,49 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import type { Permission } from '@helix/shared';
+import { PERMISSIONS } from '@helix/shared';
+import type { SessionAbilities } from '@helix/shared/schemas/abilities';
 import type { SessionUser } from '../session/session-user';
-import { aSessionUser } from '../session/session-user.fixtures';
+import { abilities, aSessionUser } from '../session/session-user.fixtures';
 import { selectedSettingsKey, settingsMenuItems } from './settings-menu';
 
-const all: Permission[] = [
-  'Profile.view',
-  'Profile.update',
-  'Brand.update',
-  'Subscription.listing.view',
-  'User.listing.view',
-];
-const user = (permissions: Permission[], isAdmin = false): SessionUser =>
-  aSessionUser(permissions, { isAdmin, isOwner: false });
+/** Every permission and flag, so only the abilities decide. */
+const user = (...can: (keyof SessionAbilities)[]): SessionUser =>
+  aSessionUser([...PERMISSIONS], { isAdmin: false, isOwner: true, abilities: abilities(...can) });
 const keys = (u: SessionUser | null) => settingsMenuItems(u).map((i) => i.key);
 
 describe('settingsMenuItems', () => {
-  it('shows every item to a non-admin holding every permission', () => {
-    expect(keys(user(all))).toEqual(['profile', 'branding', 'subscription', 'billing-history', 'users']);
+  it('shows every item the server opens, in order', () => {
+    const every = user(
+      'profile',
+      'editProfile',
+      'editBranding',
+      'billing',
+      'tenantUsers',
+      'links',
+      'tenantAudit',
+      'lti',
+    );
+    expect(keys(every)).toEqual([
+      'profile',
+      'branding',
+      'subscription',
+      'billing-history',
+      'users',
+      'links',
+      'audit-log',
+      'lti',
+    ]);
   });
-  it('shows Links to anyone holding Model.embed, admins included', () => {
-    expect(keys(user(['Model.embed']))).toEqual(['links']);
-    expect(keys(user(['Model.embed'], true))).toEqual(['links']);
-    expect(selectedSettingsKey('/user/settings/links')).toBe('links');
+  it('needs both profile abilities for Profile', () => {
+    expect(keys(user('profile'))).toEqual([]);
+    expect(keys(user('editProfile'))).toEqual([]);
   });
-  it('hides branding, subscription and users from admins', () => {
-    expect(keys(user(all, true))).toEqual(['profile']);
+  it('gates each item by its own ability', () => {
+    expect(keys(user('editBranding'))).toEqual(['branding']);
+    expect(keys(user('billing'))).toEqual(['subscription', 'billing-history']);
+    expect(keys(user('tenantUsers'))).toEqual(['users']);
+    expect(keys(user('links'))).toEqual(['links']);
+    expect(keys(user('tenantAudit'))).toEqual(['audit-log']);
+    expect(keys(user('lti'))).toEqual(['lti']);
   });
-  it('needs both profile permissions for Profile', () => {
-    expect(keys(user(['Profile.view']))).toEqual([]);
-    expect(keys(user(['Profile.update']))).toEqual([]);
-  });
-  it('gates each item by its own permission', () => {
-    expect(keys(user(['Brand.update']))).toEqual(['branding']);
-    expect(keys(user(['Subscription.listing.view']))).toEqual(['subscription', 'billing-history']);
-    expect(selectedSettingsKey('/user/settings/billing-history')).toBe('billing-history');
-    expect(keys(user(['User.listing.view']))).toEqual(['users']);
-  });
-  it("shows the audit log and the LMS settings to the school's owner only, never to an admin", () => {
-    expect(keys({ ...user([]), isOwner: true })).toEqual(['audit-log', 'lti']);
-    expect(keys({ ...user(all), isOwner: true }).slice(-2)).toEqual(['audit-log', 'lti']);
-    expect(keys(user(all))).not.toContain('lti');
-    expect(selectedSettingsKey('/user/settings/lti')).toBe('lti');
-    expect(keys({ ...user(all, true), isOwner: true })).toEqual(['profile']);
-    expect(selectedSettingsKey('/user/settings/audit-log')).toBe('audit-log');
+  it('shows nothing on permissions and flags alone', () => {
+    expect(keys(user())).toEqual([]);
   });
   it('is empty when signed out', () => {
     expect(keys(null)).toEqual([]);
@@ -54,6 +57,10 @@ describe('selectedSettingsKey', () => {
   it('marks the section of nested pages', () => {
     expect(selectedSettingsKey('/user/settings/users-list/user-detail/4')).toBe('users');
     expect(selectedSettingsKey('/user/settings/profile')).toBe('profile');
+    expect(selectedSettingsKey('/user/settings/links')).toBe('links');
+    expect(selectedSettingsKey('/user/settings/lti')).toBe('lti');
+    expect(selectedSettingsKey('/user/settings/audit-log')).toBe('audit-log');
+    expect(selectedSettingsKey('/user/settings/billing-history')).toBe('billing-history');
     expect(selectedSettingsKey('/user/settings')).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model'
 import { readApiToken, readTenant, readUserCookie } from '../session/cookies';
 import { drawnHomeRoot } from '../prerender/drawn-home';
 import { takeSeededListing } from './listing-seed';
-import { modelAbilities } from './model-permissions';
+import { modelPageAbilities } from './model-permissions';
 import { fetchModels, type ModelListing } from './models.api';
 
 /** Cards in the first rows of the grid: their thumbnails load at once, the rest lazily. */
@@ -23,7 +23,7 @@ export function prefetchFirstListing(): void {
     // A drawn home page brings the answer itself (src/main.tsx seeds it).
     drawnHomeRoot() ||
     !readApiToken() ||
-    !modelAbilities(readUserCookie().user ?? null).list
+    !modelPageAbilities(readUserCookie().user ?? null).list
   )
     return;
   const answer = fetchModels({ sort: DEFAULT_MODEL_SORT });

@@ -1,3 +1,4 @@
+import { ModelView } from '@helix/shared/schemas/model';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
 import { offlineDb } from '../offline/offline-db';
 import type { Model, ModelViews } from './models.api';
@@ -26,7 +27,9 @@ export const isFresh = (entry: Pick<CachedListing, 'savedAt'>, now: number): boo
 export async function readCachedListing(key: string): Promise<CachedListing | null> {
   try {
     const entry = (await offlineDb()?.listings.get(key)) as CachedListing | undefined;
-    return entry && isFresh(entry, Date.now()) ? entry : null;
+    // A listing saved by an older app (models without their abilities, say) is not shown.
+    const current = entry && ModelView.array().safeParse(entry.models).success;
+    return entry && current && isFresh(entry, Date.now()) ? entry : null;
   } catch {
     return null;
   }

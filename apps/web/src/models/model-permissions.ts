@@ -1,48 +1,33 @@
-import { hasPermission, type SessionUser } from '../session/session-user';
+import { abilitiesOf, type SessionUser } from '../session/session-user';
 
-export interface ModelAbilities {
-  /** The grid itself (Model.listing.view). */
+/**
+ * What the models screen offers this session, read from the server's session abilities (the page and
+ * the toolbar); each card's own actions come with the model (`model.abilities`). Nothing is derived
+ * here: the server decides, and checks again on every call.
+ */
+export interface ModelPageAbilities {
+  /** The grid itself: a school's home grid or the platform's catalogue. */
   list: boolean;
-  /** Opening a model in the viewer (Model.view). */
-  view: boolean;
-  /** Add Model: Model.add and admin status. */
+  /** Add Model. */
   add: boolean;
-  /** Edit and delete: the permission, and admin status because the API only lets admins change the catalogue. */
-  edit: boolean;
-  remove: boolean;
-  /** Share and embed (Model.embed; the plan's modelEmbed flag is already folded into the permissions). */
-  embed: boolean;
-  /**
-   * The Share/Embed modal offers a transparent background (Background.transparent: in the effective
-   * permissions only with the plan's transparentBackgroundWebEmbeding). The server decides again.
-   */
+  /** A transparent background in the Share/Embed dialog. */
   transparentEmbed: boolean;
-  /** Views counters and additional-view information: non-admins only. */
+  /** Views counters and the period's usage (a school's users). */
   seeViews: boolean;
-  /** Additional-view price and extras: non-admins with Subscription.listing.view. */
+  /** Additional-view price and extras with the counters. */
   seeAdditionalViews: boolean;
-  /**
-   * Add Views: as the server decides it (the session's abilities.buyViews: the owner, a plan in force
-   * that has a view limit and sells extra views, no Model.unlimited_views).
-   */
+  /** Add Views. */
   addViews: boolean;
 }
 
-/** What the models screen offers this user (administration-content 6). The server enforces it all. */
-export function modelAbilities(user: SessionUser | null): ModelAbilities {
-  const admin = Boolean(user?.isAdmin);
-  const can = (p: Parameters<typeof hasPermission>[1]) => hasPermission(user, p);
-  const subscriptionView = can('Subscription.listing.view');
+export function modelPageAbilities(user: SessionUser | null): ModelPageAbilities {
+  const can = abilitiesOf(user);
   return {
-    list: can('Model.listing.view'),
-    view: can('Model.view'),
-    add: admin && can('Model.add'),
-    edit: admin && can('Model.update'),
-    remove: admin && can('Model.delete'),
-    embed: can('Model.embed'),
-    transparentEmbed: can('Model.embed') && can('Background.transparent'),
-    seeViews: Boolean(user) && !admin,
-    seeAdditionalViews: Boolean(user) && !admin && subscriptionView,
-    addViews: Boolean(user?.abilities?.buyViews),
+    list: can.home || can.catalogue,
+    add: can.addModel,
+    transparentEmbed: can.transparentEmbed,
+    seeViews: can.seeViewUsage,
+    seeAdditionalViews: can.seeViewUsage && can.seeAdditionalViews,
+    addViews: can.buyViews,
   };
 }

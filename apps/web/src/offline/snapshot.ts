@@ -14,7 +14,12 @@ export interface Loaded<T> {
   savedAt: number | null;
 }
 
-const keyOf = (userId: number, name: string) => `${userId}:${name}`;
+/**
+ * The shape of the answers kept: bumped when they change (v2: each item carries its `abilities`), so
+ * a snapshot saved by an older app, which the pages would misread, is never shown.
+ */
+const SNAPSHOT_SHAPE = 'v2';
+const keyOf = (userId: number, name: string) => `${userId}:${SNAPSHOT_SHAPE}:${name}`;
 
 export async function loadWithSnapshot<T>(name: string, fetcher: () => Promise<T>): Promise<Loaded<T>> {
   const userId = appStore.get(sessionUserAtom)?.id ?? null;

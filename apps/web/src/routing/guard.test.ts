@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import type { AuthType, Permission } from '@helix/shared';
+import type { AuthType } from '@helix/shared';
+import type { SessionAbilities } from '@helix/shared/schemas/abilities';
 import type { SessionUser } from '../session/session-user';
-import { ACTIVE_SUBSCRIPTION, aSessionUser } from '../session/session-user.fixtures';
+import { abilities, ACTIVE_SUBSCRIPTION, aSessionUser } from '../session/session-user.fixtures';
 import { decide, normalizePath, pathKind, resolveRedirect, type GuardInput } from './guard';
 
-const user = (over: Partial<SessionUser> = {}, permissions: Permission[] = []): SessionUser =>
-  aSessionUser(permissions, { roles: [{ id: 2, name: 'User' }], ...over });
+type Ability = keyof SessionAbilities;
+
+/** A school's user (the server's `subscription` ability) with these session abilities. */
+const user = (over: Partial<SessionUser> = {}, can: Ability[] = []): SessionUser =>
+  aSessionUser([], {
+    roles: [{ id: 2, name: 'User' }],
+    abilities: abilities('subscription', ...can),
+    ...over,
+  });
+/** A platform admin with these session abilities (no school page: no `subscription`). */
+const platform = (can: Ability[] = []): SessionUser =>
+  aSessionUser([], { isAdmin: true, roles: [{ id: 1, name: 'Admin' }], abilities: abilities(...can) });
 
 const paying = ACTIVE_SUBSCRIPTION;
 /** Deactivated: the trial passed and the plan was cancelled or never paid (no longer in force). */
@@ -22,17 +33,22 @@ const as = (
 });
 
 const guest = as(null);
-const owner = user({ subscription: paying }, ['Model.listing.view', 'Subscription.listing.view']);
-const unpaidOwner = user({ subscription: unpaid }, ['Model.listing.view']);
-const admin = user({ isAdmin: true, roles: [{ id: 1, name: 'Admin' }] }, ['Model.listing.view']);
-/** With the listing permissions of every page (PAGE_PERMISSIONS in guard.ts). */
-const fullAdmin = user({ isAdmin: true, roles: [{ id: 1, name: 'Admin' }] }, [
-  'Model.listing.view',
-  'User.listing.view',
-  'User.detail.view',
-  'Role.listing.view',
+const owner = user({ subscription: paying }, ['home', 'billing']);
+/** A lapsed plan: the server no longer gives the home grid. */
+const unpaidOwner = user({ subscription: unpaid });
+const admin = platform(['catalogue', 'projects']);
+/** With the abilities of every platform page (PAGE_ABILITIES in guard.ts). */
+const fullAdmin = platform([
+  'catalogue',
+  'platformUsers',
+  'platformUserDetail',
+  'addPlatformUser',
+  'roles',
+  'newsletter',
+  'supportQueue',
+  'projects',
 ]);
-const fullOwner = user({ subscription: paying }, ['Model.listing.view', 'User.detail.view']);
+const fullOwner = user({ subscription: paying }, ['home', 'tenantUserDetail']);
 
 const GUEST_ROUTES = [
   '/login',
@@ -162,7 +178,7 @@ describe('subscription states (the shared subscription-state module)', () => {
   const DAY = 24 * 60 * 60;
   const nowS = Math.floor(Date.now() / 1000);
   const withSub = (over: Partial<NonNullable<SessionUser['subscription']>>) =>
-    as(user({ subscription: { ...paying, ...over } }, ['Model.listing.view']));
+    as(user({ subscription: { ...paying, ...over } }, ['home']));
   it('counts a running trial as subscribed', () => {
     const trial = withSub({ status: 'trialing', activePayment: true, trialEnd: nowS + 10 * DAY });
     expect(decide('/user/home', trial)).toBeNull();
@@ -186,17 +202,17 @@ describe('subscription states (the shared subscription-state module)', () => {
     expect(decide('/user/home', withSub({ planId: null }))).toBe('/subscription');
   });
   it('lets a just-registered visitor on a trial past the plan wizard', () => {
-    const trial = user({ subscription: { ...paying, status: 'trialing', trialEnd: nowS + DAY } });
+    const trial = user({ subscription: { ...paying, status: 'trialing', trialEnd: nowS + DAY } }, ['home']);
     expect(decide('/choose-subscription', as(trial, 'is-register'))).toBe('/');
     expect(decide('/user/home', as(trial, 'is-register'))).toBeNull();
   });
 });
 
 describe('/subscription', () => {
-  it('sends a subscribed user with Subscription.listing.view to the settings plan page', () => {
+  it('sends a subscribed user with the billing ability to the settings plan page', () => {
     expect(decide('/subscription', as(owner))).toBe('/user/settings/subscription');
   });
-  it('keeps a subscribed user without the permission', () => {
+  it('keeps a subscribed user without it', () => {
     expect(decide('/subscription', as(user({ subscription: paying })))).toBeNull();
   });
 });
@@ -225,28 +241,47 @@ describe('admin-only areas', () => {
   });
 });
 
-describe('pages a permission shows', () => {
+describe('pages an ability opens', () => {
   it.each([
-    ['/users', 'User.listing.view'],
-    ['/users/user-detail/3', 'User.detail.view'],
-    ['/roles', 'Role.listing.view'],
-    ['/permissions', 'Permission.listing.view'],
-  ] as const)('send an admin without it from %s to /unauthorized (%s)', (p, permission) => {
-    expect(decide(p, as(admin))).toBe('/unauthorized');
-    expect(decide(p, as(user({ isAdmin: true }, ['Model.listing.view', permission])))).toBeNull();
+    ['/users', 'platformUsers'],
+    ['/users/add-user', 'addPlatformUser'],
+    ['/users/user-detail/3', 'platformUserDetail'],
+    ['/roles', 'roles'],
+    ['/permissions', 'platformPermissions'],
+    ['/models', 'catalogue'],
+    ['/news-letter', 'newsletter'],
+    ['/support', 'supportQueue'],
+    ['/audit-log', 'platformAudit'],
+  ] as const)('send an admin without it from %s to /unauthorized (%s)', (p, ability) => {
+    expect(decide(p, as(platform([])))).toBe('/unauthorized');
+    expect(decide(p, as(platform([ability])))).toBeNull();
   });
   it.each([
-    ['/user/settings/users-list', 'User.listing.view'],
-    ['/user/settings/users-list/user-detail/3', 'User.detail.view'],
-    ['/user/settings/users-list/bulk-user-invite', 'User.invite'],
-    ['/user/settings/links', 'Model.embed'],
-  ] as const)('send a member without it from %s to /unauthorized (%s)', (p, permission) => {
-    expect(decide(p, as(owner))).toBe('/unauthorized');
-    expect(decide(p, as(user({ subscription: paying }, ['Model.listing.view', permission])))).toBeNull();
+    ['/user/settings/users-list', 'tenantUsers'],
+    ['/user/settings/users-list/user-detail/3', 'tenantUserDetail'],
+    ['/user/settings/users-list/bulk-user-invite', 'inviteUsers'],
+    ['/user/settings/links', 'links'],
+    ['/user/settings/branding', 'editBranding'],
+    ['/user/settings/subscription', 'billing'],
+    ['/user/settings/billing-history', 'billing'],
+  ] as const)('send a member without it from %s to /unauthorized (%s)', (p, ability) => {
+    expect(decide(p, as(user({ subscription: paying }, ['home'])))).toBe('/unauthorized');
+    expect(decide(p, as(user({ subscription: paying }, ['home', ability])))).toBeNull();
   });
-  it('statistics need either listing permission', () => {
-    expect(decide('/stats', as(user({ isAdmin: true }, [])))).toBe('/unauthorized');
-    expect(decide('/stats', as(user({ isAdmin: true }, ['User.listing.view'])))).toBeNull();
+  it('statistics are for whom the server gives them: a plain User lands on /unauthorized', () => {
+    expect(decide('/stats', as(owner))).toBe('/unauthorized');
+    expect(decide('/stats', as(user({ subscription: paying }, ['home', 'stats'])))).toBeNull();
+    expect(decide('/stats', as(platform([])))).toBe('/unauthorized');
+    expect(decide('/stats', as(platform(['stats'])))).toBeNull();
+  });
+  it('reads nothing but the abilities: permissions and flags alone open no page', () => {
+    const flagged = aSessionUser(['User.listing.view', 'Model.listing.view', 'Role.listing.view'], {
+      isAdmin: true,
+      isOwner: true,
+      roles: [{ id: 1, name: 'Admin' }],
+    });
+    for (const p of ['/users', '/roles', '/stats', '/user/settings/users-list', '/projects'])
+      expect(decide(p, as(flagged))).toBe('/unauthorized');
   });
 });
 
@@ -268,49 +303,42 @@ describe('subscriber areas', () => {
 
 describe('audit log', () => {
   it("is the school owner's under settings, and the platform admin's at /audit-log", () => {
-    const ownerUser = { ...owner, isOwner: true };
-    const teacher = { ...owner, isOwner: false };
-    expect(decide('/user/settings/audit-log', as(ownerUser))).toBeNull();
-    expect(decide('/user/settings/audit-log', as(teacher))).toBe('/unauthorized');
-    expect(decide('/user/settings/audit-log', as({ ...fullAdmin, isOwner: true }))).toBe('/unauthorized');
-    expect(decide('/audit-log', as(ownerUser))).toBe('/unauthorized');
-    const sidebarAdmin = user({ isAdmin: true }, ['Sidebar.listing.view']);
-    expect(decide('/audit-log', as(sidebarAdmin))).toBeNull();
+    expect(
+      decide('/user/settings/audit-log', as(user({ subscription: paying }, ['tenantAudit']))),
+    ).toBeNull();
+    expect(decide('/user/settings/audit-log', as(owner))).toBe('/unauthorized');
+    expect(decide('/audit-log', as(user({ subscription: paying }, ['tenantAudit'])))).toBe('/unauthorized');
+    expect(decide('/audit-log', as(platform(['platformAudit'])))).toBeNull();
     expect(decide('/audit-log', as(admin))).toBe('/unauthorized');
   });
 });
 
 describe('LMS (LTI) settings', () => {
-  it("are the school owner's alone", () => {
-    expect(decide('/user/settings/lti', as({ ...owner, isOwner: true }))).toBeNull();
-    expect(decide('/user/settings/lti', as({ ...owner, isOwner: false }))).toBe('/unauthorized');
-    expect(decide('/user/settings/lti', as({ ...fullAdmin, isOwner: true }))).toBe('/unauthorized');
+  it('open with the lti ability alone', () => {
+    expect(decide('/user/settings/lti', as(user({ subscription: paying }, ['lti'])))).toBeNull();
+    expect(decide('/user/settings/lti', as(owner))).toBe('/unauthorized');
   });
 });
 
 describe('/projects', () => {
-  it('needs the Admin role', () => {
+  it('needs the projects ability (the Admin role, as the server reads it)', () => {
     expect(decide('/projects', as(owner))).toBe('/unauthorized');
-    expect(
-      decide('/projects', as(user({ subscription: paying, roles: [{ id: 1, name: 'Admin' }] }))),
-    ).toBeNull();
+    expect(decide('/projects', as(user({ subscription: paying }, ['projects'])))).toBeNull();
     expect(decide('/projects', as(admin))).toBeNull();
-  });
-  it('is about the role, not the isAdmin flag', () => {
-    expect(decide('/projects', as(user({ isAdmin: true, roles: [] })))).toBe('/unauthorized');
+    expect(decide('/projects', as(platform([])))).toBe('/unauthorized');
   });
 });
 
 describe('/', () => {
-  it('sends a non-admin holding Model.listing.view to /user/home', () => {
+  it('sends a school user with the home grid to /user/home', () => {
     expect(decide('/', as(owner))).toBe('/user/home');
   });
-  it('sends an admin holding Model.listing.view to /users', () => {
+  it('sends a platform admin who reads the catalogue to /users', () => {
     expect(decide('/', as(admin))).toBe('/users');
   });
   it('stays on the dashboard without the permission', () => {
     expect(decide('/', as(user({ subscription: paying })))).toBeNull();
-    expect(decide('/', as(user({ isAdmin: true })))).toBeNull();
+    expect(decide('/', as(platform([])))).toBeNull();
   });
 });
 
@@ -331,7 +359,9 @@ describe('resolveRedirect', () => {
       as(user()),
       as(user(), 'is-register'),
       as(owner, 'is-register'),
-      as(user({}, ['Subscription.listing.view']), 'is-register', 'acme'),
+      as(user({}, ['billing']), 'is-register', 'acme'),
+      as(fullAdmin),
+      as(fullOwner),
       as(null, null, 'acme'),
     ];
     for (const s of sessions) {

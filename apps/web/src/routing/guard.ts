@@ -1,6 +1,6 @@
-import { BUILT_IN_ROLES, type Permission } from '@helix/shared';
+import type { SessionAbilities } from '@helix/shared/schemas/abilities';
 import { loginPath } from '../api/failure';
-import { hasActivePayment, hasPermission, hasRole, type Session } from '../session/session-user';
+import { abilitiesOf, hasActivePayment, type Session } from '../session/session-user';
 
 /**
  * Route guards of accounts section 4, as one pure decision: given a path and who is looking, where
@@ -36,54 +36,35 @@ const GUEST_PATHS = [
 const CHOOSE_SUBSCRIPTION = brandable('/choose-subscription');
 
 /**
- * Platform-admin areas. "A user-detail page" here is the platform one (/users/user-detail/{id}); the
- * tenant owner's own user detail lives under /user/settings/users-list, which the next list keeps
- * from admins. Read literally, the two rules would lock everybody out of that page.
+ * The pages the server's session abilities open (schemas/abilities.ts), checked in order: the first
+ * pattern a path matches decides. An ability the session lacks sends it to /unauthorized. The server
+ * decides who is on which side of the product: the platform admin's areas (/users, /roles, /models,
+ * /news-letter, /support, /audit-log) are no school user's, and a school's (subscription, branding,
+ * users list, home) no platform admin's (administration-content 6, "Route rules").
  */
-const ADMIN_ONLY = [
-  /^\/users(\/|$)/,
-  /^\/roles(\/|$)/,
-  /^\/models(\/|$)/,
-  /^\/news-letter(\/|$)/,
-  /^\/support(\/|$)/,
-  /^\/audit-log$/,
-];
-
-/** Subscriber areas an admin may not use: subscription, branding, users list and home. */
-const NON_ADMIN_ONLY = [
-  /^\/subscription$/,
-  /^\/user\/settings\/subscription$/,
-  /^\/user\/settings\/billing-history$/,
-  /^\/user\/settings\/branding$/,
-  /^\/user\/settings\/users-list(\/|$)/,
-  /^\/user\/settings\/audit-log$/,
-  /^\/user\/settings\/lti$/,
-  /^\/user\/home$/,
-];
-
-/**
- * The school's audit log and its LMS (LTI) registrations are its owner's alone (the server's audit
- * and LTI policies): not a permission a role hands out, so they are not in PAGE_PERMISSIONS.
- */
-const OWNER_ONLY = [/^\/user\/settings\/audit-log$/, /^\/user\/settings\/lti$/];
-
-/**
- * Pages whose content is a list or record the server shows only with a permission: without it the
- * browser goes to /unauthorized instead of a page that fails to load (any one of `anyOf` will do).
- */
-const PAGE_PERMISSIONS: Array<{ path: RegExp; anyOf: Permission[] }> = [
-  { path: /^\/users$/, anyOf: ['User.listing.view'] },
-  { path: /^\/users\/user-detail\//, anyOf: ['User.detail.view'] },
-  { path: /^\/models$/, anyOf: ['Model.listing.view'] },
-  { path: /^\/stats$/, anyOf: ['Model.listing.view', 'User.listing.view'] },
-  { path: /^\/roles$/, anyOf: ['Role.listing.view'] },
-  { path: /^\/permissions$/, anyOf: ['Permission.listing.view'] },
-  { path: /^\/user\/settings\/users-list$/, anyOf: ['User.listing.view'] },
-  { path: /^\/user\/settings\/users-list\/user-detail\//, anyOf: ['User.detail.view'] },
-  { path: /^\/user\/settings\/users-list\/bulk-user-invite$/, anyOf: ['User.invite'] },
-  { path: /^\/user\/settings\/links$/, anyOf: ['Model.embed'] },
-  // The platform admin's audit log goes with the admin sidebar (the owner's: OWNER_ONLY).
-  { path: /^\/audit-log$/, anyOf: ['Sidebar.listing.view'] },
+const PAGE_ABILITIES: Array<{ path: RegExp; ability: keyof SessionAbilities }> = [
+  { path: /^\/users\/add-user$/, ability: 'addPlatformUser' },
+  { path: /^\/users\/user-detail(\/|$)/, ability: 'platformUserDetail' },
+  { path: /^\/users(\/|$)/, ability: 'platformUsers' },
+  { path: /^\/roles(\/|$)/, ability: 'roles' },
+  { path: /^\/models(\/|$)/, ability: 'catalogue' },
+  { path: /^\/news-letter(\/|$)/, ability: 'newsletter' },
+  { path: /^\/support(\/|$)/, ability: 'supportQueue' },
+  { path: /^\/audit-log$/, ability: 'platformAudit' },
+  { path: /^\/permissions$/, ability: 'platformPermissions' },
+  { path: /^\/stats$/, ability: 'stats' },
+  { path: /^\/projects$/, ability: 'projects' },
+  { path: /^\/subscription$/, ability: 'subscription' },
+  { path: /^\/user\/settings\/subscription$/, ability: 'billing' },
+  { path: /^\/user\/settings\/billing-history$/, ability: 'billing' },
+  { path: /^\/user\/settings\/branding$/, ability: 'editBranding' },
+  { path: /^\/user\/settings\/users-list\/user-detail\//, ability: 'tenantUserDetail' },
+  { path: /^\/user\/settings\/users-list\/bulk-user-invite$/, ability: 'inviteUsers' },
+  { path: /^\/user\/settings\/users-list(\/|$)/, ability: 'tenantUsers' },
+  { path: /^\/user\/settings\/audit-log$/, ability: 'tenantAudit' },
+  { path: /^\/user\/settings\/lti$/, ability: 'lti' },
+  { path: /^\/user\/settings\/links$/, ability: 'links' },
+  { path: /^\/user\/home$/, ability: 'home' },
 ];
 
 /** Payment return pages must survive the few seconds before the payment shows as active. */
@@ -113,7 +94,7 @@ export function pathKind(path: string): PathKind {
 
 /** Just signed up and not yet paying: the plan wizard is the only way forward. */
 const isJustRegisteredUnsubscribed = ({ user, authType }: Session): boolean =>
-  Boolean(user && !user.isAdmin && authType === 'is-register' && !hasActivePayment(user));
+  Boolean(user && abilitiesOf(user).subscription && authType === 'is-register' && !hasActivePayment(user));
 
 export function decide(path: string, session: GuardInput): string | null {
   const p = normalizePath(path);
@@ -136,23 +117,21 @@ export function decide(path: string, session: GuardInput): string | null {
       : '/choose-subscription';
   }
 
-  if (!user.isAdmin && ADMIN_ONLY.some((re) => re.test(p))) return UNAUTHORIZED;
-  if (user.isAdmin && NON_ADMIN_ONLY.some((re) => re.test(p))) return UNAUTHORIZED;
-  if (p === '/projects' && !hasRole(user, BUILT_IN_ROLES.admin)) return UNAUTHORIZED;
-  if (!user.isOwner && OWNER_ONLY.some((re) => re.test(p))) return UNAUTHORIZED;
-  const needs = PAGE_PERMISSIONS.find((page) => page.path.test(p));
-  if (needs && !needs.anyOf.some((permission) => hasPermission(user, permission))) return UNAUTHORIZED;
-
+  const can = abilitiesOf(user);
   const paying = hasActivePayment(user);
+  // A school whose plan is not in force has lost its home grid: the subscription page is the way back.
+  if (p === '/user/home' && can.subscription && !paying) return '/subscription';
+  const page = PAGE_ABILITIES.find((entry) => entry.path.test(p));
+  if (page && !can[page.ability]) return UNAUTHORIZED;
+
   if (p === '/') {
-    if (!user.isAdmin && !paying) return '/subscription';
-    if (hasPermission(user, 'Model.listing.view')) return user.isAdmin ? '/users' : '/user/home';
+    if (can.subscription && !paying) return '/subscription';
+    if (can.home) return '/user/home';
+    // A platform admin who reads the catalogue starts on the users table (administration-content 6).
+    if (can.catalogue) return '/users';
     return null;
   }
-  if (p === '/user/home' && !user.isAdmin && !paying) return '/subscription';
-  if (p === '/subscription' && paying && hasPermission(user, 'Subscription.listing.view')) {
-    return '/user/settings/subscription';
-  }
+  if (p === '/subscription' && paying && can.billing) return '/user/settings/subscription';
   return null;
 }
 

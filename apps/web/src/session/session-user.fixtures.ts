@@ -1,19 +1,12 @@
 import type { Permission } from '@helix/shared';
-import type { Abilities } from '@helix/shared/schemas/session';
+import { NO_SESSION_ABILITIES, type SessionAbilities } from '@helix/shared/schemas/abilities';
 import type { SessionSubscription, SessionUser } from './session-user';
 
-/** The server's abilities when it allows nothing. */
-export const NO_ABILITIES: Abilities = {
-  buyViews: false,
-  manageBilling: false,
-  inviteUsers: false,
-  createRoles: false,
-  editRoles: false,
-  deleteRoles: false,
-  assignRoles: false,
-  editBranding: false,
-  embedModels: false,
-};
+/** Session abilities as the server would send them: the named ones true, every other false. */
+export const abilities = (...allowed: (keyof SessionAbilities)[]): SessionAbilities => ({
+  ...NO_SESSION_ABILITIES,
+  ...Object.fromEntries(allowed.map((key) => [key, true])),
+});
 
 /** Test data: a signed-in customer user and an active subscription, shared by the web's unit tests. */
 export const ACTIVE_SUBSCRIPTION: SessionSubscription = {

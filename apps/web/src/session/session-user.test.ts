@@ -1,4 +1,4 @@
-import { ACTIVE_SUBSCRIPTION, aSessionUser } from './session-user.fixtures';
+import { abilities, ACTIVE_SUBSCRIPTION, aSessionUser } from './session-user.fixtures';
 import { describe, expect, it } from 'vitest';
 import {
   canSeeSettings,
@@ -41,7 +41,10 @@ describe('canSeeSettings', () => {
   it('is for admins and subscribed users', () => {
     expect(canSeeSettings(null)).toBe(false);
     expect(canSeeSettings(user)).toBe(false);
-    expect(canSeeSettings({ ...user, isAdmin: true })).toBe(true);
+    // The server's abilities say who is a platform admin: no school page.
+    expect(canSeeSettings({ ...user, abilities: abilities('catalogue') })).toBe(true);
+    expect(canSeeSettings({ ...user, abilities: abilities('subscription') })).toBe(false);
+    expect(canSeeSettings({ ...user, isAdmin: true })).toBe(false);
     expect(
       canSeeSettings({
         ...user,

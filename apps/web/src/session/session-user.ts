@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { AuthType, Permission } from '@helix/shared';
+import type { AuthType } from '@helix/shared';
 import { sessionSubscriptionState } from '../billing/subscription-state';
 import { SessionUser as PresentedSessionUser } from '@helix/shared/schemas/session';
+import { NO_SESSION_ABILITIES, type SessionAbilities } from '@helix/shared/schemas/abilities';
 
 /**
  * The session user as the API presents it (the shared `SessionUser` answer schema), plus the
@@ -18,19 +19,23 @@ export interface Session {
   authType: AuthType | null;
 }
 
-export const hasPermission = (user: SessionUser | null, permission: Permission): boolean =>
-  Boolean(user?.permissions.includes(permission));
+/**
+ * What the server says this session may do (its pages and global actions): the web shows, hides and
+ * disables by these alone. Nobody signed in, or a stored copy from before they existed: nothing.
+ */
+export const abilitiesOf = (user: SessionUser | null | undefined): SessionAbilities =>
+  user?.abilities ?? NO_SESSION_ABILITIES;
 
 /** The plan is in force (trial, subscribed, cancelled before its end, payment being retried): the shared rule. */
 export const hasActivePayment = (user: SessionUser | null): boolean =>
   Boolean(user) && sessionSubscriptionState(user?.subscription).inForce;
 
-export const hasRole = (user: SessionUser | null, role: string): boolean =>
-  Boolean(user?.roles.some((r) => r.name === role));
-
-/** The header's Settings item: an admin or a subscribed user. */
+/**
+ * The header's Settings item: a platform admin (the server gives them no school page) or a subscribed
+ * user.
+ */
 export const canSeeSettings = (user: SessionUser | null): boolean =>
-  Boolean(user && (user.isAdmin || hasActivePayment(user)));
+  Boolean(user && ((user.abilities && !user.abilities.subscription) || hasActivePayment(user)));
 
 /**
  * Reads the `user` cookie with the shared schema. Anything that is not a session user counts as

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { PolicyActor } from '../sessions/session.service.ts';
 
 /**
  * Who reads the audit log (docs/audit-log.md): a platform admin reads every tenant's events; a
@@ -9,8 +9,12 @@ import type { Actor } from '../sessions/session.service.ts';
  */
 export type AuditScope = { all: true } | { all: false; tenantId: number };
 
-export function authorizeAudit(actor: Actor): AuditScope {
-  if (actor.user.isAdmin) return { all: true };
-  if (actor.user.isOwner && !actor.tenant.isPlatform) return { all: false, tenantId: actor.tenant.id };
+export const canReadPlatformAudit = (actor: PolicyActor): boolean => actor.user.isAdmin;
+export const canReadTenantAudit = (actor: PolicyActor): boolean =>
+  !actor.user.isAdmin && actor.user.isOwner && !actor.tenant.isPlatform;
+
+export function authorizeAudit(actor: PolicyActor): AuditScope {
+  if (canReadPlatformAudit(actor)) return { all: true };
+  if (canReadTenantAudit(actor)) return { all: false, tenantId: actor.tenant.id };
   throw AppError.forbidden();
 }

@@ -19,9 +19,15 @@ export type BillingAction = 'view' | 'money' | 'guest';
 /** What the billing rules read of the caller (an Actor has it all; the session presenter too). */
 export type BillingActor = Pick<Actor, 'user' | 'tenant' | 'permissions'>;
 
+/** A school's user (the /subscription page is theirs: subscribe, or see the plan is the owner's business). */
+export const isSchoolUser = (actor: BillingActor): boolean => !actor.user.isAdmin && !actor.tenant.isPlatform;
+
+/** The subscription summary, previews and invoices ('view'). */
+export const canViewBilling = (actor: BillingActor): boolean =>
+  isSchoolUser(actor) && actor.permissions.includes('Subscription.listing.view');
+
 export function authorizeBilling(actor: BillingActor, action: BillingAction): void {
-  if (actor.user.isAdmin || actor.tenant.isPlatform) throw AppError.forbidden();
-  if (!actor.permissions.includes('Subscription.listing.view')) throw AppError.forbidden();
+  if (!canViewBilling(actor)) throw AppError.forbidden();
   if (action !== 'view' && !actor.user.isOwner) {
     throw new AppError(ERROR_CODES.billingOwnerOnly, { status: 403, message: MSG.billingOwnerOnly });
   }

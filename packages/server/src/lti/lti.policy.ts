@@ -1,5 +1,6 @@
 import { AppError } from '../errors.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { Actor, PolicyActor } from '../sessions/session.service.ts';
+import { canViewUserStats } from '../stats/stats.policy.ts';
 
 /**
  * Who manages a school's LTI registrations and keys (docs/lti.md): the school's owner only, as for the
@@ -8,19 +9,25 @@ import type { Actor } from '../sessions/session.service.ts';
  * tenant has no LTI registrations.
  */
 export function authorizeLti(actor: Actor): { tenantId: number } {
-  if (actor.user.isOwner && !actor.user.isAdmin && !actor.tenant.isPlatform) {
+  if (canManageLti(actor)) {
     return { tenantId: actor.tenant.id };
   }
   throw AppError.forbidden();
 }
 
+/** The school's LTI registrations: its owner's (the session's `lti` ability, authorizeLti). */
+export const canManageLti = (actor: PolicyActor): boolean =>
+  actor.user.isOwner && !actor.user.isAdmin && !actor.tenant.isPlatform;
+
 /**
  * Who reads the views per class (statistics): the owner, and a school user who may read the users'
- * statistics (User.listing.view), as the top users table.
+ * statistics (canViewUserStats), as the top users table.
  */
+export const canViewClassStats = (actor: PolicyActor): boolean =>
+  !actor.tenant.isPlatform && !actor.user.isAdmin && (actor.user.isOwner || canViewUserStats(actor));
+
 export function authorizeClassStats(actor: Actor): { tenantId: number } {
-  if (actor.tenant.isPlatform || actor.user.isAdmin) throw AppError.forbidden();
-  if (actor.user.isOwner || actor.permissions.includes('User.listing.view')) {
+  if (canViewClassStats(actor)) {
     return { tenantId: actor.tenant.id };
   }
   throw AppError.forbidden();

@@ -8,7 +8,7 @@ import type {
 import type { ServerDeps } from '../deps.ts';
 import type { Db, Prisma } from '../db.ts';
 import { presentEmbedLink } from '../presenters/embed-link.presenter.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { Actor, PolicyActor } from '../sessions/session.service.ts';
 import { pendingViews } from '../views/record-view.ts';
 import type { ViewEntry } from '../views/view-store.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
@@ -21,6 +21,7 @@ const MAX_LINKS = 1_000;
 
 export const embedLinkSelect = {
   id: true,
+  tenantId: true,
   kind: true,
   tokenHash: true,
   tokenSeed: true,
@@ -62,7 +63,12 @@ export async function linkViewCounts(
 type LinkRow = Prisma.EmbedTokenGetPayload<{ select: typeof embedLinkSelect }>;
 
 /** Links as the API presents them, with their views and (where the server can) their tokens. */
-export async function presentLinks(deps: ServerDeps, links: LinkRow[], now: Date): Promise<EmbedLinkView[]> {
+export async function presentLinks(
+  deps: ServerDeps,
+  actor: PolicyActor,
+  links: LinkRow[],
+  now: Date,
+): Promise<EmbedLinkView[]> {
   const views = await linkViewCounts(
     deps.db,
     await pendingViews(viewDepsOf(deps)),
@@ -71,6 +77,7 @@ export async function presentLinks(deps: ServerDeps, links: LinkRow[], now: Date
   return links.map((link) =>
     presentEmbedLink(
       link,
+      actor,
       views.get(link.id) ?? 0,
       now,
       presentableLinkToken(deps.config.SIGNING_SECRET, link),
@@ -117,7 +124,7 @@ export async function listEmbedLinks(
     select: embedLinkSelect,
     take: MAX_LINKS,
   });
-  return { links: await presentLinks(deps, links, now) };
+  return { links: await presentLinks(deps, actor, links, now) };
 }
 
 /** GET /model/links?page=…: one page of the matching links (views only for that page) and the count. */
@@ -138,5 +145,5 @@ export async function embedLinkPage(
     }),
     deps.db.embedToken.count({ where }),
   ]);
-  return { rows: await presentLinks(deps, links, now), total, page: q.page, pageSize: q.pageSize };
+  return { rows: await presentLinks(deps, actor, links, now), total, page: q.page, pageSize: q.pageSize };
 }

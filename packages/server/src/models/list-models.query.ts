@@ -8,6 +8,7 @@ import { pendingViews } from '../views/record-view.ts';
 import { viewDepsOf, viewsSummary } from '../views/views-summary.ts';
 import { isPlatformAdmin, visibleTo } from './model.policy.ts';
 import { modelViewCounts, topTenantsByModel, userStats, viewsByDayByModel } from './model-stats.query.ts';
+import { authorizeStats, canViewUserStats } from '../stats/stats.policy.ts';
 
 type ListInput = z.output<typeof ModelListQuery>;
 
@@ -37,13 +38,16 @@ function sortModels<T extends { id: number; name: string; createdAt: Date }>(
  * GET /model/all: the models the caller may see (search, sort) with view counts (a platform admin: all
  * tenants', with top tenants and views per day only when asked, `stats=true`; others: their
  * tenant's), the period's view summary
- * (non-admins) and, only when asked (`users=true`) and allowed (User.listing.view), per-user statistics.
+ * (non-admins) and, only when asked (`users=true`) and allowed (canViewUserStats), per-user statistics.
+ * `stats=true` is refused (403) to whoever may not read the statistics.
  */
 export async function listModels(
   deps: ServerDeps,
   actor: Actor,
   input: ListInput,
 ): Promise<ModelListResponse> {
+  // Statistics are an admin's (stats/stats.policy.ts): asking for them without being one is refused.
+  if (input.stats === true) authorizeStats(actor, 'models');
   const admin = isPlatformAdmin(actor);
   const where: Prisma.ModelWhereInput = {
     ...visibleTo(actor),
@@ -65,7 +69,7 @@ export async function listModels(
   ]);
 
   let users: ModelListResponse['users'] = [];
-  if (input.users === true && actor.permissions.includes('User.listing.view')) {
+  if (input.users === true && canViewUserStats(actor)) {
     // Statistics cover the whole visible catalogue, whatever the search.
     const catalogue = input.search
       ? await deps.db.model.findMany({ where: visibleTo(actor), select: { id: true, name: true } })
@@ -80,7 +84,7 @@ export async function listModels(
 
   return {
     models: models.map((model) =>
-      presentModel(model, {
+      presentModel(model, actor, {
         admin,
         stats: {
           viewCount: counts.get(model.id) ?? 0,

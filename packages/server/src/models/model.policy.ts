@@ -1,10 +1,11 @@
 import type { Prisma } from '../db.ts';
 import { AppError } from '../errors.ts';
 import type { Permission } from '@helix/shared';
-import type { Actor } from '../sessions/session.service.ts';
+import type { ModelAbilities } from '@helix/shared/schemas/abilities';
+import type { Actor, PolicyActor } from '../sessions/session.service.ts';
 
 /** Platform admins (isAdmin, the `services` tenant) run the catalogue and see every model. */
-export const isPlatformAdmin = (actor: Actor): boolean => actor.user.isAdmin;
+export const isPlatformAdmin = (actor: PolicyActor): boolean => actor.user.isAdmin;
 
 /**
  * The models a tenant may see: public ones and the non-public ones that list it. Deleted models are
@@ -33,16 +34,43 @@ const CATALOGUE_PERMISSION = {
 } as const satisfies Record<string, Permission>;
 
 /**
- * The model policy for catalogue changes (administration-content 6): a platform admin holding the
- * action's permission. 'change' is the coarse gate the route applies before an upload is read (either
- * permission); the save command checks the precise action ('add' or 'update') once it knows the id.
+ * Catalogue changes (administration-content 6): a platform admin holding the action's permission.
+ * 'change' is the coarse gate the route applies before an upload is read (either permission).
  */
-export function authorizeCatalogue(actor: Actor, action: 'add' | 'update' | 'delete' | 'change'): void {
+function mayChangeCatalogue(actor: PolicyActor, action: 'add' | 'update' | 'delete' | 'change'): boolean {
   const permissions: Permission[] =
     action === 'change'
       ? [CATALOGUE_PERMISSION.add, CATALOGUE_PERMISSION.update]
       : [CATALOGUE_PERMISSION[action]];
-  if (!isPlatformAdmin(actor) || !permissions.some((p) => actor.permissions.includes(p))) {
-    throw AppError.forbidden();
-  }
+  return isPlatformAdmin(actor) && permissions.some((p) => actor.permissions.includes(p));
+}
+
+export const canListModels = (actor: PolicyActor): boolean =>
+  actor.permissions.includes('Model.listing.view');
+export const canAddModel = (actor: PolicyActor): boolean => mayChangeCatalogue(actor, 'add');
+/** The model (already read through visibleTo) may be opened in the viewer. */
+export const canViewModel = (actor: PolicyActor, _model?: { id: number }): boolean =>
+  actor.permissions.includes('Model.view');
+export const canEditModel = (actor: PolicyActor, _model?: { id: number }): boolean =>
+  mayChangeCatalogue(actor, 'update');
+export const canDeleteModel = (actor: PolicyActor, _model?: { id: number }): boolean =>
+  mayChangeCatalogue(actor, 'delete');
+/** Share and embed (Model.embed: in a school's permissions only with the plan's modelEmbed flag). */
+export const canEmbedModel = (actor: PolicyActor, _model?: { id: number }): boolean =>
+  actor.permissions.includes('Model.embed');
+
+/** What `actor` may do with `model` (the grid's cards). */
+export const modelAbilities = (actor: PolicyActor, model: { id: number }): ModelAbilities => ({
+  view: canViewModel(actor, model),
+  edit: canEditModel(actor, model),
+  embed: canEmbedModel(actor, model),
+  delete: canDeleteModel(actor, model),
+});
+
+/**
+ * The model policy for catalogue changes, checked in the commands; the save command checks the
+ * precise action ('add' or 'update') once it knows the id.
+ */
+export function authorizeCatalogue(actor: Actor, action: 'add' | 'update' | 'delete' | 'change'): void {
+  if (!mayChangeCatalogue(actor, action)) throw AppError.forbidden();
 }

@@ -22,6 +22,6 @@ export async function revokeEmbedLink(
   const link = await deps.db.embedToken.findFirst({ where: scope, select: embedLinkSelect });
   if (!link) throw AppError.notFound();
   forgetEmbedAccess(deps.config, link.tokenHash);
-  const [view] = await presentLinks(deps, [link], now);
+  const [view] = await presentLinks(deps, actor, [link], now);
   return view!;
 }

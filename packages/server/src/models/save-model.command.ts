@@ -54,17 +54,17 @@ function thumbnailChange(input: ModelUpdateInput, files: ModelFiles): ThumbnailC
 }
 
 /** A model as the catalogue admin's listing shows it. */
-async function presentSaved(deps: ServerDeps, model: ModelRecord): Promise<ModelView> {
+async function presentSaved(deps: ServerDeps, actor: Actor, model: ModelRecord): Promise<ModelView> {
   const viewDeps = viewDepsOf(deps);
   const counts = await modelViewCounts(viewDeps, await pendingViews(viewDeps), [model.id], null);
-  return presentModel(model, { admin: true, stats: { viewCount: counts.get(model.id) ?? 0 } });
+  return presentModel(model, actor, { admin: true, stats: { viewCount: counts.get(model.id) ?? 0 } });
 }
 
 /** The model changed since the version the edit was based on: 409 with the model now (404 if gone). */
-async function versionConflict(deps: ServerDeps, id: number): Promise<AppError> {
+async function versionConflict(deps: ServerDeps, actor: Actor, id: number): Promise<AppError> {
   const now = await deps.db.model.findFirst({ where: { id, deletedAt: null }, include });
   return now
-    ? AppError.versionConflict(await presentSaved(deps, now), MSG.modelVersionConflict)
+    ? AppError.versionConflict(await presentSaved(deps, actor, now), MSG.modelVersionConflict)
     : AppError.notFound();
 }
 
@@ -92,7 +92,7 @@ export async function saveModel(
   if (!adding && !existing) throw AppError.notFound();
   const expectedVersion = ifMatch ?? input.version;
   if (existing && expectedVersion !== undefined && expectedVersion !== existing.version) {
-    throw await versionConflict(deps, existing.id);
+    throw await versionConflict(deps, actor, existing.id);
   }
 
   const clash = await db.model.findFirst({
@@ -166,7 +166,7 @@ export async function saveModel(
         where: { id: existing.id, version: existing.version, deletedAt: null },
         data: { ...data, version: { increment: 1 } },
       });
-      if (updated.count === 0) throw await versionConflict(deps, existing.id);
+      if (updated.count === 0) throw await versionConflict(deps, actor, existing.id);
       if (restrictedTenants) {
         await tx.modelTenantAccess.deleteMany({ where: { modelId: existing.id } });
         await tx.modelTenantAccess.createMany({
@@ -187,7 +187,7 @@ export async function saveModel(
       }
     }
 
-    return { model: await presentSaved(deps, saved), created: adding };
+    return { model: await presentSaved(deps, actor, saved), created: adding };
   } catch (error) {
     for (const key of written) await storage.delete(key).catch(() => undefined);
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw urlNameTaken();

@@ -31,6 +31,6 @@ export async function setEmbedLinkExpiry(
   if (!link) throw AppError.notFound();
   if (count === 0) throw AppError.conflict(MSG.linkRevokedUnchangeable);
   forgetEmbedAccess(deps.config, link.tokenHash);
-  const [view] = await presentLinks(deps, [link], now);
+  const [view] = await presentLinks(deps, actor, [link], now);
   return view!;
 }

@@ -6,8 +6,8 @@ import type {
 import { Prisma, type Db } from '../db.ts';
 import { paymentPlanOf } from '../presenters/session-user.presenter.ts';
 import type { SubscriptionRecord } from '../sessions/session-user.include.ts';
-import type { Actor } from '../sessions/session.service.ts';
-import { authorize } from './platform-user.policy.ts';
+import type { Actor, PolicyActor } from '../sessions/session.service.ts';
+import { authorize, platformUserAbilities } from './platform-user.policy.ts';
 import { shownEmail } from '../invites/invite-elsewhere.ts';
 import {
   inOrderOf,
@@ -24,7 +24,8 @@ export const platformUserInclude = {
 
 type Row = Prisma.UserGetPayload<{ include: typeof platformUserInclude }>;
 
-export function presentPlatformUser(user: Row): PlatformUserView {
+/** A user as the platform tables show them, with what `actor` may do with them. */
+export function presentPlatformUser(user: Row, actor: PolicyActor): PlatformUserView {
   return {
     id: user.id,
     name: user.name,
@@ -39,6 +40,7 @@ export function presentPlatformUser(user: Row): PlatformUserView {
     roles: user.roles.map(({ role }) => role).sort((a, b) => a.id - b.id),
     rolesVersion: user.rolesVersion,
     createdAt: user.createdAt.toISOString(),
+    abilities: platformUserAbilities(actor),
   };
 }
 
@@ -53,6 +55,7 @@ const ORDER = {
  */
 async function platformUsers(
   db: Db,
+  actor: PolicyActor,
   q: PlatformUsersQueryInput,
   paging: { page: number; pageSize: number } | null,
 ): Promise<{ users: PlatformUserView[]; total: number }> {
@@ -71,7 +74,7 @@ async function platformUsers(
     include: platformUserInclude,
   });
   return {
-    users: inOrderOf(pageIds, users).map(presentPlatformUser),
+    users: inOrderOf(pageIds, users).map((u) => presentPlatformUser(u, actor)),
     total: counted ? Number(counted[0]?.total ?? 0) : pageIds.length,
   };
 }
@@ -86,7 +89,7 @@ export async function listPlatformUsers(
   q: PlatformUsersQueryInput = { page: 1, pageSize: 20, sort: 'createdAt', order: 'desc' },
 ): Promise<PlatformUserView[]> {
   authorize(actor, 'list');
-  return (await platformUsers(db, q, null)).users;
+  return (await platformUsers(db, actor, q, null)).users;
 }
 
 /** GET /user/all?page=… for a platform admin (/users, /permissions): one page and the total. */
@@ -96,6 +99,6 @@ export async function pagePlatformUsers(
   q: PlatformUsersQueryInput,
 ): Promise<PlatformUserPage> {
   authorize(actor, 'list');
-  const { users, total } = await platformUsers(db, q, q);
+  const { users, total } = await platformUsers(db, actor, q, q);
   return { rows: users, total, page: q.page, pageSize: q.pageSize };
 }

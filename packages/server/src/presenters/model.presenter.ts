@@ -1,6 +1,8 @@
 import type { ModelView, TopTenant } from '@helix/shared/schemas/model';
 import type { Model } from '../db.ts';
 import { imageUrl } from './image-url.ts';
+import { modelAbilities } from '../models/model.policy.ts';
+import type { PolicyActor } from '../sessions/session.service.ts';
 
 export type ModelRecord = Model & { restrictedTenants: { tenantId: number }[] };
 
@@ -11,8 +13,12 @@ export interface ModelStats {
   viewsByDay?: { day: string; views: number }[];
 }
 
-/** The only shape in which a model leaves the API (MODELS-API.md). */
-export function presentModel(model: ModelRecord, options: { admin: boolean; stats: ModelStats }): ModelView {
+/** The only shape in which a model leaves the API (MODELS-API.md), with what `actor` may do with it. */
+export function presentModel(
+  model: ModelRecord,
+  actor: PolicyActor,
+  options: { admin: boolean; stats: ModelStats },
+): ModelView {
   return {
     id: model.id,
     name: model.name,
@@ -28,6 +34,7 @@ export function presentModel(model: ModelRecord, options: { admin: boolean; stat
       ? model.restrictedTenants.map((t) => t.tenantId).sort((a, b) => a - b)
       : [],
     version: model.version,
+    abilities: modelAbilities(actor, model),
     ...(options.admin
       ? { topTenants: options.stats.topTenants ?? [], viewsByDay: options.stats.viewsByDay ?? [] }
       : {}),

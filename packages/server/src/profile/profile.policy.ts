@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { Actor, PolicyActor } from '../sessions/session.service.ts';
 
 export type ProfileAction = 'view' | 'update';
 
@@ -8,8 +8,10 @@ export type ProfileAction = 'view' | 'update';
  * changing it Profile.update. Nobody reads or edits another user's profile through this path; another
  * user's id is the same 404 as a missing one.
  */
+export const canViewProfile = (actor: PolicyActor): boolean => actor.permissions.includes('Profile.view');
+export const canEditProfile = (actor: PolicyActor): boolean => actor.permissions.includes('Profile.update');
+
 export function authorizeProfile(actor: Actor, action: ProfileAction, user: { id: number } = actor.user) {
   if (user.id !== actor.user.id) throw AppError.notFound();
-  const needed = action === 'view' ? 'Profile.view' : 'Profile.update';
-  if (!actor.permissions.includes(needed)) throw AppError.forbidden();
+  if (!(action === 'view' ? canViewProfile(actor) : canEditProfile(actor))) throw AppError.forbidden();
 }

@@ -31,7 +31,7 @@ export async function assignRoles(
   if (!user) throw AppError.notFound();
   const conflict = async () => {
     const now = await db.user.findFirst({ where, include: platformUserInclude });
-    return now ? AppError.versionConflict(presentPlatformUser(now)) : AppError.notFound();
+    return now ? AppError.versionConflict(presentPlatformUser(now, actor)) : AppError.notFound();
   };
   if (expectedVersion !== undefined && expectedVersion !== user.rolesVersion) throw await conflict();
   const roles = await db.role.findMany({

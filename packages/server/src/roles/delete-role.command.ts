@@ -21,7 +21,7 @@ export async function deleteRole(
   const role = await db.role.findUnique({ where: { id: roleId }, include: roleInclude });
   if (!role) throw AppError.notFound();
   authorize(actor, 'delete', role);
-  const conflict = () => AppError.versionConflict(presentRole(role));
+  const conflict = () => AppError.versionConflict(presentRole(role, actor));
   if (expectedVersion !== undefined && expectedVersion !== role.version) throw conflict();
   // In a transaction: an Idempotency-Key request commits the delete with its stored answer.
   await withTransaction(db, async (tx) => {
@@ -30,7 +30,7 @@ export async function deleteRole(
     });
     if (count === 0) {
       const now = await tx.role.findUnique({ where: { id: role.id }, include: roleInclude });
-      throw now ? AppError.versionConflict(presentRole(now)) : AppError.notFound();
+      throw now ? AppError.versionConflict(presentRole(now, actor)) : AppError.notFound();
     }
   });
   return { message: MSG.roleDeleted };

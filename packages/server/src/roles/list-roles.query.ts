@@ -9,7 +9,7 @@ import { presentRole, roleInclude } from './role.presenter.ts';
 export async function listRoles(db: Db, actor: Actor): Promise<RoleView[]> {
   authorize(actor, 'list');
   const roles = await db.role.findMany({ include: roleInclude, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
-  return roles.map(presentRole);
+  return roles.map((role) => presentRole(role, actor));
 }
 
 /** GET /permission/all: the permission vocabulary (the transfer list's two sides are cut from it). */

@@ -1,5 +1,7 @@
 import type { PermissionView, RoleView } from '@helix/shared/schemas/role';
 import type { Prisma } from '../db.ts';
+import type { PolicyActor } from '../sessions/session.service.ts';
+import { roleAbilities } from './role.policy.ts';
 
 export const roleInclude = {
   permissions: { include: { permission: true } },
@@ -10,7 +12,8 @@ export type RoleRecord = Prisma.RoleGetPayload<{ include: typeof roleInclude }>;
 
 const byId = (a: PermissionView, b: PermissionView) => a.id - b.id;
 
-export function presentRole(role: RoleRecord): RoleView {
+/** A role as the roles table shows it, with what `actor` may do with it. */
+export function presentRole(role: RoleRecord, actor: PolicyActor): RoleView {
   return {
     id: role.id,
     name: role.name,
@@ -20,5 +23,6 @@ export function presentRole(role: RoleRecord): RoleView {
       .sort(byId),
     userCount: role._count.users,
     version: role.version,
+    abilities: roleAbilities(actor, role),
   };
 }

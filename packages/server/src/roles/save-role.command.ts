@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Db, Prisma } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { uniqueViolation, violates } from '../prisma-errors.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { Actor, PolicyActor } from '../sessions/session.service.ts';
 import { authorize } from './role.policy.ts';
 import { presentRole, roleInclude } from './role.presenter.ts';
 import { noteAudit } from '../audit/audit-context.ts';
@@ -34,9 +34,13 @@ async function permissionNames(tx: Prisma.TransactionClient, ids: number[]): Pro
 }
 
 /** The role changed (or went) under a save: a conflict with the role now, or 404. */
-export async function roleConflict(tx: Prisma.TransactionClient, id: number): Promise<AppError> {
+export async function roleConflict(
+  tx: Prisma.TransactionClient,
+  id: number,
+  actor: PolicyActor,
+): Promise<AppError> {
   const now = await tx.role.findUnique({ where: { id }, include: roleInclude });
-  return now ? AppError.versionConflict(presentRole(now)) : AppError.notFound();
+  return now ? AppError.versionConflict(presentRole(now, actor)) : AppError.notFound();
 }
 
 /**
@@ -72,7 +76,7 @@ export async function saveRole(
       const current = await tx.role.findUnique({ where: { id: input.id }, include: roleInclude });
       if (!current) throw AppError.notFound();
       if (expectedVersion !== undefined && expectedVersion !== current.version) {
-        throw AppError.versionConflict(presentRole(current));
+        throw AppError.versionConflict(presentRole(current, actor));
       }
       const before = new Set(current.permissions.map((p) => p.permissionId));
       const unchanged =
@@ -99,14 +103,14 @@ export async function saveRole(
         where: { id: current.id, version: current.version },
         data: { name: input.name, version: { increment: 1 } },
       });
-      if (updated.count === 0) throw await roleConflict(tx, current.id);
+      if (updated.count === 0) throw await roleConflict(tx, current.id, actor);
       noteAudit({
         before: { name: current.name, permissions: current.permissions.map((p) => p.permission.name) },
         after: { name: input.name, permissions: names },
       });
       return tx.role.findUniqueOrThrow({ where: { id: current.id }, include: roleInclude });
     });
-    return { message: creating ? MSG.roleCreated : MSG.roleUpdated, role: presentRole(role) };
+    return { message: creating ? MSG.roleCreated : MSG.roleUpdated, role: presentRole(role, actor) };
   } catch (error) {
     // Two saves of the same new name at once: the unique index decides.
     if (violates(uniqueViolation(error), 'Role', 'name')) throw nameTaken();

@@ -19,6 +19,9 @@ export interface NewSession {
   session: Session;
 }
 
+/** What the policy rules read of the caller (an Actor has it all; the session presenter too). */
+export type PolicyActor = Pick<Actor, 'user' | 'tenant' | 'permissions'>;
+
 /**
  * One computer at a time: a new session ends every other active session of the user (reason
  * 'replaced', which answers 401 'Invalid token'). The user's row is locked first, so two logins at the

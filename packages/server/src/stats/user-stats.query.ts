@@ -2,7 +2,7 @@ import type { UserStatsPage, UserStatsQueryInput } from '@helix/shared/schemas/l
 import { Prisma, type Db } from '../db.ts';
 import { isPlatformAdmin } from '../models/model.policy.ts';
 import type { Actor } from '../sessions/session.service.ts';
-import { AppError } from '../errors.ts';
+import { authorizeStats } from './stats.policy.ts';
 import { shownEmailSql, userSearchSql } from '../users/user-list.sql.ts';
 
 const ORDER: Record<UserStatsQueryInput['sort'], Prisma.Sql> = {
@@ -22,7 +22,7 @@ const ORDER: Record<UserStatsQueryInput['sort'], Prisma.Sql> = {
  * docs/invite-privacy.md).
  */
 export async function userStatsPage(db: Db, actor: Actor, q: UserStatsQueryInput): Promise<UserStatsPage> {
-  if (!actor.permissions.includes('User.listing.view')) throw AppError.forbidden();
+  authorizeStats(actor, 'users');
   const tenant = isPlatformAdmin(actor) ? Prisma.empty : Prisma.sql`AND u."tenantId" = ${actor.tenant.id}`;
   const viewTenant = isPlatformAdmin(actor)
     ? Prisma.empty

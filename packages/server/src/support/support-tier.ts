@@ -1,6 +1,6 @@
 import { SUPPORT_TARGETS, type SupportTier } from '@helix/shared/support';
 import { planInForce } from '../billing/subscription-state.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { PolicyActor } from '../sessions/session.service.ts';
 
 /**
  * Fast-track or standard, decided at each request from what is in force now (so a downgrade takes
@@ -8,7 +8,7 @@ import type { Actor } from '../sessions/session.service.ts';
  * flag AND the user's effective permissions include Customersupport (a custom role without it, or a
  * plan listing the permission without the flag, is standard).
  */
-export function supportTierOf(actor: Actor, now = new Date()): SupportTier {
+export function supportTierOf(actor: PolicyActor, now = new Date()): SupportTier {
   const subscription = actor.tenant.subscription;
   const fastTrack =
     !!subscription?.plan?.fasttrackCustomerSupport &&

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.ts';
 import { isPlatformAdmin } from '../models/model.policy.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { Actor, PolicyActor } from '../sessions/session.service.ts';
 
 export type SupportAction = 'create' | 'list' | 'update';
 
@@ -11,9 +11,10 @@ export type SupportAction = 'create' | 'list' | 'update';
  * - list, update (and the screenshot): platform admins holding Sidebar.listing.view (the Support page
  *   is an item of the admin sidebar, like the newsletter list).
  */
+export const canWorkSupportQueue = (actor: PolicyActor): boolean =>
+  isPlatformAdmin(actor) && actor.permissions.includes('Sidebar.listing.view');
+
 export function authorizeSupport(actor: Actor, action: SupportAction): void {
   if (action === 'create') return;
-  if (!isPlatformAdmin(actor) || !actor.permissions.includes('Sidebar.listing.view')) {
-    throw AppError.forbidden();
-  }
+  if (!canWorkSupportQueue(actor)) throw AppError.forbidden();
 }

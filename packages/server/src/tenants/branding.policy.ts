@@ -1,6 +1,6 @@
 import { MSG } from '@helix/shared';
 import { AppError } from '../errors.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { Actor, PolicyActor } from '../sessions/session.service.ts';
 
 export type BrandingAction = 'view' | 'update';
 
@@ -11,6 +11,9 @@ export type BrandingAction = 'view' | 'update';
  * branding of their own (their branding page is /unauthorized). Another tenant is the same 404 as a
  * missing one.
  */
+export const canEditBranding = (actor: PolicyActor): boolean =>
+  !actor.user.isAdmin && !actor.tenant.isPlatform && actor.permissions.includes('Brand.update');
+
 export function authorizeBranding(
   actor: Actor,
   action: BrandingAction,

@@ -45,7 +45,7 @@ async function tenantUsers(
     lastLogins(db, pageIds),
   ]);
   return {
-    users: inOrderOf(pageIds, users).map((u) => presentTenantUser(u, logins.get(u.id) ?? null)),
+    users: inOrderOf(pageIds, users).map((u) => presentTenantUser(u, logins.get(u.id) ?? null, actor)),
     total: counted ? Number(counted[0]?.total ?? 0) : pageIds.length,
   };
 }

@@ -1,6 +1,8 @@
 import type { TenantUserView } from '@helix/shared/schemas/tenant-user';
 import type { Db, Prisma } from '../db.ts';
 import { shownEmail } from '../invites/invite-elsewhere.ts';
+import type { PolicyActor } from '../sessions/session.service.ts';
+import { tenantUserAbilities } from './user.policy.ts';
 
 export const tenantUserSelect = {
   id: true,
@@ -23,9 +25,13 @@ export type TenantUserRecord = Prisma.UserGetPayload<{ select: typeof tenantUser
 /**
  * A user of the tenant as the users list shows it: the password hash only as isPassword, the Google
  * id only as part of the status. `lastLoginAt` is the start of the user's latest session (a login,
- * a join by invitation or a Google sign-in each start one).
+ * a join by invitation or a Google sign-in each start one). `abilities`: what `actor` may do with it.
  */
-export function presentTenantUser(user: TenantUserRecord, lastLoginAt: Date | null): TenantUserView {
+export function presentTenantUser(
+  user: TenantUserRecord,
+  lastLoginAt: Date | null,
+  actor: PolicyActor,
+): TenantUserView {
   const joined = user.passwordHash !== null || user.googleId !== null || lastLoginAt !== null;
   return {
     id: user.id,
@@ -40,6 +46,7 @@ export function presentTenantUser(user: TenantUserRecord, lastLoginAt: Date | nu
     createdAt: user.createdAt.toISOString(),
     status: joined ? 'active' : 'invited',
     lastLoginAt: lastLoginAt?.toISOString() ?? null,
+    abilities: tenantUserAbilities(actor, { ...user, hasPassword: user.passwordHash !== null }),
   };
 }
 

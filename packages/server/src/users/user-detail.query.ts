@@ -6,7 +6,7 @@ import { paymentPlanOf } from '../presenters/session-user.presenter.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import type { SubscriptionRecord } from '../sessions/session-user.include.ts';
 import { tenantScope } from '../tenants/tenant-scope.ts';
-import { deleteRefusal, authorizeUser } from './user.policy.ts';
+import { authorizeUser } from './user.policy.ts';
 import { lastLogins, presentTenantUser, tenantUserSelect } from './tenant-user.presenter.ts';
 
 /**
@@ -55,13 +55,12 @@ export async function userDetail(db: Db, actor: Actor, id: number): Promise<User
     .sort((a, b) => b.viewCount - a.viewCount || a.name.localeCompare(b.name));
 
   return {
-    ...presentTenantUser(user, logins.get(user.id) ?? null),
+    ...presentTenantUser(user, logins.get(user.id) ?? null, actor),
     isAdmin: user.isAdmin,
     tenant: { domainPrefix: user.tenant.domainPrefix, name: user.tenant.name },
     // paymentPlanOf reads only the status and the plan's name.
     paymentPlan: paymentPlanOf(user.tenant.subscription as SubscriptionRecord | null),
     models: rows,
     totalModelViews: rows.reduce((sum, r) => sum + r.viewCount, 0),
-    canDelete: deleteRefusal(actor, user) === null,
   };
 }

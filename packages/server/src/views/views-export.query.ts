@@ -4,6 +4,7 @@ import type { Actor } from '../sessions/session.service.ts';
 import { billingPeriod, dayOf } from './allowance.ts';
 import { pendingViews } from './record-view.ts';
 import { viewDepsOf } from './views-summary.ts';
+import { authorizeStats } from '../stats/stats.policy.ts';
 
 export interface ViewsExportRow {
   period_start: string;
@@ -114,7 +115,9 @@ export const VIEWS_EXPORT_COLUMNS: (keyof ViewsExportRow)[] = [
 ];
 
 /** GET /views/export: the rows as CSV (papaparse; a name starting with = + - @ is escaped for spreadsheets). */
+/** GET /views/export: the statistics page's export (an admin's: stats/stats.policy.ts). */
 export async function viewsExportCsv(deps: ServerDeps, actor: Actor, now = new Date()) {
+  authorizeStats(actor, 'models');
   const { periodStart, rows } = await viewsExportRows(deps, actor, now);
   const csv = rows.length
     ? Papa.unparse(rows, { columns: VIEWS_EXPORT_COLUMNS, escapeFormulae: true, newline: '\r\n' })

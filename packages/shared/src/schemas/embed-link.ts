@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EmbedLinkAbilities } from './abilities.ts';
 import { listQuery, pageOf } from './list-query.ts';
 import { EMBED_FLAGS, LINK_KINDS } from '../embed.ts';
 import { MSG } from '../messages.ts';
@@ -69,6 +70,8 @@ export const EmbedLinkView = z.strictObject({
   status: z.enum(EMBED_LINK_STATUSES),
   /** Views through this link since it was made (counted once per viewer per model and window). */
   views: z.number().int().min(0),
+  /** What the caller may do with this link (revoke, edit its expiry and sites). */
+  abilities: EmbedLinkAbilities,
 });
 export type EmbedLinkView = z.output<typeof EmbedLinkView>;
 

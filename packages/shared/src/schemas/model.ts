@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelAbilities } from './abilities.ts';
 import { EMBED_FLAGS, LINK_KINDS, VIEWER_MODES } from '../embed.ts';
 import { MSG } from '../messages.ts';
 import { BrandingView } from './tenant.ts';
@@ -242,6 +243,8 @@ export const ModelView = z.object({
   /** Admins only; [] for others. */
   restrictedTenants: z.array(z.number().int()),
   version: z.number().int(),
+  /** What the caller may do with this model (view, edit, embed, delete). */
+  abilities: ModelAbilities,
   /** Platform admins only (statistics). */
   topTenants: z.array(TopTenant).optional(),
   viewsByDay: z.array(z.object({ day: z.string(), views: z.number().int() })).optional(),

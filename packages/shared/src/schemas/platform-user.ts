@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlatformUserAbilities } from './abilities.ts';
 import { MSG } from '../messages.ts';
 import { email, LIMITS, newPassword, userName } from './account.ts';
 import { requiredText } from './text.ts';
@@ -22,6 +23,8 @@ export const PlatformUserView = z.object({
   /** The role assignment's version: an offline Assign Roles sends it back as If-Match. */
   rolesVersion: z.number().int(),
   createdAt: z.string(),
+  /** What the caller may do with this user (view, delete, assign roles). */
+  abilities: PlatformUserAbilities,
 });
 export type PlatformUserView = z.infer<typeof PlatformUserView>;
 export const PlatformUserList = z.array(PlatformUserView);

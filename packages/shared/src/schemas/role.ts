@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RoleAbilities } from './abilities.ts';
 import { MSG } from '../messages.ts';
 import { requiredText } from './text.ts';
 import { MAX_ID } from './ids.ts';
@@ -57,6 +58,8 @@ export const RoleView = z.object({
   userCount: z.number().int(),
   /** Incremented on every update; an offline edit sends it back as If-Match. */
   version: z.number().int(),
+  /** What the caller may do with this role (edit, delete). */
+  abilities: RoleAbilities,
 });
 export type RoleView = z.infer<typeof RoleView>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionAbilities } from './abilities.ts';
 import { AUTH_TYPES } from './account.ts';
 
 /**
@@ -26,28 +27,6 @@ export const SessionSubscription = z.object({
 });
 export type SessionSubscription = z.infer<typeof SessionSubscription>;
 
-/**
- * What the signed-in user may do, decided by the server with the same rules its calls enforce (the
- * web shows or hides its buttons by these and derives nothing itself). A call still checks again.
- */
-export const Abilities = z.object({
-  /** Add Views: the owner of a customer tenant whose plan is in force, limited and sells extra views. */
-  buyViews: z.boolean(),
-  /** The money calls (pay, change plan or seats, cancel, card): the owner of a customer tenant. */
-  manageBilling: z.boolean(),
-  /** Invite users into the tenant (one by one or in bulk), resend invitations. */
-  inviteUsers: z.boolean(),
-  createRoles: z.boolean(),
-  editRoles: z.boolean(),
-  deleteRoles: z.boolean(),
-  assignRoles: z.boolean(),
-  /** The tenant's branding (customer tenants only). */
-  editBranding: z.boolean(),
-  /** Share and embed links of models. */
-  embedModels: z.boolean(),
-});
-export type Abilities = z.infer<typeof Abilities>;
-
 export const SessionUser = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -71,8 +50,12 @@ export const SessionUser = z.object({
   subscription: SessionSubscription.nullable(),
   /** The profile's version (If-Match of POST /user/edit); absent in copies stored before it existed. */
   version: z.number().int().optional(),
-  /** What the user may do (absent in copies stored before it existed: the web then offers nothing extra). */
-  abilities: Abilities.optional(),
+  /**
+   * The pages the user may open and the actions that belong to no item, decided by the server's
+   * policies (schemas/abilities.ts). Absent in copies stored before it existed: the web then offers
+   * nothing until /user/info answers.
+   */
+  abilities: SessionAbilities.optional(),
 });
 export type SessionUser = z.infer<typeof SessionUser>;
 

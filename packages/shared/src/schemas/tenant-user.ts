@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TenantUserAbilities } from './abilities.ts';
 import { EntityId } from './invite.ts';
 import { listQuery, pageOf } from './list-query.ts';
 
@@ -25,6 +26,8 @@ export const TenantUserView = z.object({
   status: z.enum(['invited', 'active']),
   /** The user's latest login (the start of their latest session), null if they never logged in. */
   lastLoginAt: z.string().nullable(),
+  /** What the caller may do with this user (view, resend the invitation, delete). */
+  abilities: TenantUserAbilities,
 });
 export type TenantUserView = z.infer<typeof TenantUserView>;
 
@@ -87,7 +90,5 @@ export const UserDetailView = TenantUserView.extend({
     }),
   ),
   totalModelViews: z.number().int(),
-  /** The caller may delete this user (owner with User.delete, not themselves, never a platform admin). */
-  canDelete: z.boolean(),
 });
 export type UserDetailView = z.infer<typeof UserDetailView>;

@@ -6,19 +6,21 @@ import { subscriptionDetail } from '../../api/billing.api';
 import { bannerFor, CLICK_HERE } from '../../billing/banner';
 import { sessionSubscriptionState } from '../../billing/subscription-state';
 import { goToProvider, portalUrl } from '../../billing/provider-redirect';
-import { hasPermission } from '../../session/session-user';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import '../../pages/plans/plans.css';
 
 /**
  * The three banners of accounts 8 (payment failed, deactivated, cancelled), for a tenant's users in the
- * app layout. The links need Subscription.listing.view; without it the words still show.
+ * app layout. The links need the billing ability (Subscription.listing.view); without it the words
+ * still show.
  */
 export function SubscriptionBanner() {
   const user = useSessionUser();
   const [busy, setBusy] = useState(false);
-  if (!user || user.isAdmin) return null;
-  const canManage = hasPermission(user, 'Subscription.listing.view');
+  // A school's users only; the links with the server's billing ability.
+  if (!user || !abilitiesOf(user).subscription) return null;
+  const canManage = abilitiesOf(user).billing;
   const actionUrl = user.subscription?.paymentActionUrl ?? null;
   const banner = bannerFor(sessionSubscriptionState(user.subscription));
   if (!banner) return actionUrl ? <PaymentActionBanner url={actionUrl} withLink={canManage} /> : null;

@@ -1,21 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '@helix/shared';
+import type { SessionAbilities } from '@helix/shared/schemas/abilities';
 import type { SessionUser } from '../../session/session-user';
-import { aSessionUser } from '../../session/session-user.fixtures';
+import { abilities, aSessionUser } from '../../session/session-user.fixtures';
 import { selectedSidebarKey, sidebarItems } from './sidebar-items';
 
-const user = (over: Partial<SessionUser>): SessionUser =>
+const admin = (...can: (keyof SessionAbilities)[]): SessionUser =>
   aSessionUser([...PERMISSIONS], {
     isAdmin: true,
     isOwner: false,
     type: 'admin',
     tenant: 'services',
-    ...over,
+    abilities: abilities(...can),
   });
 
 describe('sidebarItems', () => {
-  it('gives a platform admin with every permission the eight items in order', () => {
-    expect(sidebarItems(user({})).map((i) => i.label)).toEqual([
+  it('gives a platform admin with every page the eight items in order', () => {
+    const every = admin(
+      'adminSidebar',
+      'platformUsers',
+      'catalogue',
+      'stats',
+      'roles',
+      'platformPermissions',
+      'newsletter',
+      'supportQueue',
+      'platformAudit',
+    );
+    expect(sidebarItems(every).map((i) => i.label)).toEqual([
       'Users',
       'Models',
       'Statistics',
@@ -26,11 +38,14 @@ describe('sidebarItems', () => {
       'Audit log',
     ]);
   });
-  it('hides items per permission and the whole sidebar without Sidebar.listing.view or admin status', () => {
-    const some = user({ permissions: ['Sidebar.listing.view', 'Role.listing.view'] });
-    expect(sidebarItems(some).map((i) => i.key)).toEqual(['roles', 'newsletter', 'support', 'audit-log']);
-    expect(sidebarItems(user({ permissions: ['Role.listing.view'] }))).toEqual([]);
-    expect(sidebarItems(user({ isAdmin: false }))).toEqual([]);
+  it('shows the items whose page the server opens, and no sidebar without adminSidebar', () => {
+    expect(sidebarItems(admin('adminSidebar', 'roles', 'newsletter')).map((i) => i.key)).toEqual([
+      'roles',
+      'newsletter',
+    ]);
+    // Permissions and flags alone show nothing: the server's abilities decide.
+    expect(sidebarItems(admin('roles', 'platformUsers'))).toEqual([]);
+    expect(sidebarItems(admin())).toEqual([]);
     expect(sidebarItems(null)).toEqual([]);
   });
   it('marks the current page, sub-pages included', () => {

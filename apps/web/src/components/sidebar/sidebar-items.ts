@@ -1,5 +1,5 @@
-import type { Permission } from '@helix/shared';
-import { hasPermission, type SessionUser } from '../../session/session-user';
+import type { SessionAbilities } from '@helix/shared/schemas/abilities';
+import { abilitiesOf, type SessionUser } from '../../session/session-user';
 
 export interface SidebarItem {
   key: 'users' | 'models' | 'stats' | 'roles' | 'permissions' | 'newsletter' | 'support' | 'audit-log';
@@ -8,31 +8,30 @@ export interface SidebarItem {
 }
 
 interface Rule extends SidebarItem {
-  /** Any one of these shows the item. */
-  anyOf: Permission[];
+  /** The session ability of the item's page (the route guard opens it by the same). */
+  ability: keyof SessionAbilities;
 }
 
 const RULES: Rule[] = [
-  { key: 'users', label: 'Users', path: '/users', anyOf: ['User.listing.view'] },
-  { key: 'models', label: 'Models', path: '/models', anyOf: ['Model.listing.view'] },
-  { key: 'stats', label: 'Statistics', path: '/stats', anyOf: ['Model.listing.view', 'User.listing.view'] },
-  { key: 'roles', label: 'Roles', path: '/roles', anyOf: ['Role.listing.view'] },
-  { key: 'permissions', label: 'Permissions', path: '/permissions', anyOf: ['Permission.listing.view'] },
-  { key: 'newsletter', label: 'Newsletter', path: '/news-letter', anyOf: ['Sidebar.listing.view'] },
-  { key: 'support', label: 'Support', path: '/support', anyOf: ['Sidebar.listing.view'] },
-  { key: 'audit-log', label: 'Audit log', path: '/audit-log', anyOf: ['Sidebar.listing.view'] },
+  { key: 'users', label: 'Users', path: '/users', ability: 'platformUsers' },
+  { key: 'models', label: 'Models', path: '/models', ability: 'catalogue' },
+  { key: 'stats', label: 'Statistics', path: '/stats', ability: 'stats' },
+  { key: 'roles', label: 'Roles', path: '/roles', ability: 'roles' },
+  { key: 'permissions', label: 'Permissions', path: '/permissions', ability: 'platformPermissions' },
+  { key: 'newsletter', label: 'Newsletter', path: '/news-letter', ability: 'newsletter' },
+  { key: 'support', label: 'Support', path: '/support', ability: 'supportQueue' },
+  { key: 'audit-log', label: 'Audit log', path: '/audit-log', ability: 'platformAudit' },
 ];
 
-/** The platform admin's sidebar (Sidebar.listing.view): the items whose permission the admin holds. */
+/** The platform admin's sidebar (the session's adminSidebar): the items whose page the server opens. */
 export function sidebarItems(user: SessionUser | null): SidebarItem[] {
-  if (!user?.isAdmin || !hasPermission(user, 'Sidebar.listing.view')) return [];
-  return RULES.filter((rule) => rule.anyOf.some((p) => hasPermission(user, p))).map(
-    ({ key, label, path }) => ({
-      key,
-      label,
-      path,
-    }),
-  );
+  const can = abilitiesOf(user);
+  if (!can.adminSidebar) return [];
+  return RULES.filter((rule) => can[rule.ability]).map(({ key, label, path }) => ({
+    key,
+    label,
+    path,
+  }));
 }
 
 /** The item of the current page (/users/add-user and /users/user-detail/7 belong to Users). */

@@ -18,6 +18,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { AUDIT_ACTIONS, type AuditEventView, type AuditListQuery } from '@helix/shared/schemas/audit';
 import { fetchTenants, type Tenant } from '../../models/models.api';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { listEmptyText } from '../../ui/list-states';
 import { toastError } from '../../ui/notify';
@@ -73,7 +74,8 @@ const changesText = (changes: unknown) => {
  */
 export function AuditLogPage() {
   const user = useSessionUser();
-  const platform = Boolean(user?.isAdmin);
+  // Every tenant's log (the platform's) or the school's, as the server's abilities say.
+  const platform = abilitiesOf(user).platformAudit;
   const [filters, setFilters] = useState<Filters>({ offline: false, sort: 'desc' });
   const [actorText, setActorText] = useState('');
   const [page, setPage] = useState(1);

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { listInvoices } from '../../api/billing.api';
 import { formatMoney, formatShortDate } from '../../billing/money';
-import { hasPermission } from '../../session/session-user';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
 import './billing-history.css';
@@ -40,7 +40,7 @@ const period = (invoice: InvoiceView) =>
  */
 export function BillingHistoryPage() {
   const user = useSessionUser();
-  const allowed = hasPermission(user, 'Subscription.listing.view');
+  const allowed = abilitiesOf(user).billing;
   const [load, setLoad] = useState<Load>({ status: 'loading', invoices: [] });
 
   const fetchPage = useCallback((before: InvoiceView[], signal?: AbortSignal) => {

@@ -14,7 +14,7 @@ import { ApiError } from '../../api/api-error';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
 import { refreshSessionUser } from '../../session/session';
-import { hasPermission } from '../../session/session-user';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
@@ -30,9 +30,9 @@ type Load =
 /** /user/settings/branding (administration-content 2, 4, 5): colours, white label, three images. */
 export function BrandingPage() {
   const user = useSessionUser();
-  // A role or plan without Brand.update (the server refuses the save too): the spec's /unauthorized.
-  if (user && (user.isAdmin || !hasPermission(user, 'Brand.update')))
-    return <Navigate to="/unauthorized" replace />;
+  // The server's editBranding ability (a role or plan without Brand.update, a platform admin): the
+  // spec's /unauthorized, as the route guard sends it.
+  if (user && !abilitiesOf(user).editBranding) return <Navigate to="/unauthorized" replace />;
   return <BrandingLoader />;
 }
 

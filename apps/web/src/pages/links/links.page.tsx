@@ -8,7 +8,7 @@ import { EMBED_LINK_SORTS, type EmbedLinkPage } from '@helix/shared/schemas/embe
 import { ApiError } from '../../api/api-error';
 import { logError } from '../../logging/error-logger';
 import { fetchLinkPage, revokeLink, type EmbedLinkView } from '../../models/links.api';
-import { hasPermission } from '../../session/session-user';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { formatCount } from '../../ui/count-format';
 import { listEmptyText } from '../../ui/list-states';
@@ -68,31 +68,39 @@ function LinkActions({
   onSites(link: EmbedLinkView): void;
   onRevoke(link: EmbedLinkView): void;
 }) {
-  if (link.status === 'revoked') return null;
+  // What the server allows with this link (none once it is revoked).
+  const { edit, revoke } = link.abilities;
+  if (!edit && !revoke) return null;
   return (
     <div className="link-actions">
-      <Button
-        icon={<CalendarOutlined />}
-        aria-label={`Change expiry of the ${link.model.name} link`}
-        onClick={() => onExpiry(link)}
-      >
-        Expiry
-      </Button>
-      <Button
-        icon={<GlobalOutlined />}
-        aria-label={`Change the sites of the ${link.model.name} link`}
-        onClick={() => onSites(link)}
-      >
-        Sites
-      </Button>
-      <Button
-        danger
-        icon={<StopOutlined />}
-        aria-label={`Revoke the ${link.model.name} link`}
-        onClick={() => onRevoke(link)}
-      >
-        Revoke
-      </Button>
+      {edit && (
+        <Button
+          icon={<CalendarOutlined />}
+          aria-label={`Change expiry of the ${link.model.name} link`}
+          onClick={() => onExpiry(link)}
+        >
+          Expiry
+        </Button>
+      )}
+      {edit && (
+        <Button
+          icon={<GlobalOutlined />}
+          aria-label={`Change the sites of the ${link.model.name} link`}
+          onClick={() => onSites(link)}
+        >
+          Sites
+        </Button>
+      )}
+      {revoke && (
+        <Button
+          danger
+          icon={<StopOutlined />}
+          aria-label={`Revoke the ${link.model.name} link`}
+          onClick={() => onRevoke(link)}
+        >
+          Revoke
+        </Button>
+      )}
     </div>
   );
 }
@@ -106,7 +114,7 @@ function LinkActions({
  */
 export function LinksPage() {
   const user = useSessionUser();
-  const allowed = hasPermission(user, 'Model.embed');
+  const allowed = abilitiesOf(user).links;
   const narrow = useMediaQuery('(max-width: 767px)');
   const [confirming, setConfirming] = useState<EmbedLinkView | null>(null);
   const [editing, setEditing] = useState<EmbedLinkView | null>(null);

@@ -7,7 +7,8 @@ import {
 } from '@ant-design/icons';
 import { Button, Card, Tag, Tooltip } from 'antd';
 import { MSG } from '@helix/shared';
-import type { ModelAbilities } from '../../models/model-permissions';
+import type { ModelAbilities } from '@helix/shared/schemas/abilities';
+import type { ModelPageAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { PendingTag } from '../../offline/outbox-panel';
 import { usePendingTargets } from '../../offline/use-outbox';
@@ -19,7 +20,8 @@ export type CardAction = 'open' | 'edit' | 'delete' | 'share' | 'embed';
 
 interface ModelCardProps {
   model: Model;
-  abilities: ModelAbilities;
+  /** The page's (views counters); the card's own actions come with the model. */
+  abilities: ModelPageAbilities;
   onAction(action: CardAction, model: Model): void;
   /** Kept on this device for offline use. */
   pinned?: boolean;
@@ -32,7 +34,7 @@ interface ModelCardProps {
 
 const ACTIONS = [
   { action: 'edit', label: 'Edit', icon: <EditOutlined />, allowed: (a: ModelAbilities) => a.edit },
-  { action: 'delete', label: 'Delete', icon: <DeleteOutlined />, allowed: (a: ModelAbilities) => a.remove },
+  { action: 'delete', label: 'Delete', icon: <DeleteOutlined />, allowed: (a: ModelAbilities) => a.delete },
   { action: 'share', label: 'Share', icon: <ShareAltOutlined />, allowed: (a: ModelAbilities) => a.embed },
   { action: 'embed', label: 'Embed', icon: <CodeOutlined />, allowed: (a: ModelAbilities) => a.embed },
 ] as const;
@@ -44,7 +46,7 @@ const ACTIONS = [
  */
 export function ModelCard({ model, abilities, onAction, pinned = false, priority = 'lazy' }: ModelCardProps) {
   const pending = usePendingTargets().has(`model:${model.id}`);
-  const actions = ACTIONS.filter((a) => a.allowed(abilities)).map(({ action, label, icon }) => (
+  const actions = ACTIONS.filter((a) => a.allowed(model.abilities)).map(({ action, label, icon }) => (
     <Tooltip key={action} title={label}>
       <Button
         type="text"
@@ -57,12 +59,12 @@ export function ModelCard({ model, abilities, onAction, pinned = false, priority
     </Tooltip>
   ));
   // Whoever may open the viewer may keep the model for offline viewing.
-  if (abilities.view) actions.push(<PinButton key="pin" model={model} pinned={pinned} />);
+  if (model.abilities.view) actions.push(<PinButton key="pin" model={model} pinned={pinned} />);
 
   return (
     <Card
       className="model-card"
-      hoverable={abilities.view}
+      hoverable={model.abilities.view}
       cover={
         <div className="model-card-thumb">
           {model.thumbnail ? (
@@ -81,7 +83,7 @@ export function ModelCard({ model, abilities, onAction, pinned = false, priority
       }
       actions={actions.length ? actions : undefined}
     >
-      {abilities.view && (
+      {model.abilities.view && (
         <button
           type="button"
           className="model-card-open"

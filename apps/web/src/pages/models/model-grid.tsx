@@ -1,6 +1,6 @@
 import { Card, Empty, Skeleton } from 'antd';
 import { MSG } from '@helix/shared';
-import type { ModelAbilities } from '../../models/model-permissions';
+import type { ModelPageAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { EAGER_THUMBNAILS } from '../../models/listing-prefetch';
 import { ModelCard, type CardAction } from './model-card';
@@ -11,7 +11,7 @@ interface ModelGridProps {
   /** A newer answer is on its way (the cards shown may be the cache or an older search). */
   refreshing: boolean;
   searching: boolean;
-  abilities: ModelAbilities;
+  abilities: ModelPageAbilities;
   onAction(action: CardAction, model: Model): void;
   /** Ids of the models kept on this device. */
   pinned?: ReadonlySet<number>;

@@ -2,13 +2,13 @@ import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Input, Select, Typography } from 'antd';
 import type { ModelSort } from '@helix/shared/schemas/model';
 import { SORT_OPTIONS } from '../../models/model-listing';
-import type { ModelAbilities } from '../../models/model-permissions';
+import type { ModelPageAbilities } from '../../models/model-permissions';
 import type { ModelViews } from '../../models/models.api';
 import { ViewsCounter } from './views-counter';
 import { handover, HANDOVER } from '@helix/shared/handover';
 
 interface ModelsToolbarProps {
-  abilities: ModelAbilities;
+  abilities: ModelPageAbilities;
   search: string;
   sort: ModelSort;
   views: ModelViews | null;

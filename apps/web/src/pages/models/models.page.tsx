@@ -5,7 +5,7 @@ import { MSG } from '@helix/shared';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
 import { prefetchFirstListing } from '../../models/listing-prefetch';
-import { modelAbilities } from '../../models/model-permissions';
+import { modelPageAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { useModelListing } from '../../models/use-model-listing';
 import { usePinnedModels } from '../../offline/use-pinned-models';
@@ -42,7 +42,7 @@ type Dialog =
 /** /models (platform admin) and /user/home (subscribers' users): the model grid and its dialogs. */
 export function ModelsPage() {
   const user = useSessionUser();
-  const abilities = modelAbilities(user);
+  const abilities = modelPageAbilities(user);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<ModelSort>(DEFAULT_MODEL_SORT);
   // The usage e-mail's "Buy views" link (/user/home?buy-views=1) opens the Add Views dialog. Read from

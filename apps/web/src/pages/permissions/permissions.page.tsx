@@ -7,7 +7,6 @@ import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { loadWithSnapshot } from '../../offline/snapshot';
-import { useSessionUser } from '../../session/use-session';
 import { HighlightText } from '../../ui/highlight-text';
 import { ListSearch } from '../../ui/list-search';
 import { toastError } from '../../ui/notify';
@@ -25,8 +24,6 @@ type Sort = (typeof PLATFORM_USERS_SORTS)[number];
  * online are kept for offline (Assign Roles queues in the outbox).
  */
 export function PermissionsPage() {
-  // What the server allows (the session's abilities), not re-derived here.
-  const canAssign = Boolean(useSessionUser()?.abilities?.assignRoles);
   const list = useServerList<PlatformUser, Sort, PlatformUserPage>({
     fetchPage: fetchPlatformUsersPage,
     sorts: PLATFORM_USERS_SORTS,
@@ -38,6 +35,8 @@ export function PermissionsPage() {
   });
   const { reload } = list;
   const search = list.query.search ?? '';
+  // What the server allows with each user (their abilities), not re-derived here.
+  const canAssign = list.rows.some((u) => u.abilities.assignRoles);
   const [roles, setRoles] = useState<RoleView[]>([]);
   const [assigning, setAssigning] = useState<PlatformUser | null>(null);
 
@@ -88,11 +87,12 @@ export function PermissionsPage() {
           {
             title: 'Actions',
             key: 'actions',
-            render: (_: unknown, u: PlatformUser) => (
-              <Button size="small" onClick={() => setAssigning(u)} data-testid={`assign-roles-${u.id}`}>
-                Assign Roles
-              </Button>
-            ),
+            render: (_: unknown, u: PlatformUser) =>
+              u.abilities.assignRoles ? (
+                <Button size="small" onClick={() => setAssigning(u)} data-testid={`assign-roles-${u.id}`}>
+                  Assign Roles
+                </Button>
+              ) : null,
           },
         ]
       : []),

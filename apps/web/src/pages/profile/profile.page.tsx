@@ -15,7 +15,7 @@ import { ApiError } from '../../api/api-error';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
 import { replaceSessionUser } from '../../session/session';
-import { hasPermission, type SessionUser } from '../../session/session-user';
+import { abilitiesOf, type SessionUser } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
@@ -38,8 +38,9 @@ export function ProfilePage() {
   const user = useSessionUser();
   const [editing, setEditing] = useState(false);
   if (!user) return null;
-  if (!hasPermission(user, 'Profile.view')) return <Navigate to="/unauthorized" replace />;
-  const canEdit = hasPermission(user, 'Profile.update');
+  const can = abilitiesOf(user);
+  if (!can.profile) return <Navigate to="/unauthorized" replace />;
+  const canEdit = can.editProfile;
 
   return (
     <section className="page profile-page">

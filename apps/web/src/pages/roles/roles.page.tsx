@@ -7,6 +7,7 @@ import type { OutboxRow } from '../../offline/offline-db';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { useSnapshotLoad } from '../../offline/use-snapshot-load';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { columnSearch } from '../../ui/column-search';
 import { toastInfo, toastSuccess } from '../../ui/notify';
@@ -33,6 +34,8 @@ export function withPendingEdits(roles: RoleView[], outbox: OutboxRow[]): RoleRo
         permissions: [],
         userCount: 0,
         version: 0,
+        // Not on the server yet: nothing to do with it until it is.
+        abilities: { edit: false, delete: false },
         pending: true,
       });
     } else if (entry.kind === 'role.update' || entry.kind === 'role.delete') {
@@ -48,10 +51,8 @@ export function withPendingEdits(roles: RoleView[], outbox: OutboxRow[]): RoleRo
 /** /roles: Name search and sort, View, Edit, Delete and Create Role (platform admins). */
 export function RolesPage() {
   const user = useSessionUser();
-  // What the server allows (the session's abilities), not re-derived here.
-  const canCreate = Boolean(user?.abilities?.createRoles);
-  const canUpdate = Boolean(user?.abilities?.editRoles);
-  const canDelete = Boolean(user?.abilities?.deleteRoles);
+  // What the server allows: the session's (Create Role) and each role's (Edit, Delete).
+  const canCreate = abilitiesOf(user).createRole;
   const { load, reload } = useSnapshotLoad('roles', loadRoles, MSG.failedLoadRoles);
   const [permissions, setPermissions] = useState<PermissionView[]>([]);
   const [search, setSearch] = useState('');
@@ -59,14 +60,16 @@ export function RolesPage() {
   const [editing, setEditing] = useState<{ role: RoleView | null } | null>(null);
   const [modal, modalContext] = Modal.useModal();
 
+  // The transfer list's permissions, for creating a role or editing one.
+  const mayEditSome = load.status === 'ready' && load.data.some((role) => role.abilities.edit);
   useEffect(() => {
-    if (!canCreate && !canUpdate) return;
+    if (!canCreate && !mayEditSome) return;
     const controller = new AbortController();
     fetchPermissions({ signal: controller.signal, toast: false })
       .then(setPermissions)
       .catch(() => undefined);
     return () => controller.abort();
-  }, [canCreate, canUpdate]);
+  }, [canCreate, mayEditSome]);
 
   const confirmDelete = (role: RoleView) => {
     void modal.confirm({
@@ -122,16 +125,17 @@ export function RolesPage() {
             <Button size="small" onClick={() => setViewing(role)} data-testid={`view-role-${role.id}`}>
               View
             </Button>
-            {canUpdate && (
+            {role.abilities.edit && (
               <Button size="small" onClick={() => setEditing({ role })} data-testid={`edit-role-${role.id}`}>
                 Edit
               </Button>
             )}
-            {canDelete && (
+            {/* A built-in role is never deleted: its Delete stays, disabled, for whoever may change it. */}
+            {(role.abilities.delete || (role.builtIn && role.abilities.edit)) && (
               <Button
                 size="small"
                 danger
-                disabled={role.builtIn}
+                disabled={!role.abilities.delete}
                 title={role.builtIn ? MSG.builtInRoleLocked : undefined}
                 onClick={() => confirmDelete(role)}
                 data-testid={`delete-role-${role.id}`}

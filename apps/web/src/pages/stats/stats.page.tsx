@@ -5,7 +5,7 @@ import { LIST_PAGE_SIZE_MAX } from '@helix/shared/schemas/list-query';
 import { ApiError } from '../../api/api-error';
 import { logError } from '../../logging/error-logger';
 import { fetchModels, fetchTenants, type ModelListing, type Tenant } from '../../models/models.api';
-import { hasPermission } from '../../session/session-user';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
@@ -25,9 +25,13 @@ type Load = { status: 'loading' } | { status: 'ready'; listing: ModelListing } |
  */
 export function StatsPage() {
   const user = useSessionUser();
-  const showModels = hasPermission(user, 'Model.listing.view');
-  const showUsers = hasPermission(user, 'User.listing.view');
-  const loadTenants = Boolean(user?.isAdmin);
+  // The server decides who reads the statistics (the route guard's `stats` ability) and each part.
+  const can = abilitiesOf(user);
+  const showModels = can.stats && can.modelStats;
+  const showUsers = can.stats && can.userStats;
+  // The platform's view (no school's user): every tenant's figures, with the top tenants' names.
+  const platform = !can.subscription;
+  const loadTenants = platform;
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [tenants, setTenants] = useState<Tenant[]>([]);
 
@@ -67,7 +71,7 @@ export function StatsPage() {
 
   const models = showModels ? (listing?.models ?? []) : [];
   // Views per class (LTI courses): the school's owner and whoever reads its users' statistics.
-  const showClasses = Boolean(user && !user.isAdmin && (user.isOwner || showUsers));
+  const showClasses = can.classStats;
   const nothingAllowed = !showModels && !showUsers;
 
   return (
@@ -77,7 +81,7 @@ export function StatsPage() {
         Statistics
       </Typography.Title>
       {/* A customer's own views (the billed count) for the period; platform admins read every tenant's above. */}
-      {showModels && !user?.isAdmin && <ViewsExportButton />}
+      {showModels && !platform && <ViewsExportButton />}
       {load.status === 'loading' && (showModels || showUsers) && (
         <div className="stats-loading">
           <Spin size="large" aria-label="Loading statistics" />
@@ -103,7 +107,7 @@ export function StatsPage() {
           <h2 id="stats-users-title" className="stats-section-title">
             Top users
           </h2>
-          <UserStatsTable showTenant={Boolean(user?.isAdmin)} />
+          <UserStatsTable showTenant={platform} />
         </section>
       )}
       {showClasses && (

@@ -9,7 +9,7 @@ import { payChangeInvoice } from '../../billing/change-flow';
 import { paymentErrorText } from '../../billing/card-error';
 import { stripeInstance } from '../../billing/stripe-instance';
 import { sessionSubscriptionState } from '../../billing/subscription-state';
-import { hasPermission } from '../../session/session-user';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
@@ -40,7 +40,7 @@ export function SubscriptionPage() {
   const [seatsChange, setSeatsChange] = useState<ChangeTarget | null>(null);
   const state = sessionSubscriptionState(user?.subscription ?? null);
   const hasBilling = state.kind !== 'not_subscribed';
-  const mayView = Boolean(user && hasPermission(user, 'Subscription.listing.view'));
+  const mayView = abilitiesOf(user).billing;
 
   const loadSummary = useCallback(async () => {
     if (!mayView) return;

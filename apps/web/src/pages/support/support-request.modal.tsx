@@ -8,7 +8,7 @@ import { ApiError } from '../../api/api-error';
 import { ImagePicker, imageRule, type ImageValue } from '../../components/image-picker/image-picker';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
-import { hasPermission } from '../../session/session-user';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { sendSupportRequest } from './support.api';
@@ -31,8 +31,8 @@ export function SupportRequestModal({ open, onClose }: { open: boolean; onClose(
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
   const user = useSessionUser();
-  // A hint only: the server decides the tier from the plan and permissions in force.
-  const expected = user && hasPermission(user, 'Customersupport') ? 'priority' : 'standard';
+  // A hint only (the session's ability): the server decides the tier again at each request.
+  const expected = abilitiesOf(user).prioritySupport ? 'priority' : 'standard';
 
   const close = () => {
     if (busy) return;

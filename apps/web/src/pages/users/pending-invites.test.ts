@@ -10,6 +10,7 @@ const user = (id: number, email: string): TenantUserView => ({
   userName: `user${id}`,
   isPassword: true,
   isOwner: false,
+  abilities: { view: true, resend: false, delete: true },
   roles: [],
   rolesVersion: 1,
   createdAt: '2026-01-01T00:00:00.000Z',

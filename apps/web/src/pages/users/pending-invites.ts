@@ -28,6 +28,8 @@ export function withPendingInvites(users: TenantUserView[], outbox: OutboxRow[])
       createdAt: new Date(entry.createdAt).toISOString(),
       status: 'invited',
       lastLoginAt: null,
+      // Not on the server yet: nothing to do with it until it is.
+      abilities: { view: false, resend: false, delete: false },
       pending: true,
     });
   }

@@ -57,7 +57,7 @@ export function UserDetailPage() {
           </Link>
           <Button
             danger
-            disabled={!user?.canDelete}
+            disabled={!user?.abilities.delete}
             onClick={() => setDeleting(true)}
             data-testid="delete-user"
           >

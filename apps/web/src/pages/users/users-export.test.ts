@@ -20,6 +20,7 @@ const user = (over: Partial<TenantUserView>): TenantUserView => ({
   createdAt: '2026-01-11T08:30:00.000Z',
   status: 'active',
   lastLoginAt: '2026-02-01T16:05:00.000Z',
+  abilities: { view: true, resend: false, delete: true },
   ...over,
 });
 

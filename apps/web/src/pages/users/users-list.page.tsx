@@ -14,6 +14,7 @@ import { FIRST_ANSWER } from '../../prerender/first-answers';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
+import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { HighlightText } from '../../ui/highlight-text';
 import { ListSearch } from '../../ui/list-search';
@@ -41,8 +42,8 @@ const FIRST = { answer: FIRST_ANSWER.tenantUsers, parse: (a: unknown) => TenantU
  */
 export function UsersListPage() {
   const navigate = useNavigate();
-  const me = useSessionUser();
-  const can = (p: string) => me?.permissions.includes(p as never) ?? false;
+  // What the server allows: the session's (Add Users) and each row's (resend, view, delete).
+  const canInvite = abilitiesOf(useSessionUser()).inviteUsers;
   const list = useServerList<TenantUserView, Sort, TenantUserPage>({
     fetchPage: fetchTenantUsersPage,
     sorts: TENANT_USERS_SORTS,
@@ -106,7 +107,7 @@ export function UsersListPage() {
       key: 'resend',
       width: 130,
       render: (_, user) =>
-        !user.isPassword && !user.pending && can('User.invite') ? (
+        !user.pending && user.abilities.resend ? (
           <Button
             type="link"
             size="small"
@@ -129,13 +130,13 @@ export function UsersListPage() {
             trigger={['click']}
             menu={{
               items: [
-                { key: 'view', label: 'View', icon: <EyeOutlined />, disabled: !can('User.detail.view') },
+                { key: 'view', label: 'View', icon: <EyeOutlined />, disabled: !user.abilities.view },
                 {
                   key: 'delete',
                   label: 'Delete',
                   icon: <DeleteOutlined />,
                   danger: true,
-                  disabled: !can('User.delete') || user.isOwner || user.id === me?.id,
+                  disabled: !user.abilities.delete,
                 },
               ],
               onClick: ({ key }) => {
@@ -177,7 +178,7 @@ export function UsersListPage() {
         </Typography.Title>
         <Space wrap>
           {data && <span data-testid="total-users">{MSG.totalUsers(data.totalUsers, data.userLimit)}</span>}
-          {can('User.invite') && (
+          {canInvite && (
             <Dropdown
               disabled={full}
               trigger={['click']}
