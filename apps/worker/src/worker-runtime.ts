@@ -64,6 +64,7 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
     mailFrom: config.MAIL_FROM,
     publicUrl: config.PUBLIC_URL,
     signingSecret: config.SIGNING_SECRET,
+    leaseMs: config.INVITE_SEND_LEASE_MS,
     // One cache of the schools' logos for every e-mail this worker sends.
     logos: createInlineLogos({ storage, publicUrl: config.PUBLIC_URL, logger }),
   };
@@ -94,7 +95,8 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
   const recoverInvites = () =>
     requeueOpenInvites(db, queue)
       .then((found) => {
-        if (found.batches + found.invites > 0) logger.debug(found, 'open invitations queued');
+        if (found.orphanRows > 0) logger.warn(found, 'bulk invite rows no job would run queued again');
+        else if (found.batches + found.invites > 0) logger.debug(found, 'open invitations queued');
       })
       .catch((err: unknown) => logger.warn({ err }, 'open invitations not queued'));
 

@@ -149,6 +149,11 @@ export const ConfigSchema = z.object({
    * job is retried in all, so leave it unset in production.
    */
   JOB_RETRY_MAX_DELAY_MS: z.coerce.number().int().positive().optional(),
+  /**
+   * How long an invitation's send is leased to the attempt that claimed it (send-invite.ts); a killed
+   * worker's e-mails in flight go out again after it. Longer than any SMTP conversation.
+   */
+  INVITE_SEND_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   /** How often the worker moves buffered view counts from Redis to PostgreSQL (flush-views), in ms. */
   VIEW_FLUSH_INTERVAL_MS: z.coerce.number().int().min(200).default(2_000),
   /** Rate limit of the public embed path (embed detail and viewer loads), per client IP and window. */

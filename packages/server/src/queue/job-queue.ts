@@ -45,6 +45,8 @@ export function jobOptionsOf(family: QueueFamily): JobsOptions {
 }
 
 /** How long a producer waits for Redis to take a job before it answers 503 (a request never hangs). */
+const LIVE_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+
 export const DEFAULT_ADD_TIMEOUT_MS = 1_000;
 
 export const queueUnavailable = () =>
@@ -141,6 +143,40 @@ export class JobQueue {
       opts: traced({ jobId: item.jobId }),
     }));
     await within(this.addTimeoutMs, this.queueFor(job).addBulk(jobs));
+  }
+
+  /**
+   * Of `jobIds`, those with a job that will still run (waiting, delayed, active, prioritized or
+   * waiting for children); a completed, failed or missing job is not live.
+   */
+  async liveJobIds(job: JobDefinition, jobIds: readonly string[]): Promise<Set<string>> {
+    const queue = this.queueFor(job);
+    const states = await within(
+      this.addTimeoutMs * 5,
+      Promise.all(jobIds.map(async (id) => [id, await queue.getJobState(id)] as const)),
+    );
+    return new Set(states.filter(([, state]) => LIVE_STATES.has(state)).map(([id]) => id));
+  }
+
+  /**
+   * Adds jobs whose jobId may be held by a finished job (completed or failed, kept for the record): the
+   * finished job is removed first, so the add is not collapsed into it. A live job is kept.
+   */
+  async enqueueAgain<J extends JobDefinition>(
+    job: J,
+    items: ReadonlyArray<{ payload: z.input<J['payload']>; jobId: string }>,
+  ): Promise<void> {
+    const queue = this.queueFor(job);
+    await within(
+      this.addTimeoutMs * 5,
+      Promise.all(
+        items.map(async (item) => {
+          const state = await queue.getJobState(item.jobId);
+          if (state === 'completed' || state === 'failed') await queue.remove(item.jobId);
+        }),
+      ),
+    );
+    await this.enqueueMany(job, items);
   }
 
   /** Repeats a job every `everyMs` (one scheduler per job name; a second call updates it). */
