@@ -494,6 +494,10 @@ export const MSG = {
   ltiKeyRotated: 'A new key is in use; the previous one stays published for 7 days.',
   failedLoadLti: 'Failed to load the LMS settings',
   ltiErrorTitle: 'Helix could not open this activity',
+  ltiLoginContinueTitle: 'Continue to your learning platform',
+  ltiLoginContinue: (host: string) =>
+    `To open this activity, sign-in continues at ${host}, the address your school registered for its learning platform. Continue only if you know this address.`,
+  ltiLoginContinueButton: (host: string) => `Continue to ${host}`,
   ltiUnknownPlatform:
     'This learning platform is not registered with Helix. Your LMS administrator registers it in Helix (Settings > LMS) with its issuer and client ID.',
   ltiAskClientId:
