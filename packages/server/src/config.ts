@@ -47,8 +47,17 @@ export const ConfigSchema = z.object({
    * pupils all sign in from one address at the start of a lesson (300 in ten minutes and more).
    */
   LOGIN_ADDRESS_LIMIT_MAX: z.coerce.number().int().positive().default(1_000),
-  /** Failed logins per account (any addresses) per LOGIN_ACCOUNT_WINDOW_SECONDS: guessing is per account. */
-  LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().positive().default(10),
+  /**
+   * Consecutive failed logins of one account from one address before that address waits (1 s, 2 s,
+   * 4 s ... up to LOGIN_DELAY_MAX_SECONDS) between tries on that account (apps/api/src/http/login-throttle.ts).
+   */
+  LOGIN_FREE_FAILURES: z.coerce.number().int().min(0).default(5),
+  LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().positive().default(900),
+  /**
+   * Failed logins per account (any addresses) per LOGIN_ACCOUNT_WINDOW_SECONDS past which no address
+   * has free failures left on it: many addresses guessing together are slowed, the owner is not locked.
+   */
+  LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().positive().default(100),
   LOGIN_ACCOUNT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),

@@ -33,6 +33,7 @@ export const MSG = {
   agreePrivacy: 'Please Agree To Privacy Policy',
   alreadyHaveAccount: 'Already have an account? Sign in here',
   invalidCredentials: 'The email or password is incorrect.',
+  loginWait: 'Too many wrong passwords from this device. Please wait a moment and try again.',
   emailTaken: 'This email is already registered.',
   usernameTaken: 'This username is already taken.',
   inviteInvalid: 'This invitation link is invalid or has expired.',
