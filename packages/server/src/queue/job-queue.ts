@@ -12,6 +12,7 @@ import {
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { AppError } from '../errors.ts';
 import { currentRequestId } from '../request-context.ts';
+import { isRedisUnavailable } from '../redis.ts';
 
 /**
  * The request a job was enqueued from, kept in the job's options (BullMQ stores options it does not
@@ -72,6 +73,13 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 export interface JobQueueOptions {
+  /**
+   * The 'error' events of its BullMQ queues and queue events (a lost Redis connection, once per
+   * reconnect attempt): e.g. redisErrorReporter, which counts connection errors towards the outage
+   * logged once. Without it connection errors are dropped (the connection's watcher reports the
+   * outage) and others are printed.
+   */
+  onError?: (error: unknown) => void;
   /** See DEFAULT_ADD_TIMEOUT_MS; the worker's own adds (dispatching a batch) may wait longer. */
   addTimeoutMs?: number;
 }
@@ -87,6 +95,7 @@ export class JobQueue {
   private readonly queues: Record<QueueFamilyName, Queue>;
   private readonly events = new Map<QueueFamilyName, Promise<QueueEvents>>();
   private readonly addTimeoutMs: number;
+  private readonly onError: (error: unknown) => void;
 
   constructor(
     private readonly connection: Redis,
@@ -94,13 +103,22 @@ export class JobQueue {
     options: JobQueueOptions = {},
   ) {
     this.addTimeoutMs = options.addTimeoutMs ?? DEFAULT_ADD_TIMEOUT_MS;
+    // Without a listener BullMQ prints each error with its stack (a multi-line dump per reconnect).
+    this.onError =
+      options.onError ??
+      ((error) => {
+        if (!isRedisUnavailable(error)) console.error(error);
+      });
     this.queues = Object.fromEntries(
       QUEUE_FAMILY_NAMES.map((name) => {
         const family: QueueFamily = QUEUE_FAMILIES[name];
-        return [
-          name,
-          new Queue(family.queue, { connection, prefix, defaultJobOptions: jobOptionsOf(family) }),
-        ];
+        const queue = new Queue(family.queue, {
+          connection,
+          prefix,
+          defaultJobOptions: jobOptionsOf(family),
+        });
+        queue.on('error', this.onError);
+        return [name, queue];
       }),
     ) as Record<QueueFamilyName, Queue>;
   }
@@ -225,6 +243,7 @@ export class JobQueue {
           connection: this.connection.duplicate(),
           prefix: this.prefix,
         });
+        listener.on('error', this.onError);
         await listener.waitUntilReady();
         return listener;
       })();
