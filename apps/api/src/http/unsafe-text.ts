@@ -8,7 +8,11 @@ import { AppError } from '@helix/server/errors';
  * anywhere in the request's input it is a 400 with a field error, before any route, query or audit
  * write sees it, instead of a 500 from the database.
  */
-export const isStorableText = (value: string): boolean => !value.includes('\u0000') && value.isWellFormed();
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const isStorableText = (value: string): boolean =>
+  !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 
 /** Nesting walked at most (JSON bodies are refused past 64 levels by the body parser already). */
 const MAX_DEPTH = 80;
