@@ -48,6 +48,22 @@ afterAll(async () => {
   if (fixture) await rm(fixture.storageDir, { recursive: true, force: true });
 });
 
+/**
+ * What an outage adds to a process's output beside its structured start and end lines: stack traces
+ * (printed or inside a logged error), connection errors, and error-level lines other than a start.
+ */
+const logNoise = (output: string) => {
+  const rest = output
+    .split('\n')
+    .filter((l) => !/outage started|available again/.test(l))
+    .join('\n');
+  return {
+    'stack frames': (rest.match(/(?:\n|\\n)\s+at /g) ?? []).length,
+    ECONNREFUSED: (rest.match(/ECONNREFUSED/g) ?? []).length,
+    'other error lines': rest.split('\n').filter((l) => /"level":50/.test(l)).length,
+  };
+};
+
 const outageLines = (dependency: string) => ({
   started: api.logLines(/outage started/).filter((l) => l.dependency === dependency).length,
   ended: api.logLines(/available again/).filter((l) => l.dependency === dependency).length,
@@ -76,6 +92,7 @@ describe('Redis outage under paced embed loads', () => {
     console.log(`\nRedis outage, ${seconds} s, ${LOADS_PER_SECOND} embed loads/s`);
     console.table([outageFigures(run, seconds, views)]);
 
+    console.table({ api: logNoise(api.output()), worker: logNoise(worker.output()) });
     console.log(
       api
         .logLines(/outage started|available again/)
@@ -100,5 +117,9 @@ describe('Redis outage under paced embed loads', () => {
     expect(recovered).toBeDefined();
     expect(outageLines('redis')).toEqual({ started: outagesSoFar, ended: outagesSoFar });
     expect(api.logLines(/rate limiter|unhandled error|drawn home/)).toEqual([]);
+    // No stack dump per reconnect attempt, no /api/ready 503 at error level (issue 29, point 6).
+    for (const output of [api.output(), worker.output()]) {
+      expect(logNoise(output)).toEqual({ 'stack frames': 0, ECONNREFUSED: 0, 'other error lines': 0 });
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { ServerDeps } from '@helix/server/deps';
 import './http/types.ts';
 import { auth, tenantParam } from './http/auth.ts';
 import { jsonBody } from './http/json-body.ts';
+import { refuseUnstorablePath } from './http/unsafe-text.ts';
 import { apiNotFound, errorHandler, type AppOutages } from './http/error-handler.ts';
 import { watchDatabase } from '@helix/server/health/watch-database';
 import { watchRedis } from '@helix/server/redis';
@@ -86,6 +87,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use(securityHeaders(config));
   app.use(metricsRoutes(deps));
 
+  // NUL or a lone surrogate in a path: a 400 before any route (http/unsafe-text.ts).
+  app.use('/api', refuseUnstorablePath);
   app.use('/api', healthRoutes(deps, draining));
   // The API reference: /api/openapi.json and the interactive /api/docs (apps/api/API.md).
   app.use('/api', referenceRoutes());

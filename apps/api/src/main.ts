@@ -1,7 +1,13 @@
 import { createServer } from 'node:http';
 import { config as loadConfig, ConfigError, createLogger } from '@helix/server';
 import { createDb } from '@helix/server/db';
-import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady, watchRedis } from '@helix/server/redis';
+import {
+  COMMAND_CLIENT_OPTIONS,
+  createRedis,
+  redisErrorReporter,
+  redisReady,
+  watchRedis,
+} from '@helix/server/redis';
 import { answersWithin } from '@helix/server/health/dependency-outage';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import { createApp } from './app.ts';
@@ -17,10 +23,13 @@ async function main() {
   const db = createDb(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL, COMMAND_CLIENT_OPTIONS);
   const queueConnection = createRedis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  const queue = new JobQueue(queueConnection, config.REDIS_PREFIX);
-  // An outage is logged once when it starts and once when it ends (not per reconnect or per request).
+  // An outage is logged once when it starts and once when it ends (not per reconnect or per request);
+  // the queues' connection errors in it are counted, not printed.
   watchRedis(redis, logger);
-  watchRedis(queueConnection, logger, 'redis (queue)');
+  const queueOutage = watchRedis(queueConnection, logger, 'redis (queue)');
+  const queue = new JobQueue(queueConnection, config.REDIS_PREFIX, {
+    onError: redisErrorReporter(queueOutage, logger),
+  });
   // The command client has no offline queue: connect before serving, but serve anyway when Redis is
   // down (the requests that need it answer 503 or degrade, the others are served).
   if (!(await redisReady(redis, 5000))) logger.warn('starting without Redis');

@@ -15,7 +15,7 @@ import { bearer, createModel, createModelHarness, customer, type ModelHarness } 
 const CACHE_MS = 1_000;
 const env = {
   EMBED_ACCESS_CACHE_MS: String(CACHE_MS),
-  LOGIN_ACCOUNT_FAILURES_MAX: '4',
+  LOGIN_FREE_FAILURES: '3',
   EMBED_TOKEN_RATE_LIMIT_MAX: '30',
   VIEW_GRACE_PERCENT: '0',
 };
@@ -109,15 +109,15 @@ describe('two API processes', () => {
     const tenant = await createTenant(h.db);
     const user = await createUser(h.db, { tenant });
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i += 1) {
+    for (let i = 0; i < 5; i += 1) {
       const app = i % 2 === 0 ? one : two;
       const res = await request(app)
         .post('/api/user/login')
         .send({ email: user.email, password: `wrong-${i}` });
       statuses.push(res.status);
     }
-    // LOGIN_ACCOUNT_FAILURES_MAX = 4 in all: two on each process, then both refuse.
-    expect(statuses).toEqual([400, 400, 400, 400, 429, 429]);
+    // LOGIN_FREE_FAILURES = 3 in all: the fourth failure (on the other process) makes the address wait.
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
   });
 
   it('rate limits count across both: loads of one embed link', async () => {

@@ -15,6 +15,8 @@ import {
 import { jobOutcomes, jobRunSeconds, jobWaitSeconds } from '@helix/server/metrics/metrics';
 import { requestIdOf } from '@helix/server/queue/job-queue';
 import { runInRequest } from '@helix/server/request-context';
+import type { DependencyOutage } from '@helix/server/health/dependency-outage';
+import { isRedisUnavailable, redisErrorReporter } from '@helix/server/redis';
 
 /**
  * A handler receives the payload already checked against its contract, the job, the worker's lock
@@ -50,6 +52,11 @@ export interface WorkersOptions {
   concurrency?: Partial<Record<QueueFamilyName, number>>;
   /** JOB_RETRY_MAX_DELAY_MS: caps every family's retry wait (drills and tests). */
   retryMaxDelayMs?: number;
+  /**
+   * The queue connection's outage (watchRedis): a worker's connection errors count towards it instead
+   * of a line each; without it they are logged at warn.
+   */
+  redisOutage?: Pick<DependencyOutage, 'failed'>;
   /**
    * How long a job's lock lasts without renewal: a worker killed mid-job gives its jobs back after
    * about this long plus stalledInterval, and a restarted worker runs them again.
@@ -148,7 +155,14 @@ export function startWorkers(options: WorkersOptions): Workers {
         'job failed',
       );
     });
-    worker.on('error', (err) => options.logger.error({ err, queue: declared.queue }, 'worker error'));
+    // A Redis outage is logged by its watcher (start and end); other worker errors stay at error.
+    const redisError = options.redisOutage
+      ? redisErrorReporter(options.redisOutage, options.logger, { queue: declared.queue })
+      : undefined;
+    worker.on('error', (err) => {
+      if (redisError && isRedisUnavailable(err)) redisError(err);
+      else options.logger.error({ err, queue: declared.queue }, 'worker error');
+    });
     workers.set(family, worker);
   }
   return {

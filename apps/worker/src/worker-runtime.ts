@@ -7,7 +7,8 @@ import { createDb, poolOf, type Db } from '@helix/server/db';
 import { registerDbPool, registerQueueDepth, registerViewBuffer } from '@helix/server/metrics/collectors';
 import { startProcessMetrics } from '@helix/server/metrics/metrics';
 import { serveMetrics } from '@helix/server/metrics/metrics-endpoint';
-import { createRedis } from '@helix/server/redis';
+import { createRedis, redisErrorReporter, watchRedis } from '@helix/server/redis';
+import { svgLanesFor } from './images/svg-lanes.ts';
 import { viewCommands } from '@helix/server/views/view-store';
 import { createMailTransport } from '@helix/server/mail/transport';
 import { JobQueue } from '@helix/server/queue/job-queue';
@@ -47,12 +48,16 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
   const db = options.db ?? createDb(config.DATABASE_URL);
   // Workers block on Redis: BullMQ needs maxRetriesPerRequest null on their connection.
   const connection = createRedis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  connection.on('error', (err) => logger.warn({ err }, 'redis (queue) error'));
+  // An outage is logged once when it starts and once when it ends; connection errors in it are counted.
+  const queueOutage = watchRedis(connection, logger, 'redis (queue)');
   const redis = createRedis(config.REDIS_URL);
   // The view scripts defined before any job uses them (view-commands.test.ts).
   viewCommands(redis);
-  redis.on('error', (err) => logger.warn({ err }, 'redis error'));
-  const queue = new JobQueue(connection, config.REDIS_PREFIX, { addTimeoutMs: WORKER_ADD_TIMEOUT_MS });
+  watchRedis(redis, logger);
+  const queue = new JobQueue(connection, config.REDIS_PREFIX, {
+    addTimeoutMs: WORKER_ADD_TIMEOUT_MS,
+    onError: redisErrorReporter(queueOutage, logger),
+  });
   const transport = options.transport ?? createMailTransport(config.SMTP_URL);
   // Bulk rows: pooled SMTP connections (no connect and greeting per e-mail).
   const bulkTransport = options.transport ?? createMailTransport(config.SMTP_URL, { pool: true });
@@ -64,10 +69,12 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
     mailFrom: config.MAIL_FROM,
     publicUrl: config.PUBLIC_URL,
     signingSecret: config.SIGNING_SECRET,
+    leaseMs: config.INVITE_SEND_LEASE_MS,
     // One cache of the schools' logos for every e-mail this worker sends.
     logos: createInlineLogos({ storage, publicUrl: config.PUBLIC_URL, logger }),
   };
   const deps: HandlerDeps = {
+    svgLanes: svgLanesFor(config.IMAGE_CHECK_CONCURRENCY),
     transport,
     mailFrom: config.MAIL_FROM,
     queue,
@@ -94,7 +101,8 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
   const recoverInvites = () =>
     requeueOpenInvites(db, queue)
       .then((found) => {
-        if (found.batches + found.invites > 0) logger.debug(found, 'open invitations queued');
+        if (found.orphanRows > 0) logger.warn(found, 'bulk invite rows no job would run queued again');
+        else if (found.batches + found.invites > 0) logger.debug(found, 'open invitations queued');
       })
       .catch((err: unknown) => logger.warn({ err }, 'open invitations not queued'));
 
@@ -127,6 +135,7 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
         families: running,
         concurrency: { images: config.IMAGE_CHECK_CONCURRENCY },
         retryMaxDelayMs: config.JOB_RETRY_MAX_DELAY_MS,
+        redisOutage: queueOutage,
       });
       await moveLegacyJobs(connection, config.REDIS_PREFIX, queue, logger).catch((err: unknown) =>
         logger.warn({ err }, 'jobs of the old shared queue not moved'),

@@ -47,8 +47,17 @@ export const ConfigSchema = z.object({
    * pupils all sign in from one address at the start of a lesson (300 in ten minutes and more).
    */
   LOGIN_ADDRESS_LIMIT_MAX: z.coerce.number().int().positive().default(1_000),
-  /** Failed logins per account (any addresses) per LOGIN_ACCOUNT_WINDOW_SECONDS: guessing is per account. */
-  LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().positive().default(10),
+  /**
+   * Consecutive failed logins of one account from one address before that address waits (1 s, 2 s,
+   * 4 s ... up to LOGIN_DELAY_MAX_SECONDS) between tries on that account (apps/api/src/http/login-throttle.ts).
+   */
+  LOGIN_FREE_FAILURES: z.coerce.number().int().min(0).default(5),
+  LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().positive().default(900),
+  /**
+   * Failed logins per account (any addresses) per LOGIN_ACCOUNT_WINDOW_SECONDS past which no address
+   * has free failures left on it: many addresses guessing together are slowed, the owner is not locked.
+   */
+  LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().positive().default(100),
   LOGIN_ACCOUNT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -149,6 +158,11 @@ export const ConfigSchema = z.object({
    * job is retried in all, so leave it unset in production.
    */
   JOB_RETRY_MAX_DELAY_MS: z.coerce.number().int().positive().optional(),
+  /**
+   * How long an invitation's send is leased to the attempt that claimed it (send-invite.ts); a killed
+   * worker's e-mails in flight go out again after it. Longer than any SMTP conversation.
+   */
+  INVITE_SEND_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   /** How often the worker moves buffered view counts from Redis to PostgreSQL (flush-views), in ms. */
   VIEW_FLUSH_INTERVAL_MS: z.coerce.number().int().min(200).default(2_000),
   /** Rate limit of the public embed path (embed detail and viewer loads), per client IP and window. */

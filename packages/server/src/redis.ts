@@ -84,6 +84,23 @@ const CONFIRM_TIMEOUT_MS = 2000;
 const PROBE_INTERVAL_MS = 1000;
 
 /**
+ * What an 'error' event of a Redis client or of a BullMQ worker, queue or queue events does: a
+ * connection error (ECONNREFUSED, a lost or closed connection, a timeout) only counts towards the
+ * outage, whose start and end are the two lines an operator reads (watchRedis); anything else is
+ * logged at warn. Replaces a multi-line stack per reconnect attempt.
+ */
+export function redisErrorReporter(
+  outage: Pick<DependencyOutage, 'failed'>,
+  logger: Pick<Logger, 'warn'>,
+  context: Record<string, unknown> = {},
+): (error: unknown) => void {
+  return (error) => {
+    if (isRedisUnavailable(error)) outage.failed(error);
+    else logger.warn({ ...context, err: error }, 'redis error');
+  };
+}
+
+/**
  * The client's outage state, logged once per outage (see DependencyOutage): a lost connection starts
  * it, the client's `ready` ends it. A request path that sees a command time out reports it too
  * (`failed`); a hung Redis that keeps the connection open is then probed with PING until it answers.
@@ -106,7 +123,7 @@ export function watchRedis(redis: Redis, logger: Logger, name = 'redis'): Depend
     clearInterval(probe);
     probe = undefined;
   };
-  redis.on('error', (error) => outage.failed(error));
+  redis.on('error', redisErrorReporter(outage, logger, { dependency: name }));
   redis.on('reconnecting', () => outage.failed(new Error('connection lost, reconnecting')));
   redis.on('ready', () => {
     stopProbe();

@@ -88,6 +88,7 @@ export interface ImageCheckBudget {
   svgPixels: number;
   svgMaxBlur: number;
   svgMaxFilterUses: number;
+  svgMaxUseDraws: number;
 }
 
 export const IMAGE_CHECK_BUDGET: Readonly<ImageCheckBudget> = {
@@ -100,8 +101,14 @@ export const IMAGE_CHECK_BUDGET: Readonly<ImageCheckBudget> = {
    * units; a drop shadow uses 2 to 20) ...
    */
   svgMaxBlur: 100,
-  /** ... or more filter references (attributes, style declarations, CSS rules) than this. */
+  /** ... or more filter references (attributes, style declarations, CSS rules) than this ... */
   svgMaxFilterUses: 32,
+  /**
+   * ... or more elements drawn through `<use>` than this, counting a `<use>` of an element that itself
+   * holds `<use>`s as all it draws (a `<use>` bomb draws one filtered group thousands of times, or
+   * nests uses into billions). A logo or an icon sheet draws a few dozen.
+   */
+  svgMaxUseDraws: 400,
 };
 
 /**

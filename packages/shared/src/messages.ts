@@ -33,6 +33,7 @@ export const MSG = {
   agreePrivacy: 'Please Agree To Privacy Policy',
   alreadyHaveAccount: 'Already have an account? Sign in here',
   invalidCredentials: 'The email or password is incorrect.',
+  loginWait: 'Too many wrong passwords from this device. Please wait a moment and try again.',
   emailTaken: 'This email is already registered.',
   usernameTaken: 'This username is already taken.',
   inviteInvalid: 'This invitation link is invalid or has expired.',
@@ -494,6 +495,10 @@ export const MSG = {
   ltiKeyRotated: 'A new key is in use; the previous one stays published for 7 days.',
   failedLoadLti: 'Failed to load the LMS settings',
   ltiErrorTitle: 'Helix could not open this activity',
+  ltiLoginContinueTitle: 'Continue to your learning platform',
+  ltiLoginContinue: (host: string) =>
+    `To open this activity, sign-in continues at ${host}, the address your school registered for its learning platform. Continue only if you know this address.`,
+  ltiLoginContinueButton: (host: string) => `Continue to ${host}`,
   ltiUnknownPlatform:
     'This learning platform is not registered with Helix. Your LMS administrator registers it in Helix (Settings > LMS) with its issuer and client ID.',
   ltiAskClientId:

@@ -3,9 +3,17 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, MSG } from '@helix/shared';
 import { createHarness, type Harness } from '../../test/harness.ts';
-import { createTenant, createUser, seedRoles, uniqueName } from '@helix/server/testing/factories';
+import {
+  CUSTOMER_PLAN_PERMISSIONS,
+  createPlan,
+  createTenant,
+  createUser,
+  seedRoles,
+  uniqueName,
+} from '@helix/server/testing/factories';
 import { ERROR_CODES, IDEMPOTENCY_HEADER } from '@helix/shared/schemas/outbox';
-import { bearer, platformAdmin, type Caller } from '../../test/models.ts';
+import { bearer, customer, platformAdmin, type Caller } from '../../test/models.ts';
+import { openApiDocument } from '../openapi/document.ts';
 
 let h: Harness;
 let token: string;
@@ -436,6 +444,110 @@ describe('bounded input', () => {
       // The customer here may not call these (403 before validation); the admin's calls reach it.
       if (who === 'admin')
         expect(res.status, `${path} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`).toBe(400);
+    }
+  });
+});
+
+/** Every documented route of a method, as a path to call (the tenant segment and ids filled in). */
+function documentedPaths(method: 'get' | 'post', tenant: string): string[] {
+  const paths = Object.entries(openApiDocument().paths ?? {})
+    .filter(([, item]) => (item as Record<string, unknown>)[method])
+    // The Stripe webhook reads its raw body and checks the signature first (not configured here: 503).
+    .filter(([path]) => !path.includes('/stripe/webhook'))
+    .map(([path]) => path.replace('{tenant}', tenant).replace(/\{[^}]+\}/g, '1'));
+  expect(paths.length).toBeGreaterThan(10);
+  return paths;
+}
+
+/** Text PostgreSQL cannot store: NUL, and lone UTF-16 surrogates (not encodable as UTF-8). */
+const UNSTORABLE = ['a\u0000b', '\u0000', 'Uma \ud800 X', '\udfff', 'x\ud800\u0000'];
+
+/** Refused before the input is read: no session, no permission, not found, rate limited. */
+const REFUSED_FIRST = new Set([401, 403, 404, 429]);
+
+/** GET routes that read no query parameter at all (a query is ignored, never stored or searched). */
+const NO_QUERY_READ = [
+  /^\/api\/openapi\.json$/,
+  /^\/api\/docs/,
+  /^\/api\/(health|ready)/,
+  /^\/api\/lti\/jwks\//,
+  // Google's answer: any failure goes back to the sign-in page with a message (302).
+  /^\/api\/auth\/google\/callback$/,
+];
+
+describe('text PostgreSQL cannot store, on every route', () => {
+  let callers: Caller[];
+  beforeAll(async () => {
+    const plan = await createPlan(h.db, {
+      customBranding: true,
+      modelEmbed: true,
+      viewLimit: 1000,
+      permissions: CUSTOMER_PLAN_PERMISSIONS,
+    });
+    callers = [await customer(h, { plan }), await platformAdmin(h)];
+  });
+
+  it(
+    'every POST route answers 400 to NUL or a lone surrogate anywhere in a JSON body',
+    { timeout: 180_000 },
+    async () => {
+      const notRefused = new Set<string>();
+      for (const caller of callers) {
+        for (const path of documentedPaths('post', caller.tenant.domainPrefix)) {
+          for (const bad of UNSTORABLE) {
+            for (const body of [{ name: bad }, { users: [{ name: 'ok', email: bad }] }, { [bad]: 'key' }]) {
+              const res = await request(h.app).post(path).set(bearer(caller.token)).send(body);
+              expect(res.status, `${path} ${JSON.stringify(body)}: ${res.text}`).toBeLessThan(500);
+              if (res.status !== 400 && !REFUSED_FIRST.has(res.status))
+                notRefused.add(`${path} ${res.status}`);
+            }
+          }
+        }
+      }
+      expect([...notRefused]).toEqual([]);
+      expect(h.logs.text).not.toMatch(/\b22021\b|invalid byte sequence|22P05/);
+    },
+  );
+
+  it(
+    'every GET route answers 400 to NUL or a lone surrogate in a query parameter',
+    { timeout: 120_000 },
+    async () => {
+      const notRefused = new Set<string>();
+      for (const caller of callers) {
+        for (const path of documentedPaths('get', caller.tenant.domainPrefix)) {
+          for (const bad of ['a%00b', '%00', encodeURIComponent('Uma ') + '%00']) {
+            const res = await request(h.app)
+              .get(`${path}?search=${bad}&actor=${bad}`)
+              .set(bearer(caller.token));
+            expect(res.status, `${path}?search=${bad}: ${res.text}`).toBeLessThan(500);
+            const ignored = NO_QUERY_READ.some((re) => re.test(path));
+            if (res.status !== 400 && !REFUSED_FIRST.has(res.status) && !ignored)
+              notRefused.add(`${path} ${res.status}`);
+          }
+        }
+      }
+      expect([...notRefused]).toEqual([]);
+      expect(h.logs.text).not.toMatch(/\b22021\b|invalid byte sequence|22P05/);
+    },
+  );
+
+  it.each(ENDPOINTS)('%s: 8 identical requests at once never give a 5xx', async (path, valid) => {
+    const body = valid();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(path, body)));
+    for (const res of answers) expect(res.status, `${path}: ${res.text}`).toBeLessThan(500);
+  });
+
+  it('every POST route: 8 identical requests at once never give a 5xx', { timeout: 180_000 }, async () => {
+    for (const caller of callers) {
+      for (const path of documentedPaths('post', caller.tenant.domainPrefix)) {
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, () =>
+            request(h.app).post(path).set(bearer(caller.token)).send({ id: 1, name: 'Same' }),
+          ),
+        );
+        for (const res of answers) expect(res.status, `${path}: ${res.text}`).toBeLessThan(500);
+      }
     }
   });
 });

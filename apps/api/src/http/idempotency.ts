@@ -89,7 +89,18 @@ class KeyTaken extends Error {
  * - Same key while the first request still runs: waits for the first to commit, then replays it.
  * Keys are per user and kept IDEMPOTENCY_KEY_TTL_DAYS (30) days, swept hourly by each API process.
  */
-export function idempotent(deps: Pick<ServerDeps, 'db' | 'logger'>): RequestHandler {
+export function idempotent(
+  deps: Pick<ServerDeps, 'db' | 'logger'>,
+  options: {
+    /**
+     * The route's command changes the caller's tenant row (its unique brand name or domain): the row is
+     * locked FOR UPDATE before the key is claimed. The key's row refers to the tenant, so its claim
+     * takes a KEY SHARE lock on it; two requests holding that lock and then both asking for the
+     * stronger one deadlock (answered 503 DATABASE_BUSY). Taken first, the second request waits.
+     */
+    locksTenant?: boolean;
+  } = {},
+): RequestHandler {
   const { db } = deps;
   let lastSweep = 0;
   return async (req, res, next) => {
@@ -161,6 +172,8 @@ export function idempotent(deps: Pick<ServerDeps, 'db' | 'logger'>): RequestHand
     const held = new HeldTransaction(db, {
       timeoutMs: IDEMPOTENT_TRANSACTION_TIMEOUT_MS,
       onBegin: async (tx) => {
+        if (options.locksTenant)
+          await tx.$queryRaw`SELECT id FROM "Tenant" WHERE id = ${id.tenantId} FOR UPDATE`;
         const claim = await claimKey(tx, id, now);
         if (claim.kind !== 'claimed') {
           taken = claim;

@@ -2,11 +2,14 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@helix/server/auth/password';
 import { createTenant, createUser, PASSWORD, uniqueName } from '@helix/server/testing/factories';
+import { MSG } from '@helix/shared';
 import { createHarness, type Harness } from '../../test/harness.ts';
+import { loginDelaySeconds } from './login-throttle.ts';
 
 /**
- * Logins for schools: a high ceiling per address (a class signs in from one school address), failures
- * counted per account from any address (one account cannot be guessed). The default limits.
+ * Logins for schools: a high ceiling per address (a class signs in from one school address); guessing
+ * slowed per account and address, progressively, and per account past a ceiling, without locking the
+ * owner out (login-throttle.ts). The default limits.
  */
 let h: Harness;
 beforeAll(async () => {
@@ -36,37 +39,74 @@ describe('login throttling for schools', () => {
       })),
     });
     const statuses: number[] = [];
+    const bodies: string[] = [];
     // Ten at a time, as a classroom would.
     for (let i = 0; i < emails.length; i += 10) {
       const batch = emails.slice(i, i + 10).map((email) => login(email, PASSWORD, '198.51.100.20'));
-      for (const res of await Promise.all(batch)) statuses.push(res.status);
+      for (const res of await Promise.all(batch)) {
+        statuses.push(res.status);
+        if (res.status !== 200) bodies.push(res.text);
+      }
     }
-    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 200),
+      bodies.join('\n'),
+    ).toEqual([]);
   }, 120_000);
 
-  it('one account is locked after 10 failures, from any address; other accounts are not', async () => {
+  it('a classmate guessing at one address is slowed, progressively; the owner elsewhere signs in', async () => {
+    const tenant = await createTenant(h.db);
+    const pupil = await createUser(h.db, { tenant });
+    const classmate = '192.0.2.50';
+    // Five wrong passwords are free (typos), then each further one makes that address wait longer.
+    for (let i = 0; i < 5; i += 1)
+      expect((await login(pupil.email, `guess-${i}`, classmate)).status).toBe(400);
+    expect((await login(pupil.email, 'guess-5', classmate)).status).toBe(400);
+    const slowed = await login(pupil.email, 'guess-6', classmate);
+    expect(slowed.status).toBe(429);
+    expect(slowed.body).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: MSG.loginWait });
+    expect(Number(slowed.headers['retry-after'])).toBe(1);
+    // Even with the right password: that address waits its turn.
+    expect((await login(pupil.email, PASSWORD, classmate)).status).toBe(429);
+    // The owner, on another device and address, is not locked out.
+    expect((await login(pupil.email, PASSWORD, '198.51.100.77')).status).toBe(200);
+    // The next failure at the classmate's address doubles the wait.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await login(pupil.email, 'guess-7', classmate)).status).toBe(400);
+    expect(Number((await login(pupil.email, 'guess-8', classmate)).headers['retry-after'])).toBe(2);
+  });
+
+  it('many addresses guessing one account: past the account ceiling each failure is delayed, never a lock', async () => {
     const tenant = await createTenant(h.db);
     const target = await createUser(h.db, { tenant });
     const other = await createUser(h.db, { tenant });
-    for (let i = 0; i < 10; i += 1) {
-      // Each guess from another address: the address ceiling never applies.
-      const res = await login(target.email, `wrong-${i}`, `192.0.2.${i + 1}`);
-      expect(res.status).toBe(400);
+    // 100 failures (the ceiling) from 25 addresses, 4 each: within each address's free failures.
+    for (let i = 0; i < 100; i += 1) {
+      const res = await login(target.email, `wrong-${i}`, `192.0.2.${(i % 25) + 100}`);
+      expect(res.status, `guess ${i}`).toBe(400);
     }
-    const locked = await login(target.email, `wrong-again`, '192.0.2.99');
-    expect(locked.status).toBe(429);
-    expect(locked.headers['retry-after']).toBeDefined();
-    // The right password does not get through a locked account either, in any case of the address.
-    expect((await login(target.email.toUpperCase(), PASSWORD, '192.0.2.100')).status).toBe(429);
-    // Another account from the same addresses signs in.
-    expect((await login(other.email, PASSWORD, '192.0.2.1')).status).toBe(200);
+    // Past it, one more failure at any address makes that address wait at once.
+    expect((await login(target.email, 'wrong-again', '192.0.2.200')).status).toBe(400);
+    expect((await login(target.email, 'wrong-again', '192.0.2.200')).status).toBe(429);
+    // The owner at an address with no failures signs in; another account is untouched.
+    expect((await login(target.email.toUpperCase(), PASSWORD, '203.0.113.200')).status).toBe(200);
+    expect((await login(other.email, PASSWORD, '192.0.2.100')).status).toBe(200);
+  }, 60_000);
+
+  it('waits 1, 2, 4 ... seconds after the free failures, up to the ceiling', () => {
+    expect([1, 5, 6, 7, 8, 9, 20].map((n) => loginDelaySeconds(n, 5, 900))).toEqual([0, 0, 1, 2, 4, 8, 900]);
+    expect(loginDelaySeconds(1, 0, 900)).toBe(1);
+    expect(loginDelaySeconds(1_000, 5, 900)).toBe(900);
   });
 
   it('successful logins do not use up an account’s budget', async () => {
     const tenant = await createTenant(h.db);
     const user = await createUser(h.db, { tenant });
     for (let i = 0; i < 15; i += 1) expect((await login(user.email, PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 9; i += 1) expect((await login(user.email, 'wrong')).status).toBe(400);
+    for (let i = 0; i < 5; i += 1) expect((await login(user.email, 'wrong')).status).toBe(400);
+    // A success clears the run of failures at that address: five more are free again.
+    expect((await login(user.email, PASSWORD)).status).toBe(200);
+    for (let i = 0; i < 5; i += 1) expect((await login(user.email, 'wrong')).status).toBe(400);
     expect((await login(user.email, PASSWORD)).status).toBe(200);
   });
 });

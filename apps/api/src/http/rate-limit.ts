@@ -7,6 +7,7 @@ import type { ServerDeps } from '@helix/server/deps';
 import { AppError } from '@helix/server';
 import { isRedisUnavailable, redisKey, watchRedis } from '@helix/server/redis';
 import { sha256 } from '@helix/server/tokens';
+import { loginThrottle } from './login-throttle.ts';
 
 /**
  * rate-limit-redis caches the SHA of its script; if Redis was down when it loaded, every later call
@@ -126,32 +127,19 @@ export function routeLimiter(
 /**
  * The login's limits (issue: a school signs in from one address): LOGIN_ADDRESS_LIMIT_MAX logins per
  * client address per RATE_LIMIT_WINDOW_SECONDS (a high ceiling: 300 pupils behind one address sign in
- * within ten minutes), and LOGIN_ACCOUNT_FAILURES_MAX FAILED logins per account, from any addresses,
- * per LOGIN_ACCOUNT_WINDOW_SECONDS (one account cannot be guessed). The account is the lower-cased
- * e-mail, kept only as a hash; a success gives its count back.
+ * within ten minutes), then the throttle of guessing per account and address (login-throttle.ts).
  */
 export function loginLimiters(deps: Pick<ServerDeps, 'redis' | 'config' | 'logger'>): RequestHandler[] {
   const { config } = deps;
-  const common = { redis: deps.redis, prefix: config.REDIS_PREFIX, logger: deps.logger };
   return [
     rateLimiter({
-      ...common,
+      redis: deps.redis,
+      prefix: config.REDIS_PREFIX,
+      logger: deps.logger,
       name: 'login',
       limit: config.LOGIN_ADDRESS_LIMIT_MAX,
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     }),
-    rateLimiter({
-      ...common,
-      name: 'login-account',
-      limit: config.LOGIN_ACCOUNT_FAILURES_MAX,
-      windowSeconds: config.LOGIN_ACCOUNT_WINDOW_SECONDS,
-      onlyFailures: true,
-      key: (req) => {
-        const email = (req.body as { email?: unknown } | undefined)?.email;
-        return typeof email === 'string' && email.trim() !== ''
-          ? sha256(email.trim().toLowerCase()).slice(0, 32)
-          : null;
-      },
-    }),
+    loginThrottle(deps),
   ];
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '@helix/server';
 import { LogCapture } from '../../test/harness.ts';
 import './types.ts';
-import { requestLogger, scrubUrl } from './request-logger.ts';
+import { levelOf, requestLogger, scrubUrl } from './request-logger.ts';
 
 function appWith(level: string) {
   const logs = new LogCapture();
@@ -22,6 +22,9 @@ function appWith(level: string) {
   });
   app.get(['/embed/:token', '/share/:token'], (_req, res) => {
     res.send('<html></html>');
+  });
+  app.get('/api/ready', (_req, res) => {
+    res.status(503).json({ status: 'error', postgres: 'ok', redis: 'error' });
   });
   app.post('/api/model/embed/detail', (_req, res) => {
     res.status(404).json({ success: false });
@@ -61,6 +64,19 @@ describe('requestLogger', () => {
     });
     expect(logged[1]).toMatchObject({ req: { id: 'trace-123' } });
     expect(JSON.stringify(logged)).not.toContain('SECRET-1');
+  });
+
+  it('logs a 503 (an outage, try later) at warn without a stack, unlike a 500', async () => {
+    const { app, lines } = appWith('info');
+    for (let i = 0; i < 3; i += 1) expect((await request(app).get('/api/ready')).status).toBe(503);
+    const logged = lines();
+    expect(logged.map((l) => [l.level, l.msg, l.res])).toEqual(
+      Array(3).fill([40, 'request completed', { statusCode: 503 }]),
+    );
+    expect(JSON.stringify(logged)).not.toMatch(/"err"|stack/);
+    expect(levelOf('/api/ready', 503)).toBe('warn');
+    expect(levelOf('/api/plain', 500)).toBe('error');
+    expect(levelOf('/api/plain', 502)).toBe('error');
   });
 
   it('skips health checks, and logs the public embed path at debug unless it fails', async () => {

@@ -49,7 +49,14 @@ const lineOf = (req: Request, id: string): RequestLine => ({
   remoteAddress: req.socket.remoteAddress,
 });
 
-function levelOf(url: string, statusCode: number): Level {
+/**
+ * A 503 is "try later": an outage (logged once by its watcher when it starts and ends), a draining
+ * process or a conflict that outlasted its retries; each is a warn line without a stack, not an error.
+ */
+const isTryLater = (statusCode: number) => statusCode === 503;
+
+export function levelOf(url: string, statusCode: number): Level {
+  if (isTryLater(statusCode)) return 'warn';
   if (statusCode >= 500) return 'error';
   if (statusCode >= 400) return 'warn';
   return QUIET.test(url) ? 'debug' : 'info';
@@ -92,7 +99,7 @@ export function requestLogger(logger: Logger): RequestHandler {
         res: { statusCode: res.statusCode },
         responseTime: Date.now() - started,
       };
-      if (res.statusCode >= 500) {
+      if (res.statusCode >= 500 && !isTryLater(res.statusCode)) {
         logger[level](
           { ...line, err: new Error(`failed with status code ${res.statusCode}`) },
           'request errored',

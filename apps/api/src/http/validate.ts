@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
+import { unstorableAt, unstorableText } from './unsafe-text.ts';
 
 /** For GET routes: no query parameters at all. */
 export const NoQuery = z.strictObject({});
@@ -12,6 +13,12 @@ export const NoQuery = z.strictObject({});
 export function validate(schema: z.ZodType, source: 'body' | 'query' | 'params' = 'body'): RequestHandler {
   return (req, _res, next) => {
     const raw = source === 'body' ? (req.body ?? {}) : source === 'query' ? req.query : req.params;
+    // NUL or a lone surrogate anywhere (a multipart form's fields too): a 400, never a database error.
+    const unstorable = unstorableAt(raw);
+    if (unstorable !== undefined) {
+      next(unstorableText(unstorable));
+      return;
+    }
     const result = schema.safeParse(raw);
     if (!result.success) {
       next(result.error);

@@ -174,7 +174,7 @@ function answerOf(answer: Answer, fallbackStatus: number): [number, ResponseConf
 
 /**
  * Describe one route: `route('POST /api/t/:tenant/model/embed', { summary, permission, body, ok })`.
- * The error statuses the route's shape implies are added: bad input (400), a JSON body's size and
+ * The error statuses the route's shape implies are added: bad input (400, on every route), a JSON body's size and
  * charset (413, 415), no session (401), another tenant in the path (404), a permission (403), a rate
  * limit (429), outages (503) and the unexpected (500).
  */
@@ -187,9 +187,10 @@ export function route(signature: `${Uppercase<HttpMethod>} /api${string}`, doc: 
   if (described.has(key)) throw new Error(`${key} is described twice`);
   described.add(key);
 
-  const statuses = new Set<number>([500, 503, ...(doc.errors ?? [])]);
+  // 400 on every route: a path, query or body with text no route can store (NUL, a lone surrogate) is
+  // refused before the route (http/unsafe-text.ts).
+  const statuses = new Set<number>([400, 500, 503, ...(doc.errors ?? [])]);
   const jsonBody = doc.body && (doc.bodyType ?? 'json') === 'json';
-  if (doc.body || doc.query || doc.params) statuses.add(400);
   if (jsonBody) {
     statuses.add(413);
     statuses.add(415);

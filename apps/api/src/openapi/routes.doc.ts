@@ -907,7 +907,12 @@ for (const verb of ['GET', 'POST'] as const) {
     ...(verb === 'GET' ? { query: LtiLoginRequest } : { body: LtiLoginRequest, bodyType: 'form' as const }),
     limited: true,
     ok: [
-      redirect("The platform's authentication request, with state and nonce."),
+      redirect(
+        "The platform's authentication request, with state and nonce: for a hosted platform's sign-in host or a paying school's platform.",
+      ),
+      html(
+        'Any other destination: a page naming the host the sign-in continues at, with a button to it (docs/lti.md).',
+      ),
       ...ltiPages(400, 403, 404),
     ],
   });

@@ -57,8 +57,8 @@ export function brandingTenantRoutes(deps: ServerDeps): Router {
     res.json(await tenantBranding(deps.db, actorOf(req)));
   });
 
-  // An outbox call (Idempotency-Key, If-Match: the branding's version).
-  const once = idempotent(deps);
+  // An outbox call (Idempotency-Key, If-Match: the branding's version); it changes the tenant row.
+  const once = idempotent(deps, { locksTenant: true });
   router.post(
     '/tenant/update',
     mayUpdateBranding,

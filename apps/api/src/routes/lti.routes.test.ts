@@ -45,11 +45,29 @@ const launchPost = (fields: Record<string, string>) =>
 async function login(p: TestLtiPlatform, launch: PendingLaunch) {
   const hint = p.prepare(launch);
   const res = await request(h.app).get('/api/lti/login').query(p.loginParams(hint));
-  expect(res.status, res.text).toBe(302);
-  const auth = new URL(res.headers.location as string);
+  // A school that does not pay gets the page with the button (login-destination.ts): pressed here.
+  const auth = res.status === 200 ? continuedTo(res.text) : new URL(res.headers.location as string);
+  expect([200, 302], res.text).toContain(res.status);
   const { idToken, state, redirectUri } = await p.authorize(auth.searchParams);
   return { idToken, state, redirectUri, nonce: auth.searchParams.get('nonce')!, hint, auth };
 }
+
+/** Where the login page's button goes: its form's action with its hidden fields (a GET). */
+function continuedTo(html: string): URL {
+  const action = /<form method="get" action="([^"]+)"/.exec(html)?.[1];
+  expect(action, html).toBeDefined();
+  const url = new URL(unescapeHtml(action!));
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    url.searchParams.set(unescapeHtml(name!), unescapeHtml(value!));
+  return url;
+}
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** A failure page: HTML (never JSON) with the message and the code. */
 function expectPage(res: request.Response, status: number, message: string, code?: string) {
@@ -225,6 +243,64 @@ describe('OIDC login initiation', () => {
     );
     const { login_hint: _l, ...incomplete } = params;
     expectPage(await request(h.app).get('/api/lti/login').query(incomplete), 400, MSG.ltiLoginInvalid);
+  });
+});
+
+describe('login initiation is no open redirect', () => {
+  /** A platform registered by `school`: the login initiation's answer for it. */
+  async function loginAt(school: Caller, reg: { issuer: string; authLoginUrl: string }) {
+    const clientId = `client-${Math.random().toString(36).slice(2)}`;
+    const saved = await post(school, '/lti/platform/save', {
+      name: 'Registered',
+      clientId,
+      deploymentIds: ['dep-1'],
+      tokenUrl: `${reg.issuer}/token`,
+      keysetUrl: `${reg.issuer}/jwks`,
+      ...reg,
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    return request(h.app)
+      .get('/api/lti/login')
+      .query({
+        iss: reg.issuer,
+        client_id: clientId,
+        login_hint: 'someone',
+        target_link_uri: `${TOOL}/api/lti/launch`,
+      });
+  }
+
+  it('never sends a free or trial school’s unknown login URL at once: a page names the host', async () => {
+    for (const school of [await customer(h, { plan: null }), await customer(h, { status: 'trialing' })]) {
+      const issuer = `https://evil-${school.tenant.id}.example`;
+      const res = await loginAt(school, { issuer, authLoginUrl: `${issuer}/phish` });
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      const host = new URL(issuer).host;
+      expect(res.text).toContain(escapeHtml(MSG.ltiLoginContinue(host)));
+      expect(res.text).toContain(`action="${issuer}/phish"`);
+      // No script forwards it: the visitor decides, with the host in front of them.
+      expect(res.text).not.toMatch(/<script[^>]*>[^<]*submit/);
+      expect(res.headers['content-security-policy']).toContain(`form-action 'self' ${issuer}`);
+    }
+  });
+
+  it('still redirects at once to a hosted platform’s sign-in host (Canvas: issuer and login host differ)', async () => {
+    const free = await customer(h, { plan: null });
+    const res = await loginAt(free, {
+      issuer: 'https://canvas.instructure.com',
+      authLoginUrl: 'https://sso.canvaslms.com/api/lti/authorize_redirect',
+    });
+    expect(res.status, res.text).toBe(302);
+    expect(res.headers.location).toMatch(/^https:\/\/sso\.canvaslms\.com\/api\/lti\/authorize_redirect\?/);
+  });
+
+  it('redirects at once for a paying school’s own platform (its self-hosted Moodle)', async () => {
+    const paying = await customer(h);
+    const issuer = `https://moodle-${paying.tenant.id}.school.example`;
+    const res = await loginAt(paying, { issuer, authLoginUrl: `${issuer}/mod/lti/auth.php` });
+    expect(res.status, res.text).toBe(302);
+    expect(res.headers.location).toMatch(new RegExp(`^${issuer}/mod/lti/auth\\.php\\?`));
   });
 });
 

@@ -15,7 +15,7 @@ import { classStats } from '@helix/server/lti/class-stats.query';
 import { answerDeepLinking, pickerAgain, startDeepLinking } from '@helix/server/lti/lti-deep-link';
 import { ltiError } from '@helix/server/lti/lti-errors';
 import { startLtiLogin, verifyLtiLaunch } from '@helix/server/lti/lti-launch';
-import { ltiErrorPage, type LtiPage } from '@helix/server/lti/lti-pages';
+import { ltiContinueLoginPage, ltiErrorPage, type LtiPage } from '@helix/server/lti/lti-pages';
 import {
   deleteLtiPlatform,
   ltiSettings,
@@ -75,9 +75,10 @@ export function ltiRoutes(deps: ServerDeps): Router {
 
   const login = async (req: Request, res: Response) => {
     const input = fieldsOf(req, LtiLoginRequest, ltiError.loginInvalid);
-    const { redirect } = await startLtiLogin(deps, input);
+    const { redirect, atOnce } = await startLtiLogin(deps, input);
     res.set('Cache-Control', 'no-store');
-    res.redirect(302, redirect);
+    if (atOnce) res.redirect(302, redirect);
+    else sendPage(res, 200, ltiContinueLoginPage(redirect));
   };
   pages.get('/login', login);
   pages.post('/login', form, login);

@@ -11,6 +11,7 @@ import type { JobHandlers } from '../registry.ts';
 import { sendEmailHandler } from './send-email.handler.ts';
 import { flushViewsHandler } from './flush-views.handler.ts';
 import { validateImageHandler } from './validate-image.handler.ts';
+import type { SvgLanes } from '../images/svg-lanes.ts';
 import { sendInviteHandler } from './send-invite.handler.ts';
 import { bulkInviteDispatchHandler } from './bulk-invite-dispatch.handler.ts';
 import { bulkInviteRowHandler } from './bulk-invite-row.handler.ts';
@@ -35,6 +36,8 @@ export interface ModelJobDeps {
 
 /** Every handler's dependencies, all required: a worker that could not run a job does not start. */
 export interface HandlerDeps {
+  /** The image checks' SVG lanes in this process (svg-lanes.ts). */
+  svgLanes?: SvgLanes;
   transport: Transporter;
   mailFrom: string;
   /** The producer: bulk-invite-dispatch adds the row jobs. */
@@ -82,7 +85,7 @@ export function buildHandlers(deps: HandlerDeps): JobHandlers {
     'bulk-invite-dispatch': bulkInviteDispatchHandler({ db: deps.invites.db, queue: deps.queue }),
     'bulk-invite-rows': bulkInviteRowsHandler({ ...deps.bulkInvites, queue: deps.queue }),
     'bulk-invite-row': bulkInviteRowHandler(deps.bulkInvites),
-    'validate-image': validateImageHandler(deps.models),
+    'validate-image': validateImageHandler({ ...deps.models, svgLanes: deps.svgLanes }),
     'flush-views': flushViewsHandler(deps.models),
     'reconcile-billing': reconcileBillingHandler(deps.billing),
     'usage-alert': usageAlertHandler({

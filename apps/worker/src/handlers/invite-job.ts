@@ -26,7 +26,9 @@ export async function runInviteJob(
     return await sendInvite(deps, inviteId);
   } catch (error) {
     if (error instanceof InviteSendLeased) {
-      await job.moveToDelayed(Date.now() + error.waitMs + 100, token);
+      // At the lease's end, no margin: the claim decides in one statement (send-invite.ts), so a look a
+      // moment early is told to wait again, never dropped.
+      await job.moveToDelayed(Date.now() + error.waitMs, token);
       throw new DelayedError();
     }
     const permanent = isPermanentSendError(error);

@@ -1,3 +1,4 @@
+import { DelayedError, type Job } from 'bullmq';
 import sharp from 'sharp';
 import type { Logger } from 'pino';
 import { MSG, type ImagePurpose, type ValidateImageResult } from '@helix/shared';
@@ -5,6 +6,12 @@ import type { Storage } from '@helix/server/storage/storage';
 import { StorageUnavailableError } from '@helix/server/storage/storage-unavailable.error';
 import { checkAndReencodeImage } from '../images/check-and-reencode-image.ts';
 import type { JobHandler } from '../registry.ts';
+import { mayBeSvg, type SvgLanes } from '../images/svg-lanes.ts';
+
+/** How long an SVG check waits, off its slot, when every SVG lane is busy, before it looks again. */
+export const SVG_LANE_WAIT_MS = 100;
+
+class NoSvgLane extends Error {}
 
 /** `tmp/<id>` becomes `images/<purpose>-<id>.webp`: a retry of the same job writes the same key. */
 export const outputKeyOf = (tmpKey: string, purpose: string) =>
@@ -19,11 +26,22 @@ export const outputKeyOf = (tmpKey: string, purpose: string) =>
 export function validateImageHandler(deps: {
   storage: Storage;
   logger?: Logger;
+  /** Without it, SVGs may take every slot. */
+  svgLanes?: SvgLanes;
 }): JobHandler<'validate-image'> {
-  return async ({ key, purpose }): Promise<ValidateImageResult> => {
+  return async (
+    { key, purpose },
+    job?: Pick<Job, 'moveToDelayed'>,
+    token?: string,
+  ): Promise<ValidateImageResult> => {
     try {
       return await checkStored(deps, key, purpose);
     } catch (error) {
+      if (error instanceof NoSvgLane && job) {
+        // Off the slot, so a bitmap behind it is checked now; the API keeps waiting for the answer.
+        await job.moveToDelayed(Date.now() + SVG_LANE_WAIT_MS, token);
+        throw new DelayedError();
+      }
       if (!(error instanceof StorageUnavailableError)) throw error;
       deps.logger?.error({ err: error.cause ?? error, purpose }, 'image check: storage unavailable');
       await deps.storage.delete(key).catch(() => undefined);
@@ -33,7 +51,7 @@ export function validateImageHandler(deps: {
 }
 
 async function checkStored(
-  deps: { storage: Storage; logger?: Logger },
+  deps: { storage: Storage; logger?: Logger; svgLanes?: SvgLanes },
   key: string,
   purpose: ImagePurpose,
 ): Promise<ValidateImageResult> {
@@ -52,7 +70,14 @@ async function checkStored(
       height: meta.height ?? 0,
     };
   }
-  const result = await checkAndReencodeImage(bytes, purpose);
+  const lanes = mayBeSvg(bytes) ? deps.svgLanes : undefined;
+  if (lanes && !lanes.tryTake()) throw new NoSvgLane();
+  let result: Awaited<ReturnType<typeof checkAndReencodeImage>>;
+  try {
+    result = await checkAndReencodeImage(bytes, purpose);
+  } finally {
+    lanes?.release();
+  }
   if (result.ok) await deps.storage.put(output, result.bytes, result.contentType);
   await deps.storage.delete(key);
   deps.logger?.info({ purpose, ok: result.ok, code: result.ok ? undefined : result.code }, 'image checked');

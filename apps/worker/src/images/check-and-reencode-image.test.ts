@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
 import { IMAGE_CHECK_BUDGET } from '@helix/shared/images';
 import { checkAndReencodeImage } from './check-and-reencode-image.ts';
+import { useDraws } from './svg-budget.ts';
 import { cssFilterBombSvg, filterBombSvg, useBombSvg } from './filter-bomb.fixture.ts';
 
 const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' | 'tiff' = 'png') =>
@@ -166,15 +167,49 @@ describe('checkAndReencodeImage', () => {
       message: MSG.imageTooComplex,
       code: 'IMAGE_TOO_COMPLEX',
     });
-    // A blurred group drawn 300 times with <use>: one filter reference, so the scan lets it through.
+    // A blurred group drawn 1,500 times with <use>, with the <use> count unlimited: only the time limit.
     const useBomb = useBombSvg();
-    expect(await checkAndReencodeImage(useBomb, 'profile', { ...IMAGE_CHECK_BUDGET, seconds: 1 })).toEqual({
+    const unlimitedUses = { ...IMAGE_CHECK_BUDGET, seconds: 1, svgMaxUseDraws: Infinity };
+    expect(await checkAndReencodeImage(useBomb, 'profile', unlimitedUses)).toEqual({
       ok: false,
       message: MSG.imageTooComplex,
       code: 'IMAGE_TOO_COMPLEX',
     });
     // The worker still checks images afterwards (nothing left busy or broken).
     expect(await checkAndReencodeImage(await image(64, 64), 'profile')).toMatchObject({ ok: true });
+  });
+
+  it('refuses <use> bombs before rasterising, in milliseconds, and accepts an icon sheet', async () => {
+    const tooComplex = { ok: false, message: MSG.imageTooComplex, code: 'IMAGE_TOO_COMPLEX' };
+    let started = Date.now();
+    expect(await checkAndReencodeImage(useBombSvg(), 'profile')).toEqual(tooComplex);
+    expect(Date.now() - started).toBeLessThan(500);
+    // Nested: 6 levels of 10 uses each draw a million elements from a few dozen lines.
+    const levels = Array.from({ length: 6 }, (_, level) => {
+      const uses = Array.from({ length: 10 }, () => `<use href="#l${level}"/>`).join('');
+      return `<g id="l${level + 1}">${uses}</g>`;
+    }).join('');
+    const laughs = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>${levels}</defs><use xlink:href="#l6"/></svg>`,
+    );
+    started = Date.now();
+    expect(await checkAndReencodeImage(laughs, 'logo')).toEqual(tooComplex);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(useDraws(laughs.toString(), IMAGE_CHECK_BUDGET.svgMaxUseDraws)).toBeGreaterThan(
+      IMAGE_CHECK_BUDGET.svgMaxUseDraws,
+    );
+    // A use that draws itself: refused, not a stack overflow.
+    expect(useDraws('<g id="a"><use href="#a"/></g><use href="#a"/>', 400)).toBeGreaterThan(400);
+    // Twenty icons of a sheet, each drawn once: an ordinary SVG.
+    const icons = Array.from({ length: 20 }, (_, i) => `<symbol id="i${i}"><circle r="4"/></symbol>`).join(
+      '',
+    );
+    const drawn = Array.from({ length: 20 }, (_, i) => `<use href="#i${i}" x="${i * 5}" y="5"/>`).join('');
+    const sheet = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="10">${icons}${drawn}</svg>`,
+    );
+    expect(useDraws(sheet.toString(), 400)).toBe(20);
+    expect(await checkAndReencodeImage(sheet, 'logo')).toMatchObject({ ok: true });
   });
 
   it('still accepts an SVG logo with an ordinary drop shadow', async () => {

@@ -1,6 +1,10 @@
 import { fork } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ResizeOptions, SharpOptions, WebpOptions } from 'sharp';
+
+/** The rasteriser child's niceness (0 normal, 19 lowest). */
+export const RASTERISE_NICE = 10;
 
 const CHILD = fileURLToPath(new URL('./rasterise-svg.process.mjs', import.meta.url));
 
@@ -33,6 +37,15 @@ export function rasteriseInChild(request: RasterRequest, seconds: number): Promi
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
+    // Below everything else on the machine: an upload's rasterising (hostile or not) never takes CPU
+    // from the API's requests or from the bitmaps other schools upload meanwhile.
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, RASTERISE_NICE);
+      } catch {
+        // Not permitted here: the time limit still bounds it.
+      }
+    }
     let stderr = '';
     let settled = false;
     const settle = (fn: () => void) => {

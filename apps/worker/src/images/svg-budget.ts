@@ -10,6 +10,8 @@ const FILTER_USE = /\bfilter\s*(?:=|:)/gi;
 const STYLE_SHEET = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi;
 /** The elements a stylesheet's filter rule can reach. */
 const ELEMENT = /<(?:rect|circle|ellipse|line|polyline|polygon|path|text|g|use|image|svg)\b/gi;
+/** A `<use>` and the id it draws (`href` or `xlink:href`, a fragment of this document). */
+const USE_REF = /<use\b[^>]*?\b(?:xlink:)?href\s*=\s*(["'])#([^"']+)\1/gi;
 const PLAIN_NUMBER = /^[+]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /**
@@ -37,5 +39,47 @@ export function svgOverBudget(text: string, budget = IMAGE_CHECK_BUDGET): boolea
   // A filter rule in a style sheet may apply to any element: count each as a use.
   const sheetFilters = [...text.matchAll(STYLE_SHEET)].some(([, css = '']) => /\bfilter\s*:/i.test(css));
   if (sheetFilters) for (const _ of text.matchAll(ELEMENT)) if (++uses > budget.svgMaxFilterUses) return true;
-  return false;
+  return useDraws(text, budget.svgMaxUseDraws) > budget.svgMaxUseDraws;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * How many elements the document's `<use>`s draw, stopping once past `max`: each `<use>` draws its
+ * target once, and a target holding `<use>`s draws what they draw (nested uses multiply). A target's
+ * content is read coarsely (its opening tag to the first closing tag of its name); a cycle counts as
+ * over the budget.
+ */
+export function useDraws(text: string, max: number): number {
+  const memo = new Map<string, number>();
+  const contentOf = (id: string): string | null => {
+    const open = new RegExp(
+      `<([\\w:-]+)\\b[^>]*\\bid\\s*=\\s*(["'])${escapeRegExp(id)}\\2[^>]*?(/?)>`,
+      'i',
+    ).exec(text);
+    if (!open) return null;
+    if (open[3] === '/') return '';
+    const start = open.index + open[0].length;
+    const end = text.indexOf(`</${open[1]}`, start);
+    return text.slice(start, end < 0 ? text.length : end);
+  };
+  const drawsOf = (id: string, depth: number): number => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    if (depth > 32) return max + 1;
+    memo.set(id, max + 1); // a use reached again while counting: a cycle
+    let total = 1;
+    for (const [, , inner = ''] of (contentOf(id) ?? '').matchAll(USE_REF)) {
+      total += drawsOf(inner, depth + 1);
+      if (total > max) break;
+    }
+    memo.set(id, Math.min(total, max + 1));
+    return Math.min(total, max + 1);
+  };
+  let draws = 0;
+  for (const [, , id = ''] of text.matchAll(USE_REF)) {
+    draws += drawsOf(id, 0);
+    if (draws > max) return draws;
+  }
+  return draws;
 }

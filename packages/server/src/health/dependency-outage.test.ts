@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import { DependencyOutage } from './dependency-outage.ts';
+import { redisErrorReporter } from '../redis.ts';
 import { Writable } from 'node:stream';
 
 function capture() {
@@ -58,5 +59,28 @@ describe('DependencyOutage', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(outage.down).toBe(true);
     expect(lines.map((l) => l.msg)).toEqual(['postgresql unavailable: outage started']);
+  });
+});
+
+describe('redisErrorReporter (the error events of Redis clients and BullMQ workers)', () => {
+  it('counts connection errors towards the outage without a line each, and logs anything else', async () => {
+    const { lines, logger } = capture();
+    const outage = new DependencyOutage('redis', logger);
+    const report = redisErrorReporter(outage, logger, { queue: 'email' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6390'), { code: 'ECONNREFUSED' });
+    for (let i = 0; i < 180; i += 1) report(refused);
+    report(new Error('Connection is closed.'));
+    report(new Error('Command timed out'));
+    outage.recovered();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map((l) => l.msg)).toEqual([
+      'redis unavailable: outage started',
+      expect.stringMatching(/^redis available again after/),
+    ]);
+    expect(lines[1]).toMatchObject({ failures: 182 });
+    // Not a connection error: its own line, at warn, with what it came from.
+    report(new Error('ERR unknown command'));
+    expect(lines.at(-1)).toMatchObject({ msg: 'redis error', level: 40, queue: 'email' });
+    expect(outage.down).toBe(false);
   });
 });

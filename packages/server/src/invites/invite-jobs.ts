@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
-import { JOBS } from '@helix/shared';
+import { INVITE_ROWS_PER_JOB, JOBS } from '@helix/shared';
 import type { Logger } from 'pino';
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
@@ -45,12 +45,13 @@ export async function queueBatchDispatch(
 /**
  * The worker's recovery (at start and every minute): a dispatch for every open batch and a send-invite
  * for every open single invitation. A job that exists (waiting, delayed, active, kept) is left alone, so
- * this adds only what a Redis outage or a lost Redis dropped.
+ * this adds only what a Redis outage or a lost Redis dropped. Then the rows of open batches that no
+ * job will run any more (requeueOrphanRows) get a row job again, so every batch reaches done.
  */
 export async function requeueOpenInvites(
   db: Db,
   queue: JobQueue,
-): Promise<{ batches: number; invites: number }> {
+): Promise<{ batches: number; invites: number; orphanRows: number }> {
   const batches = await db.bulkInviteBatch.findMany({
     where: { status: { in: ['pending', 'processing'] } },
     select: { id: true },
@@ -71,5 +72,41 @@ export async function requeueOpenInvites(
       invites.map((i) => ({ payload: { inviteId: i.id }, jobId: inviteJobId(i.id) })),
     );
   }
-  return { batches: batches.length, invites: invites.length };
+  let orphanRows = 0;
+  for (const batch of batches) orphanRows += await requeueOrphanRows(db, queue, batch.id);
+  return { batches: batches.length, invites: invites.length, orphanRows };
+}
+
+/**
+ * A batch's rows still open, not leased to a sender, and covered by no live job: neither the batch's
+ * dispatch, nor the rows job of their run (cut as bulk-invite-dispatch cuts them), nor their own row job
+ * is waiting, delayed or active. Whatever left them so (a job that gave up, a kept job id that an add
+ * collapses into), each gets its bulk-invite-row job again (a finished job of that id is removed
+ * first). A row sent meanwhile is skipped by the row job's claim, so this never sends twice.
+ */
+export async function requeueOrphanRows(db: Db, queue: JobQueue, batchId: number): Promise<number> {
+  if ((await queue.liveJobIds(JOBS.bulkInviteDispatch, [batchJobId(batchId)])).size > 0) return 0;
+  const rows = await db.$queryRaw<Array<{ id: number; open: boolean }>>`
+    SELECT id, ("sentAt" IS NULL AND "failedAt" IS NULL AND "usedAt" IS NULL
+      AND ("sendingUntil" IS NULL OR "sendingUntil" <= (clock_timestamp() AT TIME ZONE 'UTC'))) AS open
+    FROM "Invite" WHERE "batchId" = ${batchId} ORDER BY id`;
+  const runsWithOpen = new Map<string, number[]>();
+  for (let from = 0; from < rows.length; from += INVITE_ROWS_PER_JOB) {
+    const run = rows.slice(from, from + INVITE_ROWS_PER_JOB);
+    const open = run.filter((row) => row.open).map((row) => row.id);
+    if (open.length > 0) runsWithOpen.set(inviteRowsJobId(run[0]!.id), open);
+  }
+  if (runsWithOpen.size === 0) return 0;
+  const liveRuns = await queue.liveJobIds(JOBS.bulkInviteRows, [...runsWithOpen.keys()]);
+  const candidates = [...runsWithOpen].filter(([jobId]) => !liveRuns.has(jobId)).flatMap(([, ids]) => ids);
+  if (candidates.length === 0) return 0;
+  const liveRows = await queue.liveJobIds(JOBS.bulkInviteRow, candidates.map(inviteJobId));
+  const orphans = candidates.filter((id) => !liveRows.has(inviteJobId(id)));
+  if (orphans.length > 0) {
+    await queue.enqueueAgain(
+      JOBS.bulkInviteRow,
+      orphans.map((inviteId) => ({ payload: { batchId, inviteId }, jobId: inviteJobId(inviteId) })),
+    );
+  }
+  return orphans.length;
 }

@@ -6,7 +6,6 @@ import {
   deliverClaimed,
   INVITE_SEND_LEASE_MS,
   isPermanentSendError,
-  leasedAmong,
   markInviteFailed,
   releaseInvites,
   sendFailureReason,
@@ -62,12 +61,9 @@ export async function sendInviteRows(
     const group = inviteIds.slice(from, from + INVITE_ROWS_PER_CLAIM);
     const claimedAt = Date.now();
     // In id order: the rows go out in the order of the file.
-    const claimed = (await claimInvites(deps, group)).sort((a, b) => a.id - b.id);
-    const claimedIds = new Set(claimed.map((invite) => invite.id));
-    const held = await leasedAmong(
-      deps.db,
-      group.filter((id) => !claimedIds.has(id)),
-    );
+    // Claimed and held decided in one statement: a row is claimed, held (handed over) or settled.
+    const { claimed: unordered, held } = await claimInvites(deps, group);
+    const claimed = unordered.sort((a, b) => a.id - b.id);
     handOver.push(...held.keys());
 
     let next = 0;

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { Worker } from 'bullmq';
 import type { Transporter } from 'nodemailer';
+import { JOBS } from '@helix/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createDb, type Db } from '../db.ts';
@@ -6,8 +9,16 @@ import { openInvite } from '../accounts/join.command.ts';
 import { createTenant, createUser, seedRoles } from '../testing/factories.ts';
 import type { InlineLogo } from '../mail/mail-logo.ts';
 import { createInvitedUsers } from './invited-users.ts';
-import type { JobQueue } from '../queue/job-queue.ts';
-import { InviteSendLeased, markInviteFailed, sendInvite, type SendInviteDeps } from './send-invite.ts';
+import { JobQueue } from '../queue/job-queue.ts';
+import { createRedis } from '../redis.ts';
+import { inviteJobId, requeueOrphanRows } from './invite-jobs.ts';
+import {
+  InviteSendLeased,
+  markInviteFailed,
+  markInviteSent,
+  sendInvite,
+  type SendInviteDeps,
+} from './send-invite.ts';
 import { INVITE_ROWS_PER_CLAIM, sendInviteRows } from './send-invite-rows.ts';
 
 /**
@@ -130,6 +141,39 @@ describe('sendInvite', () => {
     const next = recorder();
     expect(await sendInvite(depsWith(next.transport), other[0]!)).toBe('sent');
     expect(next.links).toEqual(killed.links);
+  });
+
+  it('never skips an open row at its lease end: each attempt either claims it or is told to wait', async () => {
+    // Rows whose leases (a killed attempt's) end one after another, 2 ms apart, while attempts run
+    // back to back over the ends: an attempt between "not claimable" and "lease over" used to answer
+    // 'skipped', and the row was never sent.
+    const { ids } = await invites(40);
+    await db.$executeRaw`
+      UPDATE "Invite" SET "sendingUntil" = (clock_timestamp() AT TIME ZONE 'UTC')
+        + (300 + 2 * (id - ${ids[0]!})) * interval '1 millisecond'
+      WHERE id = ANY(${ids}::int[])`;
+    const outcomes = new Map<number, string[]>();
+    const sender = recorder();
+    const deadline = Date.now() + 800;
+    while (Date.now() < deadline) {
+      await Promise.all(
+        ids.map(async (id) => {
+          const outcome = await sendInvite(depsWith(sender.transport), id).catch((e: unknown) =>
+            e instanceof InviteSendLeased ? 'held' : Promise.reject(e),
+          );
+          outcomes.set(id, [...(outcomes.get(id) ?? []), outcome]);
+        }),
+      );
+    }
+    for (const id of ids) {
+      const seen = outcomes.get(id)!;
+      // Held until the lease ended, then sent once, then settled: never skipped before it was sent.
+      const firstSent = seen.indexOf('sent');
+      expect(firstSent, `invite ${id}: ${seen.join(' ')}`).toBeGreaterThan(0);
+      expect(seen.slice(0, firstSent).every((o) => o === 'held')).toBe(true);
+      expect(seen.slice(firstSent + 1).every((o) => o === 'skipped')).toBe(true);
+    }
+    expect(sender.links).toHaveLength(ids.length);
   });
 
   it('marks a batch done with its last settled row, counting each row once', async () => {
@@ -319,5 +363,40 @@ describe('the invitation e-mail of a branded school', () => {
     expect(mail?.text?.split('\n')[0]).toBe(tenant.name);
     expect(mail?.text).toContain('This invitation expires on 10 December 2030 at 14:00 UTC.');
     expect(mail?.text).toContain('http://portal.test/invitation?token=');
+  });
+});
+
+describe('the recovery of rows no job will run (requeueOrphanRows)', () => {
+  it('queues a row job again for an open row whose jobs finished, and none for rows a live job covers', async () => {
+    const connection = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+      maxRetriesPerRequest: null,
+    });
+    const queue = new JobQueue(connection, `helixtest-${randomBytes(4).toString('hex')}`);
+    try {
+      const { batchId, ids } = await invites(3, true);
+      const [lost, covered, sent] = ids as [number, number, number];
+      await markInviteSent(db, sent);
+      const rows = queue.queueFor(JOBS.bulkInviteRow);
+      // The lost row's job finished (kept, so an add with its id collapses); the covered row's waits.
+      await rows.add(JOBS.bulkInviteRow.name, { batchId, inviteId: lost }, { jobId: inviteJobId(lost) });
+      // Taken and completed as a worker would, without running anything.
+      const worker = new Worker(rows.name, null, { connection, prefix: rows.opts.prefix });
+      const taken = await worker.getNextJob('token');
+      await taken!.moveToCompleted('skipped', 'token', false);
+      await worker.close();
+      expect(await rows.getJobState(inviteJobId(lost))).toBe('completed');
+      await queue.enqueueMany(JOBS.bulkInviteRow, [
+        { payload: { batchId: batchId!, inviteId: covered }, jobId: inviteJobId(covered) },
+      ]);
+
+      expect(await requeueOrphanRows(db, queue, batchId!)).toBe(1);
+      expect(await rows.getJobState(inviteJobId(lost))).toBe('waiting');
+      // Now covered: a second pass adds nothing.
+      expect(await requeueOrphanRows(db, queue, batchId!)).toBe(0);
+    } finally {
+      await queue.queueFor(JOBS.bulkInviteRow).obliterate({ force: true });
+      await queue.close();
+      connection.disconnect();
+    }
   });
 });

@@ -53,20 +53,22 @@ const DB_NOW = `(clock_timestamp() AT TIME ZONE 'UTC')`;
 
 /**
  * Sends one invitation e-mail, at most once per Invite row but for the e-mails in flight at a crash:
- * 1. claim: in one statement, a row still open (not sent, failed or used) whose send is not leased to
- *    another attempt is leased to this one until now + lease; its token nonce is made here the first
- *    time and kept, so every attempt derives the same token (invite-token.ts) and any copy's link works;
+ * 1. claim (claimInvites): one statement decides, on one reading of the clock, whether this attempt
+ *    claims the row, another attempt holds it (until when), or it is settled already; a claimed row is
+ *    leased to this attempt until now + lease, and its token nonce is made here the first time and
+ *    kept, so every attempt derives the same token (invite-token.ts) and any copy's link works;
  * 2. a row of a deleted user or past its expiry is settled as failed without an e-mail;
  * 3. the e-mail goes to the SMTP server; after it accepted the message, `sentAt` is written (and the
  *    batch's progress, in the same statement). A failure clears the lease so the retry may claim.
  * A crash between the SMTP accept and step 3's write leaves a lease that ends after leaseMs; the next
- * attempt sends again (the only duplicates: the rows in flight). A row leased to another attempt throws
- * InviteSendLeased with how long to wait.
+ * attempt sends again (the only duplicates: the rows in flight). A row another attempt holds throws
+ * InviteSendLeased with how long to wait: never 'skipped' while the row is open.
  */
 export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promise<SendInviteOutcome> {
-  const [invite] = await claimInvites(deps, [inviteId]);
+  const { claimed, held } = await claimInvites(deps, [inviteId]);
+  const [invite] = claimed;
   if (!invite) {
-    const waitMs = (await leasedAmong(deps.db, [inviteId])).get(inviteId);
+    const waitMs = held.get(inviteId);
     if (waitMs !== undefined) throw new InviteSendLeased(inviteId, waitMs);
     return 'skipped';
   }
@@ -74,38 +76,71 @@ export async function sendInvite(deps: SendInviteDeps, inviteId: number): Promis
 }
 
 /**
- * Step 1 for several rows in one statement (a bulk invite's rows job): the rows among `inviteIds` still
- * open and not leased to another attempt, leased to this one, with what their e-mails need. Each row
- * gets its own fresh nonce, kept only when it had none.
+ * The shortest wait before looking again at a row held by another attempt: a row taken by a claim
+ * running at the same moment reads as open with no lease in this statement's snapshot.
  */
-export async function claimInvites(
-  deps: SendInviteDeps,
-  inviteIds: readonly number[],
-): Promise<ClaimedInvite[]> {
-  if (inviteIds.length === 0) return [];
+export const INVITE_HELD_MIN_WAIT_MS = 250;
+
+export interface InviteClaim {
+  /** The rows this attempt now holds, with what their e-mails need. */
+  claimed: ClaimedInvite[];
+  /** The rows still open that another attempt holds, with how long (ms) until its lease ends. */
+  held: Map<number, number>;
+}
+
+/**
+ * Step 1 for one or several rows (a bulk invite's rows job), in one statement: the rows among
+ * `inviteIds` still open and not leased to another attempt are leased to this one; the other open rows
+ * are reported held with the time left on their lease; settled rows are in neither. The clock is read
+ * once, so a lease cannot end between "not claimable" and "not held" (a row lost for good otherwise).
+ * Each row gets its own fresh nonce, kept only when it had none.
+ */
+export async function claimInvites(deps: SendInviteDeps, inviteIds: readonly number[]): Promise<InviteClaim> {
+  if (inviteIds.length === 0) return { claimed: [], held: new Map() };
   const leaseMs = deps.leaseMs ?? INVITE_SEND_LEASE_MS;
   const nonces = inviteIds.map(() => newInviteNonce());
-  return deps.db.$queryRawUnsafe<ClaimedInvite[]>(
-    `UPDATE "Invite" AS i SET "sendingUntil" = ${DB_NOW} + $2 * interval '1 millisecond',
-       "tokenNonce" = COALESCE(i."tokenNonce", n.nonce),
-       "tokenHash" = CASE WHEN i."tokenNonce" IS NULL THEN n.hash ELSE i."tokenHash" END
-     FROM unnest($1::int[], $3::text[], $4::text[]) AS n(id, nonce, hash),
-       "User" AS u, "Tenant" AS t LEFT JOIN "Branding" AS b ON b."tenantId" = t.id
-     WHERE i.id = n.id AND i."sentAt" IS NULL AND i."failedAt" IS NULL AND i."usedAt" IS NULL
-       AND (i."sendingUntil" IS NULL OR i."sendingUntil" <= ${DB_NOW})
-       AND u.id = i."userId" AND t.id = i."tenantId"
-     RETURNING i.id, i."tokenNonce" AS nonce, i."tokenHash" AS "tokenHash", i."expiresAt" <= ${DB_NOW} AS expired,
-       u.name, COALESCE(u."elsewhereEmail", u.email) AS email, u."elsewhereEmail" IS NOT NULL AS elsewhere,
-       u."deletedAt", t.name AS "tenantName", i."expiresAt" AS "expiresAt",
-       t."isPlatform" AS "isPlatform", t."customBrandName" AS "customBrandName",
-       b."brandLogo" AS "brandLogo", b."primaryColor" AS "primaryColor",
-       b."textColor" AS "textColor",
-       (SELECT s.name FROM "User" AS s WHERE s.id = i."invitedById") AS "inviterName"`,
+  const rows = await deps.db.$queryRawUnsafe<
+    Array<ClaimedInvite & { askedId: number; heldMs: number | null }>
+  >(
+    `WITH now AS MATERIALIZED (SELECT ${DB_NOW} AS t),
+     claimed AS (
+       UPDATE "Invite" AS i SET "sendingUntil" = now.t + $2 * interval '1 millisecond',
+         "tokenNonce" = COALESCE(i."tokenNonce", n.nonce),
+         "tokenHash" = CASE WHEN i."tokenNonce" IS NULL THEN n.hash ELSE i."tokenHash" END
+       FROM now, unnest($1::int[], $3::text[], $4::text[]) AS n(id, nonce, hash),
+         "User" AS u, "Tenant" AS t LEFT JOIN "Branding" AS b ON b."tenantId" = t.id
+       WHERE i.id = n.id AND i."sentAt" IS NULL AND i."failedAt" IS NULL AND i."usedAt" IS NULL
+         AND (i."sendingUntil" IS NULL OR i."sendingUntil" <= now.t)
+         AND u.id = i."userId" AND t.id = i."tenantId"
+       RETURNING i.id, i."tokenNonce" AS nonce, i."tokenHash" AS "tokenHash", i."expiresAt" <= now.t AS expired,
+         u.name, COALESCE(u."elsewhereEmail", u.email) AS email, u."elsewhereEmail" IS NOT NULL AS elsewhere,
+         u."deletedAt", t.name AS "tenantName", i."expiresAt" AS "expiresAt",
+         t."isPlatform" AS "isPlatform", t."customBrandName" AS "customBrandName",
+         b."brandLogo" AS "brandLogo", b."primaryColor" AS "primaryColor",
+         b."textColor" AS "textColor",
+         (SELECT s.name FROM "User" AS s WHERE s.id = i."invitedById") AS "inviterName"
+     )
+     SELECT a.id AS "askedId", c.*,
+       CASE WHEN c.id IS NULL THEN GREATEST($5::int,
+         CEIL(EXTRACT(EPOCH FROM (COALESCE(o."sendingUntil", now.t) - now.t)) * 1000))::int END AS "heldMs"
+     FROM now, (SELECT DISTINCT id FROM unnest($1::int[]) AS x(id)) AS a
+       LEFT JOIN claimed AS c ON c.id = a.id
+       LEFT JOIN "Invite" AS o ON o.id = a.id AND o."sentAt" IS NULL AND o."failedAt" IS NULL
+         AND o."usedAt" IS NULL
+     WHERE c.id IS NOT NULL OR o.id IS NOT NULL`,
     inviteIds,
     leaseMs,
     nonces,
     nonces.map((nonce) => inviteTokenHash(deps.signingSecret, nonce)),
+    INVITE_HELD_MIN_WAIT_MS,
   );
+  const claimed: ClaimedInvite[] = [];
+  const held = new Map<number, number>();
+  for (const { askedId, heldMs, ...row } of rows) {
+    if (heldMs === null) claimed.push(row);
+    else held.set(askedId, heldMs);
+  }
+  return { claimed, held };
 }
 
 /** Steps 2 and 3 for a row this attempt claimed (claimInvites). */
@@ -199,18 +234,6 @@ export interface ClaimedInvite {
   brandLogo: string | null;
   primaryColor: string | null;
   textColor: string | null;
-}
-
-/** Of `inviteIds`, the rows another attempt still holds (open, lease not over), with how long (ms). */
-export async function leasedAmong(db: Db, inviteIds: readonly number[]): Promise<Map<number, number>> {
-  if (inviteIds.length === 0) return new Map();
-  const rows = await db.$queryRawUnsafe<Array<{ id: number; waitMs: number }>>(
-    `SELECT id, CEIL(EXTRACT(EPOCH FROM ("sendingUntil" - ${DB_NOW})) * 1000)::int AS "waitMs"
-     FROM "Invite" WHERE id = ANY($1::int[]) AND "sentAt" IS NULL AND "failedAt" IS NULL AND "usedAt" IS NULL
-       AND "sendingUntil" > ${DB_NOW}`,
-    inviteIds,
-  );
-  return new Map(rows.map((r) => [r.id, Math.max(r.waitMs, 1)]));
 }
 
 /**

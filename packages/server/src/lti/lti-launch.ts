@@ -14,10 +14,12 @@ import type { ServerDeps } from '../deps.ts';
 import type { LtiPlatform } from '../db.ts';
 import { redisKey } from '../redis.ts';
 import { ltiError, ltiVerifyError } from './lti-errors.ts';
+import { redirectsAtOnce } from './login-destination.ts';
 import { platformKeySet } from './platform-keys.ts';
 
 /**
- * OIDC login initiation and the launch (docs/lti.md). The login answers a redirect to the platform's
+ * OIDC login initiation and the launch (docs/lti.md). The login answers a redirect (or, for an unknown
+ * destination of a school on trial, a page with a button: login-destination.ts) to the platform's
  * authorization endpoint with a new `state` and `nonce`, kept together in Redis for STATE_TTL_SECONDS
  * (server-side, not in a cookie: LMS pages frame the tool, and browsers that block third-party cookies
  * would lose a cookie). The launch takes the state once (GETDEL: a second launch with it is refused),
@@ -61,8 +63,13 @@ async function platformOfLogin(deps: ServerDeps, iss: string, clientId?: string)
 export async function startLtiLogin(
   deps: ServerDeps,
   input: z.output<typeof LtiLoginRequest>,
-): Promise<{ redirect: string }> {
+): Promise<{ redirect: string; atOnce: boolean }> {
   const platform = await platformOfLogin(deps, input.iss, input.client_id);
+  const school = await deps.db.tenant.findUnique({
+    where: { id: platform.tenantId },
+    select: { isPlatform: true, subscription: { select: { status: true, activePayment: true } } },
+  });
+  if (!school) throw ltiError.unknownPlatform();
   if (input.lti_deployment_id !== undefined && !platform.deploymentIds.includes(input.lti_deployment_id)) {
     throw ltiError.unknownDeployment();
   }
@@ -84,7 +91,8 @@ export async function startLtiLogin(
   };
   if (input.lti_message_hint !== undefined) params.lti_message_hint = input.lti_message_hint;
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-  return { redirect: url.toString() };
+  // A 302 only where it cannot make Helix a redirector to any site (login-destination.ts).
+  return { redirect: url.toString(), atOnce: redirectsAtOnce(platform, school) };
 }
 
 export type VerifiedLaunch =

@@ -88,6 +88,30 @@ export function ltiErrorPage(message: string, code: string): LtiPage {
   );
 }
 
+/**
+ * The login initiation's answer when Helix does not redirect at once (login-destination.ts): the host
+ * the sign-in continues at, and a button that goes there (GET, as the redirect would).
+ */
+export function ltiContinueLoginPage(url: string): LtiPage {
+  const target = new URL(url);
+  const fields = [...target.searchParams]
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  const action = `${target.origin}${target.pathname}`;
+  return page(
+    MSG.ltiLoginContinueTitle,
+    `<main>
+<form method="get" action="${escapeHtml(action)}" data-testid="lti-continue">
+${fields}
+<h1>${escapeHtml(MSG.ltiLoginContinueTitle)}</h1>
+<p>${escapeHtml(MSG.ltiLoginContinue(target.host))}</p>
+<p><button type="submit" class="primary">${escapeHtml(MSG.ltiLoginContinueButton(target.host))}</button></p>
+</form>
+</main>`,
+    { frameAncestors: ['*'], formAction: [target.origin] },
+  );
+}
+
 export interface PickerModel {
   id: number;
   name: string;

@@ -61,10 +61,16 @@ export async function activeToolKey(db: Db, secret: string, tenantId: number): P
   }
 }
 
-/** A new active key; the previous one is retired and stays published for LTI_KEY_GRACE_DAYS. */
+/**
+ * A new active key; the previous one is retired and stays published for LTI_KEY_GRACE_DAYS. Rotations
+ * of one tenant are serialized (a transaction-scoped advisory lock on the tenant): two at once would
+ * each retire the key they saw and both insert an active one, and the second would meet the unique
+ * activeFor. Serialized, each retires the one before it.
+ */
 export async function rotateToolKey(db: Db, secret: string, tenantId: number): Promise<LtiToolKey> {
   const data = await newKeyRow(secret, tenantId);
   return withTransaction(db, async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('lti-tool-key'), ${tenantId}::int)`;
     await tx.ltiToolKey.updateMany({
       where: { activeFor: tenantId },
       data: { activeFor: null, retiredAt: new Date() },

@@ -12,6 +12,7 @@ import {
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { AppError } from '../errors.ts';
 import { currentRequestId } from '../request-context.ts';
+import { isRedisUnavailable } from '../redis.ts';
 
 /**
  * The request a job was enqueued from, kept in the job's options (BullMQ stores options it does not
@@ -45,6 +46,8 @@ export function jobOptionsOf(family: QueueFamily): JobsOptions {
 }
 
 /** How long a producer waits for Redis to take a job before it answers 503 (a request never hangs). */
+const LIVE_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+
 export const DEFAULT_ADD_TIMEOUT_MS = 1_000;
 
 export const queueUnavailable = () =>
@@ -70,6 +73,13 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 export interface JobQueueOptions {
+  /**
+   * The 'error' events of its BullMQ queues and queue events (a lost Redis connection, once per
+   * reconnect attempt): e.g. redisErrorReporter, which counts connection errors towards the outage
+   * logged once. Without it connection errors are dropped (the connection's watcher reports the
+   * outage) and others are printed.
+   */
+  onError?: (error: unknown) => void;
   /** See DEFAULT_ADD_TIMEOUT_MS; the worker's own adds (dispatching a batch) may wait longer. */
   addTimeoutMs?: number;
 }
@@ -85,6 +95,7 @@ export class JobQueue {
   private readonly queues: Record<QueueFamilyName, Queue>;
   private readonly events = new Map<QueueFamilyName, Promise<QueueEvents>>();
   private readonly addTimeoutMs: number;
+  private readonly onError: (error: unknown) => void;
 
   constructor(
     private readonly connection: Redis,
@@ -92,13 +103,22 @@ export class JobQueue {
     options: JobQueueOptions = {},
   ) {
     this.addTimeoutMs = options.addTimeoutMs ?? DEFAULT_ADD_TIMEOUT_MS;
+    // Without a listener BullMQ prints each error with its stack (a multi-line dump per reconnect).
+    this.onError =
+      options.onError ??
+      ((error) => {
+        if (!isRedisUnavailable(error)) console.error(error);
+      });
     this.queues = Object.fromEntries(
       QUEUE_FAMILY_NAMES.map((name) => {
         const family: QueueFamily = QUEUE_FAMILIES[name];
-        return [
-          name,
-          new Queue(family.queue, { connection, prefix, defaultJobOptions: jobOptionsOf(family) }),
-        ];
+        const queue = new Queue(family.queue, {
+          connection,
+          prefix,
+          defaultJobOptions: jobOptionsOf(family),
+        });
+        queue.on('error', this.onError);
+        return [name, queue];
       }),
     ) as Record<QueueFamilyName, Queue>;
   }
@@ -141,6 +161,40 @@ export class JobQueue {
       opts: traced({ jobId: item.jobId }),
     }));
     await within(this.addTimeoutMs, this.queueFor(job).addBulk(jobs));
+  }
+
+  /**
+   * Of `jobIds`, those with a job that will still run (waiting, delayed, active, prioritized or
+   * waiting for children); a completed, failed or missing job is not live.
+   */
+  async liveJobIds(job: JobDefinition, jobIds: readonly string[]): Promise<Set<string>> {
+    const queue = this.queueFor(job);
+    const states = await within(
+      this.addTimeoutMs * 5,
+      Promise.all(jobIds.map(async (id) => [id, await queue.getJobState(id)] as const)),
+    );
+    return new Set(states.filter(([, state]) => LIVE_STATES.has(state)).map(([id]) => id));
+  }
+
+  /**
+   * Adds jobs whose jobId may be held by a finished job (completed or failed, kept for the record): the
+   * finished job is removed first, so the add is not collapsed into it. A live job is kept.
+   */
+  async enqueueAgain<J extends JobDefinition>(
+    job: J,
+    items: ReadonlyArray<{ payload: z.input<J['payload']>; jobId: string }>,
+  ): Promise<void> {
+    const queue = this.queueFor(job);
+    await within(
+      this.addTimeoutMs * 5,
+      Promise.all(
+        items.map(async (item) => {
+          const state = await queue.getJobState(item.jobId);
+          if (state === 'completed' || state === 'failed') await queue.remove(item.jobId);
+        }),
+      ),
+    );
+    await this.enqueueMany(job, items);
   }
 
   /** Repeats a job every `everyMs` (one scheduler per job name; a second call updates it). */
@@ -189,6 +243,7 @@ export class JobQueue {
           connection: this.connection.duplicate(),
           prefix: this.prefix,
         });
+        listener.on('error', this.onError);
         await listener.waitUntilReady();
         return listener;
       })();

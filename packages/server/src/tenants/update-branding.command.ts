@@ -107,6 +107,13 @@ export async function updateBranding(
       backgroundColor: input.backgroundColor,
     };
     const tenant = await withTransaction(db, async (tx) => {
+      // The tenant row first: concurrent updates of one school queue on it, so they never lock the
+      // branding row and the tenant row in opposite orders (a deadlock, answered 503 DATABASE_BUSY).
+      await tx.tenant.update({
+        where: { id: actor.tenant.id },
+        data: { customBrandName: input.customBrandName, customDomainName: input.customDomainName },
+        select: { id: true },
+      });
       if (expectedVersion === undefined) {
         await tx.branding.upsert({
           where: ownTenant(actor),
@@ -124,11 +131,7 @@ export async function updateBranding(
         });
         if (count === 0) throw await conflict();
       }
-      return tx.tenant.update({
-        where: { id: actor.tenant.id },
-        data: { customBrandName: input.customBrandName, customDomainName: input.customDomainName },
-        include: { branding: true },
-      });
+      return tx.tenant.findUniqueOrThrow({ where: { id: actor.tenant.id }, include: { branding: true } });
     });
 
     for (const { field } of IMAGES) {
