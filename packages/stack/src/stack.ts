@@ -200,25 +200,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   try {
     const apiPort = await choosePort(options.apiPort, 'PORT');
-    let viewerPort = await choosePort(options.viewerPort, 'VIEWER_PORT');
-    while (!options.viewerPort && viewerPort === apiPort) viewerPort = await freePort();
+    const viewerPort = await choosePort(options.viewerPort, 'VIEWER_PORT');
     const cluster = options.cluster && {
       apis: Math.max(1, options.cluster.apis),
       workers: Math.max(1, options.cluster.workers),
     };
     // In a cluster nginx takes apiPort and viewerPort; the processes listen on ports of their own.
-    // (One after the other: picked at once, two could choose the same port.)
-    const apiPorts = [apiPort];
-    if (cluster) {
-      apiPorts.length = 0;
-      while (apiPorts.length < cluster.apis) {
-        const port = await freePort();
-        if (!apiPorts.includes(port) && port !== apiPort && port !== viewerPort) apiPorts.push(port);
-      }
-    }
-    let viewerProcessPort = viewerPort;
-    while (cluster && [apiPort, viewerPort, ...apiPorts].includes(viewerProcessPort))
-      viewerProcessPort = await freePort();
+    const apiPorts = cluster
+      ? await Promise.all(Array.from({ length: cluster.apis }, () => freePort()))
+      : [apiPort];
+    const viewerProcessPort = cluster ? await freePort() : viewerPort;
     signal.throwIfAborted();
 
     // The build does not need the services: both run at once.

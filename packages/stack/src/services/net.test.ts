@@ -14,6 +14,11 @@ describe('freePort', () => {
       for (const p of [port, port + 1, port + 2]) expect(await portIsFree(p)).toBe(true);
     }
   });
+
+  it('never hands out the same port twice, even to callers picking at once', async () => {
+    const ports = await Promise.all(Array.from({ length: 200 }, () => freePort()));
+    expect(new Set(ports).size).toBe(200);
+  });
 });
 
 describe('portHeldBy', () => {

@@ -19,10 +19,14 @@ export function ephemeralPortRange(): { low: number; high: number } {
   return { low: 32768, high: 60999 };
 }
 
-/** Where freePort picks: 20000 up to the ephemeral range, or above it when that starts too low. */
+/**
+ * Where freePort picks: 20000-29999, below the ephemeral range (30000 up to it is left for fixed choices,
+ * such as the bare-clone check's 31300-31302); above the range when it starts too low.
+ */
 function pickingWindow(count: number): { from: number; to: number } {
   const { low, high } = ephemeralPortRange();
-  if (low - 20_000 >= 1000 + count) return { from: 20_000, to: low - count };
+  const top = Math.min(low, 30_000);
+  if (top - 20_000 >= 1000 + count) return { from: 20_000, to: top - count };
   if (65_535 - high >= 1000 + count) return { from: high + 1, to: 65_536 - count };
   return { from: 1024, to: Math.max(1025, low - count) };
 }
@@ -39,12 +43,17 @@ export async function freePort(host = '127.0.0.1', count = 1): Promise<number> {
   const { from, to } = pickingWindow(count);
   for (let attempt = 0; ; attempt += 1) {
     const port = from + Math.floor(Math.random() * (to - from));
+    const ports = Array.from({ length: count }, (_, i) => port + i);
+    // Never the same port twice from this process: callers often pick several before starting anything.
+    if (ports.some((p) => handedOut.has(p))) continue;
+    for (const p of ports) handedOut.add(p);
     let free = true;
     for (let i = 0; i < count && free; i += 1) free = await portIsFree(port + i, host);
     if (free) return port;
     if (attempt > 200) throw new Error(`no ${count} free port(s) in a row found in ${from}-${to}`);
   }
 }
+const handedOut = new Set<number>();
 
 /** The inodes of the TCP sockets listening on `port` (any address), from /proc/net; null without /proc. */
 function listeningSockets(port: number): Set<string> | null {
