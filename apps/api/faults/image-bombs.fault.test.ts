@@ -7,7 +7,7 @@ import { JOBS } from '@helix/shared';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { IMAGE_CHECK_BUDGET, IMAGE_CHECKS_PER_TENANT } from '@helix/shared/images';
 import { seedRoles } from '@helix/server/testing/factories';
-import { freePort, waitFor } from '@helix/stack/services/net';
+import { freePort, portHeldBy, waitFor } from '@helix/stack/services/net';
 import { ManagedChild, tsxArgs } from '@helix/stack/services/process';
 import { filterBombSvg, useBombSvg } from '@helix/worker/images/filter-bomb.fixture';
 import { createHarness, REDIS_URL, type Harness } from '../test/harness.ts';
@@ -75,7 +75,12 @@ beforeAll(async () => {
     quiet: true,
   });
   worker = await startWorkerProcess(env);
-  await waitFor('the API', async () => (await fetch(`${apiUrl}/api/health`)).ok, { timeoutMs: 60_000 });
+  // Our API's answer, not another server's that took the port meanwhile.
+  await waitFor(
+    'the API',
+    async () => (await fetch(`${apiUrl}/api/health`)).ok && portHeldBy(port, api.pid),
+    { timeoutMs: 60_000 },
+  );
 });
 
 afterAll(async () => {

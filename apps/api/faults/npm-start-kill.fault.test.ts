@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { portIsFree, sleep, waitFor } from '@helix/stack/services/net';
+import { freePort, portIsFree, sleep, waitFor } from '@helix/stack/services/net';
 import { guardChild } from '@helix/stack/services/orphan-guard';
 import { tsxArgs } from '@helix/stack/services/process';
 import { createDatabase, dropDatabase } from '@helix/stack/test-db';
@@ -39,13 +39,8 @@ interface Portal {
   exited: Promise<number | null>;
 }
 
-/** Three free ports in a row below 32768, where the ports the kernel picks for others cannot land. */
-async function freePortsBelowEphemeral(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
-    if ((await portIsFree(port)) && (await portIsFree(port + 1)) && (await portIsFree(port + 2))) return port;
-  }
-}
+/** Three free ports in a row (outside the kernel's ephemeral range, see freePort). */
+const freePortsBelowEphemeral = () => freePort('127.0.0.1', 3);
 
 /** The processes whose parent is `pid`, from /proc. */
 function childrenOf(pid: number): number[] {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { migrate } from './migrate.ts';
 import { DEFAULT_DATA_DIR, ROOT, WEB_DIST_DIR } from './paths.ts';
-import { freePort, portIsFree, waitFor } from './services/net.ts';
+import { freePort, portHeldBy, portIsFree, waitFor } from './services/net.ts';
 import { resolvePostgres } from './services/postgres.ts';
 import { startNginx, type NginxService } from './nginx.ts';
 import { describeExit, ManagedChild, tsxArgs, type ChildExit } from './services/process.ts';
@@ -329,11 +329,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const timeoutMs = options.readyTimeoutMs ?? 120_000;
     let nginx: NginxService | undefined;
     try {
+      // Each answer must come from our own process (portHeldBy): another server that took the port
+      // meanwhile would answer too, while ours dies with EADDRINUSE.
       await Promise.all([
-        ...apiPorts.map((port) =>
+        ...apiPorts.map((port, i) =>
           waitFor(
             `the API (GET http://127.0.0.1:${port}/api/health answering 200)`,
-            async () => (await httpStatus(`http://127.0.0.1:${port}/api/health`)) === 200,
+            async () =>
+              (await httpStatus(`http://127.0.0.1:${port}/api/health`)) === 200 &&
+              portHeldBy(port, supervisor.current(cluster ? `api-${i + 1}` : 'api')?.pid),
             { timeoutMs, intervalMs: 250, signal: waitSignal },
           ),
         ),
@@ -342,7 +346,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           `the viewer on port ${viewerProcessPort}`,
           async () => {
             await httpStatus(`http://127.0.0.1:${viewerProcessPort}/`);
-            return true;
+            return portHeldBy(viewerProcessPort, supervisor.current('viewer')?.pid);
           },
           { timeoutMs, intervalMs: 250, signal: waitSignal },
         ),
@@ -437,7 +441,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               `${name} (GET http://127.0.0.1:${port}${ready} answering)`,
               async () => {
                 const status = await httpStatus(`http://127.0.0.1:${port}${ready}`);
-                return name === 'viewer' || status === 200;
+                return (name === 'viewer' || status === 200) && portHeldBy(port, child.pid);
               },
               { timeoutMs: restartOptions.readyTimeoutMs ?? timeoutMs, intervalMs: 100 },
             ),

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '@helix/stack/services/net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, parseConfig } from '@helix/server';
@@ -11,14 +11,6 @@ import {
 } from '../../test/harness.ts';
 
 const TOKEN = 'metrics-token-for-tests';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let h: Harness;
 beforeAll(async () => {

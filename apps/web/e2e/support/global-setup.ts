@@ -6,7 +6,7 @@ import { OAuth2Server } from 'oauth2-mock-server';
 import type { TestProject } from 'vitest/node';
 import { startStack } from '../../../../packages/stack/src/stack.ts';
 import { createDatabase, dropDatabase } from '../../../../packages/stack/src/test-db.ts';
-import { portIsFree } from '../../../../packages/stack/src/services/net.ts';
+import { freePort } from '../../../../packages/stack/src/services/net.ts';
 import { startMailServer } from './mail-server.ts';
 import { GOOGLE_USER } from './google-user.ts';
 
@@ -33,16 +33,8 @@ declare module 'vitest' {
   }
 }
 
-/**
- * The cluster's workers serve metrics on METRICS_PORT + their index: two free ports in a row, below
- * Linux's ephemeral range (32768+), where the free ports the stack asks for later cannot land.
- */
-async function workerMetricsPorts(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
-    if ((await portIsFree(port)) && (await portIsFree(port + 1))) return port;
-  }
-}
+/** The cluster's workers serve metrics on METRICS_PORT + their index: two free ports in a row. */
+const workerMetricsPorts = () => freePort('127.0.0.1', 2);
 
 /** `npm run test:e2e:cluster`: the same browser flows against the cluster's shape. */
 const CLUSTER = process.env.HELIX_E2E_CLUSTER === '1';
