@@ -86,13 +86,13 @@ export async function readBillingAccount(stripe: Stripe, customerId: string): Pr
 
 /**
  * Whether a plan or seat change of the subscription waits for its payment: Stripe's pending_update
- * (payment_behavior=pending_if_incomplete), or an open invoice of a subscription update (a server that
- * applies the items before payment). Until it is paid, the tenant keeps what it paid for before.
+ * (Helix makes every change with payment_behavior=pending_if_incomplete). Until it is paid, the tenant
+ * keeps what it paid for before. An open invoice alone is not a change waiting: a trial ended now
+ * (`trial_end=now`, billing_reason subscription_update) or a change made in the billing portal that
+ * was applied and then declined is a payment that failed, and Stripe says so (past_due).
  */
 export function changeAwaitingPayment(sub: Stripe.Subscription): boolean {
-  if (sub.pending_update) return true;
-  const invoice = invoiceOf(sub);
-  return invoice?.status === 'open' && invoice.billing_reason === 'subscription_update';
+  return Boolean(sub.pending_update);
 }
 
 export const latestInvoiceOf = invoiceOf;

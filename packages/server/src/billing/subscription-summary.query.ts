@@ -9,7 +9,6 @@ import type { Actor } from '../sessions/session.service.ts';
 import {
   changeAwaitingPayment,
   latestInvoiceOf,
-  planOfSubscription,
   readBillingAccount,
   type BillingAccount,
 } from './billing-account.query.ts';
@@ -73,13 +72,11 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
   const price = plan && seats ? planAmountCents(plan, seats) : null;
   const users = await tenantUsers(deps, tenantId);
   const pending = live && changeAwaitingPayment(live) ? live : null;
-  // Stripe's pending_update holds the new items; a server that applied them already has them on the items.
+  // Stripe's pending_update holds the new items.
   const pendingItem = pending?.pending_update?.subscription_items?.[0] ?? null;
   const pendingPlan = pendingItem?.price
     ? await deps.db.plan.findFirst({ where: { stripePriceId: pendingItem.price.id } })
-    : pending
-      ? await planOfSubscription(deps.db, pending)
-      : null;
+    : null;
   const invoice = live ? latestInvoiceOf(live) : null;
   const open =
     invoice?.status === 'open' && invoice.id ? await invoicePaymentIntent(stripeOf(deps), invoice.id) : null;
@@ -112,7 +109,7 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
     pendingChange: pending
       ? {
           planId: pendingPlan?.id ?? null,
-          seats: pendingItem?.quantity ?? pending.items.data[0]?.quantity ?? 1,
+          seats: pendingItem?.quantity ?? 1,
         }
       : null,
     paymentAction: waiting,
