@@ -78,6 +78,16 @@ export const ConfigSchema = z.object({
     .int()
     .min(0)
     .default(10 * 60 * 1000),
+  /**
+   * How long a payment attempt may wait (a card form's first payment, a plan change's invoice) before
+   * it counts as abandoned: it is then ended and its invoice voided, so it can never be paid later, in
+   * ms. Stripe itself gives up on a first payment after 23 hours.
+   */
+  BILLING_ATTEMPT_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60 * 60 * 1000),
   /** Object storage: a local folder by default. */
   STORAGE_DIR: z.string().min(1).default('.data/storage'),
   S3_ENDPOINT: z.url().optional(),

@@ -126,13 +126,17 @@ export async function listInvoices(
   authorizeBilling(actor, 'view');
   const customerId = await storedCustomerId(deps.db, actor.tenant.id);
   if (!customerId) return { invoices: [], hasMore: false };
-  const page = await stripeOf(deps).invoices.list({
-    customer: customerId,
-    limit: input.limit,
-    ...(input.startingAfter ? { starting_after: input.startingAfter } : {}),
-  });
+  const stripe = stripeOf(deps);
+  const [page, account] = await Promise.all([
+    stripe.invoices.list({
+      customer: customerId,
+      limit: input.limit,
+      ...(input.startingAfter ? { starting_after: input.startingAfter } : {}),
+    }),
+    readBillingAccount(stripe, customerId),
+  ]);
   return {
-    invoices: page.data.filter((i) => i.status !== 'draft').map(presentInvoiceRow),
+    invoices: page.data.filter((i) => i.status !== 'draft').map((i) => presentInvoiceRow(i, account.live)),
     hasMore: page.has_more,
   };
 }

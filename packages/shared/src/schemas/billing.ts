@@ -464,8 +464,14 @@ export const InvoiceView = z.object({
   currency: z.string(),
   status: z.enum(INVOICE_STATUSES).nullable(),
   description: z.string().nullable(),
+  /**
+   * The invoice's hosted page. For an open invoice only when it is `payable`: a left card form's or a
+   * superseded change's invoice is never offered for payment (it is voided).
+   */
   hostedInvoiceUrl: z.string().nullable(),
   invoicePdf: z.string().nullable(),
+  /** Whether the customer should pay it now: an open invoice of the plan in force that failed (past_due). */
+  payable: z.boolean(),
 });
 export type InvoiceView = z.infer<typeof InvoiceView>;
 
