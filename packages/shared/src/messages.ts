@@ -111,6 +111,10 @@ export const MSG = {
   chargedPer: (amount: string, period: 'year' | 'month') => `charged $ ${amount} per ${period}`,
   orEnterPaymentDetails: 'or enter payment details',
   chargedNow: (amount: string) => `${amount} charged now`,
+  // plan cards while a plan is in force (issue 28: no "charged now" on a trial's or a downgrade's card)
+  currentPlanCharge: 'Your current plan',
+  afterCredit: (credit: string) => `after ${credit} of credit for unused time`,
+  changeChargeInPreview: 'What a change costs today is shown before you confirm',
   // plan wizard and billing screens (web; not in the specification, wording ours)
   userCountMin: (min: number) => `At least ${min} users are included in this plan`,
   confirmPlanChange: (plan: string) => `Change your plan to ${plan}?`,
@@ -135,7 +139,7 @@ export const MSG = {
   viewsNotForSale: 'Additional views are not available for your plan.',
   planChangePending: 'A change of your plan is waiting for its payment: complete it first.',
   paymentActionBanner:
-    'Your bank asks you to confirm a payment. Please click here to complete it, so your plan keeps working.',
+    'Your bank asks you to confirm a payment. Please click here to complete it.',
   cardDeclined: 'Your card was declined.',
   // billing screens of the web (issue 15; wording ours)
   cardAuthenticationFailed:

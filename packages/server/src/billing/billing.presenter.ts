@@ -66,6 +66,13 @@ export const presentPaymentAction = (
 
 const INVOICE_STATUSES = new Set(['draft', 'open', 'paid', 'uncollectible', 'void']);
 
+/**
+ * The line that names what an invoice charges for: the largest charge, not a credit for unused time
+ * (an upgrade's invoice is "Remaining time on 10 x Educator Monthly", not "Unused time on ...").
+ */
+export const planLineOf = <L extends { amount: number }>(lines: L[]): L | undefined =>
+  lines.reduce<L | undefined>((best, l) => (l.amount > (best?.amount ?? -Infinity) ? l : best), undefined);
+
 const subscriptionOf = (invoice: Stripe.Invoice): string | null =>
   idOf(invoice.parent?.subscription_details?.subscription ?? null);
 
@@ -106,7 +113,7 @@ export function presentInvoiceRow(
       invoice.status && INVOICE_STATUSES.has(invoice.status)
         ? (invoice.status as InvoiceView['status'])
         : null,
-    description: invoice.description ?? lines[0]?.description ?? null,
+    description: invoice.description ?? planLineOf(lines)?.description ?? null,
     hostedInvoiceUrl: invoice.status === 'open' && !payable ? null : (invoice.hosted_invoice_url ?? null),
     invoicePdf: invoice.invoice_pdf ?? null,
     payable,

@@ -26,6 +26,15 @@ const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000)
 const nothingUpcoming = (err: unknown) => (err as { code?: string } | null)?.code === 'invoice_upcoming_none';
 
 /**
+ * Credit taken off an invoice: its charges (positive lines) less what is due. Stripe keeps credit as
+ * negative lines (proration) or the customer's balance; either way the difference is the credit.
+ */
+const creditOf = (invoice: Stripe.Invoice): number => {
+  const charges = (invoice.lines?.data ?? []).reduce((sum, l) => sum + Math.max(0, l.amount), 0);
+  return Math.max(0, charges - invoice.amount_due);
+};
+
+/**
  * The next invoice Stripe will make (its upcoming-invoice preview), or null when there is none or the
  * preview cannot be read now.
  */
@@ -37,7 +46,12 @@ async function nextChargeOf(deps: BillingDeps, live: Stripe.Subscription): Promi
       subscription: live.id,
     });
     const date = preview.next_payment_attempt ?? live.items.data[0]?.current_period_end ?? null;
-    return { date, amount: preview.amount_due, currency: preview.currency };
+    return {
+      date,
+      amount: preview.amount_due,
+      credit: creditOf(preview),
+      currency: preview.currency,
+    };
   } catch (err) {
     if (nothingUpcoming(err)) return null;
     // The page still shows the plan, seats and price: only the next-charge line is missing.

@@ -342,7 +342,10 @@ export const BILLING_INTERVALS = ['month', 'year'] as const;
 /** A charge Stripe will make: when (unix seconds) and how much (cents). */
 export const UpcomingCharge = z.object({
   date: z.number().int().nullable(),
+  /** Cents: what will be charged (the invoice's amount due, after any credit). */
   amount: z.number().int(),
+  /** Cents of credit (unused time of an earlier plan) taken off the invoice's charges; 0 when none. */
+  credit: z.number().int().min(0),
   currency: z.string(),
 });
 export type UpcomingCharge = z.infer<typeof UpcomingCharge>;
