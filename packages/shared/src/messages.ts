@@ -113,6 +113,7 @@ export const MSG = {
   chargedNow: (amount: string) => `${amount} charged now`,
   // plan cards while a plan is in force (issue 28: no "charged now" on a trial's or a downgrade's card)
   currentPlanCharge: 'Your current plan',
+  viewsInvoiceDescription: (views: number) => `${views.toLocaleString('en-US')} additional views`,
   afterCredit: (credit: string) => `after ${credit} of credit for unused time`,
   changeChargeInPreview: 'What a change costs today is shown before you confirm',
   // plan wizard and billing screens (web; not in the specification, wording ours)

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CardCheckoutView, InvoiceListView } from '@helix/shared/schemas/billing';
 import { syncTenantSubscription } from '@helix/server/billing/sync-subscription.command';
+import { sendInvoiceReceipt } from '@helix/server/billing/billing-receipt.command';
+import { createMailTransport } from '@helix/server/mail/transport';
+import { startMailSink } from '../../test/mail-sink.ts';
 import {
   EDUCATOR_MONTHLY,
   ENTERPRISE_MONTHLY,
   forgetTrialCards,
   INDIVIDUAL_MONTHLY,
   paidTenant,
+  payCheckout,
   storedSubscription,
   trialTenant,
   useBillingBed,
@@ -107,5 +111,48 @@ describe('a plan whose payment failed', () => {
     expect(open).toHaveLength(1);
     expect(open[0]!.payable).toBe(true);
     expect(open[0]!.hostedInvoiceUrl).toMatch(/^http/);
+  });
+});
+
+describe('Buy Views', () => {
+  it('leaves a paid invoice in Billing History and one receipt e-mail', async () => {
+    const { c } = await paidTenant(bed, EDUCATOR_MONTHLY);
+    const res = await c.post('/subscription/create_views', {
+      quantity: 1,
+      successUrl: '/user/home',
+      cancelUrl: '/user/home',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await payCheckout(bed, res.body.url);
+    const row = await waitFor(
+      async () => (await history(c)).find((i) => i.description === '1,000 additional views'),
+      'the views invoice in Billing History',
+    );
+    expect([row.status, row.total, row.amountPaid, row.payable]).toEqual(['paid', 400, 400, false]);
+    expect(row.hostedInvoiceUrl).toMatch(/^http/);
+    expect(row.invoicePdf).toMatch(/^http/);
+
+    // invoice.paid queued the receipt job for this invoice; the job mails it once.
+    const job = await waitFor(async () => {
+      const jobs = await bed.h.deps.queue.queueOf('email').getJobs(['waiting', 'delayed', 'completed']);
+      return jobs.find((j) => j.name === 'billing-receipt' && j.data.invoiceId === row.id);
+    }, 'the receipt job');
+    const sink = await startMailSink();
+    try {
+      const deps = {
+        billing: bed.h.deps,
+        transport: createMailTransport(sink.url),
+        from: 'billing@helix.test',
+      };
+      expect(await sendInvoiceReceipt(deps, job.data)).toEqual({ sent: true });
+      expect(await sendInvoiceReceipt(deps, job.data)).toMatchObject({ sent: false });
+      await sink.waitFor(1);
+      expect(sink.mails).toHaveLength(1);
+      expect(sink.mails[0]!.to).toEqual([c.owner.email]);
+      expect(sink.mails[0]!.raw).toContain('$4.00');
+      expect(sink.mails[0]!.raw).toContain('1,000 additional views');
+    } finally {
+      await sink.stop();
+    }
   });
 });
