@@ -1,5 +1,7 @@
+import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { deriveSubscriptionState } from '@helix/shared/subscription-state';
+import { CardCheckoutView } from '@helix/shared/schemas/billing';
 import { reconcileBilling } from '@helix/server/billing/reconcile-billing.command';
 import {
   forgetTrialCards,
@@ -56,5 +58,32 @@ describe('a trial ended on a failing card', () => {
     const result = await reconcileBilling(bed.h.deps, { tenantId: c.tenant.id });
     expect([result.changed, result.failed]).toEqual([1, 0]);
     expect((await storedSubscription(bed, c.tenant.id)).status).toBe('past_due');
+  });
+});
+
+describe('subscribing again with a new card', () => {
+  it('makes the new card the customer default (the billing portal shows it), not the failed 0341', async () => {
+    await forgetTrialCards(bed);
+    const { c, sub } = await trialTenant(bed, INDIVIDUAL_MONTHLY, 'pm_card_chargeCustomerFail');
+    await bed.stripe.subscriptions.update(sub.id, { trial_end: 'now' });
+    await waitFor(async () => (await storedSubscription(bed, c.tenant.id)).status === 'past_due', 'past_due');
+    expect((await c.post('/subscription/cancel_subscription', { subscriptionId: sub.id })).status).toBe(200);
+    const customerId = (await bed.h.db.tenant.findUniqueOrThrow({ where: { id: c.tenant.id } }))
+      .stripeCustomerId!;
+    const cardOf = async () => {
+      const cus = (await bed.stripe.customers.retrieve(customerId, {
+        expand: ['invoice_settings.default_payment_method'],
+      })) as Stripe.Customer;
+      const pm = cus.invoice_settings.default_payment_method;
+      return pm && typeof pm === 'object' ? pm.card?.last4 : null;
+    };
+    expect(await cardOf()).toBe('0341');
+
+    const checkout = CardCheckoutView.parse(
+      (await c.post('/subscription/payment-intent', { planId: INDIVIDUAL_MONTHLY })).body,
+    );
+    await bed.stripe.paymentIntents.confirm(checkout.paymentIntent.id, { payment_method: 'pm_card_visa' });
+    await waitFor(async () => (await storedSubscription(bed, c.tenant.id)).status === 'active', 'active');
+    await waitFor(async () => (await cardOf()) === '4242', 'the new card as the default');
   });
 });
