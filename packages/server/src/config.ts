@@ -185,6 +185,12 @@ export const ConfigSchema = z.object({
    */
   VIEWS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /**
+   * The ceiling per client address and school (tenant), across all of the school's share/embed links:
+   * at most this many views counted per hour from one address (four classrooms' worth), so one address
+   * opening many links cannot burn the school's allowance; loads past it are served but not counted.
+   */
+  VIEWS_PER_TENANT_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /**
    * Rate limit of the public branding lookup (POST /tenant/custom-branding-detail, before login), per
    * client IP and window: enough for a class behind one address, not for listing every tenant's brand.
    */
