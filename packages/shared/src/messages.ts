@@ -63,6 +63,8 @@ export const MSG = {
   inviteNameRequired: 'Please enter the Name of User',
   inviteEmailRequired: 'Please enter the Email of User',
   addUserName: 'Please enter your name',
+  // platform Add User: the school or organisation the new account is (wording ours, docs/seats.md)
+  addUserTenantName: 'Please enter the school or organisation name',
   chooseSubscription: 'Please choose a subscription',
   choosePlan: 'Please choose a plan',
   modelNameRequired: 'Please enter the name of model',
@@ -80,6 +82,13 @@ export const MSG = {
   fileOver5mb: 'File size is more than 5mb',
   dimensionsOver4000: 'Image Dimensions are larger 4000 x 4000 pixels',
   usersLimitExceeds: 'Users Limit Exceeds',
+  // seats (issue 28: say how many are left and what to do; wording ours, docs/seats.md)
+  bulkSeatsLeft: (left: number, rows: number) =>
+    `${left === 0 ? 'No seats are' : left === 1 ? '1 seat is' : `${left} seats are`} left on your plan for the ${rows} people in this file.`,
+  seatsAddOnSubscription: 'Add users to your plan on the Subscription page to invite more.',
+  seatsAskOwner: 'Ask the account owner to add users to the plan to invite more.',
+  bulkSendFirst: (n: number) => `Send the first ${n}`,
+  seatsFull: (limit: number) => `All ${limit} seats of your plan are taken.`,
   usersUploaded: 'Users Uploaded Successfully',
   failedLoadUsers: 'Failed to load Users',
   failedDeleteUser: 'Failed to delete User',
@@ -139,8 +148,7 @@ export const MSG = {
   alreadySubscribed: 'You already have a subscription: change your plan instead.',
   viewsNotForSale: 'Additional views are not available for your plan.',
   planChangePending: 'A change of your plan is waiting for its payment: complete it first.',
-  paymentActionBanner:
-    'Your bank asks you to confirm a payment. Please click here to complete it.',
+  paymentActionBanner: 'Your bank asks you to confirm a payment. Please click here to complete it.',
   cardDeclined: 'Your card was declined.',
   // billing screens of the web (issue 15; wording ours)
   cardAuthenticationFailed:

@@ -1,7 +1,7 @@
 import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { handover, HANDOVER } from '@helix/shared/handover';
 import {
@@ -177,6 +177,17 @@ export function UsersListPage() {
         </Typography.Title>
         <Space wrap>
           {data && <span data-testid="total-users">{MSG.totalUsers(data.totalUsers, data.userLimit)}</span>}
+          {data && full && can('User.invite') && (
+            // Why Add Users is disabled, and what to do about it.
+            <Typography.Text type="secondary" id="seats-full" data-testid="seats-full">
+              {MSG.seatsFull(data.userLimit)}{' '}
+              {me?.abilities?.manageBilling ? (
+                <Link to="/user/settings/subscription">{MSG.seatsAddOnSubscription}</Link>
+              ) : (
+                MSG.seatsAskOwner
+              )}
+            </Typography.Text>
+          )}
           {can('User.invite') && (
             <Dropdown
               disabled={full}
@@ -192,7 +203,13 @@ export function UsersListPage() {
                 },
               }}
             >
-              <Button type="primary" disabled={full} data-testid="add-users" {...handover(HANDOVER.usersAdd)}>
+              <Button
+                type="primary"
+                disabled={full}
+                aria-describedby={data && full ? 'seats-full' : undefined}
+                data-testid="add-users"
+                {...handover(HANDOVER.usersAdd)}
+              >
                 Add Users <DownOutlined />
               </Button>
             </Dropdown>
