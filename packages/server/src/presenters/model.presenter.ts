@@ -6,7 +6,7 @@ export type ModelRecord = Model & { restrictedTenants: { tenantId: number }[] };
 
 export interface ModelStats {
   viewCount: number;
-  /** Platform admins only. */
+  /** Platform admins: every tenant's top five; a customer asking for statistics: itself only. */
   topTenants?: TopTenant[];
   viewsByDay?: { day: string; views: number }[];
 }
@@ -28,7 +28,7 @@ export function presentModel(model: ModelRecord, options: { admin: boolean; stat
       ? model.restrictedTenants.map((t) => t.tenantId).sort((a, b) => a - b)
       : [],
     version: model.version,
-    ...(options.admin
+    ...(options.admin || options.stats.topTenants !== undefined
       ? { topTenants: options.stats.topTenants ?? [], viewsByDay: options.stats.viewsByDay ?? [] }
       : {}),
   };
