@@ -63,6 +63,15 @@ export const ConfigSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   /** Where the web app loads Stripe.js from: js.stripe.com, or the local server's stand-in. */
   STRIPE_JS_URL: z.url().default('https://js.stripe.com/v3'),
+  /**
+   * Development and tests only: every new Stripe customer is made on a test clock of its own (frozen
+   * at its creation), so a trial's end and a renewal can be watched by advancing the clock
+   * (`npm run billing:advance-clock`). Refused in production and with a live key.
+   */
+  STRIPE_TEST_CLOCKS: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** How often the worker re-reads every live subscription from Stripe (reconcile-billing), in ms. */
   BILLING_RECONCILE_INTERVAL_MS: z.coerce
     .number()
@@ -237,6 +246,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     result.data.SIGNING_SECRET === DEV_SIGNING_SECRET
   ) {
     throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET: set a secret of your own in production');
+  }
+  if (
+    result.data.STRIPE_TEST_CLOCKS &&
+    (result.data.NODE_ENV === 'production' || result.data.STRIPE_SECRET_KEY?.startsWith('sk_live_'))
+  ) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_TEST_CLOCKS: test clocks are for development and test mode only',
+    );
   }
   return result.data;
 }
