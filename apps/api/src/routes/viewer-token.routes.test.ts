@@ -127,7 +127,10 @@ describe('viewer tokens minted by the server', () => {
     }
     const counts: number[] = [];
     for (const l of links) counts.push(await recorded(l.model.id));
-    expect(counts.reduce((x, y) => x + y, 0), JSON.stringify(counts)).toBe(SCHOOL_CEILING);
+    expect(
+      counts.reduce((x, y) => x + y, 0),
+      JSON.stringify(counts),
+    ).toBe(SCHOOL_CEILING);
     // Per school and address: another address of this school, and another school from this address, count.
     await load('198.51.100.41', (await detail('198.51.100.41', links[0]!.token)).url);
     const other = await link();
