@@ -6,6 +6,7 @@ import { startMailSink } from '../../test/mail-sink.ts';
 import {
   answerThreeDSecure,
   EDUCATOR_MONTHLY,
+  ENTERPRISE_MONTHLY,
   INDIVIDUAL_MONTHLY,
   paidTenant,
   storedSubscription,
@@ -67,5 +68,24 @@ describe('an upgrade from Individual to Educator on a 3-D Secure card', () => {
     expect(upgrade.status).toBe('paid');
     expect(upgrade.description).toMatch(/Educator Monthly/);
     expect(upgrade.description).not.toMatch(/Unused time/);
+  });
+});
+
+describe('a next charge covered by credit', () => {
+  it('says what is charged and the credit taken off it (not a bare $0.00)', async () => {
+    // Enterprise paid for a month, ended at once: its unused time is credit for the next invoices.
+    const { c, subscriptionId } = await paidTenant(bed, ENTERPRISE_MONTHLY, 50);
+    expect((await c.post('/subscription/cancel_subscription', { subscriptionId })).status).toBe(200);
+    const res = await c.post('/subscription/payment-intent', { planId: EDUCATOR_MONTHLY });
+    // The first Educator month is covered by the credit: nothing to pay now.
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    await waitFor(
+      async () => (await storedSubscription(bed, c.tenant.id)).planId === EDUCATOR_MONTHLY,
+      'Educator in force',
+    );
+    const next = (await summaryOf(c)).nextCharge!;
+    // Enterprise's unused month (~$399) pays the first Educator month and most of the next one.
+    expect(next.amount + next.credit).toBe(9900);
+    expect(next.credit).toBeGreaterThan(0);
   });
 });
