@@ -266,6 +266,13 @@ describe('users of a tenant in the browser', () => {
     await limit.getByRole('link', { name: MSG.seatsAddOnSubscription }).waitFor();
     await limit.getByRole('button', { name: MSG.bulkSendFirst(Number(left![1])) }).click();
     await page.getByTestId('bulk-progress').getByText(MSG.usersUploaded).waitFor({ timeout: 60_000 });
+    // Every seat taken now: Add Users is disabled and the page says why and what to do.
+    await page.goto('/user/settings/users-list');
+    const full = page.getByTestId('seats-full');
+    await full.getByText(MSG.seatsFull(250)).waitFor({ timeout: 20_000 });
+    await full.getByRole('link', { name: MSG.seatsAddOnSubscription }).waitFor();
+    expect(await page.getByTestId('add-users').isDisabled()).toBe(true);
+    expect(await page.getByTestId('add-users').getAttribute('aria-describedby')).toBe('seats-full');
     await context.close();
   });
   it('reads a Windows-1252 CSV as Excel saves it, sends the valid rows, downloads the problem rows', async () => {
