@@ -5,6 +5,7 @@ import { sendInvoiceReceipt } from '@helix/server/billing/billing-receipt.comman
 import { createMailTransport } from '@helix/server/mail/transport';
 import { startMailSink } from '../../test/mail-sink.ts';
 import {
+  customer,
   EDUCATOR_MONTHLY,
   ENTERPRISE_MONTHLY,
   forgetTrialCards,
@@ -12,8 +13,10 @@ import {
   paidTenant,
   payCheckout,
   storedSubscription,
+  summaryOf,
   trialTenant,
   useBillingBed,
+  userInfo,
   waitFor,
   type Customer,
 } from '../../test/billing.ts';
@@ -98,6 +101,34 @@ describe('an attempt that was left', () => {
     const rows = await history(c);
     expect(rows.filter((i) => i.payable)).toEqual([]);
     expect(rows.filter((i) => i.status === 'open' && i.hostedInvoiceUrl)).toEqual([]);
+  });
+});
+
+describe('a first card form that was left', () => {
+  it('is voided once abandoned and leaves the tenant not subscribed (never "deactivated")', async () => {
+    const c = await customer(bed);
+    await bed.h.db.tenantSubscription.upsert({
+      where: { tenantId: c.tenant.id },
+      update: { isTrialPassed: true },
+      create: { tenantId: c.tenant.id, isTrialPassed: true },
+    });
+    const checkout = CardCheckoutView.parse(
+      (await c.post('/subscription/payment-intent', { planId: INDIVIDUAL_MONTHLY })).body,
+    );
+    await new Promise((r) => setTimeout(r, 1100));
+    await syncWithTtl(c.tenant.id, 0);
+    expect((await bed.stripe.invoices.retrieve(checkout.invoiceId)).status).toBe('void');
+    const stored = await storedSubscription(bed, c.tenant.id);
+    expect([stored.status, stored.stripeSubscriptionId]).toEqual(['none', null]);
+    const summary = await summaryOf(c);
+    expect(summary.state).toBe('not_subscribed');
+    const session = (await userInfo(c)).subscription;
+    expect(session?.status ?? 'none').toBe('none');
+    // The tenant can subscribe again at once.
+    const again = CardCheckoutView.parse(
+      (await c.post('/subscription/payment-intent', { planId: INDIVIDUAL_MONTHLY })).body,
+    );
+    expect(again.subscriptionId).not.toBe(checkout.subscriptionId);
   });
 });
 

@@ -98,9 +98,8 @@ const DEFAULT_ATTEMPT_TTL_SECONDS = 60 * 60;
  * - a replacement that is paid for or trialing ends every older subscription still holding a plan
  *   (or still waiting for its first payment);
  * - an attempt (an `incomplete` subscription waiting for its first payment) is ended, and its invoice
- *   voided, once a newer attempt supersedes it, or once it has waited longer than the attempt time
- *   while another plan is live: a card form that was left can never be paid later and replace the
- *   plan in force;
+ *   voided, once a newer attempt supersedes it, or once it has waited longer than the attempt time:
+ *   a card form that was left can never be paid later (nor replace a plan in force);
  * - a plan change waiting for its payment (pending_update) that has waited longer than the attempt
  *   time is dropped (its invoice voided, so Stripe discards the change);
  * - every ended subscription's open invoices are closed (Stripe leaves them open when its retries run
@@ -141,7 +140,7 @@ export async function settleAccount(
   const attempts = account.subscriptions.filter((s) => s.status === 'incomplete' && !endedIds.has(s.id));
   for (const [index, sub] of attempts.entries()) {
     const superseded = index > 0;
-    const abandoned = account.live !== null && now - sub.created > ttl;
+    const abandoned = now - sub.created > ttl;
     if (superseded || abandoned) await cancel(sub);
   }
   const live = account.live;
