@@ -121,7 +121,7 @@ export const MSG = {
   orEnterPaymentDetails: 'or enter payment details',
   chargedNow: (amount: string) => `${amount} charged now`,
   // plan cards while a plan is in force (issue 28: no "charged now" on a trial's or a downgrade's card)
-  currentPlanCharge: 'Your current plan',
+  currentPlanCharge: 'You are on this plan',
   viewsInvoiceDescription: (views: number) => `${views.toLocaleString('en-US')} additional views`,
   afterCredit: (credit: string) => `after ${credit} of credit for unused time`,
   changeChargeInPreview: 'What a change costs today is shown before you confirm',
