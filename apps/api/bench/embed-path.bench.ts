@@ -76,6 +76,7 @@ async function serve(setup: Setup) {
     EMBED_RATE_LIMIT_MAX: '100000000',
     EMBED_TOKEN_RATE_LIMIT_MAX: '100000000',
     VIEWS_PER_ADDRESS_PER_HOUR: '1000000',
+    VIEWS_PER_TENANT_ADDRESS_PER_HOUR: '1000000',
   });
   const db = createDb(config.DATABASE_URL);
   const redis = createRedis(REDIS_URL, COMMAND_CLIENT_OPTIONS); // as main.ts

@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { CardCheckoutView, SubscriptionSummaryView, SubscriptionView } from '@helix/shared/schemas/billing';
 import { SessionUser } from '@helix/shared/schemas/session';
 import { startStripeLocal, type StripeLocal } from '@helix/stripe-local';
 import { STRIPE_API_VERSION } from '@helix/server/billing/stripe-client';
@@ -276,3 +277,49 @@ export async function freshCard(bed: BillingBed, number = luhnNumber()): Promise
 
 /** Forgets which cards had a trial (for tests that start a trial on a named test card). */
 export const forgetTrialCards = (bed: BillingBed) => bed.h.db.trialCard.deleteMany();
+
+/** GET /subscription/summary as the owner, parsed. */
+export async function summaryOf(c: Customer) {
+  const res = await c.get('/subscription/summary');
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return SubscriptionSummaryView.parse(res.body);
+}
+
+/** A tenant on a paid plan (trial passed, card checkout paid with `card`). */
+export async function paidTenant(bed: BillingBed, planId: number, quantity?: number, card = 'pm_card_visa') {
+  const c = await customer(bed);
+  await bed.h.db.tenantSubscription.upsert({
+    where: { tenantId: c.tenant.id },
+    update: { isTrialPassed: true },
+    create: { tenantId: c.tenant.id, isTrialPassed: true },
+  });
+  const checkout = CardCheckoutView.parse(
+    (await c.post('/subscription/payment-intent', { planId, ...(quantity ? { quantity } : {}) })).body,
+  );
+  const paid = await bed.stripe.paymentIntents.confirm(checkout.paymentIntent.id, { payment_method: card });
+  expect(paid.status).toBe('succeeded');
+  await waitFor(async () => {
+    const s = await storedSubscription(bed, c.tenant.id);
+    return s.status === 'active' && s.planId === planId;
+  }, 'paid plan');
+  return { c, subscriptionId: checkout.subscriptionId };
+}
+
+/** A tenant on a trial with `card` (a fresh succeeding card by default); optionally on a test clock. */
+export async function trialTenant(
+  bed: BillingBed,
+  planId: number,
+  card?: string,
+  opts: { clock?: boolean } = {},
+) {
+  const c = await customer(bed, opts);
+  const res = await c.post('/subscription/createtrials', {
+    planId,
+    paymentId: card ?? (await freshCard(bed)),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const sub = SubscriptionView.parse(res.body);
+  expect(sub.status).toBe('trialing');
+  await waitFor(async () => (await storedSubscription(bed, c.tenant.id)).status === 'trialing', 'trialing');
+  return { c, sub };
+}

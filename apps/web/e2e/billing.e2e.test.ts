@@ -88,6 +88,11 @@ describe('billing in the browser', () => {
       await page.goto('/user/settings/subscription');
       await plan(page, 'Educator Monthly').getByText('Current plan').waitFor();
       await plan(page, 'Individual Monthly').getByRole('button', { name: 'Downgrade' }).waitFor();
+      // During the trial no card says a price is "charged now": the trial's own plan says it is the
+      // plan, the others that the preview shows what a change costs today (issue 28).
+      await plan(page, 'Educator Monthly').getByText(MSG.currentPlanCharge).waitFor();
+      await plan(page, 'Individual Monthly').getByText(MSG.changeChargeInPreview).waitFor();
+      expect(await page.getByText(/charged now/).count()).toBe(0);
       const enterprise = plan(page, 'Enterprise Monthly');
       await enterprise.getByRole('button', { name: 'Upgrade' }).click();
       await enterprise.getByRole('button', { name: 'Buy Now' }).click();

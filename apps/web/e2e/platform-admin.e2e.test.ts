@@ -93,13 +93,18 @@ describe('platform administration in the browser', () => {
     const errors = page.locator('.ant-form-item-explain-error');
     await errors.filter({ hasText: MSG.addUserName }).waitFor();
     await errors.filter({ hasText: MSG.choosePlan }).waitFor();
+    await errors.filter({ hasText: MSG.addUserTenantName }).waitFor();
 
     await page.getByLabel('Name', { exact: true }).fill(added.name);
+    await page.getByLabel('School or organisation').fill(`${added.name} School`);
     await page.getByLabel('Email', { exact: true }).fill(added.email);
     await page.getByLabel('Username', { exact: true }).fill(added.userName);
     await page.getByLabel('Password', { exact: true }).fill(added.password);
     await page.getByText('Monthly', { exact: true }).click();
     await page.getByTestId('plan-8').click();
+    // Educator sells seats: at least its 10, here 14.
+    await page.getByTestId('add-user-seats').fill('14');
+    await page.getByTestId('add-user-price').getByText('14 users', { exact: false }).waitFor();
     await page.getByText('Subscribe to the Helix newsletter').click();
     await page.getByTestId('add-user-save').click();
     await page.locator('.ant-message').getByText(MSG.userAdded).waitFor();
@@ -111,6 +116,8 @@ describe('platform administration in the browser', () => {
     const row = page.locator('tr', { hasText: added.name });
     await row.waitFor();
     expect(await row.innerText()).toContain('Educator Monthly');
+    // The school is named as given, not after its owner.
+    expect(await row.innerText()).toContain(`${added.name} School`);
 
     // The new owner can log in and is subscribed (their home is the model grid).
     const owner = await newPage(browser);

@@ -256,7 +256,23 @@ describe('users of a tenant in the browser', () => {
       ),
     );
     await page.locator('input[type=file]').setInputFiles(csvPath);
-    await page.getByTestId('limit-exceeded').getByText(MSG.usersLimitExceeds).waitFor();
+    const limit = page.getByTestId('limit-exceeded');
+    await limit.getByText(MSG.usersLimitExceeds).waitFor();
+    // How many seats are left, what to do, and the rows that fit can be sent.
+    const left = /^(\d+) seats? (?:is|are) left on your plan for the 10 people in this file\.$/.exec(
+      (await page.getByTestId('seats-left').innerText()).trim(),
+    );
+    expect(left).not.toBeNull();
+    await limit.getByRole('link', { name: MSG.seatsAddOnSubscription }).waitFor();
+    await limit.getByRole('button', { name: MSG.bulkSendFirst(Number(left![1])) }).click();
+    await page.getByTestId('bulk-progress').getByText(MSG.usersUploaded).waitFor({ timeout: 60_000 });
+    // Every seat taken now: Add Users is disabled and the page says why and what to do.
+    await page.goto('/user/settings/users-list');
+    const full = page.getByTestId('seats-full');
+    await full.getByText(MSG.seatsFull(250)).waitFor({ timeout: 20_000 });
+    await full.getByRole('link', { name: MSG.seatsAddOnSubscription }).waitFor();
+    expect(await page.getByTestId('add-users').isDisabled()).toBe(true);
+    expect(await page.getByTestId('add-users').getAttribute('aria-describedby')).toBe('seats-full');
     await context.close();
   });
   it('reads a Windows-1252 CSV as Excel saves it, sends the valid rows, downloads the problem rows', async () => {

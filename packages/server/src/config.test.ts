@@ -24,4 +24,16 @@ describe('configuration', () => {
     expect(config.BRANDING_RATE_LIMIT_MAX).toBeGreaterThan(0);
     expect(config.BRANDING_RATE_LIMIT_WINDOW_SECONDS).toBeGreaterThan(0);
   });
+
+  it('allows test clocks (STRIPE_TEST_CLOCKS) only outside production and never with a live key', () => {
+    expect(parseConfig(base).STRIPE_TEST_CLOCKS).toBe(false);
+    expect(parseConfig({ ...base, STRIPE_TEST_CLOCKS: 'true' }).STRIPE_TEST_CLOCKS).toBe(true);
+    const own = 's'.repeat(40);
+    expect(() =>
+      parseConfig({ ...base, NODE_ENV: 'production', SIGNING_SECRET: own, STRIPE_TEST_CLOCKS: 'true' }),
+    ).toThrow(/STRIPE_TEST_CLOCKS/);
+    expect(() => parseConfig({ ...base, STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_TEST_CLOCKS: '1' })).toThrow(
+      /STRIPE_TEST_CLOCKS/,
+    );
+  });
 });

@@ -72,6 +72,15 @@ export const ConfigSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   /** Where the web app loads Stripe.js from: js.stripe.com, or the local server's stand-in. */
   STRIPE_JS_URL: z.url().default('https://js.stripe.com/v3'),
+  /**
+   * Development and tests only: every new Stripe customer is made on a test clock of its own (frozen
+   * at its creation), so a trial's end and a renewal can be watched by advancing the clock
+   * (`npm run billing:advance-clock`). Refused in production and with a live key.
+   */
+  STRIPE_TEST_CLOCKS: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** How often the worker re-reads every live subscription from Stripe (reconcile-billing), in ms. */
   BILLING_RECONCILE_INTERVAL_MS: z.coerce
     .number()
@@ -87,6 +96,16 @@ export const ConfigSchema = z.object({
     .int()
     .min(0)
     .default(10 * 60 * 1000),
+  /**
+   * How long a payment attempt may wait (a card form's first payment, a plan change's invoice) before
+   * it counts as abandoned: it is then ended and its invoice voided, so it can never be paid later, in
+   * ms. Stripe itself gives up on a first payment after 23 hours.
+   */
+  BILLING_ATTEMPT_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60 * 60 * 1000),
   /** Object storage: a local folder by default. */
   STORAGE_DIR: z.string().min(1).default('.data/storage'),
   S3_ENDPOINT: z.url().optional(),
@@ -189,6 +208,12 @@ export const ConfigSchema = z.object({
    */
   VIEWS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /**
+   * The ceiling per client address and school (tenant), across all of the school's share/embed links:
+   * at most this many views counted per hour from one address (four classrooms' worth), so one address
+   * opening many links cannot burn the school's allowance; loads past it are served but not counted.
+   */
+  VIEWS_PER_TENANT_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /**
    * Rate limit of the public branding lookup (POST /tenant/custom-branding-detail, before login), per
    * client IP and window: enough for a class behind one address, not for listing every tenant's brand.
    */
@@ -235,6 +260,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     result.data.SIGNING_SECRET === DEV_SIGNING_SECRET
   ) {
     throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET: set a secret of your own in production');
+  }
+  if (
+    result.data.STRIPE_TEST_CLOCKS &&
+    (result.data.NODE_ENV === 'production' || result.data.STRIPE_SECRET_KEY?.startsWith('sk_live_'))
+  ) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_TEST_CLOCKS: test clocks are for development and test mode only',
+    );
   }
   return result.data;
 }

@@ -64,6 +64,8 @@ export const MSG = {
   inviteNameRequired: 'Please enter the Name of User',
   inviteEmailRequired: 'Please enter the Email of User',
   addUserName: 'Please enter your name',
+  // platform Add User: the school or organisation the new account is (wording ours, docs/seats.md)
+  addUserTenantName: 'Please enter the school or organisation name',
   chooseSubscription: 'Please choose a subscription',
   choosePlan: 'Please choose a plan',
   modelNameRequired: 'Please enter the name of model',
@@ -81,6 +83,13 @@ export const MSG = {
   fileOver5mb: 'File size is more than 5mb',
   dimensionsOver4000: 'Image Dimensions are larger 4000 x 4000 pixels',
   usersLimitExceeds: 'Users Limit Exceeds',
+  // seats (issue 28: say how many are left and what to do; wording ours, docs/seats.md)
+  bulkSeatsLeft: (left: number, rows: number) =>
+    `${left === 0 ? 'No seats are' : left === 1 ? '1 seat is' : `${left} seats are`} left on your plan for the ${rows} people in this file.`,
+  seatsAddOnSubscription: 'Add users to your plan on the Subscription page to invite more.',
+  seatsAskOwner: 'Ask the account owner to add users to the plan to invite more.',
+  bulkSendFirst: (n: number) => `Send the first ${n}`,
+  seatsFull: (limit: number) => `All ${limit} seats of your plan are taken.`,
   usersUploaded: 'Users Uploaded Successfully',
   failedLoadUsers: 'Failed to load Users',
   failedDeleteUser: 'Failed to delete User',
@@ -112,6 +121,11 @@ export const MSG = {
   chargedPer: (amount: string, period: 'year' | 'month') => `charged $ ${amount} per ${period}`,
   orEnterPaymentDetails: 'or enter payment details',
   chargedNow: (amount: string) => `${amount} charged now`,
+  // plan cards while a plan is in force (issue 28: no "charged now" on a trial's or a downgrade's card)
+  currentPlanCharge: 'You are on this plan',
+  viewsInvoiceDescription: (views: number) => `${views.toLocaleString('en-US')} additional views`,
+  afterCredit: (credit: string) => `after ${credit} of credit for unused time`,
+  changeChargeInPreview: 'What a change costs today is shown before you confirm',
   // plan wizard and billing screens (web; not in the specification, wording ours)
   userCountMin: (min: number) => `At least ${min} users are included in this plan`,
   confirmPlanChange: (plan: string) => `Change your plan to ${plan}?`,
@@ -135,8 +149,7 @@ export const MSG = {
   alreadySubscribed: 'You already have a subscription: change your plan instead.',
   viewsNotForSale: 'Additional views are not available for your plan.',
   planChangePending: 'A change of your plan is waiting for its payment: complete it first.',
-  paymentActionBanner:
-    'Your bank asks you to confirm a payment. Please click here to complete it, so your plan keeps working.',
+  paymentActionBanner: 'Your bank asks you to confirm a payment. Please click here to complete it.',
   cardDeclined: 'Your card was declined.',
   // billing screens of the web (issue 15; wording ours)
   cardAuthenticationFailed:

@@ -30,6 +30,7 @@ export async function startOutageProcesses(options: {
     EMBED_RATE_LIMIT_MAX: '100000000',
     EMBED_TOKEN_RATE_LIMIT_MAX: '100000000',
     VIEWS_PER_ADDRESS_PER_HOUR: '1000000',
+    VIEWS_PER_TENANT_ADDRESS_PER_HOUR: '1000000',
   });
   try {
     return { api, worker: await startWorkerProcess(env) };

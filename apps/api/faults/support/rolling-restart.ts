@@ -107,6 +107,7 @@ export async function startRollingCluster(options: {
         EMBED_RATE_LIMIT_MAX: '100000000',
         EMBED_TOKEN_RATE_LIMIT_MAX: '100000000',
         VIEWS_PER_ADDRESS_PER_HOUR: '1000000',
+        VIEWS_PER_TENANT_ADDRESS_PER_HOUR: '1000000',
         RATE_LIMIT_MAX: '100000000',
         ...builds,
         ...options.env,

@@ -27,11 +27,13 @@ import {
   INDIVIDUAL_MONTHLY,
   login,
   luhnNumber,
+  paidTenant,
+  summaryOf,
+  trialTenant,
   storedSubscription,
   useBillingBed,
   userInfo,
   waitFor,
-  type Customer,
 } from '../../test/billing.ts';
 
 /**
@@ -41,48 +43,10 @@ import {
  */
 
 const bed = useBillingBed();
-
-async function summary(c: Customer) {
-  const res = await c.get('/subscription/summary');
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return SubscriptionSummaryView.parse(res.body);
-}
-
-/** A tenant on a paid plan (trial passed, card checkout paid with `card`). */
-async function paidCustomer(planId: number, quantity?: number, card = 'pm_card_visa') {
-  const c = await customer(bed);
-  await bed.h.db.tenantSubscription.upsert({
-    where: { tenantId: c.tenant.id },
-    update: { isTrialPassed: true },
-    create: { tenantId: c.tenant.id, isTrialPassed: true },
-  });
-  const checkout = CardCheckoutView.parse(
-    (await c.post('/subscription/payment-intent', { planId, ...(quantity ? { quantity } : {}) })).body,
-  );
-  const paid = await bed.stripe.paymentIntents.confirm(checkout.paymentIntent.id, { payment_method: card });
-  expect(paid.status).toBe('succeeded');
-  await waitFor(async () => {
-    const s = await storedSubscription(bed, c.tenant.id);
-    return s.status === 'active' && s.planId === planId;
-  }, 'paid plan');
-  return { c, subscriptionId: checkout.subscriptionId };
-}
-
-/** A tenant on a trial with `card`. */
-async function trialCustomer(planId: number, card?: string) {
-  const c = await customer(bed);
-  const res = await c.post('/subscription/createtrials', {
-    planId,
-    paymentId: card ?? (await freshCard(bed)),
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const sub = SubscriptionView.parse(res.body);
-  expect(sub.status).toBe('trialing');
-  await waitFor(async () => (await storedSubscription(bed, c.tenant.id)).status === 'trialing', 'trialing');
-  return { c, sub };
-}
-
-/** Whether the Stripe server voids invoices (stripe-local gains it on the `stripe` branch). */
+const summary = summaryOf;
+const paidCustomer = (planId: number, quantity?: number, card?: string) =>
+  paidTenant(bed, planId, quantity, card);
+const trialCustomer = (planId: number, card?: string) => trialTenant(bed, planId, card);
 
 /** A trial on the card that saves fine and then fails every charge (0341), run past its end. */
 async function trialEndedOnFailingCard() {

@@ -158,6 +158,27 @@ describe('POST /user/add-user', () => {
     expect(list.body.find((u: { email: string }) => u.email === body.email).paymentPlan).toBe(monthly.name);
   });
 
+  it('names the school as given (not after its owner) with the seats chosen; without a name, after the owner', async () => {
+    const body = addUserBody({ tenantName: 'Springfield Elementary', quantity: 25, name: 'Sam Principal' });
+    expect((await addUser(admin, body)).status).toBe(201);
+    const user = await h.db.user.findUniqueOrThrow({
+      where: { email: body.email },
+      include: { tenant: { include: { subscription: true } } },
+    });
+    expect(user.tenant.name).toBe('Springfield Elementary');
+    expect(user.tenant.subscription?.userLimit).toBe(25);
+    const blank = await addUser(admin, addUserBody({ tenantName: '   ' }));
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors?.tenantName).toBe(MSG.addUserTenantName);
+    const unnamed = addUserBody({ name: 'Pat Owner' });
+    expect((await addUser(admin, unnamed)).status).toBe(201);
+    const pat = await h.db.user.findUniqueOrThrow({
+      where: { email: unnamed.email },
+      include: { tenant: true },
+    });
+    expect(pat.tenant.name).toBe('Pat Owner');
+  });
+
   it('without the opt-in the address is not on the newsletter list', async () => {
     const body = addUserBody();
     expect((await addUser(admin, body)).status).toBe(201);

@@ -195,6 +195,29 @@ describe('usage you can trust', () => {
       .reduce((n: number, t: { tenant_views: number }) => n + t.tenant_views, 0);
     expect(tenantViews).toBe(billed);
 
+    // The owner's statistics (/stats) agree: Top Tenants is the school itself with the same views,
+    // and the 30-day chart adds up to them; no other tenant appears.
+    const ownStats = await request(bed.app).get(`${tenant}/model/all?stats=true`).set(bearer(s.session));
+    expect(ownStats.status).toBe(200);
+    const mine = ownStats.body.models.filter((m: { id: number }) => s.models.some((x) => x.id === m.id));
+    for (const m of mine as {
+      viewCount: number;
+      topTenants: { tenant_id: number; tenant_views: number }[];
+      viewsByDay: { views: number }[];
+    }[]) {
+      expect(m.topTenants).toEqual(
+        m.viewCount > 0
+          ? [expect.objectContaining({ tenant_id: s.tenant.id, tenant_views: m.viewCount })]
+          : [],
+      );
+      expect(m.viewsByDay.reduce((n, d) => n + d.views, 0)).toBe(m.viewCount);
+    }
+    expect(
+      ownStats.body.models.every((m: { topTenants: { tenant_id: number }[] }) =>
+        m.topTenants.every((t) => t.tenant_id === s.tenant.id),
+      ),
+    ).toBe(true);
+
     const csv = await request(bed.app).get(`${tenant}/views/export`).set(bearer(s.session));
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);

@@ -17,7 +17,8 @@ import {
 /**
  * Who a viewer of a share or embed link is (issue 17): the server mints and signs the viewer token; a
  * load without a valid one counts at most once per address, link and window; every address has a
- * ceiling per link and hour (VIEWS_PER_ADDRESS_PER_HOUR, 60 by default) fair to a classroom.
+ * ceiling per link and hour (VIEWS_PER_ADDRESS_PER_HOUR, 60 by default) fair to a classroom, and per
+ * school and hour across all the school's links (VIEWS_PER_TENANT_ADDRESS_PER_HOUR, 120 by default).
  */
 let h: ModelHarness;
 /** Trusts X-Forwarded-For, so each test can load from addresses of its own. */
@@ -33,6 +34,8 @@ afterAll(async () => {
 
 const VIEWER = 'http://viewer.test';
 const CEILING = 60;
+/** VIEWS_PER_TENANT_ADDRESS_PER_HOUR's default: one address across all of a school's links. */
+const SCHOOL_CEILING = 120;
 
 async function link(caller?: Caller) {
   const a = caller ?? (await customer(h));
@@ -111,6 +114,28 @@ describe('viewer tokens minted by the server', () => {
     const other = await link();
     await load(ip, (await detail(ip, other.token)).url);
     expect(await recorded(model.id)).toBe(CEILING + 1);
+    expect(await recorded(other.model.id)).toBe(1);
+  });
+
+  it('many links of one school from one address count at most the school ceiling (120 an hour)', async () => {
+    const a = await customer(h);
+    const links = [await link(a), await link(a), await link(a)];
+    const ip = '198.51.100.40';
+    // 50 fresh viewers on each of three links: under each link's ceiling (60), 150 in all.
+    for (const l of links) {
+      for (let i = 0; i < 50; i += 1) await load(ip, (await detail(ip, l.token)).url);
+    }
+    const counts: number[] = [];
+    for (const l of links) counts.push(await recorded(l.model.id));
+    expect(
+      counts.reduce((x, y) => x + y, 0),
+      JSON.stringify(counts),
+    ).toBe(SCHOOL_CEILING);
+    // Per school and address: another address of this school, and another school from this address, count.
+    await load('198.51.100.41', (await detail('198.51.100.41', links[0]!.token)).url);
+    const other = await link();
+    await load(ip, (await detail(ip, other.token)).url);
+    expect(await recorded(links[0]!.model.id)).toBe(counts[0]! + 1);
     expect(await recorded(other.model.id)).toBe(1);
   });
 

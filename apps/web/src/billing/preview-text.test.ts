@@ -25,8 +25,8 @@ describe('the confirm dialog words', () => {
 
   it('names the next charge, or nothing when none comes', () => {
     expect(nextChargeText({ nextCharge: null })).toBeNull();
-    expect(nextChargeText({ nextCharge: { date: 1_775_000_000, amount: 10800, currency: 'usd' } })).toMatch(
-      /^Then \$108\.00 on [A-Z][a-z]+, \d{1,2}(st|nd|rd|th) \d{4}\.$/,
-    );
+    expect(
+      nextChargeText({ nextCharge: { date: 1_775_000_000, amount: 10800, credit: 0, currency: 'usd' } }),
+    ).toMatch(/^Then \$108\.00 on [A-Z][a-z]+, \d{1,2}(st|nd|rd|th) \d{4}\.$/);
   });
 });

@@ -46,6 +46,8 @@ export async function freeUserName(tx: Prisma.TransactionClient, email: string):
 
 export interface NewOwner {
   name: string;
+  /** The tenant's name when it is not the person's (platform Add User); default: `name`. */
+  tenantName?: string;
   userName: string;
   email: string;
   passwordHash: string | null;
@@ -66,7 +68,7 @@ export async function createCustomerTenant(tx: Prisma.TransactionClient, owner: 
   const tenant = await tx.tenant.create({
     data: {
       domainPrefix,
-      name: owner.name,
+      name: owner.tenantName ?? owner.name,
       branding: { create: {} },
       subscription: { create: { status: 'none' } },
     },

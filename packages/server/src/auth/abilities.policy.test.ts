@@ -21,7 +21,12 @@ const platformAdmin = policyActor({ isOwner: false, isAdmin: true, isPlatform: t
 
 describe('session abilities: what the session says the user may open and do', () => {
   it('the owner of a plan that sells extra views may buy them', () => {
-    expect(abilitiesOf(owner)).toMatchObject({ buyViews: true, inviteUsers: true, editBranding: true });
+    expect(abilitiesOf(owner)).toMatchObject({
+      buyViews: true,
+      manageBilling: true,
+      inviteUsers: true,
+      editBranding: true,
+    });
   });
 
   it('a failed renewal (past due) keeps the plan in force: views stay for sale, as the server sells them', () => {

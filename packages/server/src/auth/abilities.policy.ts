@@ -98,6 +98,7 @@ export function abilitiesOf(actor: PolicyActor, now = new Date()): SessionAbilit
     createRole: canCreateRole(actor),
     seeViewUsage: school && canListModels(actor),
     seeAdditionalViews: canViewBilling(actor),
+    manageBilling: school && mayManageBilling(actor),
     buyViews: mayManageBilling(actor) && viewsForSale(actor.tenant.subscription, actor.permissions, now),
     transparentEmbed: canEmbedModel(actor) && actor.permissions.includes('Background.transparent'),
     prioritySupport: supportTierOf(actor, now) === 'priority',

@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { uniqueViolation } from '../prisma-errors.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
 import { syncUnserialised } from './sync-subscription.command.ts';
+import { invoicePaymentIntent } from './invoice-payment.ts';
 import { checkTrialCard } from './trial-card.ts';
 import {
   serialiseTenantBilling,
@@ -124,13 +125,37 @@ interface Effects {
   actionInvoiceId?: string;
 }
 
+/**
+ * A new plan's first invoice paid with a card (the card form, Checkout): that card becomes the
+ * customer's default, so the billing portal and later invoices show the card that pays, not a card
+ * that failed before (Stripe saves it on the subscription only: save_default_payment_method).
+ */
+async function adoptPayingCard(deps: Deps, invoice: Stripe.Invoice): Promise<void> {
+  if (invoice.billing_reason !== 'subscription_create' || invoice.amount_paid <= 0 || !invoice.id) return;
+  const customerId = idOf(invoice.customer);
+  const { paymentIntent } = await invoicePaymentIntent(stripeOf(deps), invoice.id);
+  const pm = idOf(paymentIntent?.payment_method);
+  if (!customerId || !pm || paymentIntent?.status !== 'succeeded') return;
+  const stripe = stripeOf(deps);
+  const customer = await readOrNull(() => stripe.customers.retrieve(customerId));
+  if (!customer || ('deleted' in customer && customer.deleted)) return;
+  if (idOf((customer as Stripe.Customer).invoice_settings?.default_payment_method) === pm) return;
+  await stripe.customers.update(
+    customerId,
+    { invoice_settings: { default_payment_method: pm } },
+    { idempotencyKey: `helix-default-pm-${invoice.id}` },
+  );
+}
+
 /** What an invoice event asks of us after the sync: a receipt, a failure mail, an action mail. */
 async function invoiceEffects(deps: Deps, tenantId: number, event: Stripe.Event): Promise<Effects> {
   const stripe = stripeOf(deps);
   const invoice = await readOrNull(() => stripe.invoices.retrieve(idOf(event.data.object)!));
   if (!invoice?.id) return {};
   if (event.type === 'invoice.paid') {
-    return invoice.status === 'paid' && invoice.amount_paid > 0 ? { receiptInvoiceId: invoice.id } : {};
+    if (invoice.status !== 'paid' || invoice.amount_paid <= 0) return {};
+    await adoptPayingCard(deps, invoice);
+    return { receiptInvoiceId: invoice.id };
   }
   if (invoice.status !== 'open') return {};
   const reason = invoice.billing_reason;

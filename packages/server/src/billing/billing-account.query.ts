@@ -35,7 +35,7 @@ export interface BillingAccount {
   customerId: string;
   /** Every subscription of the customer, newest first, with latest_invoice expanded. */
   subscriptions: Stripe.Subscription[];
-  /** The subscription the stored state follows: the live one, else the newest. */
+  /** The subscription the stored state follows: the live one, else the newest that ever held a plan. */
   current: Stripe.Subscription | null;
   /** The live subscription (holds the plan), or null. */
   live: Stripe.Subscription | null;
@@ -57,6 +57,18 @@ export const replacedBy = (sub: Stripe.Subscription): string | null => sub.metad
 const newestFirst = (a: Stripe.Subscription, b: Stripe.Subscription) =>
   b.created - a.created || (replacedBy(a) === b.id ? -1 : replacedBy(b) === a.id ? 1 : 0);
 
+/**
+ * An attempt that ended without ever being paid (a card form left, superseded or expired): its first
+ * invoice was never paid, so it never held a plan. The stored state does not follow it (a tenant that
+ * only left a card form is not subscribed, never "deactivated").
+ */
+export const neverHeldPlan = (sub: Stripe.Subscription): boolean => {
+  if (!ENDED_STATUSES.has(sub.status)) return false;
+  if (sub.status === 'incomplete_expired') return true;
+  const invoice = invoiceOf(sub);
+  return invoice?.billing_reason === 'subscription_create' && invoice.status !== 'paid';
+};
+
 export function accountOf(customerId: string, subs: Stripe.Subscription[]): BillingAccount {
   const subscriptions = [...subs].sort(newestFirst);
   const live = subscriptions.find((s) => HOLDING_STATUSES.has(s.status)) ?? null;
@@ -64,7 +76,7 @@ export function accountOf(customerId: string, subs: Stripe.Subscription[]): Bill
     customerId,
     subscriptions,
     live,
-    current: live ?? subscriptions[0] ?? null,
+    current: live ?? subscriptions.find((s) => !neverHeldPlan(s)) ?? null,
     awaitingFirstPayment: subscriptions.filter((s) => s.status === 'incomplete'),
     trialUsed: subscriptions.some((s) => s.trial_start !== null || s.trial_end !== null),
   };
@@ -86,13 +98,13 @@ export async function readBillingAccount(stripe: Stripe, customerId: string): Pr
 
 /**
  * Whether a plan or seat change of the subscription waits for its payment: Stripe's pending_update
- * (payment_behavior=pending_if_incomplete), or an open invoice of a subscription update (a server that
- * applies the items before payment). Until it is paid, the tenant keeps what it paid for before.
+ * (Helix makes every change with payment_behavior=pending_if_incomplete). Until it is paid, the tenant
+ * keeps what it paid for before. An open invoice alone is not a change waiting: a trial ended now
+ * (`trial_end=now`, billing_reason subscription_update) or a change made in the billing portal that
+ * was applied and then declined is a payment that failed, and Stripe says so (past_due).
  */
 export function changeAwaitingPayment(sub: Stripe.Subscription): boolean {
-  if (sub.pending_update) return true;
-  const invoice = invoiceOf(sub);
-  return invoice?.status === 'open' && invoice.billing_reason === 'subscription_update';
+  return Boolean(sub.pending_update);
 }
 
 export const latestInvoiceOf = invoiceOf;

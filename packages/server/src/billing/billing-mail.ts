@@ -87,7 +87,9 @@ export function renderReceiptMail(vars: {
 }): RenderedMail {
   const amount = money(vars.amountPaid, vars.currency);
   const period =
-    vars.periodStart && vars.periodEnd ? `Period: ${day(vars.periodStart)} to ${day(vars.periodEnd)}.` : null;
+    vars.periodStart && vars.periodEnd && vars.periodEnd > vars.periodStart
+      ? `Period: ${day(vars.periodStart)} to ${day(vars.periodEnd)}.`
+      : null;
   const lines = [
     `Hello ${vars.name},`,
     `Thank you for your payment of ${amount}${vars.paidAt ? ` on ${day(vars.paidAt)}` : ''}.`,

@@ -108,7 +108,7 @@ function nextChargeOf(
   if (paidUntil) date = paidUntil;
   else if (!live) date = withTrial ? days(plan.trialDays) : days(periodDays);
   else date = live.items.data[0]?.current_period_end ?? days(periodDays);
-  return { date, amount, currency: 'usd' };
+  return { date, amount, credit: 0, currency: 'usd' };
 }
 
 /** POST /subscription/preview (any user with Subscription.listing.view: nothing changes). */

@@ -1,7 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { BillingActionRequiredPayload, BillingReceiptPayload } from '@helix/shared';
 import { renderActionRequiredMail, renderReceiptMail } from './billing-mail.ts';
-import { presentInvoiceRow } from './billing.presenter.ts';
+import { planLineOf, presentInvoiceRow } from './billing.presenter.ts';
 import { invoicePaymentIntent } from './invoice-payment.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
 import { stripeObjectMissing, type BillingDeps } from './tenant-billing.ts';
@@ -79,6 +79,18 @@ export async function sendInvoiceReceipt(deps: BillingMailDeps, payload: Billing
 }
 
 /**
+ * The plan an invoice pays for: its plan line's price (an upgrade waiting for 3-D Secure pays for the
+ * new plan, not the one still in force).
+ */
+async function planPaidBy(deps: BillingMailDeps, invoice: Stripe.Invoice): Promise<string | null> {
+  const price = planLineOf(invoice.lines?.data ?? [])?.pricing?.price_details?.price;
+  const priceId = typeof price === 'string' ? price : (price?.id ?? null);
+  if (!priceId) return null;
+  const plan = await deps.billing.db.plan.findFirst({ where: { stripePriceId: priceId } });
+  return plan?.name ?? null;
+}
+
+/**
  * billing-action-required: asks the owner to complete a payment waiting for 3-D Secure, with the
  * invoice's hosted page. Runs after a delay: a customer who finished the challenge in the card form
  * meanwhile gets nothing (the invoice is paid, or no longer waits for an action).
@@ -96,7 +108,7 @@ export async function sendActionRequiredMail(deps: BillingMailDeps, payload: Bil
     name: found.owner.name,
     amountDue: invoice.amount_due,
     currency: invoice.currency,
-    planName: found.tenant.subscription?.plan?.name ?? 'Helix',
+    planName: (await planPaidBy(deps, invoice)) ?? found.tenant.subscription?.plan?.name ?? 'Helix',
     link: invoice.hosted_invoice_url,
   });
   await deps.transport.sendMail({ from: deps.from, to: found.owner.email, ...mail });

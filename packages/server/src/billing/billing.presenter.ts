@@ -66,8 +66,36 @@ export const presentPaymentAction = (
 
 const INVOICE_STATUSES = new Set(['draft', 'open', 'paid', 'uncollectible', 'void']);
 
-/** One invoice of the billing history. The period is the subscription lines' (else the invoice's). */
-export function presentInvoiceRow(invoice: Stripe.Invoice): InvoiceView {
+/**
+ * The line that names what an invoice charges for: the largest charge, not a credit for unused time
+ * (an upgrade's invoice is "Remaining time on 10 x Educator Monthly", not "Unused time on ...").
+ */
+export const planLineOf = <L extends { amount: number }>(lines: L[]): L | undefined =>
+  lines.reduce<L | undefined>((best, l) => (l.amount > (best?.amount ?? -Infinity) ? l : best), undefined);
+
+const subscriptionOf = (invoice: Stripe.Invoice): string | null =>
+  idOf(invoice.parent?.subscription_details?.subscription ?? null);
+
+/**
+ * Whether an open invoice is one the customer should pay: it belongs to the live subscription, whose
+ * payment failed (past_due or unpaid), and it is not a plan change waiting for its payment. A card
+ * form's first invoice, a left plan change and anything of an ended subscription are not.
+ */
+export function invoicePayable(invoice: Stripe.Invoice, live: Stripe.Subscription | null): boolean {
+  if (invoice.status !== 'open' || !live || subscriptionOf(invoice) !== live.id) return false;
+  if (live.pending_update) return false;
+  return live.status === 'past_due' || live.status === 'unpaid';
+}
+
+/**
+ * One invoice of the billing history. The period is the subscription lines' (else the invoice's).
+ * `live` is the subscription in force (null: none), which decides whether an open invoice is payable.
+ */
+export function presentInvoiceRow(
+  invoice: Stripe.Invoice,
+  live: Stripe.Subscription | null = null,
+): InvoiceView {
+  const payable = invoicePayable(invoice, live);
   const lines = invoice.lines?.data ?? [];
   const starts = lines.map((l) => l.period?.start).filter((v): v is number => typeof v === 'number');
   const ends = lines.map((l) => l.period?.end).filter((v): v is number => typeof v === 'number');
@@ -85,8 +113,9 @@ export function presentInvoiceRow(invoice: Stripe.Invoice): InvoiceView {
       invoice.status && INVOICE_STATUSES.has(invoice.status)
         ? (invoice.status as InvoiceView['status'])
         : null,
-    description: invoice.description ?? lines[0]?.description ?? null,
-    hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+    description: invoice.description ?? planLineOf(lines)?.description ?? null,
+    hostedInvoiceUrl: invoice.status === 'open' && !payable ? null : (invoice.hosted_invoice_url ?? null),
     invoicePdf: invoice.invoice_pdf ?? null,
+    payable,
   };
 }

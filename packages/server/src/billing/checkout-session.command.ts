@@ -1,5 +1,10 @@
 import { MSG } from '@helix/shared';
-import type { BuyViews, CheckoutCreate, CheckoutUrl } from '@helix/shared/schemas/billing';
+import {
+  VIEWS_PER_BLOCK,
+  type BuyViews,
+  type CheckoutCreate,
+  type CheckoutUrl,
+} from '@helix/shared/schemas/billing';
 import type { z } from 'zod';
 import { viewsForSale } from '../auth/abilities.policy.ts';
 import { AppError } from '../errors.ts';
@@ -115,6 +120,14 @@ export async function createViewsCheckout(
       cancel_url: cancelUrl,
       metadata,
       payment_intent_data: { metadata },
+      // A paid invoice after the payment: Billing History lists it and invoice.paid sends the receipt.
+      invoice_creation: {
+        enabled: true,
+        invoice_data: {
+          description: MSG.viewsInvoiceDescription(input.quantity * VIEWS_PER_BLOCK),
+          metadata,
+        },
+      },
     };
     const key = idempotencyKey(actor.tenant.id, 'views', { params, generation: purchases });
     const session = await openSession(stripe, params, key);

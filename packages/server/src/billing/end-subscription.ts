@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import {
   ENDED_STATUSES,
   HOLDING_STATUSES,
+  latestInvoiceOf,
   PAID_OR_TRIALING,
   type BillingAccount,
 } from './billing-account.query.ts';
@@ -82,10 +83,25 @@ export async function endSubscriptionNow(
   return ended;
 }
 
+/** How long a card form's attempt (or a plan change waiting for its payment) may wait to be paid. */
+export interface SettleOptions {
+  /** Seconds after which an unpaid attempt counts as abandoned (config BILLING_ATTEMPT_TTL_MS). */
+  attemptTtlSeconds?: number;
+  /** Unix seconds now (tests). */
+  now?: number;
+}
+
+const DEFAULT_ATTEMPT_TTL_SECONDS = 60 * 60;
+
 /**
  * Converges the account on the money rules (the sync runs it before storing):
  * - a replacement that is paid for or trialing ends every older subscription still holding a plan
  *   (or still waiting for its first payment);
+ * - an attempt (an `incomplete` subscription waiting for its first payment) is ended, and its invoice
+ *   voided, once a newer attempt supersedes it, or once it has waited longer than the attempt time:
+ *   a card form that was left can never be paid later (nor replace a plan in force);
+ * - a plan change waiting for its payment (pending_update) that has waited longer than the attempt
+ *   time is dropped (its invoice voided, so Stripe discards the change);
  * - every ended subscription's open invoices are closed (Stripe leaves them open when its retries run
  *   out, and a cancel does not close them).
  * Answers whether anything changed in Stripe (the caller then reads the account again).
@@ -94,26 +110,43 @@ export async function settleAccount(
   stripe: Stripe,
   account: BillingAccount,
   logger?: Logger,
+  opts: SettleOptions = {},
 ): Promise<boolean> {
   let changed = false;
+  const now = opts.now ?? Math.floor(Date.now() / 1000);
+  const ttl = opts.attemptTtlSeconds ?? DEFAULT_ATTEMPT_TTL_SECONDS;
   const replacement = account.subscriptions.find((s) => PAID_OR_TRIALING.has(s.status));
   const endedIds = new Set(
     account.subscriptions.filter((s) => ENDED_STATUSES.has(s.status)).map((s) => s.id),
   );
+  const cancel = async (sub: Stripe.Subscription) => {
+    await stripe.subscriptions.cancel(
+      sub.id,
+      { prorate: true },
+      { idempotencyKey: `helix-cancel-${sub.id}` },
+    );
+    endedIds.add(sub.id);
+    changed = true;
+  };
   if (replacement) {
     // Everything older than the replacement (newest first; within one second, what it replaces).
     const older = account.subscriptions.slice(account.subscriptions.indexOf(replacement) + 1);
     for (const sub of older) {
       // An older purchase still waiting for its first payment goes too: it must not be paid later.
       if (!HOLDING_STATUSES.has(sub.status) && sub.status !== 'incomplete') continue;
-      await stripe.subscriptions.cancel(
-        sub.id,
-        { prorate: true },
-        { idempotencyKey: `helix-cancel-${sub.id}` },
-      );
-      endedIds.add(sub.id);
-      changed = true;
+      await cancel(sub);
     }
+  }
+  const attempts = account.subscriptions.filter((s) => s.status === 'incomplete' && !endedIds.has(s.id));
+  for (const [index, sub] of attempts.entries()) {
+    const superseded = index > 0;
+    const abandoned = now - sub.created > ttl;
+    if (superseded || abandoned) await cancel(sub);
+  }
+  const live = account.live;
+  const held = live?.pending_update ? latestInvoiceOf(live) : null;
+  if (held?.id && held.status === 'open' && now - held.created > ttl) {
+    if (await closeOpenInvoice(stripe, held.id, logger)) changed = true;
   }
   const open = account.subscriptions.some(
     (s) =>

@@ -9,7 +9,6 @@ import type { Actor } from '../sessions/session.service.ts';
 import {
   changeAwaitingPayment,
   latestInvoiceOf,
-  planOfSubscription,
   readBillingAccount,
   type BillingAccount,
 } from './billing-account.query.ts';
@@ -27,6 +26,15 @@ const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000)
 const nothingUpcoming = (err: unknown) => (err as { code?: string } | null)?.code === 'invoice_upcoming_none';
 
 /**
+ * Credit taken off an invoice: its charges (positive lines) less what is due. Stripe keeps credit as
+ * negative lines (proration) or the customer's balance; either way the difference is the credit.
+ */
+const creditOf = (invoice: Stripe.Invoice): number => {
+  const charges = (invoice.lines?.data ?? []).reduce((sum, l) => sum + Math.max(0, l.amount), 0);
+  return Math.max(0, charges - invoice.amount_due);
+};
+
+/**
  * The next invoice Stripe will make (its upcoming-invoice preview), or null when there is none or the
  * preview cannot be read now.
  */
@@ -38,7 +46,12 @@ async function nextChargeOf(deps: BillingDeps, live: Stripe.Subscription): Promi
       subscription: live.id,
     });
     const date = preview.next_payment_attempt ?? live.items.data[0]?.current_period_end ?? null;
-    return { date, amount: preview.amount_due, currency: preview.currency };
+    return {
+      date,
+      amount: preview.amount_due,
+      credit: creditOf(preview),
+      currency: preview.currency,
+    };
   } catch (err) {
     if (nothingUpcoming(err)) return null;
     // The page still shows the plan, seats and price: only the next-charge line is missing.
@@ -73,13 +86,11 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
   const price = plan && seats ? planAmountCents(plan, seats) : null;
   const users = await tenantUsers(deps, tenantId);
   const pending = live && changeAwaitingPayment(live) ? live : null;
-  // Stripe's pending_update holds the new items; a server that applied them already has them on the items.
+  // Stripe's pending_update holds the new items.
   const pendingItem = pending?.pending_update?.subscription_items?.[0] ?? null;
   const pendingPlan = pendingItem?.price
     ? await deps.db.plan.findFirst({ where: { stripePriceId: pendingItem.price.id } })
-    : pending
-      ? await planOfSubscription(deps.db, pending)
-      : null;
+    : null;
   const invoice = live ? latestInvoiceOf(live) : null;
   const open =
     invoice?.status === 'open' && invoice.id ? await invoicePaymentIntent(stripeOf(deps), invoice.id) : null;
@@ -112,7 +123,7 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
     pendingChange: pending
       ? {
           planId: pendingPlan?.id ?? null,
-          seats: pendingItem?.quantity ?? pending.items.data[0]?.quantity ?? 1,
+          seats: pendingItem?.quantity ?? 1,
         }
       : null,
     paymentAction: waiting,
@@ -129,13 +140,17 @@ export async function listInvoices(
   authorizeBilling(actor, 'view');
   const customerId = await storedCustomerId(deps.db, actor.tenant.id);
   if (!customerId) return { invoices: [], hasMore: false };
-  const page = await stripeOf(deps).invoices.list({
-    customer: customerId,
-    limit: input.limit,
-    ...(input.startingAfter ? { starting_after: input.startingAfter } : {}),
-  });
+  const stripe = stripeOf(deps);
+  const [page, account] = await Promise.all([
+    stripe.invoices.list({
+      customer: customerId,
+      limit: input.limit,
+      ...(input.startingAfter ? { starting_after: input.startingAfter } : {}),
+    }),
+    readBillingAccount(stripe, customerId),
+  ]);
   return {
-    invoices: page.data.filter((i) => i.status !== 'draft').map(presentInvoiceRow),
+    invoices: page.data.filter((i) => i.status !== 'draft').map((i) => presentInvoiceRow(i, account.live)),
     hasMore: page.has_more,
   };
 }

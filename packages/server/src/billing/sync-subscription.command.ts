@@ -92,7 +92,9 @@ export async function syncUnserialised(deps: BillingDeps, tenantId: number): Pro
     const first = account.current;
     if (
       (first && (await endTrialOnChangedPrice(stripe, first))) ||
-      (await settleAccount(stripe, account, deps.logger))
+      (await settleAccount(stripe, account, deps.logger, {
+        attemptTtlSeconds: Math.floor(deps.config.BILLING_ATTEMPT_TTL_MS / 1000),
+      }))
     ) {
       readAt = new Date();
       account = await readBillingAccount(stripe, customerId);

@@ -69,13 +69,22 @@ export async function ensureCustomer(deps: BillingDeps, tenantId: number): Promi
   if (stored)
     deps.logger?.warn({ tenantId, customer: stored }, 'stored Stripe customer is gone: making a new one');
   const owner = tenant.users[0];
+  const key = `helix-customer-tenant-${tenant.id}${stored ? `-after-${stored}` : ''}`;
+  // Development and tests: the customer on a clock of its own, so its periods can be run forward.
+  const clock = deps.config.STRIPE_TEST_CLOCKS
+    ? await stripe.testHelpers.testClocks.create(
+        { frozen_time: Math.floor(Date.now() / 1000), name: `Helix tenant ${tenant.id}` },
+        { idempotencyKey: `${key}-clock` },
+      )
+    : null;
   const customer = await stripe.customers.create(
     {
       name: tenant.name,
+      ...(clock ? { test_clock: clock.id } : {}),
       ...(owner ? { email: owner.email } : {}),
       metadata: { tenantId: String(tenant.id), domainPrefix: tenant.domainPrefix },
     },
-    { idempotencyKey: `helix-customer-tenant-${tenant.id}${stored ? `-after-${stored}` : ''}` },
+    { idempotencyKey: key },
   );
   await storeBilling(deps.db, tenantId, async (tx) => {
     await tx.tenant.update({ where: { id: tenant.id }, data: { stripeCustomerId: customer.id } });

@@ -1,3 +1,4 @@
+import type { TopTenant } from '@helix/shared/schemas/model';
 import type { ModelListQuery, ModelListResponse, ModelSort } from '@helix/shared/schemas/model';
 import type { z } from 'zod';
 import type { ServerDeps } from '../deps.ts';
@@ -34,6 +35,24 @@ function sortModels<T extends { id: number; name: string; createdAt: Date }>(
   });
 }
 
+async function ownTopTenant(
+  deps: ServerDeps,
+  tenantId: number,
+  ids: number[],
+  counts: Map<number, number>,
+): Promise<Map<number, TopTenant[]>> {
+  const tenant = await deps.db.tenant.findUnique({ where: { id: tenantId }, select: { name: true } });
+  const answer = new Map<number, TopTenant[]>();
+  for (const id of ids) {
+    const views = counts.get(id) ?? 0;
+    answer.set(
+      id,
+      views > 0 && tenant ? [{ tenant_id: tenantId, tenant_name: tenant.name, tenant_views: views }] : [],
+    );
+  }
+  return answer;
+}
+
 /**
  * GET /model/all: the models the caller may see (search, sort) with view counts (a platform admin: all
  * tenants', with top tenants and views per day only when asked, `stats=true`; others: their
@@ -62,11 +81,17 @@ export async function listModels(
   const viewDeps = viewDepsOf(deps);
   const pending = await pendingViews(viewDeps);
 
-  const [counts, top, byDay] = await Promise.all([
+  const [counts, adminTop, byDay] = await Promise.all([
     modelViewCounts(viewDeps, pending, ids, admin ? null : actor.tenant.id),
     admin && input.stats === true ? topTenantsByModel(viewDeps, pending, ids) : null,
-    admin && input.stats === true ? viewsByDayByModel(viewDeps, pending, ids) : null,
+    input.stats === true
+      ? viewsByDayByModel(viewDeps, pending, ids, 30, new Date(), admin ? null : actor.tenant.id)
+      : null,
   ]);
+  // A customer's statistics are its own: its Top Tenants is itself with the views it counted (the
+  // same figure as Website Views, and as the platform's row for this tenant), never other tenants'.
+  const top =
+    adminTop ?? (input.stats === true ? await ownTopTenant(deps, actor.tenant.id, ids, counts) : null);
 
   let users: ModelListResponse['users'] = [];
   if (input.users === true && canViewUserStats(actor)) {
@@ -88,8 +113,8 @@ export async function listModels(
         admin,
         stats: {
           viewCount: counts.get(model.id) ?? 0,
-          topTenants: top?.get(model.id) ?? [],
-          viewsByDay: byDay?.get(model.id) ?? [],
+          ...(top ? { topTenants: top.get(model.id) ?? [] } : {}),
+          ...(byDay ? { viewsByDay: byDay.get(model.id) ?? [] } : {}),
         },
       }),
     ),

@@ -106,13 +106,17 @@ export async function topTenantsByModel(
   return answer;
 }
 
-/** Views per model and day (UTC) for the last `days` days, today included; days without views are 0. */
+/**
+ * Views per model and day (UTC) for the last `days` days, today included; days without views are 0.
+ * `tenantId`: one tenant's views only (a customer's statistics), null: every tenant's.
+ */
 export async function viewsByDayByModel(
   deps: ViewDeps,
   pending: ViewEntry[],
   modelIds: number[],
   days = 30,
   now = new Date(),
+  tenantId: number | null = null,
 ): Promise<Map<number, { day: string; views: number }[]>> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const dayList = Array.from({ length: days }, (_, i) =>
@@ -123,11 +127,18 @@ export async function viewsByDayByModel(
   if (modelIds.length > 0) {
     const rows = await deps.db.modelViewDaily.groupBy({
       by: ['modelId', 'day'],
-      where: { modelId: { in: modelIds }, day: { gte: new Date(first) } },
+      where: {
+        modelId: { in: modelIds },
+        day: { gte: new Date(first) },
+        ...(tenantId === null ? {} : { tenantId }),
+      },
       _sum: { count: true },
     });
     for (const row of rows) add(counts, `${row.modelId}|${dayOf(row.day)}`, row._sum.count ?? 0);
-    for (const e of pending) if (e.day >= first) add(counts, `${e.modelId}|${e.day}`, e.count);
+    for (const e of pending) {
+      if (e.day >= first && (tenantId === null || e.tenantId === tenantId))
+        add(counts, `${e.modelId}|${e.day}`, e.count);
+    }
   }
   return new Map(
     modelIds.map((id) => [id, dayList.map((day) => ({ day, views: counts.get(`${id}|${day}`) ?? 0 }))]),

@@ -139,7 +139,12 @@ async function resolveEmbedding(
     // Share and embed pages never offer recording.
     record: false,
     // The server-minted viewer token the page passes on; without a valid one, one viewer per address.
-    load: embedViewerLoad(deps.config, { id: embed.id, modelId: embed.model.id }, query.viewer, client.ip),
+    load: embedViewerLoad(
+      deps.config,
+      { id: embed.id, modelId: embed.model.id, tenantId: embed.tenant.id },
+      query.viewer,
+      client.ip,
+    ),
   };
 }
 

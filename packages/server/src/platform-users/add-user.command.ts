@@ -33,6 +33,7 @@ export async function addUser(deps: ServerDeps, actor: Actor, input: AddUserInpu
     created = await withTransaction(db, (tx) =>
       createCustomerTenant(tx, {
         name: input.name,
+        ...(input.tenantName ? { tenantName: input.tenantName } : {}),
         userName: input.user_name,
         email: input.email,
         passwordHash,

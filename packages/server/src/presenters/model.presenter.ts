@@ -8,7 +8,7 @@ export type ModelRecord = Model & { restrictedTenants: { tenantId: number }[] };
 
 export interface ModelStats {
   viewCount: number;
-  /** Platform admins only. */
+  /** Platform admins: every tenant's top five; a customer asking for statistics: itself only. */
   topTenants?: TopTenant[];
   viewsByDay?: { day: string; views: number }[];
 }
@@ -35,7 +35,7 @@ export function presentModel(
       : [],
     version: model.version,
     abilities: modelAbilities(actor, model),
-    ...(options.admin
+    ...(options.admin || options.stats.topTenants !== undefined
       ? { topTenants: options.stats.topTenants ?? [], viewsByDay: options.stats.viewsByDay ?? [] }
       : {}),
   };

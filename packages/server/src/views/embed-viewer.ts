@@ -7,7 +7,13 @@ import { mintViewerToken, verifyViewerToken } from './viewer-token.ts';
 /** The ceiling's period: views per address and link are counted per hour from the first one counted. */
 export const CEILING_SECONDS = 3600;
 
-type ViewerConfig = Pick<Config, 'SIGNING_SECRET' | 'VIEW_WINDOW_SECONDS' | 'VIEWS_PER_ADDRESS_PER_HOUR'>;
+type ViewerConfig = Pick<
+  Config,
+  | 'SIGNING_SECRET'
+  | 'VIEW_WINDOW_SECONDS'
+  | 'VIEWS_PER_ADDRESS_PER_HOUR'
+  | 'VIEWS_PER_TENANT_ADDRESS_PER_HOUR'
+>;
 
 /** The viewer token the share or embed page gets with the embed detail (see viewer-token.ts). */
 export const embedViewerToken = (config: ViewerConfig, linkId: number, ip: string, previous?: string) =>
@@ -22,12 +28,14 @@ export const embedViewerToken = (config: ViewerConfig, linkId: number, ip: strin
  * Who a share or embed load is, for counting (API.md, "Views"): the viewer of a valid viewer token for
  * this link and the client's network, else the client's network itself (a load without a valid token
  * counts at most once per address, link and view window, whatever `viewer` parameter it sends). Every
- * load of the link from that network is under the ceiling: at most VIEWS_PER_ADDRESS_PER_HOUR views
- * counted per hour; the rest are served but not counted.
+ * load of the link from that network is under two ceilings: at most VIEWS_PER_ADDRESS_PER_HOUR views
+ * counted per hour for the link, and VIEWS_PER_TENANT_ADDRESS_PER_HOUR across all the school's links
+ * (one address with twenty links counts no more than four classrooms); the rest are served but not
+ * counted.
  */
 export function embedViewerLoad(
   config: ViewerConfig,
-  link: { id: number; modelId: number },
+  link: { id: number; modelId: number; tenantId: number },
   viewerToken: string | undefined,
   ip: string,
 ): ViewLoad {
@@ -40,10 +48,17 @@ export function embedViewerLoad(
     viewerKey: `e:${link.id}`,
     source: 'embed',
     viewer: viewer ? `e:${link.id}:t:${viewer}` : `e:${link.id}:ip:${network}`,
-    ceiling: {
-      scope: `${link.id}:${sha256(network).slice(0, 32)}`,
-      max: config.VIEWS_PER_ADDRESS_PER_HOUR,
-      seconds: CEILING_SECONDS,
-    },
+    ceilings: [
+      {
+        scope: `${link.id}:${sha256(network).slice(0, 32)}`,
+        max: config.VIEWS_PER_ADDRESS_PER_HOUR,
+        seconds: CEILING_SECONDS,
+      },
+      {
+        scope: `t${link.tenantId}:${sha256(network).slice(0, 32)}`,
+        max: config.VIEWS_PER_TENANT_ADDRESS_PER_HOUR,
+        seconds: CEILING_SECONDS,
+      },
+    ],
   };
 }

@@ -7,7 +7,7 @@ import { flushViews } from './flush-views.ts';
 import { recordView, type ViewDeps, type ViewLoad } from './record-view.ts';
 
 /**
- * The ceiling per address and link (ViewLoad.ceiling), in the counting script and in the path that
+ * The ceilings per address and link, and per address and school (ViewLoad.ceilings), in the counting script and in the path that
  * counts in PostgreSQL while Redis is down: past the ceiling loads are served and not counted, and the
  * views recorded equal the loads counted, exactly.
  */
@@ -30,7 +30,19 @@ const loadOf = (modelId: number, userId: number, scope: string, max: number) => 
   viewerKey: `u:${userId}`,
   source: 'embed',
   viewer: randomBytes(16).toString('base64url'),
-  ceiling: { scope, max, seconds: 3600 },
+  ceilings: [{ scope, max, seconds: 3600 }],
+});
+
+/** A load under a link's ceiling and the school's ceiling shared by all its links (one address). */
+const twoCeilings = (modelId: number, userId: number, link: string, school: string) => (): ViewLoad => ({
+  modelId,
+  viewerKey: `u:${userId}`,
+  source: 'embed',
+  viewer: randomBytes(16).toString('base64url'),
+  ceilings: [
+    { scope: link, max: 25, seconds: 3600 },
+    { scope: school, max: 40, seconds: 3600 },
+  ],
 });
 
 describe('the ceiling per address and link', () => {
@@ -66,6 +78,40 @@ describe('the ceiling per address and link', () => {
       const again = await Promise.all(loads.slice(0, 30).map((load) => recordView(deps, tenant, load)));
       expect(again.filter((a) => a.counted)).toHaveLength(0);
       expect(await stored(modelId)).toBe(25);
+    } finally {
+      down.disconnect();
+    }
+  });
+});
+
+describe('the ceiling per address and school, across its links', () => {
+  const hex = () => randomBytes(4).toString('hex');
+  it('in Redis: four links of 25 from one address count the school ceiling of 40, not 100', async () => {
+    const { tenant, modelId, userId } = await setup();
+    const deps: ViewDeps = { db, redis, prefix };
+    const school = `t${hex()}`;
+    const loads = [1, 2, 3, 4].flatMap((n) =>
+      Array.from({ length: 30 }, twoCeilings(modelId, userId, `l${n}${hex()}`, school)),
+    );
+    const answers = await Promise.all(loads.map((load) => recordView(deps, tenant, load)));
+    expect(answers.filter((a) => a.counted)).toHaveLength(40);
+    await flushViews(deps, { recover: true });
+    expect(await stored(modelId)).toBe(40);
+  });
+
+  it('while Redis is down: the same, exactly', async () => {
+    const { tenant, modelId, userId } = await setup();
+    const down = createRedis('redis://127.0.0.1:1', { ...COMMAND_CLIENT_OPTIONS, lazyConnect: true });
+    down.on('error', () => {}); // refused connections, expected
+    try {
+      const deps: ViewDeps = { db, redis: down, prefix };
+      const school = `t${hex()}`;
+      const loads = [1, 2, 3, 4].flatMap((n) =>
+        Array.from({ length: 30 }, twoCeilings(modelId, userId, `l${n}${hex()}`, school)),
+      );
+      const answers = await Promise.all(loads.map((load) => recordView(deps, tenant, load)));
+      expect(answers.filter((a) => a.counted)).toHaveLength(40);
+      expect(await stored(modelId)).toBe(40);
     } finally {
       down.disconnect();
     }

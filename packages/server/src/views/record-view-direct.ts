@@ -79,8 +79,8 @@ export interface DirectLoad {
   windowSeconds: number;
   allowance: ViewAllowance;
   period: BillingPeriod;
-  /** The Redis ceiling key (here only a name) and its figures, when the load has one. */
-  ceiling?: { key: string; max: number; seconds: number } | undefined;
+  /** The Redis ceiling keys (here only names) and their figures, when the load has any. */
+  ceilings?: { key: string; max: number; seconds: number }[];
 }
 
 /**
@@ -95,20 +95,21 @@ export async function recordViewDirect(
 ): Promise<{ counted: boolean; count: number }> {
   const seen = seenFor(load.windowSeconds);
   if (seen.has(load.seen)) return { counted: false, count: 0 };
-  let ceiling: { used: number } | undefined;
-  if (load.ceiling) {
-    const ceilings = ceilingFor(load.ceiling.seconds);
-    ceiling = ceilings.get(load.ceiling.key);
+  const used: { used: number }[] = [];
+  for (const c of load.ceilings ?? []) {
+    const cache = ceilingFor(c.seconds);
+    let ceiling = cache.get(c.key);
     if (!ceiling) {
       ceiling = { used: 0 };
-      ceilings.set(load.ceiling.key, ceiling);
+      cache.set(c.key, ceiling);
     }
-    if (ceiling.used >= load.ceiling.max) return { counted: false, count: 0 };
+    if (ceiling.used >= c.max) return { counted: false, count: 0 };
+    used.push(ceiling);
   }
   // Set before the first await: a concurrent load of the same viewer (or address, at the ceiling) in
   // this process is not counted twice; undone below when the load is not counted after all.
   seen.set(load.seen, true);
-  if (ceiling) ceiling.used += 1;
+  for (const ceiling of used) ceiling.used += 1;
   try {
     let count = 0;
     if (load.allowance.refuseOverLimit && load.allowance.stopAt > 0) {
@@ -125,7 +126,7 @@ export async function recordViewDirect(
     return { counted: true, count };
   } catch (error) {
     seen.delete(load.seen);
-    if (ceiling) ceiling.used -= 1;
+    for (const ceiling of used) ceiling.used -= 1;
     throw error;
   }
 }

@@ -107,8 +107,11 @@ export interface ViewLoad {
    * client's network) under the link (embed-viewer.ts). Only its hash is kept, in Redis, for the window.
    */
   viewer: string;
-  /** At most `max` views counted per `seconds` for this scope (share/embed: link and client network). */
-  ceiling?: ViewCeiling;
+  /**
+   * At most `max` views counted per `seconds` for each scope (share/embed: the link and the client
+   * network, and the tenant and the client network). At most two.
+   */
+  ceilings?: ViewCeiling[];
 }
 
 export interface ViewCeiling {
@@ -174,7 +177,9 @@ export async function recordView(
   const field = viewField(entry);
   const seen = keys.seen(load.modelId, tenant.id, sha256(load.viewer).slice(0, 32));
   const windowSeconds = deps.viewWindowSeconds ?? DEFAULT_VIEW_WINDOW_SECONDS;
-  const ceiling = load.ceiling && { ...load.ceiling, key: keys.ceiling(load.ceiling.scope) };
+  const ceilings = (load.ceilings ?? []).map((c) => ({ ...c, key: keys.ceiling(c.scope) }));
+  if (ceilings.length > 2) throw new Error('a view load has at most two ceilings');
+  const [first, second] = ceilings;
   const direct = async (): Promise<RecordedView> => {
     const { counted, count } = await recordViewDirect(deps, tenant.id, {
       entry,
@@ -183,7 +188,7 @@ export async function recordView(
       windowSeconds,
       allowance,
       period,
-      ceiling,
+      ceilings,
     });
     return { ...allowance, count, period, counted };
   };
@@ -199,13 +204,16 @@ export async function recordView(
       counter,
       keys.pending,
       seen,
-      ceiling?.key ?? keys.ceiling('none'), // not touched without a ceiling (max 0)
+      first?.key ?? keys.ceiling('none'), // not touched without a ceiling (max 0)
+      second?.key ?? keys.ceiling('none'),
       allowance.stopAt,
       allowance.refuseOverLimit ? '1' : '0',
       field,
       windowSeconds,
-      ceiling?.max ?? 0,
-      ceiling?.seconds ?? 0,
+      first?.max ?? 0,
+      first?.seconds ?? 0,
+      second?.max ?? 0,
+      second?.seconds ?? 0,
     );
     sent = false;
     return answer;

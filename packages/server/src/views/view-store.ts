@@ -14,7 +14,9 @@ import { redisKey } from '../redis.ts';
  * - `views:seen:<modelId>:<tenantId>:<viewer hash>` (flag, expires after the view window): this viewer's
  *   load of this model was counted within the window, so another one is not;
  * - `views:ceiling:<linkId>:<network hash>` (counter, expires an hour after its first view): views
- *   counted for one share/embed link from one client network (VIEWS_PER_ADDRESS_PER_HOUR).
+ *   counted for one share/embed link from one client network (VIEWS_PER_ADDRESS_PER_HOUR);
+ * - `views:ceiling:t<tenantId>:<network hash>` (the same, across all the tenant's links):
+ *   VIEWS_PER_TENANT_ADDRESS_PER_HOUR.
  */
 export const viewKeys = (prefix: string) => ({
   pending: redisKey(prefix, 'views', 'pending'),
@@ -69,10 +71,11 @@ export const parseViewHash = (hash: Record<string, string>): ViewEntry[] =>
 /**
  * Count one load, atomically: when the viewer's seen flag (KEYS[3]) is already set, the load is within
  * the view window of a counted one and is not counted again; when a ceiling is set (ARGV[5] > 0) and
- * its counter (KEYS[4]) has reached it, the load is not counted (nothing changes); else set the flag
+ * its counter (KEYS[4]) has reached it, or a second ceiling (ARGV[7], counter KEYS[5]) has, the load
+ * is not counted (nothing changes); else set the flag
  * (expiring after ARGV[4] seconds), INCR the tenant's period counter; when a limit is set, refusing is
  * on and the counter passed the limit, DECR it back, clear the flag and refuse; else INCR the ceiling
- * counter (expiring ARGV[6] seconds after its first view) and HINCRBY the pending field.
+ * counters (expiring ARGV[6] and ARGV[8] seconds after their first view) and HINCRBY the pending field.
  * Answers [-1, 0] when the counter does not exist yet (the caller initialises it and calls again),
  * [0, count] when refused, [1, count] when counted, [2, count] when already counted in the window,
  * [3, count] when over the ceiling. Run twice for one load, it counts at most once (the seen flag).
@@ -81,7 +84,9 @@ const COUNT_VIEW = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, 0} end
 if redis.call('EXISTS', KEYS[3]) == 1 then return {2, tonumber(redis.call('GET', KEYS[1]))} end
 local ceiling = tonumber(ARGV[5])
-if ceiling > 0 and (tonumber(redis.call('GET', KEYS[4])) or 0) >= ceiling then
+local ceiling2 = tonumber(ARGV[7])
+if (ceiling > 0 and (tonumber(redis.call('GET', KEYS[4])) or 0) >= ceiling)
+  or (ceiling2 > 0 and (tonumber(redis.call('GET', KEYS[5])) or 0) >= ceiling2) then
   return {3, tonumber(redis.call('GET', KEYS[1]))}
 end
 redis.call('SET', KEYS[3], '1', 'EX', ARGV[4])
@@ -93,6 +98,7 @@ if limit > 0 and ARGV[2] == '1' and c > limit then
   return {0, c - 1}
 end
 if ceiling > 0 and redis.call('INCR', KEYS[4]) == 1 then redis.call('EXPIRE', KEYS[4], ARGV[6]) end
+if ceiling2 > 0 and redis.call('INCR', KEYS[5]) == 1 then redis.call('EXPIRE', KEYS[5], ARGV[8]) end
 redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
 return {1, c}
 `;
@@ -129,12 +135,15 @@ interface ViewCommands {
     pending: string,
     seen: string,
     ceiling: string,
+    ceiling2: string,
     limit: number,
     refuse: '0' | '1',
     field: string,
     windowSeconds: number,
     ceilingMax: number,
     ceilingSeconds: number,
+    ceiling2Max: number,
+    ceiling2Seconds: number,
   ): Promise<[number, number]>;
   helixClaimPending(
     pending: string,
@@ -156,7 +165,7 @@ const defined = new WeakSet<Redis>();
 /** The client with the scripts defined (EVALSHA, loaded on first use). */
 export function viewCommands(redis: Redis): Redis & ViewCommands {
   if (!defined.has(redis)) {
-    redis.defineCommand('helixCountView', { numberOfKeys: 4, lua: COUNT_VIEW });
+    redis.defineCommand('helixCountView', { numberOfKeys: 5, lua: COUNT_VIEW });
     redis.defineCommand('helixClaimPending', { numberOfKeys: 4, lua: CLAIM_PENDING });
     redis.defineCommand('helixViewSnapshot', { numberOfKeys: 3, lua: SNAPSHOT });
     defined.add(redis);

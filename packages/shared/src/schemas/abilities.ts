@@ -129,6 +129,8 @@ export const SessionAbilities = z.object({
   seeViewUsage: z.boolean(),
   /** Additional-view information with the counters (Subscription.listing.view). */
   seeAdditionalViews: z.boolean(),
+  /** Changing the plan, seats and card (the school's owner): where a full school is sent to add seats. */
+  manageBilling: z.boolean(),
   /** Add Views: the owner of a school whose plan is in force, limited and sells extra views. */
   buyViews: z.boolean(),
   /** A transparent background in the Share/Embed dialog (Background.transparent). */

@@ -342,7 +342,10 @@ export const BILLING_INTERVALS = ['month', 'year'] as const;
 /** A charge Stripe will make: when (unix seconds) and how much (cents). */
 export const UpcomingCharge = z.object({
   date: z.number().int().nullable(),
+  /** Cents: what will be charged (the invoice's amount due, after any credit). */
   amount: z.number().int(),
+  /** Cents of credit (unused time of an earlier plan) taken off the invoice's charges; 0 when none. */
+  credit: z.number().int().min(0),
   currency: z.string(),
 });
 export type UpcomingCharge = z.infer<typeof UpcomingCharge>;
@@ -464,8 +467,14 @@ export const InvoiceView = z.object({
   currency: z.string(),
   status: z.enum(INVOICE_STATUSES).nullable(),
   description: z.string().nullable(),
+  /**
+   * The invoice's hosted page. For an open invoice only when it is `payable`: a left card form's or a
+   * superseded change's invoice is never offered for payment (it is voided).
+   */
   hostedInvoiceUrl: z.string().nullable(),
   invoicePdf: z.string().nullable(),
+  /** Whether the customer should pay it now: an open invoice of the plan in force that failed (past_due). */
+  payable: z.boolean(),
 });
 export type InvoiceView = z.infer<typeof InvoiceView>;
 

@@ -49,6 +49,11 @@ export const PLAN_TYPES = ['MONTHLY', 'YEARLY'] as const;
  */
 export const AddUserRequest = z.strictObject({
   name: requiredText(MSG.addUserName, LIMITS.name),
+  /**
+   * The school or organisation (the new tenant's name; invitations say "You are invited to <it>").
+   * Not in the spec's payload: without it the tenant is named after its owner, as at sign-up.
+   */
+  tenantName: requiredText(MSG.addUserTenantName, LIMITS.name).optional(),
   user_name: userName,
   email: email(MSG.emailRequired),
   password: newPassword(MSG.passwordRequired),

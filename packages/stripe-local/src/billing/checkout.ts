@@ -2,8 +2,8 @@ import type { Context } from '../core/context.ts';
 import { StripeError } from '../core/errors.ts';
 import { emit } from '../core/events.ts';
 import { newId, randomToken } from '../core/ids.ts';
-import type { CheckoutSessionRecord } from '../core/records.ts';
-import { attemptInvoice } from './invoices.ts';
+import type { CheckoutSessionRecord, InvoiceLine } from '../core/records.ts';
+import { attemptInvoice, draftInvoice, markPaid } from './invoices.ts';
 import { attemptPayment, newPaymentIntent } from './payment-intents.ts';
 import { attachPaymentMethod, createCardPaymentMethod, type CardInput } from './payment-methods.ts';
 import { confirmSetupIntent } from './setup-intents.ts';
@@ -169,7 +169,78 @@ export function continueCheckout(ctx: Context, cs: CheckoutSessionRecord): Check
   };
 }
 
+/**
+ * Payment mode with `invoice_creation[enabled]`: once the payment succeeded, a paid invoice of the
+ * session's lines (billing_reason manual, no subscription) carrying the session's payment, with its
+ * events (created, finalized, paid, payment_succeeded), as Stripe's post-payment invoice.
+ */
+function postPaymentInvoice(ctx: Context, cs: CheckoutSessionRecord): void {
+  if (cs.mode !== 'payment' || !cs.invoiceCreation?.enabled || cs.invoice || !cs.paymentIntent) return;
+  const pi = ctx.store.paymentIntents.get(cs.paymentIntent);
+  const customer = ctx.store.customers.get(cs.customer!);
+  const now = ctx.nowFor(customer.testClock);
+  const lines: InvoiceLine[] = cs.lines.map((l) => {
+    const price = ctx.store.prices.get(l.price);
+    const name = ctx.store.products.find(price.product)?.name ?? price.id;
+    return {
+      id: newId('il'),
+      amount: priceAmount(price, l.quantity),
+      description: `${l.quantity} × ${name}`,
+      price: price.id,
+      quantity: l.quantity,
+      periodStart: now,
+      periodEnd: now,
+      proration: false,
+      subscriptionItem: null,
+    };
+  });
+  const total = lines.reduce((sum, l) => sum + l.amount, 0);
+  const inv = ctx.store.invoices.add(
+    draftInvoice({
+      id: newId('in'),
+      created: now,
+      number: `${customer.id.slice(4, 12).toUpperCase()}-${String(++ctx.store.invoiceSequence).padStart(4, '0')}`,
+      customer: customer.id,
+      subscription: null,
+      billingReason: 'manual',
+      currency: cs.currency ?? pi.currency,
+      lines,
+      subtotal: total,
+      discountAmount: 0,
+      total,
+      nextPaymentAttempt: null,
+      periodStart: now,
+      periodEnd: now,
+      coupons: [],
+      testClock: customer.testClock,
+    }),
+  );
+  inv.description = cs.invoiceCreation.description;
+  inv.metadata = { ...cs.invoiceCreation.metadata };
+  emit(ctx, 'invoice.created', inv.id);
+  inv.status = 'open';
+  inv.finalizedAt = now;
+  inv.paymentIntent = pi.id;
+  const payment = ctx.store.invoicePayments.add({
+    id: newId('inpay'),
+    created: now,
+    invoice: inv.id,
+    paymentIntent: pi.id,
+    amountRequested: total,
+    amountPaid: null,
+    currency: inv.currency,
+    status: 'open',
+    paidAt: null,
+    canceledAt: null,
+  });
+  inv.payments.push(payment.id);
+  emit(ctx, 'invoice.finalized', inv.id);
+  markPaid(ctx, inv, pi);
+  cs.invoice = inv.id;
+}
+
 function finish(ctx: Context, cs: CheckoutSessionRecord): CheckoutResult {
+  postPaymentInvoice(ctx, cs);
   cs.status = 'complete';
   cs.paymentStatus =
     cs.mode === 'setup' ||

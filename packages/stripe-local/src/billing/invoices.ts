@@ -182,7 +182,7 @@ export function attemptInvoice(
   return attemptPayment(ctx, pi, options.offSession);
 }
 
-function markPaid(ctx: Context, inv: InvoiceRecord, pi: PaymentIntentRecord | null): void {
+export function markPaid(ctx: Context, inv: InvoiceRecord, pi: PaymentIntentRecord | null): void {
   const now = ctx.nowFor(inv.testClock);
   inv.status = 'paid';
   inv.amountPaid = inv.total;

@@ -337,6 +337,8 @@ export interface CheckoutSessionRecord {
   metadata: Metadata;
   subscriptionData: { trialPeriodDays: number | null; metadata: Metadata; description: string | null };
   paymentIntentData: { metadata: Metadata; description: string | null };
+  /** Payment mode's `invoice_creation`: a paid invoice made after the payment (absent: disabled). */
+  invoiceCreation?: { enabled: boolean; description: string | null; metadata: Metadata } | null;
   setupIntentData: { metadata: Metadata };
   subscription: string | null;
   paymentIntent: string | null;

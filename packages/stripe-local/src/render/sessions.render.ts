@@ -65,7 +65,16 @@ export function renderCheckoutSession(ctx: Context, cs: CheckoutSessionRecord): 
     expires_at: cs.expiresAt,
     integration_identifier: null,
     invoice: cs.invoice,
-    invoice_creation: cs.mode === 'payment' ? { enabled: false, invoice_data: {} } : null,
+    invoice_creation:
+      cs.mode === 'payment'
+        ? {
+            enabled: cs.invoiceCreation?.enabled ?? false,
+            invoice_data: {
+              description: cs.invoiceCreation?.description ?? null,
+              metadata: cs.invoiceCreation?.metadata ?? {},
+            },
+          }
+        : null,
     livemode: false,
     locale: null,
     managed_payments: null,

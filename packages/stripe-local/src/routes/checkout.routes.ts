@@ -108,6 +108,10 @@ export const checkoutEndpoints = [
           setup_future_usage: oneOf('off_session', 'on_session'),
         }),
         setup_intent_data: obj({ metadata: metadata(), description: str() }),
+        invoice_creation: obj({
+          enabled: req(bool()),
+          invoice_data: obj({ description: str(1500), metadata: metadata() }),
+        }),
         allow_promotion_codes: bool(),
         billing_address_collection: oneOf('auto', 'required'),
         customer_creation: oneOf('always', 'if_required'),
@@ -162,6 +166,10 @@ export const checkoutEndpoints = [
           param: 'currency',
         });
       }
+      if (params.mode !== 'payment' && params.invoice_creation)
+        throw invalidRequest('You can only specify `invoice_creation` in `payment` mode.', {
+          param: 'invoice_creation',
+        });
       if (params.mode !== 'subscription' && params.subscription_data)
         throw invalidRequest('You can only specify `subscription_data` in `subscription` mode.', {
           param: 'subscription_data',
@@ -193,6 +201,13 @@ export const checkoutEndpoints = [
           metadata: params.payment_intent_data?.metadata ?? {},
           description: params.payment_intent_data?.description ?? null,
         },
+        invoiceCreation: params.invoice_creation
+          ? {
+              enabled: params.invoice_creation.enabled,
+              description: params.invoice_creation.invoice_data?.description ?? null,
+              metadata: params.invoice_creation.invoice_data?.metadata ?? {},
+            }
+          : null,
         setupIntentData: { metadata: params.setup_intent_data?.metadata ?? {} },
         subscription: null,
         paymentIntent: null,

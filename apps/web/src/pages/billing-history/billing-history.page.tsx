@@ -102,7 +102,7 @@ export function BillingHistoryPage() {
         <span className="invoice-links">
           {invoice.hostedInvoiceUrl && (
             <a href={invoice.hostedInvoiceUrl} target="_blank" rel="noreferrer">
-              {invoice.status === 'open' ? 'Pay' : 'View'}
+              {invoice.payable ? 'Pay' : 'View'}
               <span className="visually-hidden"> invoice {invoice.number ?? invoice.id}</span>
             </a>
           )}

@@ -26,6 +26,12 @@ interface PlanCardProps {
   onBuy(): void;
   /** While the 30-day trial is open to this buyer the card offers it, else the amount charged now. */
   trialAvailable: boolean;
+  /**
+   * The tenant holds a plan in force (trial included): a change is charged the difference that the
+   * confirmation's preview shows (nothing on a downgrade or during a trial's plan), never the card's
+   * whole price, so the card does not name an amount charged now.
+   */
+  planInForce?: boolean;
   /** The tenant's plan: it carries the Manage menu. */
   current: boolean;
   onManage?: (action: ManageAction) => void;
@@ -37,8 +43,15 @@ const MANAGE_ITEMS: MenuProps['items'] = [
   { key: 'cancel', label: 'Cancel Plan', danger: true },
 ];
 
+/** What the card says is charged: the trial, the whole price now, or nothing before the preview. */
+function chargeLine(props: PlanCardProps, price: string): string | null {
+  if (props.current) return MSG.currentPlanCharge;
+  if (props.planInForce) return MSG.changeChargeInPreview;
+  return props.trialAvailable ? MSG.trialOffer(props.plan.name, price) : MSG.chargedNow(price);
+}
+
 export function PlanCard(props: PlanCardProps) {
-  const { plan, quantity, button, trialAvailable, current } = props;
+  const { plan, quantity, button, current } = props;
   const dynamic = isDynamicQuantity(plan);
   const quantityError = dynamic ? userCountError(quantity, plan.userLimit) : null;
   const users = (dynamic ? validUserCount(quantity, plan.userLimit) : null) ?? plan.userLimit;
@@ -88,9 +101,7 @@ export function PlanCard(props: PlanCardProps) {
             />
           </Form.Item>
         )}
-        <p className="plan-trial">
-          {trialAvailable ? MSG.trialOffer(plan.name, price) : MSG.chargedNow(price)}
-        </p>
+        <p className="plan-trial">{chargeLine(props, price)}</p>
         <div className="plan-actions">
           <Button
             block

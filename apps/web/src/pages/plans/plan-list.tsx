@@ -135,6 +135,7 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
               onChoose={() => setSelectedId(plan.id)}
               onBuy={() => void onBuy(plan, quantityOf(plan), selectedId === plan.id)}
               trialAvailable={context.trialAvailable}
+              planInForce={context.currentPlanId !== null}
               current={plan.id === context.currentPlanId}
               onManage={onManage}
               busy={busyPlanId === plan.id}

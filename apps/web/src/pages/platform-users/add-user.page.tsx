@@ -20,16 +20,18 @@ import { addPlatformUser } from './platform-users.api';
 
 interface Values {
   name: string;
+  tenantName: string;
   email: string;
   user_name: string;
   password: string;
   subscription: Period;
   planId: number;
-  extraUsers?: number;
+  /** Seats on a plan that sells them (at least its userLimit). */
+  seats?: number;
   emailstatus: boolean;
 }
 
-const FIELDS = ['name', 'email', 'user_name', 'password', 'subscription', 'planId'] as const;
+const FIELDS = ['name', 'tenantName', 'email', 'user_name', 'password', 'subscription', 'planId'] as const;
 const rule = (field: string) => [zodRule(AddUserRequest, field)];
 const isDynamic = (plan: Plan | undefined) => String(plan?.dynamicQuantity) === 'true';
 
@@ -45,7 +47,7 @@ export function AddUserPage() {
   const [saving, setSaving] = useState(false);
   const period = Form.useWatch('subscription', form) ?? 'MONTHLY';
   const planId = Form.useWatch('planId', form);
-  const extraUsers = Form.useWatch('extraUsers', form) ?? 0;
+  const seats = Form.useWatch('seats', form);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -61,7 +63,8 @@ export function AddUserPage() {
 
   const shown = (plans ?? []).filter((p) => planPeriod(p) === period);
   const chosen = shown.find((p) => p.id === planId);
-  const users = (chosen?.userLimit ?? 1) + (isDynamic(chosen) ? extraUsers : 0);
+  const included = chosen?.userLimit ?? 1;
+  const users = isDynamic(chosen) ? Math.max(included, seats ?? included) : included;
   const price = chosen ? planPrice(chosen, users) : 0;
 
   const submit = async (values: Values) => {
@@ -70,6 +73,7 @@ export function AddUserPage() {
       const token = params.get('token');
       const answer = await addPlatformUser({
         name: values.name,
+        tenantName: values.tenantName,
         email: values.email,
         user_name: values.user_name,
         password: values.password,
@@ -101,14 +105,26 @@ export function AddUserPage() {
         layout="vertical"
         name="add-user"
         style={{ maxWidth: 560 }}
-        initialValues={{ subscription: 'MONTHLY', emailstatus: false, extraUsers: 0 }}
+        initialValues={{ subscription: 'MONTHLY', emailstatus: false }}
         onFinish={(values) => void submit(values)}
         onValuesChange={(changed: Partial<Values>) => {
-          if (changed.subscription) form.setFieldsValue({ planId: undefined, extraUsers: 0 });
+          if (changed.subscription) form.setFieldsValue({ planId: undefined, seats: undefined });
+          if (changed.planId !== undefined) {
+            const plan = (plans ?? []).find((p) => p.id === changed.planId);
+            form.setFieldsValue({ seats: plan?.userLimit ?? 1 });
+          }
         }}
       >
         <Form.Item label="Name" name="name" rules={rule('name')} required>
           <Input autoComplete="off" maxLength={100} />
+        </Form.Item>
+        <Form.Item
+          label="School or organisation"
+          name="tenantName"
+          rules={[{ required: true, message: MSG.addUserTenantName }, ...rule('tenantName')]}
+          required
+        >
+          <Input autoComplete="off" maxLength={100} data-testid="add-user-tenant-name" />
         </Form.Item>
         <Form.Item label="Email" name="email" rules={rule('email')} required>
           <Input autoComplete="off" maxLength={254} />
@@ -148,9 +164,19 @@ export function AddUserPage() {
             </Radio.Group>
           )}
         </Form.Item>
-        {isDynamic(chosen) && (
-          <Form.Item label="Additional users" name="extraUsers">
-            <InputNumber min={0} max={1000} precision={0} />
+        {chosen && (
+          <Form.Item
+            label="Seats (users on the plan, the owner included)"
+            name="seats"
+            extra={isDynamic(chosen) ? `At least ${included}` : 'Fixed by this plan'}
+          >
+            <InputNumber
+              min={included}
+              max={isDynamic(chosen) ? 10_000 : included}
+              precision={0}
+              disabled={!isDynamic(chosen)}
+              data-testid="add-user-seats"
+            />
           </Form.Item>
         )}
         {chosen && (

@@ -72,6 +72,9 @@ export function SubscriptionSummary({
               <span data-testid="summary-next-charge">
                 {money(summary.nextCharge.amount)}
                 {summary.nextCharge.date !== null ? ` on ${formatUnixDate(summary.nextCharge.date)}` : ''}
+                {summary.nextCharge.credit > 0
+                  ? ` (${MSG.afterCredit(money(summary.nextCharge.credit))})`
+                  : ''}
               </span>
             ),
           },

@@ -110,7 +110,11 @@ export function SubscriptionPage() {
               onCompletePayment={() => void completePayment()}
             />
           ) : null}
-          <ViewsUsage />
+          {/* Read again whenever the plan or its period moves (an upgrade): the allowance and the
+              period end are the API's answer for the plan in force, never the first one's. */}
+          <ViewsUsage
+            key={`${summary?.planId ?? 'none'}-${summary?.seats ?? 0}-${summary?.currentPeriodEnd ?? 0}`}
+          />
           {(summary?.canManage ?? true) && (
             <Button onClick={() => void openBilling()} loading={busy} {...handover(HANDOVER.billingDetails)}>
               Billing Details

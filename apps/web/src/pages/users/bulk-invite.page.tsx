@@ -14,6 +14,8 @@ import {
 } from '@helix/shared/schemas/invite';
 import type { TenantUserList } from '@helix/shared/schemas/tenant-user';
 import { ApiError } from '../../api/api-error';
+import { abilitiesOf } from '../../session/session-user';
+import { useSessionUser } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { readBulkFile, SAMPLE_CSV } from './bulk-file';
@@ -123,6 +125,9 @@ export function BulkInvitePage() {
   const blocking = blockingRows(checked);
   const duplicates = checked.filter((r) => r.problems.includes('duplicate')).length;
   const overLimit = seats ? seats.totalUsers + toSend.length > seats.userLimit : false;
+  // Seats still free on the plan: the rows that fit can be sent now (the server checks again).
+  const seatsLeft = seats ? Math.max(0, seats.userLimit - seats.totalUsers) : 0;
+  const mayBuySeats = abilitiesOf(useSessionUser()).manageBilling;
 
   const onFile = async (file: File) => {
     setFileError(null);
@@ -145,12 +150,12 @@ export function BulkInvitePage() {
     }
   };
 
-  const send = async () => {
+  const send = async (rowsToInvite = toSend) => {
     setSending(true);
-    const sent = toSend.map((r) => r.index);
+    const sent = rowsToInvite.map((r) => r.index);
     try {
       const started = await bulkInvite(
-        toSend.map((r) => ({ name: r.name, email: r.email, note: r.note })),
+        rowsToInvite.map((r) => ({ name: r.name, email: r.email, note: r.note })),
         { toast: false },
       );
       announced.current = false;
@@ -327,7 +332,35 @@ export function BulkInvitePage() {
             </Typography.Paragraph>
           )}
           {overLimit && (
-            <Alert type="error" showIcon title={MSG.usersLimitExceeds} data-testid="limit-exceeded" />
+            <Alert
+              type="error"
+              showIcon
+              title={MSG.usersLimitExceeds}
+              description={
+                <>
+                  <span data-testid="seats-left">{MSG.bulkSeatsLeft(seatsLeft, toSend.length)}</span>{' '}
+                  {mayBuySeats ? (
+                    <Link to="/user/settings/subscription">{MSG.seatsAddOnSubscription}</Link>
+                  ) : (
+                    MSG.seatsAskOwner
+                  )}
+                </>
+              }
+              action={
+                seatsLeft > 0 ? (
+                  <Button
+                    size="small"
+                    loading={sending}
+                    disabled={reading}
+                    onClick={() => void send(toSend.slice(0, seatsLeft))}
+                    data-testid="send-first"
+                  >
+                    {MSG.bulkSendFirst(seatsLeft)}
+                  </Button>
+                ) : undefined
+              }
+              data-testid="limit-exceeded"
+            />
           )}
           {blocking.length > 0 && (
             <Alert

@@ -1,7 +1,7 @@
 import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { handover, HANDOVER } from '@helix/shared/handover';
 import {
@@ -43,7 +43,8 @@ const FIRST = { answer: FIRST_ANSWER.tenantUsers, parse: (a: unknown) => TenantU
 export function UsersListPage() {
   const navigate = useNavigate();
   // What the server allows: the session's (Add Users) and each row's (resend, view, delete).
-  const canInvite = abilitiesOf(useSessionUser()).inviteUsers;
+  const abilities = abilitiesOf(useSessionUser());
+  const canInvite = abilities.inviteUsers;
   const list = useServerList<TenantUserView, Sort, TenantUserPage>({
     fetchPage: fetchTenantUsersPage,
     sorts: TENANT_USERS_SORTS,
@@ -178,6 +179,17 @@ export function UsersListPage() {
         </Typography.Title>
         <Space wrap>
           {data && <span data-testid="total-users">{MSG.totalUsers(data.totalUsers, data.userLimit)}</span>}
+          {data && full && canInvite && (
+            // Why Add Users is disabled, and what to do about it.
+            <Typography.Text type="secondary" id="seats-full" data-testid="seats-full">
+              {MSG.seatsFull(data.userLimit)}{' '}
+              {abilities.manageBilling ? (
+                <Link to="/user/settings/subscription">{MSG.seatsAddOnSubscription}</Link>
+              ) : (
+                MSG.seatsAskOwner
+              )}
+            </Typography.Text>
+          )}
           {canInvite && (
             <Dropdown
               disabled={full}
@@ -193,7 +205,13 @@ export function UsersListPage() {
                 },
               }}
             >
-              <Button type="primary" disabled={full} data-testid="add-users" {...handover(HANDOVER.usersAdd)}>
+              <Button
+                type="primary"
+                disabled={full}
+                aria-describedby={data && full ? 'seats-full' : undefined}
+                data-testid="add-users"
+                {...handover(HANDOVER.usersAdd)}
+              >
                 Add Users <DownOutlined />
               </Button>
             </Dropdown>
