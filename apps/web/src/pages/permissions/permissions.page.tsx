@@ -1,4 +1,4 @@
-import { Button, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { PLATFORM_USERS_SORTS, type PlatformUserPage } from '@helix/shared/schemas/platform-user';
@@ -16,6 +16,7 @@ import { useServerList } from '../../ui/use-server-list';
 import { fetchPlatformUsersPage, type PlatformUser } from '../platform-users/platform-users.api';
 import { fetchRoles } from '../roles/roles.api';
 import { AssignRolesModal } from './assign-roles.modal';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 type Sort = (typeof PLATFORM_USERS_SORTS)[number];
 
@@ -56,10 +57,11 @@ export function PermissionsPage() {
   const outbox = useReloadOnOutboxChange(reload);
   const pending = new Set(outbox.map((e) => e.target));
 
-  const columns: TableColumnsType<PlatformUser> = [
+  const columns: ResponsiveColumn<PlatformUser>[] = [
     {
       title: 'Name',
       key: 'name',
+      role: 'title',
       sorter: true,
       sortOrder: list.sortOrder('name'),
       render: (_: unknown, u: PlatformUser) => <HighlightText text={u.name} search={search} />,
@@ -67,6 +69,7 @@ export function PermissionsPage() {
     {
       title: 'Email',
       key: 'email',
+      priority: 2,
       sorter: true,
       sortOrder: list.sortOrder('email'),
       render: (_: unknown, u: PlatformUser) => <HighlightText text={u.email} search={search} />,
@@ -88,6 +91,7 @@ export function PermissionsPage() {
           {
             title: 'Actions',
             key: 'actions',
+            role: 'actions' as const,
             render: (_: unknown, u: PlatformUser) => (
               <Button size="small" onClick={() => setAssigning(u)} data-testid={`assign-roles-${u.id}`}>
                 Assign Roles
@@ -106,13 +110,7 @@ export function PermissionsPage() {
       </Typography.Title>
       <OfflineNotice savedAt={list.savedAt} />
       <ListSearch list={list} testId="users-search" />
-      <Table<PlatformUser>
-        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
-        scroll={{ x: 'max-content' }}
-        rowKey="id"
-        columns={columns}
-        {...list.tableProps}
-      />
+      <ResponsiveTable<PlatformUser> rowKey="id" columns={columns} {...list.tableProps} />
       <AssignRolesModal
         user={assigning}
         roles={roles}

@@ -1,5 +1,5 @@
 import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Dropdown, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
@@ -20,6 +20,7 @@ import { ListSearch } from '../../ui/list-search';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { useServerList } from '../../ui/use-server-list';
 import { PageTitle } from '../../ui/page-title';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 import { DeleteUserModal } from './delete-user.modal';
 import { downloadTable } from '../../ui/export-table';
 import { InviteUserModal } from './invite-user.modal';
@@ -81,10 +82,11 @@ export function UsersListPage() {
     }
   };
 
-  const columns: TableColumnsType<UserRow> = [
+  const columns: ResponsiveColumn<UserRow>[] = [
     {
       title: 'Name',
       key: 'name',
+      role: 'title',
       sorter: true,
       sortOrder: list.sortOrder('name'),
       render: (_: unknown, user: UserRow) => (
@@ -97,6 +99,7 @@ export function UsersListPage() {
     {
       title: 'Email',
       key: 'email',
+      priority: 2,
       sorter: true,
       sortOrder: list.sortOrder('email'),
       render: (_: unknown, user: UserRow) => <HighlightText text={user.email} search={search} />,
@@ -104,6 +107,7 @@ export function UsersListPage() {
     {
       title: '',
       key: 'resend',
+      role: 'actions',
       width: 130,
       render: (_, user) =>
         !user.isPassword && !user.pending && can('User.invite') ? (
@@ -122,6 +126,7 @@ export function UsersListPage() {
     {
       title: 'Actions',
       key: 'actions',
+      role: 'actions',
       width: 90,
       render: (_, user) =>
         user.pending ? null : (
@@ -216,14 +221,7 @@ export function UsersListPage() {
       </div>
       <OfflineNotice savedAt={list.savedAt} />
       <ListSearch list={list} testId="users-search" hook={HANDOVER.usersSearch} />
-      <Table<UserRow>
-        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
-        scroll={{ x: 'max-content' }}
-        rowKey="id"
-        columns={columns}
-        {...list.tableProps}
-        dataSource={users}
-      />
+      <ResponsiveTable<UserRow> rowKey="id" columns={columns} {...list.tableProps} dataSource={users} />
       {inviting && (
         <InviteUserModal
           onClose={() => setInviting(false)}
