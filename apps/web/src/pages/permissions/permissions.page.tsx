@@ -69,7 +69,6 @@ export function PermissionsPage() {
     {
       title: 'Email',
       key: 'email',
-      priority: 2,
       sorter: true,
       sortOrder: list.sortOrder('email'),
       render: (_: unknown, u: PlatformUser) => <HighlightText text={u.email} search={search} />,

@@ -99,7 +99,6 @@ export function UsersListPage() {
     {
       title: 'Email',
       key: 'email',
-      priority: 2,
       sorter: true,
       sortOrder: list.sortOrder('email'),
       render: (_: unknown, user: UserRow) => <HighlightText text={user.email} search={search} />,
@@ -108,7 +107,6 @@ export function UsersListPage() {
       title: '',
       key: 'resend',
       role: 'actions',
-      width: 130,
       render: (_, user) =>
         !user.isPassword && !user.pending && can('User.invite') ? (
           <Button
