@@ -135,25 +135,39 @@ describe('share and embed links (owner)', () => {
 
     // The share link: its type and its /share address.
     const shareRow = await rowWithUrl(owner.page, share.url);
-    expect(await shareRow.innerText()).toContain(MSG.linkKindShare);
-    expect(await shareRow.innerText()).toContain(share.model);
+    // At 1280 px the secondary columns are folded into each row's details: their cells are there,
+    // hidden, and the details show them (below).
+    expect(await shareRow.textContent()).toContain(MSG.linkKindShare);
+    expect(await shareRow.textContent()).toContain(share.model);
 
     // The embed link: type, address, features in words (never the stored names), maker, dates, views.
     const row = await rowWithUrl(owner.page, embed.url);
-    const text = await row.innerText();
+    const text = (await row.textContent()) ?? '';
     expect(text).toContain(embed.model);
     expect(text).toContain(MSG.linkKindEmbed);
     expect(text).toContain(
       MSG.linkFeaturesAllExcept(`${embedFlagLabel('labels_ui')}, ${embedFlagLabel('layers')}`),
     );
     expect(text).not.toContain('labels_ui');
-    expect(await shareRow.innerText()).toContain(MSG.linkFeaturesAll);
-    // The table scrolls inside its card: the page never scrolls sideways.
+    expect(await shareRow.textContent()).toContain(MSG.linkFeaturesAll);
+    // The table fits its place: neither the page nor the table scrolls sideways.
+    expect(
+      await owner.page.evaluate(() => {
+        const table = document.querySelector('.links-page table')!;
+        return table.getBoundingClientRect().right <= table.closest('.rt')!.getBoundingClientRect().right;
+      }),
+    ).toBe(true);
     expect(await owner.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     expect(text).toContain('Olivia Owner');
     expect(text).toContain(tomorrow);
     expect(text).toContain('Active');
-    expect(await row.getByRole('cell').nth(7).innerText()).toBe('1');
+    expect(await row.locator('td[data-label="Views"]').textContent()).toBe('1');
+    // The row's details show the folded columns: maker, dates, views.
+    await row.getByRole('button', { name: MSG.showRowDetails }).click();
+    const details = row.locator('xpath=following-sibling::tr[1]');
+    await details.getByText('Olivia Owner').waitFor();
+    expect(await details.innerText()).toContain(tomorrow);
+    expect(await details.innerText()).toMatch(/Views\s+1/);
 
     // Copy the address, then the iframe code: the button says Copied, the clipboard holds it.
     await row.getByRole('button', { name: 'Copy link' }).click();
@@ -172,10 +186,11 @@ describe('share and embed links (owner)', () => {
     await picker.press('Enter');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await row.getByText(later).waitFor();
-    expect(await row.innerText()).not.toContain(tomorrow);
+    // (in the row's details, still open)
+    await details.getByText(later).waitFor();
+    expect(await details.innerText()).not.toContain(tomorrow);
     await owner.page.reload();
-    expect(await (await rowWithUrl(owner.page, embed.url)).innerText()).toContain(later);
+    expect(await (await rowWithUrl(owner.page, embed.url)).textContent()).toContain(later);
 
     // Revoke, with a confirmation.
     const current = await rowWithUrl(owner.page, embed.url);
@@ -206,12 +221,12 @@ describe('share and embed links (owner)', () => {
     phonePage.setDefaultTimeout(15_000);
     await logIn(phonePage, DEMO.owner.email, DEMO.owner.password);
     await phonePage.goto('/user/settings/links');
-    await phonePage.locator('.link-card').first().waitFor();
+    await phonePage.locator('tr.link-row').first().waitFor();
     const cardId = await phonePage.evaluate((wanted) => {
       const input = Array.from(document.querySelectorAll('input')).find((i) => i.value === wanted);
-      return input?.closest<HTMLElement>('.link-card')?.dataset.linkId ?? null;
+      return input?.closest<HTMLElement>('tr.link-row')?.dataset.rowKey ?? null;
     }, share.url);
-    const card = phonePage.locator(`.link-card[data-link-id="${cardId}"]`);
+    const card = phonePage.locator(`tr.link-row[data-row-key="${cardId}"]`);
     expect(await card.innerText()).toContain(MSG.linkKindShare);
     expect(await phonePage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     for (const name of ['Copy link', /Change expiry/, /Revoke/]) {

@@ -52,7 +52,11 @@ async function linkRow(owner: Page, url: string): Promise<{ views: string; text:
   );
   expect(key, `a row with ${url}`).not.toBeNull();
   const row = owner.locator(`tr[data-row-key="${key}"]`);
-  return { views: await row.getByRole('cell').nth(7).innerText(), text: await row.innerText() };
+  // Views and sites are folded into the row's details at 1280 px: their cells are there, hidden.
+  return {
+    views: (await row.locator('td[data-label="Views"]').textContent()) ?? '',
+    text: (await row.textContent()) ?? '',
+  };
 }
 
 describe("a pasted share link through oEmbed, limited to the school's sites", () => {

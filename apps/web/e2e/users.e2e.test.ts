@@ -197,6 +197,18 @@ describe('users of a tenant in the browser', () => {
     // Rows with problems do not block the others: the button offers the valid rows.
     expect(await page.getByTestId('send-invites').innerText()).toBe(MSG.bulkSendValid(195));
     await page.getByTestId('download-problems').getByText(MSG.bulkDownloadProblems(3)).waitFor();
+    // The preview on a phone: each row a card (ui/responsive-table.tsx), nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('tbody tr.ant-table-row').first().waitFor();
+    const right = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      rows: Math.max(
+        ...Array.from(document.querySelectorAll('table, tbody tr'), (e) => e.getBoundingClientRect().right),
+      ),
+    }));
+    expect(right.page).toBeLessThanOrEqual(390);
+    expect(right.rows).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     // The preview exported: problems listed, the formula cell neutralised.
     await page.getByTestId('export-preview').click();

@@ -538,6 +538,10 @@ export const MSG = {
   ltiPickOne: 'Choose one model.',
   statsClassesEmpty: 'No class has opened a model from a learning platform yet.',
   failedLoadStatsClasses: 'Failed to load the views per class',
+  // A table row's details (ui/responsive-table.tsx: columns folded on a narrow screen; wording ours)
+  rowDetails: 'Details',
+  showRowDetails: 'Show details',
+  hideRowDetails: 'Hide details',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -6,10 +6,8 @@ import {
   Empty,
   Input,
   Select,
-  Table,
   Tag,
   Typography,
-  type TableColumnsType,
   type TablePaginationConfig,
 } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
@@ -26,6 +24,7 @@ import { PageTitle } from '../../ui/page-title';
 import '../../ui/admin-table.css';
 import { fetchAuditExport, fetchAuditPage } from './audit.api';
 import './audit-log.css';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 const PAGE_SIZE = 20;
 
@@ -126,7 +125,7 @@ export function AuditLogPage() {
     }
   };
 
-  const columns: TableColumnsType<AuditEventView> = [
+  const columns: ResponsiveColumn<AuditEventView>[] = [
     {
       title: 'Time',
       key: 'time',
@@ -140,6 +139,7 @@ export function AuditLogPage() {
           {
             title: 'Tenant',
             key: 'tenant',
+            priority: 2 as const,
             render: (_: unknown, e: AuditEventView) => e.tenant.name ?? `#${e.tenant.id}`,
           },
         ]
@@ -158,16 +158,20 @@ export function AuditLogPage() {
     {
       title: 'Target',
       key: 'target',
+      priority: 2,
       render: (_, e) => (e.target.id ? `${e.target.type} ${e.target.id}` : e.target.type),
     },
     {
       title: 'What changed',
       key: 'changes',
+      priority: 2,
+      stack: true,
       render: (_, e) => <code className="audit-changes">{changesText(e.changes)}</code>,
     },
     {
       title: 'Offline',
       key: 'offline',
+      priority: 2,
       render: (_, e) =>
         e.offline ? (
           <>
@@ -251,13 +255,12 @@ export function AuditLogPage() {
           className="audit-error"
         />
       )}
-      <Table<AuditEventView>
+      <ResponsiveTable<AuditEventView>
         aria-label="Audit log"
         rowKey="id"
         size="small"
         columns={columns}
         dataSource={load.events}
-        scroll={{ x: 'max-content' }}
         // The first load shows a skeleton; a later page, a spinner over the rows already shown.
         loading={load.status === 'loading' && load.events.length > 0}
         pagination={{

@@ -1,4 +1,4 @@
-import { Alert, Button, Empty, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Empty, Tag, Typography } from 'antd';
 import type { InvoiceView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
 import { useCallback, useEffect, useState } from 'react';
@@ -10,6 +10,7 @@ import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
 import './billing-history.css';
 import { listEmptyText } from '../../ui/list-states';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 /** Invoices per page (the server allows up to 100). */
 const PAGE_SIZE = 12;
@@ -63,10 +64,11 @@ export function BillingHistoryPage() {
 
   if (!allowed) return <Navigate to="/unauthorized" replace />;
 
-  const columns: TableColumnsType<InvoiceView> = [
+  const columns: ResponsiveColumn<InvoiceView>[] = [
     {
       title: 'Invoice',
       key: 'number',
+      role: 'title',
       render: (_, invoice) => (
         <>
           <div className="invoice-number">{invoice.number ?? invoice.id}</div>
@@ -74,11 +76,11 @@ export function BillingHistoryPage() {
         </>
       ),
     },
-    { title: 'Period', key: 'period', responsive: ['md'], render: (_, invoice) => period(invoice) },
+    { title: 'Period', key: 'period', priority: 2, render: (_, invoice) => period(invoice) },
     {
       title: 'Description',
       key: 'description',
-      responsive: ['lg'],
+      priority: 3,
       render: (_, invoice) => invoice.description ?? '—',
     },
     {
@@ -98,6 +100,7 @@ export function BillingHistoryPage() {
     {
       title: 'Links',
       key: 'links',
+      role: 'actions',
       render: (_, invoice) => (
         <span className="invoice-links">
           {invoice.hostedInvoiceUrl && (
@@ -131,7 +134,7 @@ export function BillingHistoryPage() {
           className="billing-history-error"
         />
       )}
-      <Table
+      <ResponsiveTable
         aria-label="Invoices"
         rowKey="id"
         size="small"

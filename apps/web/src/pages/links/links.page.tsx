@@ -1,5 +1,5 @@
 import { CalendarOutlined, GlobalOutlined, StopOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Empty, List, Modal, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Empty, Modal, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
@@ -14,7 +14,7 @@ import { formatCount } from '../../ui/count-format';
 import { listEmptyText } from '../../ui/list-states';
 import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
-import { useMediaQuery } from '../../ui/use-media-query';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 import { useServerList } from '../../ui/use-server-list';
 import { ListSearch } from '../../ui/list-search';
 import '../../ui/list-toolbar.css';
@@ -109,13 +109,12 @@ function LinkActions({
  * /user/settings/links: the share and embed links of the tenant (the owner sees every link, others the
  * ones they made) with the model, the page each was made for, its address to copy, features, maker,
  * dates, status and views; change the expiry or the sites that may show it, or revoke (with a
- * confirmation). A table on wide screens,
- * cards on narrow ones. A change holds on the embed path within a few seconds (its cache).
+ * confirmation). A table on wide screens
+ * (the secondary columns folded into each row's details below 1,200 px), cards on phones. A change holds on the embed path within a few seconds (its cache).
  */
 export function LinksPage() {
   const user = useSessionUser();
   const allowed = abilitiesOf(user).links;
-  const narrow = useMediaQuery('(max-width: 767px)');
   const [confirming, setConfirming] = useState<EmbedLinkView | null>(null);
   const [editing, setEditing] = useState<EmbedLinkView | null>(null);
   const [editingSites, setEditingSites] = useState<EmbedLinkView | null>(null);
@@ -158,30 +157,35 @@ export function LinksPage() {
     <LinkActions link={link} onExpiry={setEditing} onSites={setEditingSites} onRevoke={setConfirming} />
   );
 
-  const columns: TableColumnsType<EmbedLinkView> = [
+  const columns: ResponsiveColumn<EmbedLinkView>[] = [
     {
       title: 'Model',
       key: 'model',
+      role: 'title',
       sorter: true,
       sortOrder: list.sortOrder('model'),
       render: (_, link) => link.model.name,
     },
-    { title: 'Type', key: 'kind', render: (_, link) => <KindTag link={link} /> },
+    { title: 'Type', key: 'kind', priority: 3, render: (_, link) => <KindTag link={link} /> },
     {
       title: 'Address',
       key: 'address',
       className: 'link-address-cell',
+      priority: 2,
+      stack: true,
       render: (_, link) => <LinkAddress link={link} />,
     },
     {
       title: 'Features',
       key: 'settings',
       className: 'link-features-cell',
+      priority: 3,
       render: (_, link) => features(link),
     },
     {
       title: 'Created by',
       key: 'created_by',
+      priority: 3,
       sorter: true,
       sortOrder: list.sortOrder('created_by'),
       render: (_, link) => link.createdBy.name,
@@ -189,6 +193,7 @@ export function LinksPage() {
     {
       title: 'Created',
       key: 'created_at',
+      priority: 3,
       sorter: true,
       sortOrder: list.sortOrder('created_at'),
       render: (_, link) => when(link.createdAt),
@@ -196,20 +201,28 @@ export function LinksPage() {
     {
       title: 'Expires',
       key: 'expires_at',
+      priority: 3,
       sorter: true,
       sortOrder: list.sortOrder('expires_at'),
       render: (_, link) => when(link.expiresAt),
     },
-    { title: 'Views', key: 'views', align: 'right', render: (_, link) => formatCount(link.views) },
+    {
+      title: 'Views',
+      key: 'views',
+      align: 'right',
+      priority: 3,
+      render: (_, link) => formatCount(link.views),
+    },
     { title: 'Status', key: 'status', render: (_, link) => <StatusTag link={link} /> },
     // After the columns other flows read by position (views is the 8th).
     {
       title: 'Sites',
       key: 'sites',
       className: 'link-sites-cell',
+      priority: 3,
       render: (_, link) => sites(link),
     },
-    { title: 'Actions', key: 'actions', fixed: 'right', render: (_, link) => actions(link) },
+    { title: 'Actions', key: 'actions', role: 'actions', render: (_, link) => actions(link) },
   ];
 
   const body = () => {
@@ -229,68 +242,13 @@ export function LinksPage() {
     }
     if (list.data === null) return listEmptyText('loading', null, null);
     if (list.total === 0) return <Empty description={list.query.search ? MSG.noLinksMatch : MSG.noLinks} />;
-    if (narrow) {
-      return (
-        <List<EmbedLinkView>
-          className="link-cards"
-          dataSource={list.rows}
-          rowKey="id"
-          loading={list.status === 'loading'}
-          pagination={
-            list.total > PAGE_SIZE
-              ? {
-                  current: list.query.page,
-                  pageSize: PAGE_SIZE,
-                  total: list.total,
-                  simple: true,
-                  onChange: list.setPage,
-                }
-              : false
-          }
-          renderItem={(link) => (
-            <List.Item>
-              <Card
-                className="link-card"
-                data-link-id={link.id}
-                size="small"
-                title={
-                  <span className="link-card-title">
-                    <span className="link-card-model">{link.model.name}</span> <KindTag link={link} />{' '}
-                    <StatusTag link={link} />
-                  </span>
-                }
-              >
-                <LinkAddress link={link} />
-                <dl className="link-facts">
-                  <dt>Features</dt>
-                  <dd>{features(link)}</dd>
-                  <dt>Sites</dt>
-                  <dd>{sites(link)}</dd>
-                  <dt>Created by</dt>
-                  <dd>{link.createdBy.name}</dd>
-                  <dt>Created</dt>
-                  <dd>{when(link.createdAt)}</dd>
-                  <dt>Expires</dt>
-                  <dd>{when(link.expiresAt)}</dd>
-                  <dt>Views</dt>
-                  <dd>{formatCount(link.views)}</dd>
-                </dl>
-                {actions(link)}
-              </Card>
-            </List.Item>
-          )}
-        />
-      );
-    }
     return (
-      <Card className="links-table-card" styles={{ body: { padding: 0 } }}>
-        <Table<EmbedLinkView>
-          rowKey="id"
-          columns={columns}
-          {...list.tableProps}
-          scroll={{ x: 'max-content' }}
-        />
-      </Card>
+      <ResponsiveTable<EmbedLinkView>
+        rowKey="id"
+        columns={columns}
+        {...list.tableProps}
+        rowClassName="link-row"
+      />
     );
   };
 

@@ -11,10 +11,8 @@ import {
   Popconfirm,
   Select,
   Spin,
-  Table,
   Tag,
   Typography,
-  type TableColumnsType,
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
@@ -31,6 +29,7 @@ import { logError } from '../../logging/error-logger';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { deleteLtiPlatform, fetchLtiSettings, rotateLtiKey, saveLtiPlatform } from './lti.api';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 type Load = { status: 'loading' } | { status: 'ready'; settings: LtiSettings } | { status: 'failed' };
 
@@ -193,18 +192,20 @@ export function LtiPage() {
     }
   };
 
-  const columns: TableColumnsType<LtiPlatformView> = [
-    { title: 'Name', dataIndex: 'name', key: 'name' },
-    { title: 'Issuer', dataIndex: 'issuer', key: 'issuer' },
-    { title: 'Client ID', dataIndex: 'clientId', key: 'clientId' },
+  const columns: ResponsiveColumn<LtiPlatformView>[] = [
+    { title: 'Name', dataIndex: 'name', key: 'name', role: 'title' },
+    { title: 'Issuer', dataIndex: 'issuer', key: 'issuer', priority: 2 },
+    { title: 'Client ID', dataIndex: 'clientId', key: 'clientId', priority: 2 },
     {
       title: 'Deployment IDs',
       key: 'deploymentIds',
+      priority: 2,
       render: (_, p) => p.deploymentIds.map((id) => <Tag key={id}>{id}</Tag>),
     },
     {
       title: 'Actions',
       key: 'actions',
+      role: 'actions',
       render: (_, p) => (
         <span style={{ display: 'inline-flex', gap: 8 }}>
           <Button icon={<EditOutlined />} aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
@@ -298,12 +299,11 @@ export function LtiPage() {
             {load.settings.platforms.length === 0 ? (
               <Empty description="No learning platform registered yet. Register one with the values your LMS shows for Helix." />
             ) : (
-              <Table<LtiPlatformView>
+              <ResponsiveTable<LtiPlatformView>
                 rowKey="id"
                 columns={columns}
                 dataSource={load.settings.platforms}
                 pagination={false}
-                scroll={{ x: true }}
               />
             )}
           </Card>

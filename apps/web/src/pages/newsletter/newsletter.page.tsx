@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Dropdown, Typography } from 'antd';
 import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { NEWSLETTER_SORTS, type SubscriberPage } from '@helix/shared/schemas/newsletter';
@@ -13,6 +13,7 @@ import { ListSearch } from '../../ui/list-search';
 import '../../ui/list-toolbar.css';
 import { downloadCsv, downloadXlsx, formatCreatedAt } from './newsletter-export';
 import { fetchSubscriberPage, fetchSubscribers, type Subscriber } from './newsletter.api';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 type Sort = (typeof NEWSLETTER_SORTS)[number];
 
@@ -35,10 +36,11 @@ export function NewsletterPage() {
   });
   const [exporting, setExporting] = useState(false);
 
-  const columns: TableColumnsType<Subscriber> = [
+  const columns: ResponsiveColumn<Subscriber>[] = [
     {
       title: 'Email',
       key: 'email',
+      role: 'title',
       dataIndex: 'email',
       sorter: true,
       sortOrder: list.sortOrder('email'),
@@ -98,7 +100,7 @@ export function NewsletterPage() {
         )}
       </div>
       <OfflineNotice savedAt={list.savedAt} />
-      <Table<Subscriber> scroll={{ x: 'max-content' }} rowKey="id" columns={columns} {...list.tableProps} />
+      <ResponsiveTable<Subscriber> rowKey="id" columns={columns} {...list.tableProps} />
     </section>
   );
 }

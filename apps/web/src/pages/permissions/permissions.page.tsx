@@ -1,4 +1,4 @@
-import { Button, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { PLATFORM_USERS_SORTS, type PlatformUserPage } from '@helix/shared/schemas/platform-user';
@@ -15,6 +15,7 @@ import { useServerList } from '../../ui/use-server-list';
 import { fetchPlatformUsersPage, type PlatformUser } from '../platform-users/platform-users.api';
 import { fetchRoles } from '../roles/roles.api';
 import { AssignRolesModal } from './assign-roles.modal';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 type Sort = (typeof PLATFORM_USERS_SORTS)[number];
 
@@ -55,10 +56,11 @@ export function PermissionsPage() {
   const outbox = useReloadOnOutboxChange(reload);
   const pending = new Set(outbox.map((e) => e.target));
 
-  const columns: TableColumnsType<PlatformUser> = [
+  const columns: ResponsiveColumn<PlatformUser>[] = [
     {
       title: 'Name',
       key: 'name',
+      role: 'title',
       sorter: true,
       sortOrder: list.sortOrder('name'),
       render: (_: unknown, u: PlatformUser) => <HighlightText text={u.name} search={search} />,
@@ -87,6 +89,7 @@ export function PermissionsPage() {
           {
             title: 'Actions',
             key: 'actions',
+            role: 'actions' as const,
             render: (_: unknown, u: PlatformUser) =>
               u.abilities.assignRoles ? (
                 <Button size="small" onClick={() => setAssigning(u)} data-testid={`assign-roles-${u.id}`}>
@@ -106,13 +109,7 @@ export function PermissionsPage() {
       </Typography.Title>
       <OfflineNotice savedAt={list.savedAt} />
       <ListSearch list={list} testId="users-search" />
-      <Table<PlatformUser>
-        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
-        scroll={{ x: 'max-content' }}
-        rowKey="id"
-        columns={columns}
-        {...list.tableProps}
-      />
+      <ResponsiveTable<PlatformUser> rowKey="id" columns={columns} {...list.tableProps} />
       <AssignRolesModal
         user={assigning}
         roles={roles}

@@ -1,5 +1,5 @@
 import { DeleteOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Dropdown, Typography } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { PLATFORM_USERS_SORTS, type PlatformUserPage } from '@helix/shared/schemas/platform-user';
@@ -9,6 +9,7 @@ import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { useServerList } from '../../ui/use-server-list';
 import { fetchPlatformUsersPage, type PlatformUser } from './platform-users.api';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 type Sort = (typeof PLATFORM_USERS_SORTS)[number];
 
@@ -29,10 +30,11 @@ export function PlatformUsersPage() {
   });
   const search = list.query.search ?? '';
 
-  const columns: TableColumnsType<PlatformUser> = [
+  const columns: ResponsiveColumn<PlatformUser>[] = [
     {
       title: 'Name',
       key: 'name',
+      role: 'title',
       sorter: true,
       sortOrder: list.sortOrder('name'),
       render: (_: unknown, u: PlatformUser) => <HighlightText text={u.name} search={search} />,
@@ -52,6 +54,7 @@ export function PlatformUsersPage() {
     {
       title: 'Actions',
       key: 'actions',
+      role: 'actions',
       width: 90,
       render: (_, user) => (
         <Dropdown
@@ -85,13 +88,7 @@ export function PlatformUsersPage() {
         </Button>
       </div>
       <ListSearch list={list} testId="users-search" />
-      <Table<PlatformUser>
-        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
-        scroll={{ x: 'max-content' }}
-        rowKey="id"
-        columns={columns}
-        {...list.tableProps}
-      />
+      <ResponsiveTable<PlatformUser> rowKey="id" columns={columns} {...list.tableProps} />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Modal, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Modal, Space, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { MSG } from '@helix/shared';
 import type { PermissionView, RoleView } from '@helix/shared/schemas/role';
@@ -16,6 +16,7 @@ import { RoleFormModal } from './role-form.modal';
 import { RoleViewModal } from './role-view.modal';
 import { deleteRoleOrQueue, fetchPermissions, fetchRoles } from './roles.api';
 import { listEmptyText } from '../../ui/list-states';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 const loadRoles = (signal?: AbortSignal) => fetchRoles({ signal, toast: false });
 
@@ -101,9 +102,10 @@ export function RolesPage() {
     onSearch: setSearch,
   });
 
-  const columns: TableColumnsType<RoleRow> = [
+  const columns: ResponsiveColumn<RoleRow>[] = [
     {
       title: 'Name',
+      role: 'title',
       dataIndex: 'name',
       key: 'name',
       sorter: (a, b) => a.name.localeCompare(b.name),
@@ -118,6 +120,7 @@ export function RolesPage() {
     {
       title: 'Actions',
       key: 'actions',
+      role: 'actions',
       width: 260,
       render: (_, role) =>
         role.id < 0 ? null : (
@@ -163,7 +166,7 @@ export function RolesPage() {
         )}
       </div>
       <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
-      <Table<RoleRow>
+      <ResponsiveTable<RoleRow>
         rowKey="id"
         columns={columns}
         dataSource={rows}

@@ -1,4 +1,4 @@
-import { Alert, Table, type TableColumnsType } from 'antd';
+import { Alert } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { MSG } from '@helix/shared';
@@ -7,6 +7,7 @@ import { ApiError } from '../../api/api-error';
 import { logError } from '../../logging/error-logger';
 import { formatCount } from '../../ui/count-format';
 import { fetchClassStats } from '../lti/lti.api';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 type Load = { status: 'loading' } | { status: 'ready'; stats: LtiClassStats } | { status: 'failed' };
 
@@ -31,10 +32,11 @@ export function ClassStatsTable() {
   }, []);
 
   if (load.status === 'failed') return <Alert type="error" showIcon message={MSG.failedLoadStatsClasses} />;
-  const columns: TableColumnsType<LtiClassStatsRow> = [
+  const columns: ResponsiveColumn<LtiClassStatsRow>[] = [
     {
       title: 'Class',
       key: 'title',
+      role: 'title',
       render: (_, row) => (row.label && row.label !== row.title ? `${row.title} (${row.label})` : row.title),
     },
     { title: 'Platform', dataIndex: 'platformName', key: 'platformName' },
@@ -66,8 +68,7 @@ export function ClassStatsTable() {
           {formatCount(load.stats.totalViews)} views from learning platforms
         </p>
       )}
-      <Table<LtiClassStatsRow>
-        scroll={{ x: 'max-content' }}
+      <ResponsiveTable<LtiClassStatsRow>
         rowKey="id"
         size="small"
         loading={load.status === 'loading'}

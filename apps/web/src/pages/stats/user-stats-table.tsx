@@ -1,9 +1,10 @@
-import { Input, Table, type TableColumnsType } from 'antd';
+import { Input } from 'antd';
 import { MSG } from '@helix/shared';
 import { USER_STATS_SORTS, type UserStatsPage, type UserStatsRow } from '@helix/shared/schemas/list-query';
 import { formatCount } from '../../ui/count-format';
 import { useServerList } from '../../ui/use-server-list';
 import { fetchUserStats } from './user-stats.api';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 /**
  * The statistics page's users (docs/lists-at-scale.md): the top users by views, searched, sorted and
@@ -20,8 +21,15 @@ export function UserStatsTable({ showTenant }: { showTenant: boolean }) {
   });
   const { data } = list;
 
-  const columns: TableColumnsType<UserStatsRow> = [
-    { title: 'Name', dataIndex: 'name', key: 'name', sorter: true, sortOrder: list.sortOrder('name') },
+  const columns: ResponsiveColumn<UserStatsRow>[] = [
+    {
+      title: 'Name',
+      dataIndex: 'name',
+      key: 'name',
+      role: 'title',
+      sorter: true,
+      sortOrder: list.sortOrder('name'),
+    },
     { title: 'E-mail', dataIndex: 'email', key: 'email', sorter: true, sortOrder: list.sortOrder('email') },
     ...(showTenant ? [{ title: 'Tenant', dataIndex: 'tenantName', key: 'tenantName' }] : []),
     {
@@ -51,13 +59,7 @@ export function UserStatsTable({ showTenant }: { showTenant: boolean }) {
           </span>
         )}
       </div>
-      <Table<UserStatsRow>
-        scroll={{ x: 'max-content' }}
-        rowKey="id"
-        size="small"
-        columns={columns}
-        {...list.tableProps}
-      />
+      <ResponsiveTable<UserStatsRow> rowKey="id" size="small" columns={columns} {...list.tableProps} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Select, Table, Tag, Typography, type TableColumnsType, type TableProps } from 'antd';
+import { Select, Tag, Typography, type TableProps } from 'antd';
 import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { SUPPORT_SORTS, type SupportRequestPage } from '@helix/shared/schemas/support';
@@ -12,6 +12,7 @@ import '../../ui/list-toolbar.css';
 import { supportAge } from './support-age';
 import { SupportScreenshot } from './support-screenshot';
 import { fetchSupportPage, updateSupportStatus, type SupportRequest } from './support.api';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 type Sort = (typeof SUPPORT_SORTS)[number];
 
@@ -87,7 +88,7 @@ export function SupportPage() {
     list.tableProps.onChange?.(pagination, tableFilters, sorter, extra);
   };
 
-  const columns: TableColumnsType<SupportRequest> = [
+  const columns: ResponsiveColumn<SupportRequest>[] = [
     {
       title: 'Priority',
       key: 'priority',
@@ -105,10 +106,11 @@ export function SupportPage() {
           <Tag>Standard</Tag>
         ),
     },
-    { title: 'Subject', key: 'subject', dataIndex: 'subject' },
+    { title: 'Subject', key: 'subject', dataIndex: 'subject', role: 'title' },
     {
       title: 'Tenant',
       key: 'tenant',
+      priority: 2,
       sorter: true,
       sortOrder: list.sortOrder('tenant'),
       render: (_, row) => row.tenant.name,
@@ -116,6 +118,7 @@ export function SupportPage() {
     {
       title: 'Plan',
       key: 'plan',
+      priority: 2,
       sorter: true,
       sortOrder: list.sortOrder('plan'),
       render: (_, row) => row.plan ?? '—',
@@ -123,6 +126,7 @@ export function SupportPage() {
     {
       title: 'User',
       key: 'user',
+      priority: 2,
       render: (_, row) => (
         <a href={`mailto:${row.user.email}?subject=${encodeURIComponent(`Re: ${row.subject}`)}`}>
           {row.user.name}
@@ -139,7 +143,7 @@ export function SupportPage() {
         <span title={new Date(row.created_at).toLocaleString()}>{supportAge(row.created_at, now)}</span>
       ),
     },
-    { title: 'Target', key: 'target', dataIndex: 'target' },
+    { title: 'Target', key: 'target', dataIndex: 'target', priority: 2 },
     {
       title: 'Status',
       key: 'status',
@@ -179,9 +183,7 @@ export function SupportPage() {
           </span>
         )}
       </div>
-      <Table<SupportRequest>
-        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
-        scroll={{ x: 'max-content' }}
+      <ResponsiveTable<SupportRequest>
         rowKey="id"
         columns={columns}
         {...list.tableProps}

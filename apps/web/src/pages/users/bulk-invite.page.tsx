@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { DownloadOutlined, DownOutlined, UploadOutlined, WarningOutlined } from '@ant-design/icons';
-import { Alert, Button, Dropdown, Progress, Space, Spin, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, Button, Dropdown, Progress, Space, Spin, Tag, Typography, Upload } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
@@ -21,6 +21,7 @@ import { PageTitle } from '../../ui/page-title';
 import { readBulkFile, SAMPLE_CSV } from './bulk-file';
 import { downloadTable } from '../../ui/export-table';
 import { bulkInvite, fetchBulkBatch, fetchTenantUsers } from './users.api';
+import { ResponsiveTable } from '../../ui/responsive-table';
 
 const POLL_MS = 1000;
 
@@ -243,7 +244,7 @@ export function BulkInvitePage() {
           {batch.failures.length > 0 && (
             <>
               <Alert type="warning" showIcon title={MSG.bulkFailedRows} />
-              <Table
+              <ResponsiveTable
                 rowKey="email"
                 size="small"
                 dataSource={batch.failures}
@@ -379,7 +380,7 @@ export function BulkInvitePage() {
               data-testid="existing-users"
             />
           )}
-          <Table<CheckedRow>
+          <ResponsiveTable<CheckedRow>
             rowKey="index"
             size="small"
             dataSource={checked}
@@ -388,7 +389,7 @@ export function BulkInvitePage() {
             rowClassName={(r) => (r.problems.length ? 'bulk-row-problem' : '')}
             columns={[
               { title: 'Row', key: 'row', width: 70, render: (_, r) => lines[r.index] ?? r.index + 1 },
-              { title: 'Name', dataIndex: 'name', key: 'name' },
+              { title: 'Name', dataIndex: 'name', key: 'name', role: 'title' },
               { title: 'Email', dataIndex: 'email', key: 'email' },
               { title: 'Note', dataIndex: 'note', key: 'note', ellipsis: true },
               {

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Button, Descriptions, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Button, Descriptions, Space, Spin, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
@@ -8,6 +8,7 @@ import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { DeleteUserModal } from './delete-user.modal';
 import { fetchUserDetail } from './users.api';
+import { ResponsiveTable } from '../../ui/responsive-table';
 
 type Load = { status: 'loading' } | { status: 'ready'; user: UserDetailView } | { status: 'failed' };
 
@@ -85,14 +86,14 @@ export function UserDetailPage() {
           <Typography.Title level={2} style={{ marginTop: 24 }}>
             Models
           </Typography.Title>
-          <Table
+          <ResponsiveTable
             rowKey="modelId"
             size="small"
             dataSource={user.models}
             locale={{ emptyText: 'No model views yet.' }}
             pagination={{ pageSize: 20, hideOnSinglePage: true }}
             columns={[
-              { title: 'Model', dataIndex: 'name', key: 'name' },
+              { title: 'Model', dataIndex: 'name', key: 'name', role: 'title' },
               { title: 'Views', dataIndex: 'viewCount', key: 'viewCount', width: 120 },
             ]}
           />

@@ -1,5 +1,5 @@
 import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Dropdown, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
@@ -21,6 +21,7 @@ import { ListSearch } from '../../ui/list-search';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { useServerList } from '../../ui/use-server-list';
 import { PageTitle } from '../../ui/page-title';
+import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 import { DeleteUserModal } from './delete-user.modal';
 import { downloadTable } from '../../ui/export-table';
 import { InviteUserModal } from './invite-user.modal';
@@ -83,10 +84,11 @@ export function UsersListPage() {
     }
   };
 
-  const columns: TableColumnsType<UserRow> = [
+  const columns: ResponsiveColumn<UserRow>[] = [
     {
       title: 'Name',
       key: 'name',
+      role: 'title',
       sorter: true,
       sortOrder: list.sortOrder('name'),
       render: (_: unknown, user: UserRow) => (
@@ -106,7 +108,7 @@ export function UsersListPage() {
     {
       title: '',
       key: 'resend',
-      width: 130,
+      role: 'actions',
       render: (_, user) =>
         !user.pending && user.abilities.resend ? (
           <Button
@@ -124,6 +126,7 @@ export function UsersListPage() {
     {
       title: 'Actions',
       key: 'actions',
+      role: 'actions',
       width: 90,
       render: (_, user) =>
         user.pending ? null : (
@@ -235,14 +238,7 @@ export function UsersListPage() {
       </div>
       <OfflineNotice savedAt={list.savedAt} />
       <ListSearch list={list} testId="users-search" hook={HANDOVER.usersSearch} />
-      <Table<UserRow>
-        // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
-        scroll={{ x: 'max-content' }}
-        rowKey="id"
-        columns={columns}
-        {...list.tableProps}
-        dataSource={users}
-      />
+      <ResponsiveTable<UserRow> rowKey="id" columns={columns} {...list.tableProps} dataSource={users} />
       {inviting && (
         <InviteUserModal
           onClose={() => setInviting(false)}
