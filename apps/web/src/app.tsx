@@ -1,6 +1,8 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
+import { queryClient } from './api/query-client';
 import { isFramedPath } from './pwa/framed-pages';
 import { appStore, multipleLoginOpenAtom } from './session/session.atoms';
 
@@ -37,14 +39,16 @@ export function App({ router }: { router: Router }) {
   const framed = useOnFramedPage(router);
   return (
     <JotaiProvider store={appStore}>
-      <RouterProvider router={router} />
-      <MultipleLogin />
-      {/* The service worker is registered here, so a framed page never installs one. */}
-      {!framed && (
-        <Suspense fallback={null}>
-          <UpdatePrompt />
-        </Suspense>
-      )}
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+        <MultipleLogin />
+        {/* The service worker is registered here, so a framed page never installs one. */}
+        {!framed && (
+          <Suspense fallback={null}>
+            <UpdatePrompt />
+          </Suspense>
+        )}
+      </QueryClientProvider>
     </JotaiProvider>
   );
 }

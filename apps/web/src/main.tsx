@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { setClientEffects } from './api/client-effects';
+import { hydrateServerAnswers } from './api/query-client';
 import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
@@ -93,6 +94,7 @@ if (container.dataset.prerendered === 'home') {
   if (drawn && whose) {
     for (const [name, answer] of Object.entries(drawn.answers))
       seedFirstAnswer(name as FirstAnswerName, answer);
+    if (drawn.queries) hydrateServerAnswers(drawn.queries);
   }
   takeOverWhenReplaced(container);
 }

@@ -1,3 +1,4 @@
+import type { DehydratedState } from '@tanstack/react-query';
 import type { ModelListing } from '../models/models.api';
 import { DRAWN_DATA_ID } from './drawn-document';
 import type { FirstAnswerName } from './first-answers';
@@ -32,6 +33,8 @@ export interface DrawnPageData {
   tenant?: string;
   userId?: number;
   answers: Partial<Record<FirstAnswerName, unknown>>;
+  /** The page's query answers (TanStack Query's dehydrated state, src/api/query-client.ts). */
+  queries?: DehydratedState;
 }
 
 /** A drawn page's first answers, or null when it has none or they are not what they should be. */
@@ -43,7 +46,11 @@ export function readDrawnPageData(doc: Document = document): DrawnPageData | nul
     if (!data.answers || typeof data.answers !== 'object') return null;
     if (data.tenant !== undefined && typeof data.tenant !== 'string') return null;
     if (data.userId !== undefined && typeof data.userId !== 'number') return null;
-    return { tenant: data.tenant, userId: data.userId, answers: data.answers };
+    const queries =
+      data.queries && Array.isArray(data.queries.queries) && Array.isArray(data.queries.mutations)
+        ? data.queries
+        : undefined;
+    return { tenant: data.tenant, userId: data.userId, answers: data.answers, queries };
   } catch {
     return null;
   }

@@ -6,8 +6,11 @@ import type {
   SubscriptionPageInput,
   UsersListPageInput,
 } from '@helix/shared/handover';
+import { TENANT_USERS_FIRST_PAGE } from '@helix/shared/schemas/tenant-user';
+import { createQueryClient } from '../api/query-client';
 import { seedFirstListing } from '../models/listing-seed';
 import { resolveRedirect } from '../routing/guard';
+import { serverListKey } from '../ui/use-server-list';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import { googleSignInAtom } from '../session/sign-in-providers';
 import type { DrawnHomeData, DrawnPageData } from './drawn-data';
@@ -96,14 +99,19 @@ export const renderUsersListDocument: ServerBundlePages['renderUsersListDocument
   store.set(sessionUserAtom, input.user);
   store.set(authTypeAtom, input.authType);
   store.set(sessionReadyAtom, true);
-  const page = await renderRoute(USERS_LIST, store, () =>
-    seedFirstAnswer(FIRST_ANSWER.tenantUsers, input.users),
-  );
+  // The list's first page, under the key the page's list asks for it (src/ui/use-server-list.ts).
+  const queryClient = createQueryClient({ server: true });
+  queryClient.setQueryData(serverListKey('tenant-users', TENANT_USERS_FIRST_PAGE), {
+    data: input.users,
+    savedAt: null,
+  });
+  const page = await renderRoute(USERS_LIST, store, undefined, queryClient);
   const css = `${await prunedCss(page)}\n${__PAGE_CSS__['users-list']}`;
   const data: DrawnPageData = {
     tenant: input.tenant,
     userId: input.user.id,
-    answers: { [FIRST_ANSWER.tenantUsers]: input.users },
+    answers: {},
+    queries: page.queries,
   };
   return drawnDocument(indexHtml, { html: page.html, css }, 'users-list', data);
 };

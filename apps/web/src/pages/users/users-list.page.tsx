@@ -7,10 +7,9 @@ import { handover, HANDOVER } from '@helix/shared/handover';
 import {
   TENANT_USERS_FIRST_PAGE,
   TENANT_USERS_SORTS,
-  TenantUserPage,
+  type TenantUserPage,
   type TenantUserView,
 } from '@helix/shared/schemas/tenant-user';
-import { FIRST_ANSWER } from '../../prerender/first-answers';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
@@ -28,8 +27,6 @@ import { fetchTenantUsers, fetchTenantUsersPage, resendInvite } from './users.ap
 import { usersExportTable } from './users-export';
 
 type Sort = (typeof TENANT_USERS_SORTS)[number];
-/** A drawn users list came with GET /user/all's first page (src/prerender/first-answers.ts). */
-const FIRST = { answer: FIRST_ANSWER.tenantUsers, parse: (a: unknown) => TenantUserPage.parse(a) };
 
 /**
  * /user/settings/users-list (owner with User.listing.view): one page of the school's users at a time,
@@ -50,8 +47,8 @@ export function UsersListPage() {
     sort: TENANT_USERS_FIRST_PAGE.sort,
     order: TENANT_USERS_FIRST_PAGE.order,
     pageSize: TENANT_USERS_FIRST_PAGE.pageSize,
+    // A server-rendered list came with its first page under this key (src/prerender/home-page.server.tsx).
     snapshot: 'tenant-users',
-    first: FIRST,
     texts: { failed: MSG.failedLoadUsers, empty: MSG.noTenantUsers, noMatch: MSG.usersNoMatch },
     onError: () => toastError(MSG.failedLoadUsers),
   });
