@@ -10,7 +10,7 @@ import {
   type HomePageInput,
   type ServerBundle as HomeRenderer,
   type ServerBundlePages,
-} from '@helix/shared/handover';
+} from '@helix/shared/server-render';
 import { ModelListQuery } from '@helix/shared/schemas/model';
 import type { ServerDeps } from '@helix/server/deps';
 import { listModels } from '@helix/server/models/list-models.query';
@@ -24,8 +24,8 @@ import { readCookie } from './oauth-cookie.ts';
 /** The web app's cookies (apps/web/src/session/storage-keys.ts). */
 export const COOKIE = { apiToken: 'apiToken', authType: 'auth-type' } as const;
 
-/** The web app's server bundle and what it takes: the typed hand-over contract (@helix/shared/handover). */
-export type { HomePageInput, ServerBundle as HomeRenderer } from '@helix/shared/handover';
+/** The web app's server bundle and what it takes: the typed hand-over contract (@helix/shared/server-render). */
+export type { HomePageInput, ServerBundle as HomeRenderer } from '@helix/shared/server-render';
 
 /** The server bundle next to the built web app, loaded once; null when the build has none. */
 export function bundledHomeRenderer(webDist: string): () => Promise<HomeRenderer | null> {

@@ -1,7 +1,6 @@
 import { Menu, type MenuProps } from 'antd';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import { useSessionUser } from '../session/use-session';
 import { BREAKPOINT } from '../ui/theme';
 import { useMediaQuery } from '../ui/use-media-query';
@@ -18,9 +17,9 @@ export function SettingsLayout() {
   const visible = settingsMenuItems(user);
 
   const items: MenuProps['items'] = [
-    ...visible.map((item) => ({ key: item.key, label: item.label, ...handover(HANDOVER.settingsMenu) })),
+    ...visible.map((item) => ({ key: item.key, label: item.label })),
     { type: 'divider' as const },
-    { key: EXIT, label: 'Exit', ...handover(HANDOVER.settingsMenu) },
+    { key: EXIT, label: 'Exit' },
   ];
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === EXIT) return void navigate('/');

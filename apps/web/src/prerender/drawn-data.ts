@@ -1,5 +1,6 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import type { ModelListing } from '../models/models.api';
+import { StoredSessionUser, type SessionUser } from '../session/session-user';
 import { DRAWN_DATA_ID } from './drawn-document';
 import type { FirstAnswerName } from './first-answers';
 
@@ -8,6 +9,8 @@ export interface DrawnHomeData {
   tenant: string;
   userId: number;
   listing: ModelListing;
+  /** The session user the page was rendered for. */
+  user?: SessionUser;
 }
 
 /** The drawn home page's data, or null when the page has none or it is not what it should be. */
@@ -19,7 +22,7 @@ export function readDrawnHomeData(doc: Document = document): DrawnHomeData | nul
     const listing = data.listing;
     if (typeof data.tenant !== 'string' || typeof data.userId !== 'number') return null;
     if (!listing || !Array.isArray(listing.models) || !Array.isArray(listing.users)) return null;
-    return { tenant: data.tenant, userId: data.userId, listing };
+    return { tenant: data.tenant, userId: data.userId, listing, user: userOf(data.user) };
   } catch {
     return null;
   }
@@ -33,6 +36,8 @@ export interface DrawnPageData {
   tenant?: string;
   userId?: number;
   answers: Partial<Record<FirstAnswerName, unknown>>;
+  /** For a signed-in page: the session user it was rendered for. */
+  user?: SessionUser;
   /** The page's query answers (TanStack Query's dehydrated state, src/api/query-client.ts). */
   queries?: DehydratedState;
 }
@@ -50,8 +55,14 @@ export function readDrawnPageData(doc: Document = document): DrawnPageData | nul
       data.queries && Array.isArray(data.queries.queries) && Array.isArray(data.queries.mutations)
         ? data.queries
         : undefined;
-    return { tenant: data.tenant, userId: data.userId, answers: data.answers, queries };
+    return { tenant: data.tenant, userId: data.userId, answers: data.answers, queries, user: userOf(data.user) };
   } catch {
     return null;
   }
+}
+
+/** The session user a page carries, when it is one. */
+function userOf(value: unknown): SessionUser | undefined {
+  const parsed = StoredSessionUser.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }

@@ -5,7 +5,7 @@ import type {
   ServerBundlePages,
   SubscriptionPageInput,
   UsersListPageInput,
-} from '@helix/shared/handover';
+} from '@helix/shared/server-render';
 import { TENANT_USERS_FIRST_PAGE } from '@helix/shared/schemas/tenant-user';
 import { createQueryClient } from '../api/query-client';
 import { seedFirstListing } from '../models/listing-seed';
@@ -19,7 +19,7 @@ import { FIRST_ANSWER, seedFirstAnswer, type FirstAnswerName } from './first-ans
 import { renderRoute, type PrerenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
-/** The bundle's interface and input: the typed hand-over contract the API imports (@helix/shared/handover). */
+/** The bundle's interface and input: the typed hand-over contract the API imports (@helix/shared/server-render). */
 export type { HomePageInput };
 
 /** The app's own stylesheets of the home route's chunks (build/server-bundle.ts defines it). */
@@ -60,7 +60,12 @@ export const renderHomeDocument: ServerBundle['renderHomeDocument'] = async (ind
     return null;
   const page = await renderHomePage(input);
   const css = `${await prunedCss(page)}\n${__HOME_CSS__}`;
-  const data: DrawnHomeData = { tenant: input.tenant, userId: input.user.id, listing: input.listing };
+  const data: DrawnHomeData = {
+    tenant: input.tenant,
+    userId: input.user.id,
+    user: input.user,
+    listing: input.listing,
+  };
   return drawnDocument(indexHtml, { html: page.html, css }, 'home', data);
 };
 
@@ -110,6 +115,7 @@ export const renderUsersListDocument: ServerBundlePages['renderUsersListDocument
   const data: DrawnPageData = {
     tenant: input.tenant,
     userId: input.user.id,
+    user: input.user,
     answers: {},
     queries: page.queries,
   };
@@ -167,6 +173,6 @@ export const renderSubscriptionDocument: ServerBundlePages['renderSubscriptionDo
     return () => forget.forEach((f) => f());
   });
   const css = `${await prunedCss(page)}\n${__PAGE_CSS__.subscription}`;
-  const data: DrawnPageData = { tenant: input.tenant, userId: input.user.id, answers };
+  const data: DrawnPageData = { tenant: input.tenant, userId: input.user.id, user: input.user, answers };
   return drawnDocument(indexHtml, { html: page.html, css }, 'subscription', data);
 };

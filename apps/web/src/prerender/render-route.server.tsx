@@ -1,9 +1,10 @@
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
-import { dehydrate, QueryClientProvider, type DehydratedState, type QueryClient } from '@tanstack/react-query';
-import { Provider as JotaiProvider, type createStore } from 'jotai';
+import { dehydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import type { createStore } from 'jotai';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import { createQueryClient } from '../api/query-client';
+import { AppTree } from '../app-tree';
 import { routes } from '../routing/routes';
 
 export interface PrerenderedPage {
@@ -38,13 +39,15 @@ export async function renderRoute(
   const after = beforeRender();
   try {
     const html = renderToString(
-      <JotaiProvider store={store}>
-        <QueryClientProvider client={queryClient}>
+      <AppTree
+        store={store}
+        queryClient={queryClient}
+        router={
           <StyleProvider cache={cache}>
             <StaticRouterProvider router={router} context={context} hydrate={false} />
           </StyleProvider>
-        </QueryClientProvider>
-      </JotaiProvider>,
+        }
+      />,
     );
     // Plain CSS, without the map antd's runtime reads to skip styles a server already sent: the browser
     // app injects its own full styles when it starts, as on every other page.

@@ -1,8 +1,7 @@
 import type { TablePaginationConfig, TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { cloneElement, isValidElement, useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { handover, HANDOVER } from '@helix/shared/handover';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useDebounce } from 'use-debounce';
 import type { ListQueryParams } from '@helix/shared/schemas/list-query';
 import { loadWithSnapshot, type Loaded } from '../offline/snapshot';
@@ -73,13 +72,6 @@ export interface ServerList<Row, S extends string, A extends ListPageAnswer<Row>
   /** Spread on an antd `<Table>`: rows, loading, pagination, sorting and the empty text. */
   tableProps: Pick<TableProps<Row>, 'dataSource' | 'loading' | 'pagination' | 'onChange' | 'locale'>;
 }
-
-/**
- * A page number's link with its hand-over hook: on a drawn list (the users list) a press on page 2
- * before the app is up is held and made again on the app's table (src/prerender/drawn-home.ts).
- */
-const pageLink = (_page: number, type: string, element: ReactNode): ReactNode =>
-  type === 'page' && isValidElement(element) ? cloneElement(element, handover(HANDOVER.listPage)) : element;
 
 /** `?page=…&pageSize=…` for a list query: empty and undefined values are left out. */
 export function listQueryString(query: object): string {
@@ -202,7 +194,6 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
         total: data?.total ?? 0,
         showSizeChanger: false,
         hideOnSinglePage: true,
-        itemRender: pageLink,
       },
       onChange,
       locale: texts

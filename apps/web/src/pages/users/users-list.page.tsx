@@ -3,7 +3,6 @@ import { Button, Dropdown, Space, Table, Typography, type TableColumnsType } fro
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import {
   TENANT_USERS_FIRST_PAGE,
   TENANT_USERS_SORTS,
@@ -110,7 +109,6 @@ export function UsersListPage() {
             loading={resending === user.id}
             onClick={() => void resend(user)}
             data-testid={`resend-${user.id}`}
-            {...handover(HANDOVER.userResend)}
           >
             Resend Email
           </Button>
@@ -145,7 +143,6 @@ export function UsersListPage() {
               size="small"
               icon={<MoreOutlined />}
               aria-label={`Actions for ${user.name}`}
-              {...handover(HANDOVER.userActions)}
             />
           </Dropdown>
         ),
@@ -189,7 +186,7 @@ export function UsersListPage() {
                 },
               }}
             >
-              <Button type="primary" disabled={full} data-testid="add-users" {...handover(HANDOVER.usersAdd)}>
+              <Button type="primary" disabled={full} data-testid="add-users">
                 Add Users <DownOutlined />
               </Button>
             </Dropdown>
@@ -205,14 +202,14 @@ export function UsersListPage() {
               onClick: ({ key }) => void exportAs(key as 'csv' | 'xlsx'),
             }}
           >
-            <Button disabled={nothingToExport} data-testid="export-users" {...handover(HANDOVER.usersExport)}>
+            <Button disabled={nothingToExport} data-testid="export-users">
               Export <DownOutlined />
             </Button>
           </Dropdown>
         </Space>
       </div>
       <OfflineNotice savedAt={list.savedAt} />
-      <ListSearch list={list} testId="users-search" hook={HANDOVER.usersSearch} />
+      <ListSearch list={list} testId="users-search" />
       <Table<UserRow>
         // On a phone or tablet the table scrolls inside its card; the page keeps the screen's width.
         scroll={{ x: 'max-content' }}
