@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
+import { createDb, type Db } from '@helix/server/db';
+import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
 import { holdApp } from './support/hold-app.ts';
 import { DEMO, logIn } from './support/accounts.ts';
@@ -112,6 +115,86 @@ describe('server-rendered pages hydrate', () => {
       await shows(page);
       expect(errors.filter((e) => MISMATCH.test(e))).toEqual([]);
       await context.close();
+    });
+  }
+});
+
+/** Where the settings page's parts are: the layout, as a phone, tablet or laptop shows it. */
+const layoutOf = (page: Page) =>
+  page.evaluate(() => {
+    const box = (selector: string) => {
+      const r = document.querySelector(selector)?.getBoundingClientRect();
+      return r ? { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width) } : null;
+    };
+    return {
+      nav: box('.settings-nav'),
+      content: box('.settings-content'),
+      brand: box('[data-testid="header-brand"]'),
+      pageWidth: document.documentElement.scrollWidth,
+    };
+  });
+
+describe("the users list's first paint is its final layout, with the school's brand", () => {
+  let browser: Browser;
+  let db: Db;
+  let owner: Cookie[];
+  const id = randomBytes(3).toString('hex');
+  const brand = `school-${id}`;
+  const school = `Rendered School ${id}`;
+  beforeAll(async () => {
+    db = createDb(inject('databaseUrl'));
+    const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
+    const tenant = await createTenant(db, { plan, name: school });
+    await db.tenant.update({ where: { id: tenant.id }, data: { customBrandName: brand } });
+    const made = await createUser(db, {
+      tenant,
+      name: `Rita Owner ${id}`,
+      email: `owner.rendered.${id}@example.com`,
+      isOwner: true,
+      roles: ['Admin'],
+    });
+    browser = await launchBrowser();
+    const { context, page } = await newPage(browser);
+    await logIn(page, made.email, PASSWORD);
+    owner = await context.cookies();
+    await context.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+  });
+
+  for (const width of [390, 820, 1280]) {
+    it(`at ${width} px: the same layout with scripts blocked and after hydration`, async () => {
+      const options = { baseURL: appUrl(), serviceWorkers: 'block' as const, viewport: { width, height: 844 } };
+      const blocked = await browser.newContext({ ...options, javaScriptEnabled: false });
+      await blocked.addCookies(owner);
+      const still = await blocked.newPage();
+      await still.goto('/user/settings/users-list');
+      expect(await prerendered(still)).toBe('users-list');
+      // The school's brand in the header: its name and logo, not Helix's.
+      expect(await still.locator('header').innerText()).toContain(school);
+      await still.getByTestId('header-brand').locator('img').waitFor();
+      const drawn = await layoutOf(still);
+      await blocked.close();
+
+      const live = await browser.newContext(options);
+      await live.addCookies(owner);
+      const page = await live.newPage();
+      await page.goto('/user/settings/users-list');
+      await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true');
+      expect(await page.getByTestId('header-brand').innerText()).toContain(school);
+      expect(await layoutOf(page)).toEqual(drawn);
+      await live.close();
+
+      // Nothing wider than the screen; on a phone and a tablet the menu is a bar above the list.
+      expect(drawn.pageWidth).toBeLessThanOrEqual(width);
+      if (width < 768) {
+        expect(drawn.content!.x).toBeLessThan(40);
+        expect(drawn.content!.y).toBeGreaterThan(drawn.nav!.y);
+      } else {
+        expect(drawn.content!.x).toBeGreaterThan(drawn.nav!.x + 200);
+      }
     });
   }
 });

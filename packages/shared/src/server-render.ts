@@ -26,6 +26,8 @@ export interface HomePageInput {
   user: SessionUser;
   authType: AuthType | null;
   tenant: string;
+  /** GET /tenant/get's answer for the session (the header's school look); null when it is not read. */
+  look?: unknown;
   listing: ModelListResponse;
 }
 
@@ -42,6 +44,8 @@ export interface UsersListPageInput {
   user: SessionUser;
   authType: AuthType | null;
   tenant: string;
+  /** GET /tenant/get's answer, as for the home. */
+  look?: unknown;
   /** GET /user/all's first page (TENANT_USERS_FIRST_PAGE) for the same session. */
   users: TenantUserPage;
 }
@@ -58,6 +62,8 @@ export interface SubscriptionPageInput {
   user: SessionUser;
   authType: AuthType | null;
   tenant: string;
+  /** GET /tenant/get's answer, as for the home. */
+  look?: unknown;
   /** GET /subscriptionplan/all's answer. */
   plans: unknown;
   /** GET /subscription/summary's answer; null when the user may not read it or it could not be read. */

@@ -11,6 +11,8 @@ export interface DrawnHomeData {
   listing: ModelListing;
   /** The session user the page was rendered for. */
   user?: SessionUser;
+  /** The page's query answers (TanStack Query's dehydrated state, src/api/query-client.ts). */
+  queries?: DehydratedState;
 }
 
 /** The drawn home page's data, or null when the page has none or it is not what it should be. */
@@ -22,7 +24,13 @@ export function readDrawnHomeData(doc: Document = document): DrawnHomeData | nul
     const listing = data.listing;
     if (typeof data.tenant !== 'string' || typeof data.userId !== 'number') return null;
     if (!listing || !Array.isArray(listing.models) || !Array.isArray(listing.users)) return null;
-    return { tenant: data.tenant, userId: data.userId, listing, user: userOf(data.user) };
+    return {
+      tenant: data.tenant,
+      userId: data.userId,
+      listing,
+      user: userOf(data.user),
+      queries: queriesOf(data.queries),
+    };
   } catch {
     return null;
   }
@@ -51,11 +59,13 @@ export function readDrawnPageData(doc: Document = document): DrawnPageData | nul
     if (!data.answers || typeof data.answers !== 'object') return null;
     if (data.tenant !== undefined && typeof data.tenant !== 'string') return null;
     if (data.userId !== undefined && typeof data.userId !== 'number') return null;
-    const queries =
-      data.queries && Array.isArray(data.queries.queries) && Array.isArray(data.queries.mutations)
-        ? data.queries
-        : undefined;
-    return { tenant: data.tenant, userId: data.userId, answers: data.answers, queries, user: userOf(data.user) };
+    return {
+      tenant: data.tenant,
+      userId: data.userId,
+      answers: data.answers,
+      queries: queriesOf(data.queries),
+      user: userOf(data.user),
+    };
   } catch {
     return null;
   }
@@ -65,4 +75,9 @@ export function readDrawnPageData(doc: Document = document): DrawnPageData | nul
 function userOf(value: unknown): SessionUser | undefined {
   const parsed = StoredSessionUser.safeParse(value);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** A page's dehydrated query state, when it is one. */
+function queriesOf(value: DehydratedState | undefined): DehydratedState | undefined {
+  return value && Array.isArray(value.queries) && Array.isArray(value.mutations) ? value : undefined;
 }

@@ -7,7 +7,10 @@ import type {
   UsersListPageInput,
 } from '@helix/shared/server-render';
 import { TENANT_USERS_FIRST_PAGE } from '@helix/shared/schemas/tenant-user';
+import type { QueryClient } from '@tanstack/react-query';
+import { BrandingView } from '@helix/shared/schemas/tenant';
 import { createQueryClient } from '../api/query-client';
+import { tenantLookKey } from '../branding/tenant-look';
 import { seedFirstListing } from '../models/listing-seed';
 import { resolveRedirect } from '../routing/guard';
 import { serverListKey } from '../ui/use-server-list';
@@ -50,6 +53,20 @@ async function prunedCss(page: PrerenderedPage): Promise<string> {
 const HOME = '/user/home';
 
 /**
+ * The query client of a page rendered for a session, seeded with what every such page shows: the
+ * header's school look (GET /tenant/get's answer, under the key the header asks it by), so the first
+ * paint carries the school's logo, name and colour.
+ */
+function sessionQueries(input: { user: HomePageInput['user']; look?: unknown }): QueryClient {
+  const queryClient = createQueryClient({ server: true });
+  if (input.look !== undefined) {
+    const look = BrandingView.safeParse(input.look);
+    queryClient.setQueryData(tenantLookKey(input.user.tenant), look.success ? look.data : null);
+  }
+  return queryClient;
+}
+
+/**
  * The whole document of a signed-in user's home: index.html with the page drawn in #root, its styles,
  * and the grid's answer for the app that takes it over (src/prerender/drawn-data.ts). Null when the
  * app's route guard would not show this user the page (a platform admin, a user who must pick a plan
@@ -65,6 +82,7 @@ export const renderHomeDocument: ServerBundle['renderHomeDocument'] = async (ind
     userId: input.user.id,
     user: input.user,
     listing: input.listing,
+    queries: page.queries,
   };
   return drawnDocument(indexHtml, { html: page.html, css }, 'home', data);
 };
@@ -82,7 +100,7 @@ export function renderHomePage(input: HomePageInput): Promise<PrerenderedPage> {
   store.set(sessionReadyAtom, true);
   // The grid's first answer, as the page hands it to the app (the render is synchronous: the seed
   // belongs to this render only).
-  return renderRoute(HOME, store, () => seedFirstListing(input.listing));
+  return renderRoute(HOME, store, () => seedFirstListing(input.listing), sessionQueries(input));
 }
 
 /** The owner's users list. */
@@ -105,7 +123,7 @@ export const renderUsersListDocument: ServerBundlePages['renderUsersListDocument
   store.set(authTypeAtom, input.authType);
   store.set(sessionReadyAtom, true);
   // The list's first page, under the key the page's list asks for it (src/ui/use-server-list.ts).
-  const queryClient = createQueryClient({ server: true });
+  const queryClient = sessionQueries(input);
   queryClient.setQueryData(serverListKey('tenant-users', TENANT_USERS_FIRST_PAGE), {
     data: input.users,
     savedAt: null,
@@ -166,13 +184,24 @@ export const renderSubscriptionDocument: ServerBundlePages['renderSubscriptionDo
   const answers: DrawnPageData['answers'] = { [FIRST_ANSWER.tenantPlans]: input.plans };
   if (input.summary !== null) answers[FIRST_ANSWER.subscriptionSummary] = input.summary;
   if (input.views !== null) answers[FIRST_ANSWER.viewsSummary] = input.views;
-  const page = await renderRoute(SUBSCRIPTION, store, () => {
-    const forget = Object.entries(answers).map(([name, answer]) =>
-      seedFirstAnswer(name as FirstAnswerName, answer),
-    );
-    return () => forget.forEach((f) => f());
-  });
+  const page = await renderRoute(
+    SUBSCRIPTION,
+    store,
+    () => {
+      const forget = Object.entries(answers).map(([name, answer]) =>
+        seedFirstAnswer(name as FirstAnswerName, answer),
+      );
+      return () => forget.forEach((f) => f());
+    },
+    sessionQueries(input),
+  );
   const css = `${await prunedCss(page)}\n${__PAGE_CSS__.subscription}`;
-  const data: DrawnPageData = { tenant: input.tenant, userId: input.user.id, user: input.user, answers };
+  const data: DrawnPageData = {
+    tenant: input.tenant,
+    userId: input.user.id,
+    user: input.user,
+    answers,
+    queries: page.queries,
+  };
   return drawnDocument(indexHtml, { html: page.html, css }, 'subscription', data);
 };

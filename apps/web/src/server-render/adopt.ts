@@ -32,6 +32,7 @@ export function adoptServerRender(root: HTMLElement): boolean {
     const drawn = readDrawnHomeData();
     if (!drawn || !isThisSession(drawn, user)) return false;
     seedFirstListing(drawn.listing);
+    if (drawn.queries) hydrateServerAnswers(drawn.queries);
     adoptUser(drawn.user, user);
     return true;
   }
