@@ -6,7 +6,7 @@ import { build, type Plugin, type ResolvedConfig } from 'vite';
 
 /** What the API imports at run time to draw pages for a session (apps/api/src/http/drawn-home.ts). */
 export const SERVER_ENTRY = 'src/prerender/home-page.server.tsx';
-/** Beside dist/, never served as a static file (SERVER_BUNDLE_DIR of @helix/shared/handover, which the API reads). */
+/** Beside dist/, never served as a static file (SERVER_BUNDLE_DIR of @helix/shared/server-render, which the API reads). */
 export const SERVER_OUT_DIR = 'dist-server';
 
 /** The lazy modules the home route renders (src/routing/routes.tsx; src/boot.ts starts the same). */

@@ -1,6 +1,8 @@
-import { Provider as JotaiProvider, useAtomValue } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
+import { queryClient } from './api/query-client';
+import { AppTree } from './app-tree';
 import { isFramedPath } from './pwa/framed-pages';
 import { appStore, multipleLoginOpenAtom } from './session/session.atoms';
 
@@ -33,11 +35,11 @@ const useOnFramedPage = (router: Router): boolean =>
     () => isFramedPath(router.state.location.pathname),
   );
 
-export function App({ router }: { router: Router }) {
+/** The session-ended dialog and the service worker's prompt (not on embed and share pages). */
+function BrowserExtras({ router }: { router: Router }) {
   const framed = useOnFramedPage(router);
   return (
-    <JotaiProvider store={appStore}>
-      <RouterProvider router={router} />
+    <>
       <MultipleLogin />
       {/* The service worker is registered here, so a framed page never installs one. */}
       {!framed && (
@@ -45,6 +47,18 @@ export function App({ router }: { router: Router }) {
           <UpdatePrompt />
         </Suspense>
       )}
-    </JotaiProvider>
+    </>
+  );
+}
+
+export function App({ router, onMounted }: { router: Router; onMounted?: () => void }) {
+  return (
+    <AppTree
+      store={appStore}
+      queryClient={queryClient}
+      router={<RouterProvider router={router} />}
+      extras={<BrowserExtras router={router} />}
+      onMounted={onMounted}
+    />
   );
 }

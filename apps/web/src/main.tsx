@@ -1,26 +1,17 @@
 import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { setClientEffects } from './api/client-effects';
 import { loginPath } from './api/failure';
 import { App } from './app';
 import { installGlobalErrorLogger } from './logging/error-logger';
-import { seedFirstListing } from './models/listing-seed';
-import { readDrawnHomeData, readDrawnPageData } from './prerender/drawn-data';
-import { seedFirstAnswer, type FirstAnswerName } from './prerender/first-answers';
-import { drawnHeldRoot, takeOverWhenReplaced } from './prerender/drawn-home';
+import { adoptServerRender, markRendered } from './server-render/adopt';
+import { loadMatchedRoutes } from './server-render/matched-routes';
 import { quietPwaOnFramedPages } from './pwa/framed-pages';
 import { pathKind } from './routing/guard';
 import { routes } from './routing/routes';
-import { readTenant } from './session/cookies';
 import { clearLocalStorage } from './session/local-storage';
-import {
-  appStore,
-  brandAtom,
-  multipleLoginOpenAtom,
-  sessionReadyAtom,
-  sessionUserAtom,
-} from './session/session.atoms';
+import { appStore, brandAtom, multipleLoginOpenAtom, sessionUserAtom } from './session/session.atoms';
 import { clearLocalSession, initSession } from './session/session';
 import { toastError } from './ui/notify';
 
@@ -43,7 +34,8 @@ function whenSignedIn(start: () => void): void {
   });
 }
 
-const router = createBrowserRouter(routes);
+type Router = ReturnType<typeof createBrowserRouter>;
+let router: Router | null = null;
 
 setClientEffects({
   multipleLogin: () => appStore.set(multipleLoginOpenAtom, true),
@@ -52,7 +44,7 @@ setClientEffects({
     clearLocalSession();
     clearLocalStorage();
     // On a signed-in page the guard redirects; elsewhere nothing would, so go to login here.
-    if (pathKind(router.state.location.pathname) !== 'authenticated') {
+    if (router && pathKind(router.state.location.pathname) !== 'authenticated') {
       void router.navigate(loginPath(appStore.get(brandAtom)), { replace: true });
     }
   },
@@ -62,50 +54,36 @@ setClientEffects({
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-// A transition: React renders the first page in slices and yields between them, so a slow tablet
-// stays responsive (no single long task) while the boot screen is still showing.
-const root = createRoot(container);
-const render = () =>
-  startTransition(() => {
-    root.render(
+void start(container);
+
+/**
+ * A page the server rendered (src/server-render/render-page.server.tsx) is hydrated as soon as the
+ * code of its routes has loaded: React adopts the server's markup, with the answers and the session
+ * the server rendered it with (adoptServerRender), and renders nothing again. Any other page (the app
+ * shell's "Loading…") is rendered, as a transition: a slow tablet stays responsive meanwhile.
+ */
+async function start(root: HTMLElement): Promise<void> {
+  if (adoptServerRender(root)) {
+    // The matched lazy routes first: the router then starts on the page, not on its loading screen.
+    await loadMatchedRoutes(routes, window.location);
+    router = createBrowserRouter(routes);
+    const app = router;
+    hydrateRoot(
+      root,
       <StrictMode>
-        <App router={router} />
+        <App router={app} onMounted={() => markRendered(root, 'hydrated')} />
+      </StrictMode>,
+    );
+    return;
+  }
+  router = createBrowserRouter(routes);
+  const app = router;
+  const reactRoot = createRoot(root);
+  startTransition(() => {
+    reactRoot.render(
+      <StrictMode>
+        <App router={app} onMounted={() => markRendered(root, 'rendered')} />
       </StrictMode>,
     );
   });
-// Over a drawn page (the prerendered login, build/prerender-login.ts; a signed-in home, the API's
-// drawn-home.ts) the first render waits for the route's code and the session refresh, so the drawn page
-// is replaced by the same page, never by a loading screen. A drawn home's grid starts with the answer
-// the page was drawn with, when it is this browser's session's.
-if (container.dataset.prerendered === 'home') {
-  const drawn = readDrawnHomeData();
-  if (drawn && drawn.tenant === readTenant() && drawn.userId === appStore.get(sessionUserAtom)?.id) {
-    seedFirstListing(drawn.listing);
-  }
-  takeOverWhenReplaced(container);
-} else if (drawnHeldRoot() === container) {
-  // The other pages drawn with the same hand-over (the sign-up, /choose-subscription, the users list):
-  // their first answers, when the page was drawn for this browser's session (or for nobody's).
-  const drawn = readDrawnPageData();
-  const whose =
-    drawn?.userId === undefined ||
-    (drawn.tenant === readTenant() && drawn.userId === appStore.get(sessionUserAtom)?.id);
-  if (drawn && whose) {
-    for (const [name, answer] of Object.entries(drawn.answers))
-      seedFirstAnswer(name as FirstAnswerName, answer);
-  }
-  takeOverWhenReplaced(container);
-}
-if (container.dataset.prerendered) whenReady(render);
-else render();
-
-function whenReady(then: () => void): void {
-  const ready = () => router.state.initialized && appStore.get(sessionReadyAtom);
-  if (ready()) return then();
-  const stops = [router.subscribe(check), appStore.sub(sessionReadyAtom, check)];
-  function check() {
-    if (!ready()) return;
-    stops.forEach((stop) => stop());
-    then();
-  }
 }

@@ -10,7 +10,7 @@ import {
   type HomePageInput,
   type ServerBundle as HomeRenderer,
   type ServerBundlePages,
-} from '@helix/shared/handover';
+} from '@helix/shared/server-render';
 import { ModelListQuery } from '@helix/shared/schemas/model';
 import type { ServerDeps } from '@helix/server/deps';
 import { listModels } from '@helix/server/models/list-models.query';
@@ -19,13 +19,14 @@ import { isRedisUnavailable, redisKey, redisOutageOf } from '@helix/server/redis
 import { sha256 } from '@helix/server/tokens';
 import { presentSessionUser } from '@helix/server/presenters/session-user.presenter';
 import { authenticate } from '@helix/server/sessions/session.service';
+import { tenantBranding } from '@helix/server/tenants/branding.query';
 import { readCookie } from './oauth-cookie.ts';
 
 /** The web app's cookies (apps/web/src/session/storage-keys.ts). */
 export const COOKIE = { apiToken: 'apiToken', authType: 'auth-type' } as const;
 
-/** The web app's server bundle and what it takes: the typed hand-over contract (@helix/shared/handover). */
-export type { HomePageInput, ServerBundle as HomeRenderer } from '@helix/shared/handover';
+/** The web app's server bundle and what it takes: the typed hand-over contract (@helix/shared/server-render). */
+export type { HomePageInput, ServerBundle as HomeRenderer } from '@helix/shared/server-render';
 
 /** The server bundle next to the built web app, loaded once; null when the build has none. */
 export function bundledHomeRenderer(webDist: string): () => Promise<HomeRenderer | null> {
@@ -110,7 +111,7 @@ export function drawnPageFailed(deps: ServerDeps, error: unknown, page: string):
 
 type Actor = NonNullable<Awaited<ReturnType<typeof authenticate>>>;
 /** The signed-in header's part of every drawn page's input. */
-type Frame = Pick<HomePageInput, 'user' | 'authType' | 'tenant'>;
+type Frame = Pick<HomePageInput, 'user' | 'authType' | 'tenant' | 'look'>;
 
 /**
  * The part every per-session drawn page shares (the home below, the users list and the subscription
@@ -146,6 +147,8 @@ export function drawnSessionPage(
         user: asJson(presentSessionUser(actor.user)),
         authType: AUTH_TYPES.find((t) => t === authType) ?? null,
         tenant: actor.tenant.domainPrefix,
+        // The header's school look, read as GET /tenant/get reads it; a failure leaves Helix's.
+        look: asJson(await tenantBranding(deps.db, actor).catch(() => null)),
       };
       const html = await draw(renderer, index, actor, frame);
       if (html === null) return next();

@@ -8,7 +8,7 @@ import type {
   ChooseSubscriptionInput,
   SubscriptionPageInput,
   UsersListPageInput,
-} from '@helix/shared/handover';
+} from '@helix/shared/server-render';
 import { seedRoles } from '@helix/server/testing/factories';
 import { createHarness, type Harness } from '../../test/harness.ts';
 import { bearer, customer, member, platformAdmin, type Caller } from '../../test/models.ts';

@@ -22,7 +22,7 @@ export type { PagesRenderer } from './drawn-home.ts';
 
 /*
  * The further first screens the API draws with the web app's server bundle (issue 18 §14), as it draws
- * the home (drawn-home.ts): the same bundle, hand-over contract (@helix/shared/handover), per-session
+ * the home (drawn-home.ts): the same bundle, hand-over contract (@helix/shared/server-render), per-session
  * page handler (drawnSessionPage: draw limit and fallbacks). Any doubt answers with the app shell
  * (`next()`).
  */

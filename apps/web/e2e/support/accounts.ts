@@ -22,13 +22,20 @@ export function newPerson() {
 }
 
 /**
- * /login arrives drawn and the app starts on the visitor's first use of the page (apps/web/README.md,
- * "Loading"): this uses it (focus in the e-mail field) and waits until the app's form has taken over.
- * Typing before that is tested on its own (login-page.e2e.test.ts); other tests type into the app.
+ * /login arrives rendered by the server and the app hydrates it as soon as its code has loaded
+ * (apps/web/README.md, "How a page is rendered"): this waits until the app is up (hydrated, or
+ * rendered when the page came as the app shell).
  */
 export async function startLoginPage(page: Page): Promise<void> {
-  await page.getByLabel('Email', { exact: true }).focus();
-  await page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
+  await waitForApp(page);
+}
+
+/** Until the app's first render is committed: the server's page hydrated, or the app drawn itself. */
+export async function waitForApp(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = document.querySelector('#root');
+    return root?.getAttribute('data-hydrated') === 'true' || root?.getAttribute('data-rendered') === 'true';
+  });
 }
 
 export async function logIn(page: Page, email: string, password: string, rememberMe = false): Promise<void> {

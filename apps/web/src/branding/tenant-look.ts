@@ -1,36 +1,40 @@
-import { atom, useAtomValue } from 'jotai';
-import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { BrandingView } from '@helix/shared/schemas/tenant';
 import { tenantApi } from '../api/client';
-import { appStore } from '../session/session.atoms';
+import { queryClient } from '../api/query-client';
 import type { SessionUser } from '../session/session-user';
 
-/** The signed-in user's school look (GET /tenant/get), per tenant; null: not loaded, or Helix's. */
-const tenantLookAtom = atom<{ tenant: string; look: BrandingView | null } | null>(null);
-let asked: string | null = null;
+/** The tenant's look (GET /tenant/get) in the query cache; a server render seeds it for its page. */
+export const tenantLookKey = (tenant: string): unknown[] => ['tenant-look', tenant];
 
 /** A look worth showing instead of Helix's: the school set a logo or a brand name. */
-const branded = (view: BrandingView): boolean => Boolean(view.brandLogo || view.customBrandName);
+const branded = (view: BrandingView | null | undefined): view is BrandingView =>
+  Boolean(view && (view.brandLogo || view.customBrandName));
 
 /** Asks the server for the tenant's look (quietly: offline or failing, Helix's look stays). */
-export async function refreshTenantLook(tenant: string): Promise<void> {
-  asked = tenant;
-  const view = await tenantApi
+const fetchTenantLook = (): Promise<BrandingView | null> =>
+  tenantApi
     .get<unknown>('/tenant/get', { toast: false })
     .then((answer) => BrandingView.parse(answer))
     .catch(() => null);
-  appStore.set(tenantLookAtom, { tenant, look: view && branded(view) ? view : null });
+
+/** Asks for the tenant's look again (the branding page, after a save). */
+export async function refreshTenantLook(tenant: string): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: tenantLookKey(tenant) });
 }
 
 /**
- * The school's logo, brand name and colours for the signed-in header: asked once per tenant per page
- * load, and again by the branding page after a save. Platform admins keep Helix's.
+ * The school's logo, brand name and colours for the signed-in header: asked once per tenant (the
+ * answer a server-rendered page came with counts), and again by the branding page after a save.
+ * Platform admins keep Helix's.
  */
 export function useTenantLook(user: SessionUser | null): BrandingView | null {
   const tenant = user && !user.isAdmin ? user.tenant : null;
-  const current = useAtomValue(tenantLookAtom);
-  useEffect(() => {
-    if (tenant && asked !== tenant) void refreshTenantLook(tenant);
-  }, [tenant]);
-  return tenant && current?.tenant === tenant ? current.look : null;
+  const { data } = useQuery({
+    queryKey: tenantLookKey(tenant ?? ''),
+    queryFn: fetchTenantLook,
+    enabled: tenant !== null,
+    staleTime: Infinity,
+  });
+  return tenant && branded(data) ? data : null;
 }

@@ -1,14 +1,12 @@
 import { GoogleOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { googleSignInUrl } from '../api/auth.api';
-import { handover, HANDOVER } from '@helix/shared/handover';
 
 /** A full navigation: the OAuth round trip runs through the API (the service worker lets /api pass). */
 export function GoogleButton({ type }: { type: 'login' | 'signup' }) {
   return (
     <Button
       block
-      {...handover(HANDOVER.loginGoogle)}
       icon={<GoogleOutlined aria-hidden />}
       onClick={() => window.location.assign(googleSignInUrl(type))}
     >

@@ -1,26 +1,25 @@
 import { Menu, type MenuProps } from 'antd';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import { useSessionUser } from '../session/use-session';
-import { BREAKPOINT } from '../ui/theme';
-import { useMediaQuery } from '../ui/use-media-query';
 import { selectedSettingsKey, settingsMenuItems } from './settings-menu';
 
 const EXIT = 'exit';
 
-/** /user/settings/*: a side menu (a top bar on narrow screens) and the settings page. */
+/**
+ * /user/settings/*: a side menu (a top bar on narrow screens, by CSS: styles/global.css, so the server's
+ * markup is already the final layout) and the settings page.
+ */
 export function SettingsLayout() {
   const user = useSessionUser();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const narrow = useMediaQuery(`(max-width: ${BREAKPOINT.settings}px)`);
   const visible = settingsMenuItems(user);
 
   const items: MenuProps['items'] = [
-    ...visible.map((item) => ({ key: item.key, label: item.label, ...handover(HANDOVER.settingsMenu) })),
+    ...visible.map((item) => ({ key: item.key, label: item.label })),
     { type: 'divider' as const },
-    { key: EXIT, label: 'Exit', ...handover(HANDOVER.settingsMenu) },
+    { key: EXIT, label: 'Exit' },
   ];
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === EXIT) return void navigate('/');
@@ -30,10 +29,10 @@ export function SettingsLayout() {
   const selected = selectedSettingsKey(pathname);
 
   return (
-    <div className={narrow ? 'settings-layout is-narrow' : 'settings-layout'}>
+    <div className="settings-layout">
       <nav aria-label="Settings" className="settings-nav">
         <Menu
-          mode={narrow ? 'horizontal' : 'inline'}
+          mode="inline"
           items={items}
           selectedKeys={selected ? [selected] : []}
           onClick={onClick}

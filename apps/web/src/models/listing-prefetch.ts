@@ -1,6 +1,5 @@
 import { DEFAULT_MODEL_SORT, type ModelSort } from '@helix/shared/schemas/model';
 import { readApiToken, readTenant, readUserCookie } from '../session/cookies';
-import { drawnHomeRoot } from '../prerender/drawn-home';
 import { takeSeededListing } from './listing-seed';
 import { modelPageAbilities } from './model-permissions';
 import { fetchModels, type ModelListing } from './models.api';
@@ -20,8 +19,10 @@ export function prefetchFirstListing(): void {
   // The cookies, not the session atoms: src/boot.ts may load this page before the app has read them.
   if (
     prefetched ||
-    // A drawn home page brings the answer itself (src/main.tsx seeds it).
-    drawnHomeRoot() ||
+    // In Node (the server render) nothing is asked; a server-rendered home brings the answer itself
+    // (src/server-render/adopt.ts seeds it).
+    typeof document === 'undefined' ||
+    document.getElementById('root')?.dataset.prerendered === 'home' ||
     !readApiToken() ||
     !modelPageAbilities(readUserCookie().user ?? null).list
   )

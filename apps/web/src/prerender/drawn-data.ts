@@ -1,4 +1,6 @@
+import type { DehydratedState } from '@tanstack/react-query';
 import type { ModelListing } from '../models/models.api';
+import { StoredSessionUser, type SessionUser } from '../session/session-user';
 import { DRAWN_DATA_ID } from './drawn-document';
 import type { FirstAnswerName } from './first-answers';
 
@@ -7,6 +9,10 @@ export interface DrawnHomeData {
   tenant: string;
   userId: number;
   listing: ModelListing;
+  /** The session user the page was rendered for. */
+  user?: SessionUser;
+  /** The page's query answers (TanStack Query's dehydrated state, src/api/query-client.ts). */
+  queries?: DehydratedState;
 }
 
 /** The drawn home page's data, or null when the page has none or it is not what it should be. */
@@ -18,7 +24,13 @@ export function readDrawnHomeData(doc: Document = document): DrawnHomeData | nul
     const listing = data.listing;
     if (typeof data.tenant !== 'string' || typeof data.userId !== 'number') return null;
     if (!listing || !Array.isArray(listing.models) || !Array.isArray(listing.users)) return null;
-    return { tenant: data.tenant, userId: data.userId, listing };
+    return {
+      tenant: data.tenant,
+      userId: data.userId,
+      listing,
+      user: userOf(data.user),
+      queries: queriesOf(data.queries),
+    };
   } catch {
     return null;
   }
@@ -32,6 +44,10 @@ export interface DrawnPageData {
   tenant?: string;
   userId?: number;
   answers: Partial<Record<FirstAnswerName, unknown>>;
+  /** For a signed-in page: the session user it was rendered for. */
+  user?: SessionUser;
+  /** The page's query answers (TanStack Query's dehydrated state, src/api/query-client.ts). */
+  queries?: DehydratedState;
 }
 
 /** A drawn page's first answers, or null when it has none or they are not what they should be. */
@@ -43,8 +59,25 @@ export function readDrawnPageData(doc: Document = document): DrawnPageData | nul
     if (!data.answers || typeof data.answers !== 'object') return null;
     if (data.tenant !== undefined && typeof data.tenant !== 'string') return null;
     if (data.userId !== undefined && typeof data.userId !== 'number') return null;
-    return { tenant: data.tenant, userId: data.userId, answers: data.answers };
+    return {
+      tenant: data.tenant,
+      userId: data.userId,
+      answers: data.answers,
+      queries: queriesOf(data.queries),
+      user: userOf(data.user),
+    };
   } catch {
     return null;
   }
+}
+
+/** The session user a page carries, when it is one. */
+function userOf(value: unknown): SessionUser | undefined {
+  const parsed = StoredSessionUser.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** A page's dehydrated query state, when it is one. */
+function queriesOf(value: DehydratedState | undefined): DehydratedState | undefined {
+  return value && Array.isArray(value.queries) && Array.isArray(value.mutations) ? value : undefined;
 }

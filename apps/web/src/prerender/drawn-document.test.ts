@@ -39,14 +39,10 @@ describe('a drawn home document', () => {
     expect(readDrawnHomeData(docOf(html))).toEqual(DATA);
   });
 
-  it("holds the app's module preloads in an inert template (boot adds them once the page has loaded)", () => {
+  it("keeps the app's module preloads: the page is hydrated as soon as the code has loaded", () => {
     const home = drawnDocument(INDEX, { html: '<main></main>', css: '' }, 'home', DATA);
-    expect(home).toContain(
-      '<template id="app-preloads"><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/main-a.js"></template>',
-    );
+    expect(home).not.toContain('app-preloads');
     expect(home.match(/main-a\.js/g)).toHaveLength(1);
-    // The drawn login keeps them: its app starts at the first touch of a form.
-    expect(drawnDocument(INDEX, { html: '<form></form>', css: '' }, 'login')).not.toContain('app-preloads');
   });
 
   it('carries no data script for a page without data', () => {
@@ -69,9 +65,7 @@ describe('a drawn home document', () => {
     const data = { tenant: 'demo', userId: 7, answers: { 'tenant-users': { users: [], totalUsers: 1 } } };
     const html = drawnDocument(INDEX, { html: '<main></main>', css: '' }, 'users-list', data);
     expect(html).toContain('<div id="root" data-prerendered="users-list">');
-    // A page drawn for a session holds the app's preloads back, as the home does.
-    expect(html).toContain('<template id="app-preloads">');
-    expect(readDrawnPageData(docOf(html))).toEqual(data);
+    expect(readDrawnPageData(docOf(html))).toEqual({ ...data, queries: undefined, user: undefined });
     const page = (json: string) =>
       docOf(`<script type="application/json" id="${DRAWN_DATA_ID}">${json}</script>`);
     expect(readDrawnPageData(page(JSON.stringify({ answers: 3 })))).toBeNull();
@@ -82,6 +76,8 @@ describe('a drawn home document', () => {
       tenant: undefined,
       userId: undefined,
       answers: { 'guest-plans': [] },
+      queries: undefined,
+      user: undefined,
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { DrawnPage } from '@helix/shared/handover';
+import type { DrawnPage } from '@helix/shared/server-render';
 
 /** The boot screen index.html paints inside #root (see index.html). */
 const ROOT = /<div id="root">[\s\S]*?<\/div>/;
@@ -11,7 +11,7 @@ export const APP_PRELOADS = /\s*<link rel="modulepreload" crossorigin fetchprior
 /** The id of the JSON a drawn page carries for the app that takes it over (src/prerender/drawn-data.ts). */
 export const DRAWN_DATA_ID = 'drawn-data';
 
-/** The drawn pages (@helix/shared/handover). */
+/** The drawn pages (@helix/shared/server-render). */
 export type DrawnKind = DrawnPage;
 
 /** JSON that can sit inside a <script> element: no `<` can close it. */
@@ -36,25 +36,11 @@ export function drawnDocument(
   let html = indexHtml;
   if (title) html = html.replace(/<title>[^<]*<\/title>/, () => title);
   html = html.replace('</head>', () => `  ${head}\n  </head>`);
-  // The pages drawn for a session hold the app's preloads back until they have loaded.
-  if (kind === 'home' || kind === 'users-list' || kind === 'subscription') html = deferAppPreloads(html);
   const json =
     data === undefined
       ? ''
       : `<script type="application/json" id="${DRAWN_DATA_ID}">${scriptJson(data)}</script>`;
   return html.replace(ROOT, () => `<div id="root" data-prerendered="${kind}">${body}</div>${json}`);
-}
-
-/**
- * The app's module preloads, moved into an inert <template> that src/boot.ts adds to the head once the
- * page has loaded: on a drawn home the thumbnails (the largest paint) get the connection first, and
- * the app, which starts on first use, downloads right after (or at once on an earlier first use).
- */
-function deferAppPreloads(html: string): string {
-  const links = html.match(APP_PRELOADS) ?? [];
-  if (links.length === 0) return html;
-  const template = `<template id="app-preloads">${links.map((l) => l.trim()).join('')}</template>`;
-  return html.replace(APP_PRELOADS, '').replace('</head>', () => `  ${template}\n  </head>`);
 }
 
 /**

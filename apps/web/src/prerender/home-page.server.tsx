@@ -5,9 +5,15 @@ import type {
   ServerBundlePages,
   SubscriptionPageInput,
   UsersListPageInput,
-} from '@helix/shared/handover';
+} from '@helix/shared/server-render';
+import { TENANT_USERS_FIRST_PAGE } from '@helix/shared/schemas/tenant-user';
+import type { QueryClient } from '@tanstack/react-query';
+import { BrandingView } from '@helix/shared/schemas/tenant';
+import { createQueryClient } from '../api/query-client';
+import { tenantLookKey } from '../branding/tenant-look';
 import { seedFirstListing } from '../models/listing-seed';
 import { resolveRedirect } from '../routing/guard';
+import { serverListKey } from '../ui/use-server-list';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import { googleSignInAtom } from '../session/sign-in-providers';
 import type { DrawnHomeData, DrawnPageData } from './drawn-data';
@@ -16,7 +22,7 @@ import { FIRST_ANSWER, seedFirstAnswer, type FirstAnswerName } from './first-ans
 import { renderRoute, type PrerenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
-/** The bundle's interface and input: the typed hand-over contract the API imports (@helix/shared/handover). */
+/** The bundle's interface and input: the typed hand-over contract the API imports (@helix/shared/server-render). */
 export type { HomePageInput };
 
 /** The app's own stylesheets of the home route's chunks (build/server-bundle.ts defines it). */
@@ -47,6 +53,20 @@ async function prunedCss(page: PrerenderedPage): Promise<string> {
 const HOME = '/user/home';
 
 /**
+ * The query client of a page rendered for a session, seeded with what every such page shows: the
+ * header's school look (GET /tenant/get's answer, under the key the header asks it by), so the first
+ * paint carries the school's logo, name and colour.
+ */
+function sessionQueries(input: { user: HomePageInput['user']; look?: unknown }): QueryClient {
+  const queryClient = createQueryClient({ server: true });
+  if (input.look !== undefined) {
+    const look = BrandingView.safeParse(input.look);
+    queryClient.setQueryData(tenantLookKey(input.user.tenant), look.success ? look.data : null);
+  }
+  return queryClient;
+}
+
+/**
  * The whole document of a signed-in user's home: index.html with the page drawn in #root, its styles,
  * and the grid's answer for the app that takes it over (src/prerender/drawn-data.ts). Null when the
  * app's route guard would not show this user the page (a platform admin, a user who must pick a plan
@@ -57,7 +77,13 @@ export const renderHomeDocument: ServerBundle['renderHomeDocument'] = async (ind
     return null;
   const page = await renderHomePage(input);
   const css = `${await prunedCss(page)}\n${__HOME_CSS__}`;
-  const data: DrawnHomeData = { tenant: input.tenant, userId: input.user.id, listing: input.listing };
+  const data: DrawnHomeData = {
+    tenant: input.tenant,
+    userId: input.user.id,
+    user: input.user,
+    listing: input.listing,
+    queries: page.queries,
+  };
   return drawnDocument(indexHtml, { html: page.html, css }, 'home', data);
 };
 
@@ -74,7 +100,7 @@ export function renderHomePage(input: HomePageInput): Promise<PrerenderedPage> {
   store.set(sessionReadyAtom, true);
   // The grid's first answer, as the page hands it to the app (the render is synchronous: the seed
   // belongs to this render only).
-  return renderRoute(HOME, store, () => seedFirstListing(input.listing));
+  return renderRoute(HOME, store, () => seedFirstListing(input.listing), sessionQueries(input));
 }
 
 /** The owner's users list. */
@@ -96,14 +122,20 @@ export const renderUsersListDocument: ServerBundlePages['renderUsersListDocument
   store.set(sessionUserAtom, input.user);
   store.set(authTypeAtom, input.authType);
   store.set(sessionReadyAtom, true);
-  const page = await renderRoute(USERS_LIST, store, () =>
-    seedFirstAnswer(FIRST_ANSWER.tenantUsers, input.users),
-  );
+  // The list's first page, under the key the page's list asks for it (src/ui/use-server-list.ts).
+  const queryClient = sessionQueries(input);
+  queryClient.setQueryData(serverListKey('tenant-users', TENANT_USERS_FIRST_PAGE), {
+    data: input.users,
+    savedAt: null,
+  });
+  const page = await renderRoute(USERS_LIST, store, undefined, queryClient);
   const css = `${await prunedCss(page)}\n${__PAGE_CSS__['users-list']}`;
   const data: DrawnPageData = {
     tenant: input.tenant,
     userId: input.user.id,
-    answers: { [FIRST_ANSWER.tenantUsers]: input.users },
+    user: input.user,
+    answers: {},
+    queries: page.queries,
   };
   return drawnDocument(indexHtml, { html: page.html, css }, 'users-list', data);
 };
@@ -152,13 +184,24 @@ export const renderSubscriptionDocument: ServerBundlePages['renderSubscriptionDo
   const answers: DrawnPageData['answers'] = { [FIRST_ANSWER.tenantPlans]: input.plans };
   if (input.summary !== null) answers[FIRST_ANSWER.subscriptionSummary] = input.summary;
   if (input.views !== null) answers[FIRST_ANSWER.viewsSummary] = input.views;
-  const page = await renderRoute(SUBSCRIPTION, store, () => {
-    const forget = Object.entries(answers).map(([name, answer]) =>
-      seedFirstAnswer(name as FirstAnswerName, answer),
-    );
-    return () => forget.forEach((f) => f());
-  });
+  const page = await renderRoute(
+    SUBSCRIPTION,
+    store,
+    () => {
+      const forget = Object.entries(answers).map(([name, answer]) =>
+        seedFirstAnswer(name as FirstAnswerName, answer),
+      );
+      return () => forget.forEach((f) => f());
+    },
+    sessionQueries(input),
+  );
   const css = `${await prunedCss(page)}\n${__PAGE_CSS__.subscription}`;
-  const data: DrawnPageData = { tenant: input.tenant, userId: input.user.id, answers };
+  const data: DrawnPageData = {
+    tenant: input.tenant,
+    userId: input.user.id,
+    user: input.user,
+    answers,
+    queries: page.queries,
+  };
   return drawnDocument(indexHtml, { html: page.html, css }, 'subscription', data);
 };

@@ -1,7 +1,10 @@
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
-import { Provider as JotaiProvider, type createStore } from 'jotai';
+import { dehydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import type { createStore } from 'jotai';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { createQueryClient } from '../api/query-client';
+import { AppTree } from '../app-tree';
 import { routes } from '../routing/routes';
 
 export interface PrerenderedPage {
@@ -9,18 +12,22 @@ export interface PrerenderedPage {
   html: string;
   /** antd's styles for that markup, as CSS. */
   css: string;
+  /** The query client's answers the page was rendered with, for the browser's client. */
+  queries: DehydratedState;
 }
 
 /**
  * One address of the app rendered in Node with the app's own routes, guard and components, over
  * `store` (the session the page is drawn for). `beforeRender` runs right before the synchronous render
  * and its answer right after (what a page needs set only for its own render). A route that failed to
- * load would be drawn as the error page: this throws instead. Runs in Node only.
+ * load would be drawn as the error page: this throws instead. `queryClient`: the page's data layer,
+ * seeded with the answers the page is rendered with. Runs in Node only.
  */
 export async function renderRoute(
   path: string,
   store: ReturnType<typeof createStore>,
   beforeRender: () => () => void = () => () => undefined,
+  queryClient: QueryClient = createQueryClient({ server: true }),
 ): Promise<PrerenderedPage> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${path}`));
@@ -32,16 +39,20 @@ export async function renderRoute(
   const after = beforeRender();
   try {
     const html = renderToString(
-      <JotaiProvider store={store}>
-        <StyleProvider cache={cache}>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
-        </StyleProvider>
-      </JotaiProvider>,
+      <AppTree
+        store={store}
+        queryClient={queryClient}
+        router={
+          <StyleProvider cache={cache}>
+            <StaticRouterProvider router={router} context={context} hydrate={false} />
+          </StyleProvider>
+        }
+      />,
     );
     // Plain CSS, without the map antd's runtime reads to skip styles a server already sent: the browser
     // app injects its own full styles when it starts, as on every other page.
     const css = extractStyle(cache, { plain: true }).replace(/\.data-ant-cssinjs-cache-path\{[^}]*\}/g, '');
-    return { html, css };
+    return { html, css, queries: dehydrate(queryClient) };
   } finally {
     after();
   }

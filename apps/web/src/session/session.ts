@@ -1,3 +1,4 @@
+import { queryClient } from '../api/query-client';
 import { fetchSessionUser, logoutOnServer, type AuthResponse } from '../api/auth.api';
 import { ApiError } from '../api/api-error';
 import {
@@ -43,6 +44,8 @@ export function clearLocalSession(): void {
   appStore.set(signedOutAtom, true);
   appStore.set(sessionUserAtom, null);
   appStore.set(authTypeAtom, null);
+  // Nothing a signed-out visitor or the next user of this browser may see.
+  queryClient.clear();
 }
 
 /** Log Out: end the session on the server, then here. The local part happens even when offline. */

@@ -1,19 +1,10 @@
 import type { TablePaginationConfig, TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import {
-  cloneElement,
-  isValidElement,
-  useCallback,
-  useEffect,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
-import { handover, HANDOVER } from '@helix/shared/handover';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useDebounce } from 'use-debounce';
 import type { ListQueryParams } from '@helix/shared/schemas/list-query';
-import { loadWithSnapshot } from '../offline/snapshot';
-import { peekFirstAnswer, takeFirstAnswer, type FirstAnswerName } from '../prerender/first-answers';
+import { loadWithSnapshot, type Loaded } from '../offline/snapshot';
 import { listEmptyText, type ListStatus } from './list-states';
 
 /** The answer shape of every paged list (the shared `pageOf`); an answer may carry more fields. */
@@ -53,11 +44,10 @@ export interface ServerListOptions<Row, S extends string, A extends ListPageAnsw
   /** Called when a load fails (not when it is aborted), e.g. to toast. */
   onError?(error: unknown): void;
   /**
-   * The answer a drawn page came with (src/prerender/first-answers.ts), parsed as `fetchPage` parses
-   * it: the list starts with it for its default query (page 1 of `pageSize`, no search, the default
-   * sort) and does not ask for that page on mount, as `useSnapshotLoad`'s `first` does.
+   * The list's name in the query cache (default: `snapshot`): a server render that seeds a list's
+   * first page seeds it under serverListKey(name, query).
    */
-  first?: { answer: FirstAnswerName; parse(answer: unknown): A };
+  key?: string;
 }
 
 export interface ServerList<Row, S extends string, A extends ListPageAnswer<Row>> {
@@ -83,34 +73,20 @@ export interface ServerList<Row, S extends string, A extends ListPageAnswer<Row>
   tableProps: Pick<TableProps<Row>, 'dataSource' | 'loading' | 'pagination' | 'onChange' | 'locale'>;
 }
 
-/**
- * A page number's link with its hand-over hook: on a drawn list (the users list) a press on page 2
- * before the app is up is held and made again on the app's table (src/prerender/drawn-home.ts).
- */
-const pageLink = (_page: number, type: string, element: ReactNode): ReactNode =>
-  type === 'page' && isValidElement(element) ? cloneElement(element, handover(HANDOVER.listPage)) : element;
-
-/** A drawn page's first answer for a list of `pageSize` rows a page, or null (none, or not page 1 of it). */
-function firstPage<A extends ListPageAnswer<unknown>>(
-  first: { answer: FirstAnswerName; parse(answer: unknown): A } | undefined,
-  pageSize: number,
-): A | null {
-  const answer = first ? peekFirstAnswer(first.answer) : undefined;
-  if (!first || answer === undefined) return null;
-  try {
-    const page = first.parse(answer);
-    return page.page === 1 && page.pageSize === pageSize ? page : null;
-  } catch {
-    return null;
-  }
-}
-
 /** `?page=…&pageSize=…` for a list query: empty and undefined values are left out. */
 export function listQueryString(query: object): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
     if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   return params.toString();
+}
+
+/**
+ * A server-paged list's key in the query cache: `name` alone stands for every page of the list (to
+ * refetch them after an edit); with `query` (and the list's filters, `deps`) for one page.
+ */
+export function serverListKey(name: string, query?: object, deps?: readonly unknown[]): unknown[] {
+  return query === undefined ? ['server-list', name] : ['server-list', name, query, deps ?? []];
 }
 
 /** `path?query` (just `path` when the query is empty). */
@@ -142,12 +118,6 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
   const filterKey = JSON.stringify([search, sort, depsKey]);
   const [pageState, setPageState] = useState({ page: 1, key: filterKey });
   const page = pageState.key === filterKey ? pageState.page : 1;
-  const [tick, setTick] = useState(0);
-  const [first] = useState(() => firstPage(options.first, pageSize));
-  const [status, setStatus] = useState<ListStatus>(first ? 'ready' : 'loading');
-  const [data, setData] = useState<A | null>(first);
-  const [savedAt, setSavedAt] = useState<number | null>(null);
-
   const query: ServerListQuery<S> = {
     page,
     pageSize,
@@ -155,50 +125,37 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
     order: sort.order,
     ...(search ? { search } : {}),
   };
-  const queryKey = JSON.stringify([query, depsKey]);
-  // The query the first answer stands for: the default one, as the list is mounted.
-  const firstKey = useRef(first ? queryKey : null);
+  const fallbackName = useId();
+  const name = options.key ?? options.snapshot ?? fallbackName;
+  const queryClient = useQueryClient();
+  // The previous rows stay (placeholder) while the next page loads; a stale answer never replaces a
+  // newer one (each page and search is its own query).
+  const result = useQuery({
+    queryKey: serverListKey(name, query, options.deps),
+    queryFn: ({ signal }): Promise<Loaded<A>> => {
+      const { fetchPage, snapshot } = latest.current;
+      return snapshot
+        ? loadWithSnapshot(`${snapshot}?${listQueryString(query)}`, () => fetchPage(query, signal))
+        : fetchPage(query, signal).then((answer) => ({ data: answer, savedAt: null }));
+    },
+    placeholderData: keepPreviousData,
+  });
+  const data = result.data?.data ?? null;
+  const savedAt = result.data?.savedAt ?? null;
+  const status: ListStatus = result.isError ? 'failed' : result.isFetching || result.isPending ? 'loading' : 'ready';
 
   useEffect(() => {
-    const q = JSON.parse(queryKey)[0] as ServerListQuery<S>;
-    const { fetchPage, snapshot, onError } = latest.current;
-    if (firstKey.current !== null) {
-      const startsWithFirst = firstKey.current === queryKey && tick === 0;
-      firstKey.current = null;
-      if (latest.current.first) takeFirstAnswer(latest.current.first.answer);
-      if (startsWithFirst && first) {
-        // Kept for offline like any answer (a fetcher that answers at once).
-        if (snapshot)
-          void loadWithSnapshot(`${snapshot}?${listQueryString(q)}`, () => Promise.resolve(first)).catch(
-            () => undefined,
-          );
-        return;
-      }
-    }
-    const controller = new AbortController();
-    setStatus('loading');
-    const load = snapshot
-      ? loadWithSnapshot(`${snapshot}?${listQueryString(q)}`, () => fetchPage(q, controller.signal))
-      : fetchPage(q, controller.signal).then((answer) => ({ data: answer, savedAt: null }));
-    load
-      .then((answer) => {
-        if (controller.signal.aborted) return;
-        setData(answer.data);
-        setSavedAt(answer.savedAt);
-        setStatus('ready');
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setStatus('failed');
-        onError?.(error);
-      });
-    return () => controller.abort();
-  }, [queryKey, tick, first]);
+    if (result.errorUpdatedAt > 0) latest.current.onError?.(result.error);
+  }, [result.errorUpdatedAt, result.error]);
 
   const setSearchText = useCallback((text: string) => setSearchTextState(text), []);
   const setPage = useCallback((next: number) => setPageState({ page: next, key: filterKey }), [filterKey]);
   const setSort = useCallback((next: S, order: 'asc' | 'desc') => setSortState({ sort: next, order }), []);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
+  // An edit: every page of this list is asked again (the one shown at once, the others when shown).
+  const reload = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: serverListKey(name) }),
+    [queryClient, name],
+  );
   const sortOrder = (key: S) => (sort.sort === key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null);
 
   const onChange: TableProps<Row>['onChange'] = (pagination: TablePaginationConfig, _filters, sorter) => {
@@ -237,7 +194,6 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
         total: data?.total ?? 0,
         showSizeChanger: false,
         hideOnSinglePage: true,
-        itemRender: pageLink,
       },
       onChange,
       locale: texts

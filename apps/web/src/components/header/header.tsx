@@ -6,7 +6,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Modal, Space, type MenuProps } from 'antd';
-import { lazy, Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
 import { BrandMark } from './brand-mark';
@@ -18,22 +18,19 @@ import { logout } from '../../session/session';
 import { canSeeSettings } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { useScrolledPast } from '../../ui/use-scrolled-past';
-import {
-  handover,
-  HANDOVER,
-  USER_MENU_ITEMS,
-  USER_MENU_KEYS_ATTRIBUTE,
-  userMenuKeysValue,
-  type UserMenuKey,
-} from '@helix/shared/handover';
-import { takeDrawnMenuUse } from '../../prerender/drawn-user-menu';
+
+/** The user menu's items. */
+const USER_MENU_ITEMS = [
+  { key: 'settings', label: 'Settings' },
+  { key: 'logout', label: 'Log Out' },
+] as const;
 
 // The Help form is loaded when first opened, not with every page.
 const SupportRequestModal = lazy(() =>
   import('../../pages/support/support-request.modal').then((m) => ({ default: m.SupportRequestModal })),
 );
 
-const ICONS: Record<UserMenuKey, ReactNode> = {
+const ICONS: Record<(typeof USER_MENU_ITEMS)[number]['key'], ReactNode> = {
   settings: <SettingOutlined />,
   logout: <LogoutOutlined />,
 };
@@ -70,11 +67,8 @@ export function Header() {
   };
   const [helpOpen, setHelpOpen] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
-  const [focusKey, setFocusKey] = useState<UserMenuKey | null>(null);
   const [helpLoaded, setHelpLoaded] = useState(false);
 
-  // The items and their labels are the hand-over contract's, so a drawn page's menu shows the same
-  // (prerender/drawn-user-menu.ts).
   const keys = USER_MENU_ITEMS.filter((i) => i.key !== 'settings' || canSeeSettings(user));
   const items: MenuProps['items'] = keys.map(({ key, label }) => ({ key, label, icon: ICONS[key] }));
 
@@ -85,35 +79,6 @@ export function Header() {
     if (key === 'logout') void signOut();
   };
   const onClick: MenuProps['onClick'] = ({ key }) => choose(key);
-
-  // Over a drawn page: its menu, opened before the app was up, stays open (on the same item), or what
-  // was chosen in it is done. Before the browser paints the app's header, so nothing flickers.
-  useLayoutEffect(() => {
-    const drawn = takeDrawnMenuUse();
-    if (!drawn) return;
-    if (drawn.chosen) return choose(drawn.chosen);
-    setMenuOpen(true);
-    setFocusKey(drawn.focused);
-    // Once, when the header replaces the drawn one.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  useEffect(() => {
-    if (!menuOpen || !focusKey) return;
-    // antd draws the open menu in a portal a frame or two later: the focus goes to the same item there.
-    let frames = 0;
-    let id = 0;
-    const focus = () => {
-      const item = document.querySelector<HTMLElement>(
-        `.ant-dropdown-menu [role="menuitem"][data-menu-id$="-${focusKey}"]`,
-      );
-      if (item) {
-        item.focus();
-        setFocusKey(null);
-      } else if ((frames += 1) < 30) id = requestAnimationFrame(focus);
-    };
-    id = requestAnimationFrame(focus);
-    return () => cancelAnimationFrame(id);
-  }, [menuOpen, focusKey]);
 
   return (
     <div className="app-header-slot">
@@ -133,7 +98,6 @@ export function Header() {
               }}
               aria-label="Help"
               data-testid="help"
-              {...handover(HANDOVER.help)}
             >
               <span className="help-label">Help</span>
             </Button>
@@ -149,8 +113,6 @@ export function Header() {
                 className="user-menu"
                 aria-label={`User menu (${user.name})`}
                 data-testid="user-menu"
-                {...handover(HANDOVER.userMenu)}
-                {...{ [USER_MENU_KEYS_ATTRIBUTE]: userMenuKeysValue(keys.map((i) => i.key)) }}
               >
                 <Avatar size="small" src={user.profilePicture || undefined} icon={<UserOutlined />} alt="" />
                 <span className="user-menu-name" aria-hidden>

@@ -3,20 +3,18 @@ import { Button, Drawer, Menu, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useSessionUser } from '../../session/use-session';
-import { BREAKPOINT } from '../../ui/theme';
-import { useMediaQuery } from '../../ui/use-media-query';
 import { selectedSidebarKey, sidebarItems } from './sidebar-items';
 import './sidebar.css';
 
 /**
  * The platform admin's sidebar beside the page; on a phone (the spec's 450 px outside the settings
- * screens) it folds into a Menu button that opens it in a drawer.
+ * screens) it folds into a Menu button that opens it in a drawer. Which one shows is CSS's
+ * (sidebar.css), so the server's markup is already the phone's or the laptop's layout.
  */
 export function Sidebar() {
   const user = useSessionUser();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const phone = useMediaQuery(`(max-width: ${BREAKPOINT.other}px)`);
   const [open, setOpen] = useState(false);
   const items = sidebarItems(user);
   if (items.length === 0) return null;
@@ -38,21 +36,19 @@ export function Sidebar() {
     />
   );
 
-  if (phone) {
-    return (
-      <nav aria-label="Administration" className="sidebar is-phone">
+  return (
+    <nav aria-label="Administration" className="sidebar">
+      <div className="sidebar-phone">
         <Button icon={<MenuOutlined />} onClick={() => setOpen(true)} data-testid="sidebar-toggle">
           Menu
         </Button>
-        <Drawer placement="left" open={open} onClose={() => setOpen(false)} title="Menu" size={260}>
-          {menu}
-        </Drawer>
-      </nav>
-    );
-  }
-  return (
-    <nav aria-label="Administration" className="sidebar">
-      {menu}
+        {open && (
+          <Drawer placement="left" open onClose={() => setOpen(false)} title="Menu" size={260}>
+            {menu}
+          </Drawer>
+        )}
+      </div>
+      <div className="sidebar-wide">{menu}</div>
     </nav>
   );
 }

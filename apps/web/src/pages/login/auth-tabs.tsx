@@ -1,7 +1,6 @@
 import { theme } from 'antd';
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { handover, HANDOVER } from '@helix/shared/handover';
 
 export interface AuthTab {
   key: string;
@@ -55,7 +54,6 @@ export function AuthTabs({
               className={selected ? 'auth-tab is-active' : 'auth-tab'}
               style={selected ? { color: token.colorPrimary, borderColor: token.colorPrimary } : undefined}
               onKeyDown={(event) => onKeyDown(event, index)}
-              {...handover(HANDOVER.authTab)}
             >
               {tab.label}
             </Link>

@@ -3,18 +3,15 @@ import { Button, Checkbox, Form } from 'antd';
 // the first page's download; apps/web/README.md, "Loading").
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
-import { useLayoutEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LoginRequest } from '@helix/shared';
 import { login } from '../../api/auth.api';
 import { GoogleSignIn } from '../../components/google-sign-in';
 import { applyServerErrors } from '../../forms/server-errors';
-import { logError } from '../../logging/error-logger';
 import { zodRule } from '../../forms/zod-rule';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { startSession } from '../../session/session';
-import { prerenderedLoginForm, takeOver } from './prerendered-login';
-import { handover, HANDOVER, hookSelector } from '@helix/shared/handover';
 
 interface LoginValues {
   email: string;
@@ -24,28 +21,11 @@ interface LoginValues {
 
 const FIELDS = ['email', 'password'] as const;
 
-/** The form the HTML came with, until this form has taken over from it (./prerendered-login.ts). */
-let drawn = prerenderedLoginForm();
-
 export function LoginForm() {
   const [form] = Form.useForm<LoginValues>();
   const [busy, setBusy] = useState(false);
   const [params] = useSearchParams();
   const brand = useBrandParam();
-  useLayoutEffect(() => {
-    // This form has just replaced the drawn one in the page.
-    const mounted = document.querySelector<HTMLElement>(hookSelector(HANDOVER.loginForm));
-    if (!drawn || !mounted || drawn.isConnected) return;
-    const from = drawn;
-    drawn = null;
-    try {
-      takeOver(from, form, mounted);
-    } catch (error) {
-      // The form works without what was carried over; it must never become an error page.
-      logError('Taking over the drawn login form failed', error, 'warn');
-    }
-  }, [form]);
-
   const onFinish = async (values: LoginValues) => {
     const parsed = LoginRequest.safeParse({ ...values, token: params.get('token') ?? undefined });
     if (!parsed.success) return;
@@ -64,23 +44,22 @@ export function LoginForm() {
     <Form<LoginValues>
       form={form}
       name="login"
-      {...handover(HANDOVER.loginForm)}
       layout="vertical"
       requiredMark={false}
       initialValues={{ rememberMe: false }}
       onFinish={(values) => void onFinish(values)}
     >
       <Form.Item label="Email" name="email" rules={[zodRule(LoginRequest, 'email')]}>
-        <Input type="email" autoComplete="email" inputMode="email" {...handover(HANDOVER.loginEmail)} />
+        <Input type="email" autoComplete="email" inputMode="email" />
       </Form.Item>
       <Form.Item label="Password" name="password" rules={[zodRule(LoginRequest, 'password')]}>
-        <Password autoComplete="current-password" {...handover(HANDOVER.loginPassword)} />
+        <Password autoComplete="current-password" />
       </Form.Item>
       <div className="form-row">
         <Form.Item name="rememberMe" valuePropName="checked" noStyle>
-          <Checkbox {...handover(HANDOVER.loginRemember)}>Remember me</Checkbox>
+          <Checkbox>Remember me</Checkbox>
         </Form.Item>
-        <Link to={withBrand('/forgot-password', brand)} {...handover(HANDOVER.loginForgot)}>
+        <Link to={withBrand('/forgot-password', brand)}>
           Forgot password?
         </Link>
       </div>

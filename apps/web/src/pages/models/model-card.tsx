@@ -14,7 +14,6 @@ import { PendingTag } from '../../offline/outbox-panel';
 import { usePendingTargets } from '../../offline/use-outbox';
 import { PinButton } from './pin-button';
 import { formatCount } from '../../ui/count-format';
-import { handover, HANDOVER } from '@helix/shared/handover';
 
 export type CardAction = 'open' | 'edit' | 'delete' | 'share' | 'embed';
 
@@ -88,7 +87,6 @@ export function ModelCard({ model, abilities, onAction, pinned = false, priority
           type="button"
           className="model-card-open"
           aria-label={`Open ${model.name}`}
-          {...handover(HANDOVER.openModel)}
           onClick={() => onAction('open', model)}
         />
       )}

@@ -5,7 +5,6 @@ import { SORT_OPTIONS } from '../../models/model-listing';
 import type { ModelPageAbilities } from '../../models/model-permissions';
 import type { ModelViews } from '../../models/models.api';
 import { ViewsCounter } from './views-counter';
-import { handover, HANDOVER } from '@helix/shared/handover';
 
 interface ModelsToolbarProps {
   abilities: ModelPageAbilities;
@@ -36,7 +35,6 @@ export function ModelsToolbar(props: ModelsToolbarProps) {
         type="search"
         allowClear
         aria-label="Search models"
-        {...handover(HANDOVER.modelSearch)}
         placeholder="Search models"
         prefix={<SearchOutlined aria-hidden />}
         value={search}

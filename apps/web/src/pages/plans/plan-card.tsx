@@ -1,5 +1,4 @@
 import { DownOutlined } from '@ant-design/icons';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import { Button, Card, Dropdown, Form, Input, Tag, Tooltip, Typography, type MenuProps } from 'antd';
 import { MSG } from '@helix/shared';
 import type { PlanButton } from '../../plans/plan-choice';
@@ -97,7 +96,6 @@ export function PlanCard(props: PlanCardProps) {
               value={quantity}
               disabled={button.disabled}
               onChange={(e) => props.onQuantity(e.target.value)}
-              {...handover(HANDOVER.planUsers)}
             />
           </Form.Item>
         )}
@@ -110,7 +108,6 @@ export function PlanCard(props: PlanCardProps) {
             disabled={button.disabled}
             aria-pressed={selected}
             onClick={props.onChoose}
-            {...handover(HANDOVER.planSelect)}
           >
             {button.label}
           </Button>
@@ -120,7 +117,6 @@ export function PlanCard(props: PlanCardProps) {
             loading={props.busy}
             disabled={button.disabled || Boolean(quantityError)}
             onClick={props.onBuy}
-            {...handover(HANDOVER.planBuy)}
           >
             Buy Now
           </Button>

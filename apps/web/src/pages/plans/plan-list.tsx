@@ -1,7 +1,6 @@
 import { Alert, Button, Card, Empty, Radio, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { MSG } from '@helix/shared';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import { fetchPlans } from '../../api/plans.api';
 import { FIRST_ANSWER, peekFirstAnswer, takeFirstAnswer } from '../../prerender/first-answers';
 import { planButton, type PlanChoiceContext } from '../../plans/plan-choice';
@@ -112,10 +111,10 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
           onChange={(e) => changePeriod(e.target.value as Period)}
           aria-label="Billing period"
         >
-          <Radio.Button value="MONTHLY" {...handover(HANDOVER.planPeriod)}>
+          <Radio.Button value="MONTHLY">
             Monthly
           </Radio.Button>
-          <Radio.Button value="YEARLY" {...handover(HANDOVER.planPeriod)}>
+          <Radio.Button value="YEARLY">
             Annual
           </Radio.Button>
         </Radio.Group>

@@ -2,7 +2,6 @@ import { Steps } from 'antd';
 import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import { logoutOnServer } from '../../api/auth.api';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { readApiToken } from '../../session/cookies';
@@ -48,7 +47,7 @@ function AlreadyHaveAccount() {
 
   return (
     <p className="auth-switch">
-      <a href={target} onClick={onClick} {...handover(HANDOVER.haveAccount)}>
+      <a href={target} onClick={onClick}>
         {MSG.alreadyHaveAccount}
       </a>
     </p>

@@ -2,7 +2,6 @@ import { Button, Checkbox, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { MSG, SignupForm as SignupSchema } from '@helix/shared';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import { joinByInvite, register } from '../../api/auth.api';
 import { AgreeToTerms } from '../../components/agree-to-terms';
 import { GoogleSignIn } from '../../components/google-sign-in';
@@ -62,7 +61,7 @@ export function SignupForm() {
       onFinish={(values) => void onFinish(values)}
     >
       <Form.Item label="Name" name="name" rules={[zodRule(SignupSchema, 'name')]}>
-        <Input autoComplete="name" {...handover(HANDOVER.signupName)} />
+        <Input autoComplete="name" />
       </Form.Item>
       <Form.Item
         label="Username"
@@ -74,11 +73,10 @@ export function SignupForm() {
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
-          {...handover(HANDOVER.signupUsername)}
         />
       </Form.Item>
       <Form.Item label="Email" name="email" rules={[zodRule(SignupSchema, 'email')]}>
-        <Input type="email" autoComplete="email" inputMode="email" {...handover(HANDOVER.signupEmail)} />
+        <Input type="email" autoComplete="email" inputMode="email" />
       </Form.Item>
       <Form.Item
         label="Password"
@@ -86,17 +84,17 @@ export function SignupForm() {
         rules={[zodRule(SignupSchema, 'password')]}
         extra={MSG.passwordRuleHint}
       >
-        <Input.Password autoComplete="new-password" {...handover(HANDOVER.signupPassword)} />
+        <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item name="terms" valuePropName="checked" rules={[zodRule(SignupSchema, 'terms')]}>
-        <Checkbox {...handover(HANDOVER.signupTerms)}>
+        <Checkbox>
           <AgreeToTerms />
         </Checkbox>
       </Form.Item>
       <Form.Item name="emailstatus" valuePropName="checked">
-        <Checkbox {...handover(HANDOVER.signupNews)}>Send me news and product updates by e-mail</Checkbox>
+        <Checkbox>Send me news and product updates by e-mail</Checkbox>
       </Form.Item>
-      <Button type="primary" htmlType="submit" block loading={busy} {...handover(HANDOVER.signupSubmit)}>
+      <Button type="primary" htmlType="submit" block loading={busy}>
         Sign Up
       </Button>
       <GoogleSignIn type="signup" />

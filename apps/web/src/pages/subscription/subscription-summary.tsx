@@ -1,5 +1,4 @@
 import { Alert, Button, Descriptions, Form, InputNumber, Tag } from 'antd';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
 import { useState } from 'react';
@@ -94,7 +93,7 @@ export function SubscriptionSummary({
           title={MSG.pendingChangeNotice}
           action={
             summary.canManage && summary.paymentAction?.paymentIntent ? (
-              <Button size="small" onClick={onCompletePayment} {...handover(HANDOVER.completePayment)}>
+              <Button size="small" onClick={onCompletePayment}>
                 Complete payment
               </Button>
             ) : summary.paymentAction?.hostedInvoiceUrl ? (
@@ -139,13 +138,11 @@ function SeatsEditor({
           precision={0}
           value={value}
           onChange={(next) => setValue(typeof next === 'number' ? next : null)}
-          {...handover(HANDOVER.summarySeats)}
         />
       </Form.Item>
       <Button
         htmlType="submit"
         disabled={value === summary.seats || Boolean(error)}
-        {...handover(HANDOVER.changeSeats)}
       >
         Change users
       </Button>

@@ -2,7 +2,6 @@ import { Button, Typography } from 'antd';
 import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import { SubscriptionSummaryView as SummarySchema } from '@helix/shared/schemas/billing';
 import { subscriptionDetail, subscriptionSummary } from '../../api/billing.api';
 import { payChangeInvoice } from '../../billing/change-flow';
@@ -116,7 +115,7 @@ export function SubscriptionPage() {
             key={`${summary?.planId ?? 'none'}-${summary?.seats ?? 0}-${summary?.currentPeriodEnd ?? 0}`}
           />
           {(summary?.canManage ?? true) && (
-            <Button onClick={() => void openBilling()} loading={busy} {...handover(HANDOVER.billingDetails)}>
+            <Button onClick={() => void openBilling()} loading={busy}>
               Billing Details
             </Button>
           )}

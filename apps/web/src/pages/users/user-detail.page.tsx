@@ -1,4 +1,5 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Space, Spin, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
@@ -22,26 +23,25 @@ export function UserDetailPage() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const back = pathname.startsWith('/users/') ? '/users' : '/user/settings/users-list';
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [deleting, setDeleting] = useState(false);
 
+  // The user, as a query (src/api/query-client.ts): loading, failure and the toast from one place.
+  const userId = Number(id);
+  const valid = Number.isInteger(userId) && userId >= 1;
+  const detail = useQuery({
+    queryKey: ['user-detail', userId],
+    queryFn: ({ signal }) => fetchUserDetail(userId, { signal, toast: false }),
+    enabled: valid,
+  });
   useEffect(() => {
-    const userId = Number(id);
-    if (!Number.isInteger(userId) || userId < 1) {
-      setLoad({ status: 'failed' });
-      return;
-    }
-    const controller = new AbortController();
-    setLoad({ status: 'loading' });
-    fetchUserDetail(userId, { signal: controller.signal, toast: false })
-      .then((user) => setLoad({ status: 'ready', user }))
-      .catch(() => {
-        if (controller.signal.aborted) return;
-        toastError(MSG.failedLoadUser);
-        setLoad({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, [id]);
+    if (detail.errorUpdatedAt > 0) toastError(MSG.failedLoadUser);
+  }, [detail.errorUpdatedAt]);
+  const load: Load =
+    !valid || detail.isError
+      ? { status: 'failed' }
+      : detail.isSuccess
+        ? { status: 'ready', user: detail.data }
+        : { status: 'loading' };
 
   const user = load.status === 'ready' ? load.user : null;
 

@@ -3,14 +3,12 @@ import { Button, Dropdown, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import { handover, HANDOVER } from '@helix/shared/handover';
 import {
   TENANT_USERS_FIRST_PAGE,
   TENANT_USERS_SORTS,
-  TenantUserPage,
+  type TenantUserPage,
   type TenantUserView,
 } from '@helix/shared/schemas/tenant-user';
-import { FIRST_ANSWER } from '../../prerender/first-answers';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
@@ -30,8 +28,6 @@ import { fetchTenantUsers, fetchTenantUsersPage, resendInvite } from './users.ap
 import { usersExportTable } from './users-export';
 
 type Sort = (typeof TENANT_USERS_SORTS)[number];
-/** A drawn users list came with GET /user/all's first page (src/prerender/first-answers.ts). */
-const FIRST = { answer: FIRST_ANSWER.tenantUsers, parse: (a: unknown) => TenantUserPage.parse(a) };
 
 /**
  * /user/settings/users-list (owner with User.listing.view): one page of the school's users at a time,
@@ -53,8 +49,8 @@ export function UsersListPage() {
     sort: TENANT_USERS_FIRST_PAGE.sort,
     order: TENANT_USERS_FIRST_PAGE.order,
     pageSize: TENANT_USERS_FIRST_PAGE.pageSize,
+    // A server-rendered list came with its first page under this key (src/prerender/home-page.server.tsx).
     snapshot: 'tenant-users',
-    first: FIRST,
     texts: { failed: MSG.failedLoadUsers, empty: MSG.noTenantUsers, noMatch: MSG.usersNoMatch },
     onError: () => toastError(MSG.failedLoadUsers),
   });
@@ -117,7 +113,6 @@ export function UsersListPage() {
             loading={resending === user.id}
             onClick={() => void resend(user)}
             data-testid={`resend-${user.id}`}
-            {...handover(HANDOVER.userResend)}
           >
             Resend Email
           </Button>
@@ -153,7 +148,6 @@ export function UsersListPage() {
               size="small"
               icon={<MoreOutlined />}
               aria-label={`Actions for ${user.name}`}
-              {...handover(HANDOVER.userActions)}
             />
           </Dropdown>
         ),
@@ -213,7 +207,6 @@ export function UsersListPage() {
                 disabled={full}
                 aria-describedby={data && full ? 'seats-full' : undefined}
                 data-testid="add-users"
-                {...handover(HANDOVER.usersAdd)}
               >
                 Add Users <DownOutlined />
               </Button>
@@ -230,14 +223,14 @@ export function UsersListPage() {
               onClick: ({ key }) => void exportAs(key as 'csv' | 'xlsx'),
             }}
           >
-            <Button disabled={nothingToExport} data-testid="export-users" {...handover(HANDOVER.usersExport)}>
+            <Button disabled={nothingToExport} data-testid="export-users">
               Export <DownOutlined />
             </Button>
           </Dropdown>
         </Space>
       </div>
       <OfflineNotice savedAt={list.savedAt} />
-      <ListSearch list={list} testId="users-search" hook={HANDOVER.usersSearch} />
+      <ListSearch list={list} testId="users-search" />
       <ResponsiveTable<UserRow> rowKey="id" columns={columns} {...list.tableProps} dataSource={users} />
       {inviting && (
         <InviteUserModal

@@ -1,9 +1,8 @@
 import type { Page, Route } from 'playwright-core';
 
 /**
- * The drawn pages (/login; a signed-in first visit to /user/home) start the app on first use
- * (src/boot.ts). Holding back the app's main chunk keeps such a page in its drawn state for as long as
- * a test needs; the returned function lets it through.
+ * Holds back the app's main chunk, so a server-rendered page stays as the server sent it (not yet
+ * hydrated) for as long as a test needs; the returned function lets it through.
  */
 export async function holdApp(page: Page): Promise<() => Promise<void>> {
   const held: Route[] = [];

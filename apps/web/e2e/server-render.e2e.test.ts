@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
+import { createDb, type Db } from '@helix/server/db';
+import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
+import { appUrl, launchBrowser, newPage } from './support/browser.ts';
+import { holdApp } from './support/hold-app.ts';
+import { DEMO, logIn } from './support/accounts.ts';
+
+/**
+ * The pages the server renders arrive as the real page and the browser hydrates that markup as soon as
+ * the app's code has loaded (src/main.tsx): no second render (a node of the server's markup is still in
+ * the document once the app is up), no hydration mismatch reported, and the hydration mark set.
+ */
+
+const prerendered = (page: Page) =>
+  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-prerendered') ?? null);
+
+/** React's reports of a server markup that did not match the browser's first render. */
+const MISMATCH = /hydrat|did not match|server rendered|Minified React error #4(18|19|21|23)/i;
+
+describe('server-rendered pages hydrate', () => {
+  let browser: Browser;
+  let owner: Cookie[];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const { context, page } = await newPage(browser);
+    await logIn(page, DEMO.owner.email, DEMO.owner.password);
+    owner = await context.cookies();
+    await context.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** A first visit (no service worker yet), with a session's cookies or none. */
+  async function firstVisit(cookies: Cookie[], width = 1280): Promise<BrowserContext> {
+    const context = await browser.newContext({
+      baseURL: appUrl(),
+      serviceWorkers: 'block',
+      viewport: { width, height: 900 },
+    });
+    if (cookies.length) await context.addCookies(cookies);
+    return context;
+  }
+
+  const PAGES: { path: string; kind: string; signedIn: boolean; shows: (page: Page) => Promise<unknown> }[] = [
+    {
+      path: '/login',
+      kind: 'login',
+      signedIn: false,
+      shows: (page) => page.getByRole('button', { name: 'Log In', exact: true }).waitFor(),
+    },
+    {
+      path: '/signup',
+      kind: 'signup',
+      signedIn: false,
+      shows: (page) => page.getByRole('button', { name: 'Sign Up', exact: true }).waitFor(),
+    },
+    {
+      path: '/choose-subscription',
+      kind: 'choose-subscription',
+      signedIn: false,
+      shows: (page) => page.getByRole('region').first().waitFor(),
+    },
+    {
+      path: '/user/home',
+      kind: 'home',
+      signedIn: true,
+      shows: (page) => page.getByRole('heading', { name: 'Models', level: 1 }).waitFor(),
+    },
+    {
+      path: '/user/settings/users-list',
+      kind: 'users-list',
+      signedIn: true,
+      shows: (page) => page.locator('tbody tr.ant-table-row').first().waitFor(),
+    },
+    {
+      path: '/user/settings/subscription',
+      kind: 'subscription',
+      signedIn: true,
+      shows: (page) => page.getByRole('heading', { level: 1 }).first().waitFor(),
+    },
+  ];
+
+  for (const { path, kind, signedIn, shows } of PAGES) {
+    it(`${path} arrives rendered and is hydrated, not rendered again`, async () => {
+      const context = await firstVisit(signedIn ? owner : []);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      const release = await holdApp(page);
+      await page.goto(path);
+      expect(await prerendered(page)).toBe(kind);
+      await shows(page);
+      // A node of the server's markup, kept from before the app runs.
+      await page.evaluate(() => {
+        (window as unknown as { serverNode: Element | null }).serverNode =
+          document.querySelector('#root')!.firstElementChild!.lastElementChild ??
+          document.querySelector('#root')!.firstElementChild;
+      });
+      await release();
+      await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true');
+      expect(await page.evaluate(() => performance.getEntriesByName('helix:hydrated').length)).toBe(1);
+      expect(await page.evaluate(() => performance.getEntriesByName('helix:rendered').length)).toBe(0);
+      expect(
+        await page.evaluate(() => {
+          const node = (window as unknown as { serverNode: Element | null }).serverNode;
+          return node !== null && node.isConnected;
+        }),
+      ).toBe(true);
+      await shows(page);
+      expect(errors.filter((e) => MISMATCH.test(e))).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+/** Where the settings page's parts are: the layout, as a phone, tablet or laptop shows it. */
+const layoutOf = (page: Page) =>
+  page.evaluate(() => {
+    const box = (selector: string) => {
+      const r = document.querySelector(selector)?.getBoundingClientRect();
+      return r ? { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width) } : null;
+    };
+    return {
+      nav: box('.settings-nav'),
+      content: box('.settings-content'),
+      brand: box('[data-testid="header-brand"]'),
+      pageWidth: document.documentElement.scrollWidth,
+    };
+  });
+
+describe("the users list's first paint is its final layout, with the school's brand", () => {
+  let browser: Browser;
+  let db: Db;
+  let owner: Cookie[];
+  const id = randomBytes(3).toString('hex');
+  const brand = `school-${id}`;
+  const school = `Rendered School ${id}`;
+  beforeAll(async () => {
+    db = createDb(inject('databaseUrl'));
+    const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
+    const tenant = await createTenant(db, { plan, name: school });
+    await db.tenant.update({ where: { id: tenant.id }, data: { customBrandName: brand } });
+    const made = await createUser(db, {
+      tenant,
+      name: `Rita Owner ${id}`,
+      email: `owner.rendered.${id}@example.com`,
+      isOwner: true,
+      roles: ['Admin'],
+    });
+    browser = await launchBrowser();
+    const { context, page } = await newPage(browser);
+    await logIn(page, made.email, PASSWORD);
+    owner = await context.cookies();
+    await context.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+  });
+
+  for (const width of [390, 820, 1280]) {
+    it(`at ${width} px: the same layout with scripts blocked and after hydration`, async () => {
+      const options = { baseURL: appUrl(), serviceWorkers: 'block' as const, viewport: { width, height: 844 } };
+      const blocked = await browser.newContext({ ...options, javaScriptEnabled: false });
+      await blocked.addCookies(owner);
+      const still = await blocked.newPage();
+      await still.goto('/user/settings/users-list');
+      expect(await prerendered(still)).toBe('users-list');
+      // The school's brand in the header: its name and logo, not Helix's.
+      expect(await still.locator('header').innerText()).toContain(school);
+      await still.getByTestId('header-brand').locator('img').waitFor();
+      const drawn = await layoutOf(still);
+      await blocked.close();
+
+      const live = await browser.newContext(options);
+      await live.addCookies(owner);
+      const page = await live.newPage();
+      await page.goto('/user/settings/users-list');
+      await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true');
+      expect(await page.getByTestId('header-brand').innerText()).toContain(school);
+      expect(await layoutOf(page)).toEqual(drawn);
+      await live.close();
+
+      // Nothing wider than the screen; on a phone and a tablet the menu is a bar above the list.
+      expect(drawn.pageWidth).toBeLessThanOrEqual(width);
+      if (width < 768) {
+        expect(drawn.content!.x).toBeLessThan(40);
+        expect(drawn.content!.y).toBeGreaterThan(drawn.nav!.y);
+      } else {
+        expect(drawn.content!.x).toBeGreaterThan(drawn.nav!.x + 200);
+      }
+    });
+  }
+});

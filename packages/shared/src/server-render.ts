@@ -1,0 +1,90 @@
+import type { AuthType } from './schemas/account';
+import type { ModelListResponse } from './schemas/model';
+import type { SessionUser } from './schemas/session';
+import type { TenantUserPage } from './schemas/tenant-user';
+
+/*
+ * The contract between the web app's server renderer (apps/web/src/prerender/home-page.server.tsx,
+ * built beside the web app by apps/web/build/server-bundle.ts) and the API that calls it for the pages
+ * it renders (apps/api/src/http/drawn-home.ts, drawn-pages.ts): which pages are rendered, and the typed
+ * input of each. The browser hydrates what the renderer returns (apps/web/src/main.tsx).
+ */
+
+/** The pages the server renders: `#root[data-prerendered="<page>"]`, hydrated by the browser. */
+export const DRAWN_PAGES = [
+  'login',
+  'home',
+  'signup',
+  'choose-subscription',
+  'users-list',
+  'subscription',
+] as const;
+export type DrawnPage = (typeof DRAWN_PAGES)[number];
+
+/** What the web app's server bundle takes to draw a signed-in user's home (as JSON carries it). */
+export interface HomePageInput {
+  user: SessionUser;
+  authType: AuthType | null;
+  tenant: string;
+  /** GET /tenant/get's answer for the session (the header's school look); null when it is not read. */
+  look?: unknown;
+  listing: ModelListResponse;
+}
+
+/**
+ * The web app's server bundle (apps/web/build/server-bundle.ts writes it beside dist/ as
+ * SERVER_BUNDLE_FILE; apps/web/src/prerender/home-page.server.tsx implements it; the API imports it).
+ */
+export interface ServerBundle {
+  /** The whole document of the drawn home; null when the web app's route guard would not show it. */
+  renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null>;
+}
+/** What the server bundle takes to draw a signed-in owner's users list (as JSON carries it). */
+export interface UsersListPageInput {
+  user: SessionUser;
+  authType: AuthType | null;
+  tenant: string;
+  /** GET /tenant/get's answer, as for the home. */
+  look?: unknown;
+  /** GET /user/all's first page (TENANT_USERS_FIRST_PAGE) for the same session. */
+  users: TenantUserPage;
+}
+
+/** What the server bundle takes to draw /choose-subscription for a signed-out visitor (the guest plans). */
+export interface ChooseSubscriptionInput {
+  /** GET /guest/subscription/list's answer, as JSON carries it. */
+  plans: unknown;
+  google: boolean;
+}
+
+/** What the server bundle takes to draw /user/settings/subscription (each answer as JSON carries it). */
+export interface SubscriptionPageInput {
+  user: SessionUser;
+  authType: AuthType | null;
+  tenant: string;
+  /** GET /tenant/get's answer, as for the home. */
+  look?: unknown;
+  /** GET /subscriptionplan/all's answer. */
+  plans: unknown;
+  /** GET /subscription/summary's answer; null when the user may not read it or it could not be read. */
+  summary: unknown;
+  /** GET /views/summary's answer; null likewise. */
+  views: unknown;
+}
+
+/**
+ * The further pages the server bundle draws (issue 18 §14); a bundle from an older build may lack
+ * them, so the API checks before it calls.
+ */
+export interface ServerBundlePages {
+  /** The owner's /user/settings/users-list; null when the app's route guard would not show it. */
+  renderUsersListDocument(indexHtml: string, input: UsersListPageInput): Promise<string | null>;
+  /** The subscription page in settings; null when the app's route guard would not show it. */
+  renderSubscriptionDocument(indexHtml: string, input: SubscriptionPageInput): Promise<string | null>;
+  /** /choose-subscription for a signed-out visitor on the portal's host. */
+  renderChooseSubscriptionDocument(indexHtml: string, input: ChooseSubscriptionInput): Promise<string>;
+}
+
+/** The server bundle's file, in the folder beside the web app's dist/. */
+export const SERVER_BUNDLE_DIR = 'dist-server';
+export const SERVER_BUNDLE_FILE = 'home-page.server.js';
