@@ -93,6 +93,23 @@ describe('login throttling for schools', () => {
     expect((await login(other.email, PASSWORD, '192.0.2.100')).status).toBe(200);
   }, 60_000);
 
+  it('malformed requests guess nothing: they are refused by validation and not counted', async () => {
+    const tenant = await createTenant(h.db);
+    const pupil = await createUser(h.db, { tenant });
+    const address = '192.0.2.77';
+    for (let i = 0; i < 12; i++) {
+      const res = await request(h.app)
+        .post('/api/user/login')
+        .set('X-Forwarded-For', address)
+        .send({ email: pupil.email, password: 12345 });
+      expect(res.status).toBe(400);
+    }
+    // Still the first of the free failures: a wrong password answers the credentials' 400, not a wait.
+    const wrong = await login(pupil.email, 'not-the-password', address);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe(MSG.invalidCredentials);
+  });
+
   it('waits 1, 2, 4 ... seconds after the free failures, up to the ceiling', () => {
     expect([1, 5, 6, 7, 8, 9, 20].map((n) => loginDelaySeconds(n, 5, 900))).toEqual([0, 0, 1, 2, 4, 8, 900]);
     expect(loginDelaySeconds(1, 0, 900)).toBe(1);

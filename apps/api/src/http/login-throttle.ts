@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { MSG } from '@helix/shared';
+import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import type { ServerDeps } from '@helix/server/deps';
 import { AppError } from '@helix/server';
 import { isRedisUnavailable, redisKey, watchRedis } from '@helix/server/redis';
@@ -15,8 +16,12 @@ export function loginDelaySeconds(n: number, free: number, maxSeconds: number): 
   return Math.min(2 ** Math.min(n - free - 1, 30), maxSeconds);
 }
 
-/** A failed sign-in (wrong e-mail or password), as the login answers it: counted; anything else not. */
-const isFailure = (status: number) => status === 400 || status === 401;
+/**
+ * A failed sign-in (wrong e-mail or password), as the login answers it: counted; anything else not (a
+ * malformed request is refused by validation before any password is checked, so it guesses nothing).
+ */
+const isFailure = (body: unknown) =>
+  (body as { code?: unknown } | null)?.code === ERROR_CODES.invalidCredentials;
 
 /**
  * The login's throttle of guessing (rate-limiter-flexible's "consecutive failures by username and IP",
@@ -65,12 +70,12 @@ export function loginThrottle(deps: Pick<ServerDeps, 'redis' | 'config' | 'logge
     throw res;
   };
 
-  async function settle(account: string, pair: string, status: number): Promise<void> {
+  async function settle(account: string, pair: string, status: number, body: unknown): Promise<void> {
     if (status === 200) {
       await Promise.all([failsInRow.delete(pair), waiting.delete(pair)]);
       return;
     }
-    if (!isFailure(status)) return;
+    if (!isFailure(body)) return;
     const [n, total] = await Promise.all([
       failsInRow.consume(pair).then(consumed, consumed),
       accountFails.consume(account).then(consumed, consumed),
@@ -97,7 +102,7 @@ export function loginThrottle(deps: Pick<ServerDeps, 'redis' | 'config' | 'logge
     // The answer waits until its failure is counted, so the next guess already meets its delay.
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
-      void settle(account, pair, res.statusCode)
+      void settle(account, pair, res.statusCode, body)
         .catch(failOpen)
         .finally(() => json(body));
       return res;
