@@ -3,7 +3,7 @@ import { StripeError } from '../core/errors.ts';
 import { emit } from '../core/events.ts';
 import { newId, randomToken } from '../core/ids.ts';
 import type { CheckoutSessionRecord, InvoiceLine } from '../core/records.ts';
-import { attemptInvoice, draftInvoice, markPaid } from './invoices.ts';
+import { addInvoicePayment, attemptInvoice, draftInvoice, markPaid } from './invoices.ts';
 import { attemptPayment, newPaymentIntent } from './payment-intents.ts';
 import { attachPaymentMethod, createCardPaymentMethod, type CardInput } from './payment-methods.ts';
 import { confirmSetupIntent } from './setup-intents.ts';
@@ -220,20 +220,7 @@ function postPaymentInvoice(ctx: Context, cs: CheckoutSessionRecord): void {
   emit(ctx, 'invoice.created', inv.id);
   inv.status = 'open';
   inv.finalizedAt = now;
-  inv.paymentIntent = pi.id;
-  const payment = ctx.store.invoicePayments.add({
-    id: newId('inpay'),
-    created: now,
-    invoice: inv.id,
-    paymentIntent: pi.id,
-    amountRequested: total,
-    amountPaid: null,
-    currency: inv.currency,
-    status: 'open',
-    paidAt: null,
-    canceledAt: null,
-  });
-  inv.payments.push(payment.id);
+  addInvoicePayment(ctx, inv, pi.id, total, now);
   emit(ctx, 'invoice.finalized', inv.id);
   markPaid(ctx, inv, pi);
   cs.invoice = inv.id;

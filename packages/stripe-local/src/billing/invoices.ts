@@ -133,23 +133,34 @@ export function finalizeInvoice(ctx: Context, inv: InvoiceRecord): void {
       invoice: inv.id,
     });
     pi.created = now;
-    inv.paymentIntent = pi.id;
-    const payment = ctx.store.invoicePayments.add({
-      id: newId('inpay'),
-      created: now,
-      invoice: inv.id,
-      paymentIntent: pi.id,
-      amountRequested: inv.total,
-      amountPaid: null,
-      currency: inv.currency,
-      status: 'open',
-      paidAt: null,
-      canceledAt: null,
-    });
-    inv.payments.push(payment.id);
+    addInvoicePayment(ctx, inv, pi.id, inv.total, now);
   }
   emit(ctx, 'invoice.finalized', inv.id);
   if (inv.total === 0) markPaid(ctx, inv, null);
+}
+
+/** The invoice's payment record (Stripe's InvoicePayment) for the PaymentIntent that collects it. */
+export function addInvoicePayment(
+  ctx: Context,
+  inv: InvoiceRecord,
+  paymentIntent: string,
+  amount: number,
+  now: number,
+): void {
+  inv.paymentIntent = paymentIntent;
+  const payment = ctx.store.invoicePayments.add({
+    id: newId('inpay'),
+    created: now,
+    invoice: inv.id,
+    paymentIntent,
+    amountRequested: amount,
+    amountPaid: null,
+    currency: inv.currency,
+    status: 'open',
+    paidAt: null,
+    canceledAt: null,
+  });
+  inv.payments.push(payment.id);
 }
 
 /** The PaymentMethod Stripe charges for an invoice: the invoice's, the subscription's, then the customer's default. */
