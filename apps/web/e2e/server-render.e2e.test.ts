@@ -117,6 +117,24 @@ describe('server-rendered pages hydrate', () => {
       await context.close();
     });
   }
+
+  it('what a visitor types into the server-rendered login before hydration is what the form sends', async () => {
+    const context = await firstVisit([]);
+    const page = await context.newPage();
+    const release = await holdApp(page);
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill(DEMO.user.email);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO.user.password);
+    await page.getByLabel('Remember me').check();
+    expect(await prerendered(page)).toBe('login');
+    await release();
+    await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true');
+    // The fields still show what was typed, and the form has it: Log In signs in.
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(DEMO.user.email);
+    await page.getByRole('button', { name: 'Log In', exact: true }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 20_000 });
+    await context.close();
+  });
 });
 
 /** Where the settings page's parts are: the layout, as a phone, tablet or laptop shows it. */

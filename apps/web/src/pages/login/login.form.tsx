@@ -9,6 +9,7 @@ import { LoginRequest } from '@helix/shared';
 import { login } from '../../api/auth.api';
 import { GoogleSignIn } from '../../components/google-sign-in';
 import { applyServerErrors } from '../../forms/server-errors';
+import { useTypedBeforeHydration } from '../../forms/typed-before-hydration';
 import { zodRule } from '../../forms/zod-rule';
 import { useBrandParam, withBrand } from '../../routing/use-brand';
 import { startSession } from '../../session/session';
@@ -26,6 +27,7 @@ export function LoginForm() {
   const [busy, setBusy] = useState(false);
   const [params] = useSearchParams();
   const brand = useBrandParam();
+  useTypedBeforeHydration(form, 'login', ['email', 'password', 'rememberMe']);
   const onFinish = async (values: LoginValues) => {
     const parsed = LoginRequest.safeParse({ ...values, token: params.get('token') ?? undefined });
     if (!parsed.success) return;

@@ -6,6 +6,7 @@ import { joinByInvite, register } from '../../api/auth.api';
 import { AgreeToTerms } from '../../components/agree-to-terms';
 import { GoogleSignIn } from '../../components/google-sign-in';
 import { applyServerErrors } from '../../forms/server-errors';
+import { useTypedBeforeHydration } from '../../forms/typed-before-hydration';
 import { zodRule } from '../../forms/zod-rule';
 import { startSession } from '../../session/session';
 import { toastSuccess } from '../../ui/notify';
@@ -30,6 +31,7 @@ export function SignupForm() {
   const [busy, setBusy] = useState(false);
   const [params] = useSearchParams();
   const inviteToken = params.get('token');
+  useTypedBeforeHydration(form, 'signup', ['name', 'user_name', 'email', 'password', 'terms', 'emailstatus']);
 
   const onFinish = async (values: SignupValues) => {
     const parsed = SignupSchema.safeParse(values);
