@@ -7,7 +7,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type {
   ChooseSubscriptionInput,
   SubscriptionPageInput,
-  UsersListPageInput,
 } from '@helix/shared/server-render';
 import { seedRoles } from '@helix/server/testing/factories';
 import { createHarness, type Harness } from '../../test/harness.ts';
@@ -16,7 +15,6 @@ import {
   CHOOSE_SUBSCRIPTION_TTL_MS,
   drawnChooseSubscription,
   drawnSubscription,
-  drawnUsersList,
   type PagesRenderer,
 } from './drawn-pages.ts';
 
@@ -27,7 +25,6 @@ let clock: number;
 let failing: boolean;
 /** Users the web app's guard would send elsewhere (the renderer answers null for them). */
 let elsewhere: Set<number>;
-let usersCalls: UsersListPageInput[];
 let subscriptionCalls: SubscriptionPageInput[];
 let planCalls: ChooseSubscriptionInput[];
 let owner: Caller;
@@ -38,12 +35,6 @@ const INDEX =
 /** The web app's renderers stand in here (the real bundle is walked by apps/web/e2e/first-screens.e2e). */
 const renderer: PagesRenderer = {
   renderHomeDocument: () => Promise.resolve(null),
-  async renderUsersListDocument(_index, input) {
-    if (failing) throw new Error('render failed');
-    if (elsewhere.has(input.user.id)) return null;
-    usersCalls.push(input);
-    return `<!doctype html><p>users of ${input.tenant}</p>`;
-  },
   async renderSubscriptionDocument(_index, input) {
     if (failing) throw new Error('render failed');
     if (elsewhere.has(input.user.id)) return null;
@@ -66,7 +57,6 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'index.html'), INDEX);
   const options = { webDist: dir, portalHost: 'portal.test', renderer: async () => renderer };
   app = express();
-  app.get('/user/settings/users-list', drawnUsersList(h.deps, options));
   app.get('/user/settings/subscription', drawnSubscription(h.deps, options));
   app.get('/choose-subscription', drawnChooseSubscription(h.deps, { ...options, now: () => clock }));
   app.use((_req, res) => void res.send('app shell'));
@@ -77,7 +67,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
-  usersCalls = [];
   subscriptionCalls = [];
   planCalls = [];
   failing = false;
@@ -89,60 +78,9 @@ const get = (url: string, cookie?: string, host = 'portal.test') => {
   const req = request(app).get(url).set('Host', host);
   return cookie ? req.set('Cookie', cookie) : req;
 };
-const usersList = (cookie?: string, host?: string) => get('/user/settings/users-list', cookie, host);
 const subscription = (cookie?: string, host?: string) => get('/user/settings/subscription', cookie, host);
 const api = (caller: Caller, route: string) =>
   request(h.app).get(`${caller.base}${route}`).set(bearer(caller.token));
-
-describe("the drawn owner's users list", () => {
-  it('draws it with exactly the first page GET /user/all answers the same session, never cached', async () => {
-    const res = await usersList(cookies(owner.token));
-    expect(res.status).toBe(200);
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers.vary).toMatch(/Cookie/);
-    expect(res.text).toContain(`users of ${owner.tenant.domainPrefix}`);
-    expect(usersCalls).toHaveLength(1);
-    const input = usersCalls[0]!;
-    expect(input.user).toEqual((await api(owner, '/user/info')).body);
-    // The page the app's list asks first (users-list.page.tsx): its first answer is this one.
-    expect(input.users).toEqual((await api(owner, '/user/all?page=1&pageSize=20&sort=name&order=asc')).body);
-    expect(input.authType).toBe('login');
-  });
-
-  it("draws each tenant's own users, never another tenant's", async () => {
-    const other = await customer(h);
-    await usersList(cookies(other.token));
-    await usersList(cookies(owner.token));
-    expect(usersCalls.map((c) => c.tenant)).toEqual([other.tenant.domainPrefix, owner.tenant.domainPrefix]);
-    const emails = (input: UsersListPageInput) => input.users.rows.map((u) => u.email);
-    expect(emails(usersCalls[0]!)).toEqual([other.user.email]);
-    expect(emails(usersCalls[1]!)).not.toContain(other.user.email);
-  });
-
-  it('leaves every other case to the app shell', async () => {
-    const noRights = await member(h, owner.tenant, []);
-    const admin = await platformAdmin(h);
-    elsewhere.add(owner.user.id);
-    for (const res of [
-      await usersList(),
-      await usersList('apiToken='),
-      await usersList(cookies('not-a-session-token-at-all-0000000000000')),
-      // GET /user/all refuses them (403), or answers a platform admin with the platform list.
-      await usersList(cookies(noRights.token)),
-      await usersList(cookies(admin.token)),
-      await usersList(cookies(owner.token), 'users.acme.example'),
-      // The web app's guard would send the user elsewhere.
-      await usersList(cookies(owner.token)),
-      await get('/user/settings/users-list?x=1', cookies(owner.token)),
-    ]) {
-      expect(res.text).toBe('app shell');
-    }
-    expect(usersCalls).toHaveLength(0);
-    elsewhere.clear();
-    failing = true;
-    expect((await usersList(cookies(owner.token))).text).toBe('app shell');
-  });
-});
 
 describe('the drawn subscription page', () => {
   it('draws it with exactly what the page asks the API for the same session', async () => {

@@ -4,16 +4,14 @@ import type {
   ServerBundle,
   ServerBundlePages,
   SubscriptionPageInput,
-  UsersListPageInput,
 } from '@helix/shared/server-render';
-import { TENANT_USERS_FIRST_PAGE } from '@helix/shared/schemas/tenant-user';
 import type { QueryClient } from '@tanstack/react-query';
 import { BrandingView } from '@helix/shared/schemas/tenant';
 import { createQueryClient } from '../api/query-client';
 import { tenantLookKey } from '../branding/tenant-look';
 import { seedFirstListing } from '../models/listing-seed';
 import { resolveRedirect } from '../routing/guard';
-import { serverListKey } from '../ui/use-server-list';
+import { SERVER_RENDERED_ROUTES } from '../server-render/route-prefetch';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import { googleSignInAtom } from '../session/sign-in-providers';
 import type { DrawnHomeData, DrawnPageData } from './drawn-data';
@@ -103,41 +101,34 @@ export function renderHomePage(input: HomePageInput): Promise<PrerenderedPage> {
   return renderRoute(HOME, store, () => seedFirstListing(input.listing), sessionQueries(input));
 }
 
-/** The owner's users list. */
-const USERS_LIST = '/user/settings/users-list';
-
 /**
- * The whole document of a signed-in owner's users list (/user/settings/users-list), drawn by the API
- * for the session cookie (apps/api/src/http/drawn-pages.ts) with GET /user/all's answer, which the page
- * carries for the app (src/prerender/first-answers.ts). Null when the app's route guard would not show
- * this user the page.
+ * The whole document of `url` for a signed-in visitor, for the routes the server renders this way
+ * (src/server-render/route-prefetch.ts): the route's data asked of the API with the visitor's session
+ * (`ctx.get`) into the render's query client, the page rendered with the app's own routes and
+ * components, and that client's dehydrated state carried for the browser's client. Null when the
+ * route is not one of them or the app's route guard would not show this user the page.
  */
-export const renderUsersListDocument: ServerBundlePages['renderUsersListDocument'] = async (
-  indexHtml,
-  input: UsersListPageInput,
-) => {
-  if (resolveRedirect(USERS_LIST, { user: input.user, authType: input.authType, brand: null }) !== null)
-    return null;
+export const renderPage: ServerBundlePages['renderPage'] = async (indexHtml, url, ctx) => {
+  const path = new URL(url, 'http://localhost').pathname;
+  const route = SERVER_RENDERED_ROUTES[path];
+  if (!route) return null;
+  if (resolveRedirect(path, { user: ctx.user, authType: ctx.authType, brand: null }) !== null) return null;
   const store = createStore();
-  store.set(sessionUserAtom, input.user);
-  store.set(authTypeAtom, input.authType);
+  store.set(sessionUserAtom, ctx.user);
+  store.set(authTypeAtom, ctx.authType);
   store.set(sessionReadyAtom, true);
-  // The list's first page, under the key the page's list asks for it (src/ui/use-server-list.ts).
-  const queryClient = sessionQueries(input);
-  queryClient.setQueryData(serverListKey('tenant-users', TENANT_USERS_FIRST_PAGE), {
-    data: input.users,
-    savedAt: null,
-  });
-  const page = await renderRoute(USERS_LIST, store, undefined, queryClient);
-  const css = `${await prunedCss(page)}\n${__PAGE_CSS__['users-list']}`;
+  const queryClient = sessionQueries(ctx);
+  await route.prefetch(queryClient, ctx);
+  const page = await renderRoute(path, store, undefined, queryClient);
+  const css = `${await prunedCss(page)}\n${__PAGE_CSS__[route.kind as keyof typeof __PAGE_CSS__] ?? ''}`;
   const data: DrawnPageData = {
-    tenant: input.tenant,
-    userId: input.user.id,
-    user: input.user,
+    tenant: ctx.tenant,
+    userId: ctx.user.id,
+    user: ctx.user,
     answers: {},
     queries: page.queries,
   };
-  return drawnDocument(indexHtml, { html: page.html, css }, 'users-list', data);
+  return drawnDocument(indexHtml, { html: page.html, css }, route.kind, data);
 };
 
 /**
