@@ -60,21 +60,6 @@ export interface ChooseSubscriptionInput {
   google: boolean;
 }
 
-/** What the server bundle takes to draw /user/settings/subscription (each answer as JSON carries it). */
-export interface SubscriptionPageInput {
-  user: SessionUser;
-  authType: AuthType | null;
-  tenant: string;
-  /** GET /tenant/get's answer, as for the home. */
-  look?: unknown;
-  /** GET /subscriptionplan/all's answer. */
-  plans: unknown;
-  /** GET /subscription/summary's answer; null when the user may not read it or it could not be read. */
-  summary: unknown;
-  /** GET /views/summary's answer; null likewise. */
-  views: unknown;
-}
-
 /**
  * The further pages the server bundle draws (issue 18 §14); a bundle from an older build may lack
  * them, so the API checks before it calls.
@@ -86,8 +71,6 @@ export interface ServerBundlePages {
    * app's route guard would not show it. Rejects when the render or a query fails.
    */
   renderPage(indexHtml: string, url: string, ctx: ServerRenderContext): Promise<string | null>;
-  /** The subscription page in settings; null when the app's route guard would not show it. */
-  renderSubscriptionDocument(indexHtml: string, input: SubscriptionPageInput): Promise<string | null>;
   /** /choose-subscription for a signed-out visitor on the portal's host. */
   renderChooseSubscriptionDocument(indexHtml: string, input: ChooseSubscriptionInput): Promise<string>;
 }

@@ -1,15 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { ServerDeps } from '@helix/server/deps';
-import { subscriptionSummary } from '@helix/server/billing/subscription-summary.query';
-import { listGuestPlans, listTenantPlans } from '@helix/server/plans/list-plans.query';
-import { viewsSummary } from '@helix/server/views/views-summary';
+import { listGuestPlans } from '@helix/server/plans/list-plans.query';
 import {
   asJson,
   bundledHomeRenderer,
   cookie,
   COOKIE,
-  drawnSessionPage,
   drawnPageFailed,
   indexReader,
   type DrawnPageOptions,
@@ -24,39 +21,6 @@ export type { PagesRenderer } from './drawn-home.ts';
  * page handler (drawnSessionPage: draw limit and fallbacks). Any doubt answers with the app shell
  * (`next()`).
  */
-
-/**
- * GET /user/settings/subscription on the portal's own host, for a browser holding a valid session
- * cookie: the subscription page drawn with the answers the page asks for, each checked as its API route
- * checks it: GET /subscriptionplan/all (a session), GET /subscription/summary
- * (Subscription.listing.view) and GET /views/summary (Model.listing.view). A summary or usage that is
- * refused or cannot be read (Stripe down) is left out, as the page itself leaves it out, and the app
- * asks for it again once it starts. Everything else as the users list above.
- */
-export function drawnSubscription(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
-  return drawnSessionPage(
-    deps,
-    options,
-    'subscription page',
-    (renderer) => Boolean(renderer.renderSubscriptionDocument),
-    async (renderer, index, actor, frame) => {
-      if (!renderer.renderSubscriptionDocument) return null;
-      const may = (permission: 'Subscription.listing.view' | 'Model.listing.view') =>
-        actor.permissions.includes(permission);
-      const [plans, summary, views] = await Promise.all([
-        listTenantPlans(deps.db, actor),
-        may('Subscription.listing.view') ? subscriptionSummary(deps, actor).catch(() => null) : null,
-        may('Model.listing.view') ? viewsSummary(deps, actor).catch(() => null) : null,
-      ]);
-      return renderer.renderSubscriptionDocument(index, {
-        ...frame,
-        plans: asJson(plans),
-        summary: asJson(summary),
-        views: asJson(views),
-      });
-    },
-  );
-}
 
 /** How long a drawn /choose-subscription is served before it is drawn again: the catalogue changes rarely. */
 export const CHOOSE_SUBSCRIPTION_TTL_MS = 30_000;

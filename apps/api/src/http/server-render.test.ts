@@ -23,6 +23,8 @@ let failing: boolean;
 let elsewhere: Set<number>;
 /** What each render asked and got: the url, the context, and GET /user/all's first page. */
 let renders: { url: string; ctx: ServerRenderContext; users: unknown }[];
+/** The same for the subscription page. */
+let subscriptions: { ctx: ServerRenderContext; plans: unknown; summary: unknown; views: unknown }[];
 
 const INDEX =
   '<!doctype html><html><head><title>Helix</title></head><body><div id="root"></div></body></html>';
@@ -37,6 +39,17 @@ const renderer: PagesRenderer = {
   renderHomeDocument: () => Promise.resolve(null),
   async renderPage(_index, url, ctx) {
     if (elsewhere.has(ctx.user.id)) return null;
+    if (url === '/user/settings/subscription') {
+      // The plans or the app shell; the summary and the usage left out when refused or unread.
+      const optional = (p: string) => ctx.get(p).catch(() => null);
+      const [plans, summary, views] = await Promise.all([
+        ctx.get('/subscriptionplan/all'),
+        optional('/subscription/summary'),
+        optional('/views/summary'),
+      ]);
+      subscriptions.push({ ctx, plans, summary, views });
+      return `<!doctype html><p>subscription of ${ctx.tenant}</p>`;
+    }
     const users = await ctx.get(FIRST_PAGE);
     if (failing) throw new Error('render failed');
     renders.push({ url, ctx, users });
@@ -51,6 +64,7 @@ function appWith(deps: ServerDeps, api: Express): Express {
   const options = { webDist: dir, portalHost: 'portal.test', renderer: async () => renderer };
   const served = express();
   served.get('/user/settings/users-list', serverRenderedPage(deps, options, 'users list'));
+  served.get('/user/settings/subscription', serverRenderedPage(deps, options, 'subscription page'));
   served.use((req, res, next) => (req.path.startsWith('/api/') ? api(req, res, next) : next()));
   served.use((_req, res) => void res.send('app shell'));
   return served;
@@ -70,6 +84,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   renders = [];
+  subscriptions = [];
   failing = false;
   elsewhere = new Set();
 });
@@ -143,5 +158,54 @@ describe('a server-rendered page (the users list)', () => {
     } finally {
       redis.disconnect();
     }
+  });
+});
+
+describe('a server-rendered page (the subscription page)', () => {
+  const subscription = (cookie?: string) => get('/user/settings/subscription', cookie);
+
+  it('renders it with exactly what the page asks the API for the same session', async () => {
+    const res = await subscription(cookies(owner.token));
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.text).toContain(`subscription of ${owner.tenant.domainPrefix}`);
+    const input = subscriptions[0]!;
+    expect(input.ctx.user).toEqual((await api(owner, '/user/info')).body);
+    expect(input.plans).toEqual((await api(owner, '/subscriptionplan/all')).body);
+    // Each answer as the API gives it, or left out when the API refuses or fails it.
+    const answerOf = async (route: string) => {
+      const answer = await api(owner, route);
+      return answer.status === 200 ? answer.body : null;
+    };
+    expect(input.summary).toEqual(await answerOf('/subscription/summary'));
+    expect(input.views).toEqual(await answerOf('/views/summary'));
+    expect(input.views).not.toBeNull();
+  });
+
+  it('leaves out what the user may not read, and renders no other tenant', async () => {
+    const viewer = await member(h, owner.tenant, []);
+    await subscription(cookies(viewer.token));
+    const other = await customer(h);
+    await subscription(cookies(other.token));
+    expect(subscriptions.map((c) => c.ctx.tenant)).toEqual([
+      owner.tenant.domainPrefix,
+      other.tenant.domainPrefix,
+    ]);
+    expect(subscriptions[0]!.summary).toBeNull();
+    expect(subscriptions[0]!.views).toBeNull();
+    expect(subscriptions[1]!.plans).toEqual((await api(other, '/subscriptionplan/all')).body);
+  });
+
+  it('leaves the rest to the app shell', async () => {
+    const admin = await platformAdmin(h);
+    for (const res of [
+      await subscription(),
+      await subscription(cookies('not-a-session-token-at-all-0000000000000')),
+      await subscription(cookies(admin.token)),
+      await get('/user/settings/subscription?x=1', cookies(owner.token)),
+    ]) {
+      expect(res.text).toBe('app shell');
+    }
+    expect(subscriptions).toHaveLength(0);
   });
 });
