@@ -17,7 +17,8 @@ import { securityHeaders } from './http/security.ts';
 import { embedFramePolicy } from './http/embed-frame-policy.ts';
 import { publicLinkPage } from './http/public-link-page.ts';
 import { bundledHomeRenderer, drawnHome } from './http/drawn-home.ts';
-import { drawnChooseSubscription, drawnSubscription, drawnUsersList } from './http/drawn-pages.ts';
+import { drawnChooseSubscription } from './http/drawn-pages.ts';
+import { serverRenderedPage } from './http/server-render.ts';
 import { webApp } from './http/web-app.ts';
 import { auditRoutes } from './routes/audit.routes.ts';
 import { googleRoutes } from './routes/auth-google.routes.ts';
@@ -148,8 +149,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
     app.get('/user/home', drawnHome(deps, drawn));
     // The drawn login offers Google sign-in only when the server can do it (routes/auth-google.routes.ts).
     const googleSignIn = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
-    app.get('/user/settings/users-list', drawnUsersList(deps, drawn));
-    app.get('/user/settings/subscription', drawnSubscription(deps, drawn));
+    app.get('/user/settings/users-list', serverRenderedPage(deps, drawn, 'users list'));
+    app.get('/user/settings/subscription', serverRenderedPage(deps, drawn, 'subscription page'));
     app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn, warm: true }));
     // Share and embed pages: the embed document with the link's oEmbed discovery in its head.
     app.use(publicLinkPage(deps, config.WEB_DIST_DIR));

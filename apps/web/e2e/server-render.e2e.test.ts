@@ -44,44 +44,45 @@ describe('server-rendered pages hydrate', () => {
     return context;
   }
 
-  const PAGES: { path: string; kind: string; signedIn: boolean; shows: (page: Page) => Promise<unknown> }[] = [
-    {
-      path: '/login',
-      kind: 'login',
-      signedIn: false,
-      shows: (page) => page.getByRole('button', { name: 'Log In', exact: true }).waitFor(),
-    },
-    {
-      path: '/signup',
-      kind: 'signup',
-      signedIn: false,
-      shows: (page) => page.getByRole('button', { name: 'Sign Up', exact: true }).waitFor(),
-    },
-    {
-      path: '/choose-subscription',
-      kind: 'choose-subscription',
-      signedIn: false,
-      shows: (page) => page.getByRole('region').first().waitFor(),
-    },
-    {
-      path: '/user/home',
-      kind: 'home',
-      signedIn: true,
-      shows: (page) => page.getByRole('heading', { name: 'Models', level: 1 }).waitFor(),
-    },
-    {
-      path: '/user/settings/users-list',
-      kind: 'users-list',
-      signedIn: true,
-      shows: (page) => page.locator('tbody tr.ant-table-row').first().waitFor(),
-    },
-    {
-      path: '/user/settings/subscription',
-      kind: 'subscription',
-      signedIn: true,
-      shows: (page) => page.getByRole('heading', { level: 1 }).first().waitFor(),
-    },
-  ];
+  const PAGES: { path: string; kind: string; signedIn: boolean; shows: (page: Page) => Promise<unknown> }[] =
+    [
+      {
+        path: '/login',
+        kind: 'login',
+        signedIn: false,
+        shows: (page) => page.getByRole('button', { name: 'Log In', exact: true }).waitFor(),
+      },
+      {
+        path: '/signup',
+        kind: 'signup',
+        signedIn: false,
+        shows: (page) => page.getByRole('button', { name: 'Sign Up', exact: true }).waitFor(),
+      },
+      {
+        path: '/choose-subscription',
+        kind: 'choose-subscription',
+        signedIn: false,
+        shows: (page) => page.getByRole('region').first().waitFor(),
+      },
+      {
+        path: '/user/home',
+        kind: 'home',
+        signedIn: true,
+        shows: (page) => page.getByRole('heading', { name: 'Models', level: 1 }).waitFor(),
+      },
+      {
+        path: '/user/settings/users-list',
+        kind: 'users-list',
+        signedIn: true,
+        shows: (page) => page.locator('tbody tr.ant-table-row').first().waitFor(),
+      },
+      {
+        path: '/user/settings/subscription',
+        kind: 'subscription',
+        signedIn: true,
+        shows: (page) => page.getByRole('heading', { level: 1 }).first().waitFor(),
+      },
+    ];
 
   for (const { path, kind, signedIn, shows } of PAGES) {
     it(`${path} arrives rendered and is hydrated, not rendered again`, async () => {
@@ -103,7 +104,9 @@ describe('server-rendered pages hydrate', () => {
           document.querySelector('#root')!.firstElementChild;
       });
       await release();
-      await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true');
+      await page.waitForFunction(
+        () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
+      );
       expect(await page.evaluate(() => performance.getEntriesByName('helix:hydrated').length)).toBe(1);
       expect(await page.evaluate(() => performance.getEntriesByName('helix:rendered').length)).toBe(0);
       expect(
@@ -133,6 +136,33 @@ describe('server-rendered pages hydrate', () => {
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(DEMO.user.email);
     await page.getByRole('button', { name: 'Log In', exact: true }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 20_000 });
+    await context.close();
+  });
+
+  it("the users list's answers arrive as the query cache's dehydrated state: the app asks none again", async () => {
+    const context = await firstVisit(owner);
+    const page = await context.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/user/all')) asked.push(r.url());
+    });
+    const answer = await page.goto('/user/settings/users-list');
+    const html = (await answer?.text()) ?? '';
+    // renderPage's prefetch (src/server-render/route-prefetch.ts), asked of the API with this session.
+    const data = JSON.parse(
+      /<script type="application\/json" id="drawn-data">(.*?)<\/script>/s.exec(html)![1]!,
+    ) as {
+      queries: { queries: { queryKey: unknown[]; state: { data: { data: { rows: unknown[] } } } }[] };
+    };
+    const list = data.queries.queries.find(
+      (q) => q.queryKey[0] === 'server-list' && q.queryKey[1] === 'tenant-users',
+    );
+    expect(list?.state.data.data.rows.length).toBeGreaterThan(0);
+    await page.waitForFunction(
+      () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
+    );
+    await page.locator('tbody tr.ant-table-row').first().waitFor();
+    expect(asked).toEqual([]);
     await context.close();
   });
 });
@@ -184,7 +214,11 @@ describe("the users list's first paint is its final layout, with the school's br
 
   for (const width of [390, 820, 1280]) {
     it(`at ${width} px: the same layout with scripts blocked and after hydration`, async () => {
-      const options = { baseURL: appUrl(), serviceWorkers: 'block' as const, viewport: { width, height: 844 } };
+      const options = {
+        baseURL: appUrl(),
+        serviceWorkers: 'block' as const,
+        viewport: { width, height: 844 },
+      };
       const blocked = await browser.newContext({ ...options, javaScriptEnabled: false });
       await blocked.addCookies(owner);
       const still = await blocked.newPage();
@@ -200,7 +234,9 @@ describe("the users list's first paint is its final layout, with the school's br
       await live.addCookies(owner);
       const page = await live.newPage();
       await page.goto('/user/settings/users-list');
-      await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true');
+      await page.waitForFunction(
+        () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
+      );
       expect(await page.getByTestId('header-brand').innerText()).toContain(school);
       expect(await layoutOf(page)).toEqual(drawn);
       await live.close();

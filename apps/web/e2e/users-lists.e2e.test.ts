@@ -76,8 +76,8 @@ describe('users lists paged, searched and sorted by the server', () => {
       if (r.url().includes('/user/all')) asked.push(decodeURIComponent(r.url()));
     });
     const answer = await page.goto('/user/settings/users-list');
-    // The API draws the list with the page the app asks first (apps/api/src/http/drawn-pages.ts), and
-    // the app then starts with that answer instead of asking for it.
+    // The API renders the list with the page the app asks first (apps/api/src/http/server-render.ts and
+    // the web's route prefetch), and the app then starts with that answer instead of asking for it.
     const drawnList = (await answer?.text())?.includes('data-prerendered="users-list"') ?? false;
     const rows = page.locator('tbody tr.ant-table-row');
     const names = () => rows.locator('td:first-child').allInnerTexts();

@@ -1,7 +1,6 @@
 import type { AuthType } from './schemas/account';
 import type { ModelListResponse } from './schemas/model';
 import type { SessionUser } from './schemas/session';
-import type { TenantUserPage } from './schemas/tenant-user';
 
 /*
  * The contract between the web app's server renderer (apps/web/src/prerender/home-page.server.tsx,
@@ -39,15 +38,19 @@ export interface ServerBundle {
   /** The whole document of the drawn home; null when the web app's route guard would not show it. */
   renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null>;
 }
-/** What the server bundle takes to draw a signed-in owner's users list (as JSON carries it). */
-export interface UsersListPageInput {
+/**
+ * What the web app's renderPage takes for a signed-in visitor's page: the session's frame (as the
+ * header shows it) and `get`, which asks the API's own routes for a tenant path (`/user/all?page=1`)
+ * with the visitor's session, so the session, tenant and permission checks are the API's.
+ */
+export interface ServerRenderContext {
   user: SessionUser;
   authType: AuthType | null;
   tenant: string;
   /** GET /tenant/get's answer, as for the home. */
   look?: unknown;
-  /** GET /user/all's first page (TENANT_USERS_FIRST_PAGE) for the same session. */
-  users: TenantUserPage;
+  /** GET /api/t/{tenant}{path} for the session: the answer's JSON; rejects on any other status than 2xx. */
+  get(path: string): Promise<unknown>;
 }
 
 /** What the server bundle takes to draw /choose-subscription for a signed-out visitor (the guest plans). */
@@ -57,30 +60,17 @@ export interface ChooseSubscriptionInput {
   google: boolean;
 }
 
-/** What the server bundle takes to draw /user/settings/subscription (each answer as JSON carries it). */
-export interface SubscriptionPageInput {
-  user: SessionUser;
-  authType: AuthType | null;
-  tenant: string;
-  /** GET /tenant/get's answer, as for the home. */
-  look?: unknown;
-  /** GET /subscriptionplan/all's answer. */
-  plans: unknown;
-  /** GET /subscription/summary's answer; null when the user may not read it or it could not be read. */
-  summary: unknown;
-  /** GET /views/summary's answer; null likewise. */
-  views: unknown;
-}
-
 /**
  * The further pages the server bundle draws (issue 18 §14); a bundle from an older build may lack
  * them, so the API checks before it calls.
  */
 export interface ServerBundlePages {
-  /** The owner's /user/settings/users-list; null when the app's route guard would not show it. */
-  renderUsersListDocument(indexHtml: string, input: UsersListPageInput): Promise<string | null>;
-  /** The subscription page in settings; null when the app's route guard would not show it. */
-  renderSubscriptionDocument(indexHtml: string, input: SubscriptionPageInput): Promise<string | null>;
+  /**
+   * The whole document of `url` rendered for a signed-in visitor, its data asked through `ctx.get`
+   * as the web app's route decides; null when the bundle does not render that address or the web
+   * app's route guard would not show it. Rejects when the render or a query fails.
+   */
+  renderPage(indexHtml: string, url: string, ctx: ServerRenderContext): Promise<string | null>;
   /** /choose-subscription for a signed-out visitor on the portal's host. */
   renderChooseSubscriptionDocument(indexHtml: string, input: ChooseSubscriptionInput): Promise<string>;
 }

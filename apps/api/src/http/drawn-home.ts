@@ -103,9 +103,18 @@ export function indexReader(webDist: string): () => string | null {
   return () => (html ??= existsSync(file) ? readFileSync(file, 'utf8') : null);
 }
 
+/** An API answer a server render asked for and was refused (or could not get): the app shell answers. */
+export class RefusedAnswer extends Error {
+  constructor(readonly status: number) {
+    super(`the API answered ${status}`);
+  }
+}
+
 export function drawnPageFailed(deps: ServerDeps, error: unknown, page: string): void {
   // A Redis outage is logged once by its outage state, not per page.
   if (isRedisUnavailable(error)) redisOutageOf(deps.redis)?.failed(error);
+  // A refusal is the API's own answer to this session (no permission...), not a failure.
+  else if (error instanceof RefusedAnswer) deps.logger.debug({ status: error.status }, `${page}: app shell`);
   else deps.logger.warn({ err: error }, `drawn ${page} failed; serving the app shell`);
 }
 
@@ -128,7 +137,13 @@ export function drawnSessionPage(
   options: DrawnPageOptions,
   page: string,
   drawable: (renderer: PagesRenderer, actor: Actor) => boolean,
-  draw: (renderer: PagesRenderer, index: string, actor: Actor, frame: Frame) => Promise<string | null>,
+  draw: (
+    renderer: PagesRenderer,
+    index: string,
+    actor: Actor,
+    frame: Frame,
+    req: Request,
+  ) => Promise<string | null>,
 ): RequestHandler {
   const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
   const readIndex = indexReader(options.webDist);
@@ -150,7 +165,7 @@ export function drawnSessionPage(
         // The header's school look, read as GET /tenant/get reads it; a failure leaves Helix's.
         look: asJson(await tenantBranding(deps.db, actor).catch(() => null)),
       };
-      const html = await draw(renderer, index, actor, frame);
+      const html = await draw(renderer, index, actor, frame, req);
       if (html === null) return next();
       sendHtml(req, res, html);
     } catch (error) {

@@ -4,31 +4,17 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type {
-  ChooseSubscriptionInput,
-  SubscriptionPageInput,
-  UsersListPageInput,
-} from '@helix/shared/server-render';
+import type { ChooseSubscriptionInput } from '@helix/shared/server-render';
 import { seedRoles } from '@helix/server/testing/factories';
 import { createHarness, type Harness } from '../../test/harness.ts';
-import { bearer, customer, member, platformAdmin, type Caller } from '../../test/models.ts';
-import {
-  CHOOSE_SUBSCRIPTION_TTL_MS,
-  drawnChooseSubscription,
-  drawnSubscription,
-  drawnUsersList,
-  type PagesRenderer,
-} from './drawn-pages.ts';
+import { customer, type Caller } from '../../test/models.ts';
+import { CHOOSE_SUBSCRIPTION_TTL_MS, drawnChooseSubscription, type PagesRenderer } from './drawn-pages.ts';
 
 let h: Harness;
 let dir: string;
 let app: Express;
 let clock: number;
 let failing: boolean;
-/** Users the web app's guard would send elsewhere (the renderer answers null for them). */
-let elsewhere: Set<number>;
-let usersCalls: UsersListPageInput[];
-let subscriptionCalls: SubscriptionPageInput[];
 let planCalls: ChooseSubscriptionInput[];
 let owner: Caller;
 
@@ -38,18 +24,6 @@ const INDEX =
 /** The web app's renderers stand in here (the real bundle is walked by apps/web/e2e/first-screens.e2e). */
 const renderer: PagesRenderer = {
   renderHomeDocument: () => Promise.resolve(null),
-  async renderUsersListDocument(_index, input) {
-    if (failing) throw new Error('render failed');
-    if (elsewhere.has(input.user.id)) return null;
-    usersCalls.push(input);
-    return `<!doctype html><p>users of ${input.tenant}</p>`;
-  },
-  async renderSubscriptionDocument(_index, input) {
-    if (failing) throw new Error('render failed');
-    if (elsewhere.has(input.user.id)) return null;
-    subscriptionCalls.push(input);
-    return `<!doctype html><p>subscription of ${input.tenant}</p>`;
-  },
   async renderChooseSubscriptionDocument(_index, input) {
     if (failing) throw new Error('render failed');
     planCalls.push(input);
@@ -66,8 +40,6 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'index.html'), INDEX);
   const options = { webDist: dir, portalHost: 'portal.test', renderer: async () => renderer };
   app = express();
-  app.get('/user/settings/users-list', drawnUsersList(h.deps, options));
-  app.get('/user/settings/subscription', drawnSubscription(h.deps, options));
   app.get('/choose-subscription', drawnChooseSubscription(h.deps, { ...options, now: () => clock }));
   app.use((_req, res) => void res.send('app shell'));
   owner = await customer(h);
@@ -77,11 +49,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
-  usersCalls = [];
-  subscriptionCalls = [];
   planCalls = [];
   failing = false;
-  elsewhere = new Set();
   clock = 0;
 });
 
@@ -89,108 +58,6 @@ const get = (url: string, cookie?: string, host = 'portal.test') => {
   const req = request(app).get(url).set('Host', host);
   return cookie ? req.set('Cookie', cookie) : req;
 };
-const usersList = (cookie?: string, host?: string) => get('/user/settings/users-list', cookie, host);
-const subscription = (cookie?: string, host?: string) => get('/user/settings/subscription', cookie, host);
-const api = (caller: Caller, route: string) =>
-  request(h.app).get(`${caller.base}${route}`).set(bearer(caller.token));
-
-describe("the drawn owner's users list", () => {
-  it('draws it with exactly the first page GET /user/all answers the same session, never cached', async () => {
-    const res = await usersList(cookies(owner.token));
-    expect(res.status).toBe(200);
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers.vary).toMatch(/Cookie/);
-    expect(res.text).toContain(`users of ${owner.tenant.domainPrefix}`);
-    expect(usersCalls).toHaveLength(1);
-    const input = usersCalls[0]!;
-    expect(input.user).toEqual((await api(owner, '/user/info')).body);
-    // The page the app's list asks first (users-list.page.tsx): its first answer is this one.
-    expect(input.users).toEqual((await api(owner, '/user/all?page=1&pageSize=20&sort=name&order=asc')).body);
-    expect(input.authType).toBe('login');
-  });
-
-  it("draws each tenant's own users, never another tenant's", async () => {
-    const other = await customer(h);
-    await usersList(cookies(other.token));
-    await usersList(cookies(owner.token));
-    expect(usersCalls.map((c) => c.tenant)).toEqual([other.tenant.domainPrefix, owner.tenant.domainPrefix]);
-    const emails = (input: UsersListPageInput) => input.users.rows.map((u) => u.email);
-    expect(emails(usersCalls[0]!)).toEqual([other.user.email]);
-    expect(emails(usersCalls[1]!)).not.toContain(other.user.email);
-  });
-
-  it('leaves every other case to the app shell', async () => {
-    const noRights = await member(h, owner.tenant, []);
-    const admin = await platformAdmin(h);
-    elsewhere.add(owner.user.id);
-    for (const res of [
-      await usersList(),
-      await usersList('apiToken='),
-      await usersList(cookies('not-a-session-token-at-all-0000000000000')),
-      // GET /user/all refuses them (403), or answers a platform admin with the platform list.
-      await usersList(cookies(noRights.token)),
-      await usersList(cookies(admin.token)),
-      await usersList(cookies(owner.token), 'users.acme.example'),
-      // The web app's guard would send the user elsewhere.
-      await usersList(cookies(owner.token)),
-      await get('/user/settings/users-list?x=1', cookies(owner.token)),
-    ]) {
-      expect(res.text).toBe('app shell');
-    }
-    expect(usersCalls).toHaveLength(0);
-    elsewhere.clear();
-    failing = true;
-    expect((await usersList(cookies(owner.token))).text).toBe('app shell');
-  });
-});
-
-describe('the drawn subscription page', () => {
-  it('draws it with exactly what the page asks the API for the same session', async () => {
-    const res = await subscription(cookies(owner.token));
-    expect(res.status).toBe(200);
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.text).toContain(`subscription of ${owner.tenant.domainPrefix}`);
-    const input = subscriptionCalls[0]!;
-    expect(input.user).toEqual((await api(owner, '/user/info')).body);
-    expect(input.plans).toEqual((await api(owner, '/subscriptionplan/all')).body);
-    // Each answer as the API gives it, or left out when the API refuses or fails it.
-    const answerOf = async (route: string) => {
-      const answer = await api(owner, route);
-      return answer.status === 200 ? answer.body : null;
-    };
-    expect(input.summary).toEqual(await answerOf('/subscription/summary'));
-    expect(input.views).toEqual(await answerOf('/views/summary'));
-    expect(input.views).not.toBeNull();
-  });
-
-  it('leaves out what the user may not read, and draws no other tenant', async () => {
-    const viewer = await member(h, owner.tenant, []);
-    await subscription(cookies(viewer.token));
-    const other = await customer(h);
-    await subscription(cookies(other.token));
-    expect(subscriptionCalls.map((c) => c.tenant)).toEqual([
-      owner.tenant.domainPrefix,
-      other.tenant.domainPrefix,
-    ]);
-    expect(subscriptionCalls[0]!.summary).toBeNull();
-    expect(subscriptionCalls[0]!.views).toBeNull();
-  });
-
-  it('leaves every other case to the app shell', async () => {
-    const admin = await platformAdmin(h);
-    for (const res of [
-      await subscription(),
-      await subscription(cookies('not-a-session-token-at-all-0000000000000')),
-      await subscription(cookies(admin.token)),
-      await subscription(cookies(owner.token), 'billing.acme.example'),
-    ]) {
-      expect(res.text).toBe('app shell');
-    }
-    failing = true;
-    expect((await subscription(cookies(owner.token))).text).toBe('app shell');
-    expect(subscriptionCalls).toHaveLength(0);
-  });
-});
 
 describe('the drawn /choose-subscription', () => {
   it('draws the guest plans once for everyone, and again behind a visitor once it is old', async () => {

@@ -1,17 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { ServerDeps } from '@helix/server/deps';
-import { subscriptionSummary } from '@helix/server/billing/subscription-summary.query';
-import { listGuestPlans, listTenantPlans } from '@helix/server/plans/list-plans.query';
-import { viewsSummary } from '@helix/server/views/views-summary';
-import { pageTenantUsers } from '@helix/server/users/list-users.query';
-import { TENANT_USERS_FIRST_PAGE } from '@helix/shared/schemas/tenant-user';
+import { listGuestPlans } from '@helix/server/plans/list-plans.query';
 import {
   asJson,
   bundledHomeRenderer,
   cookie,
   COOKIE,
-  drawnSessionPage,
   drawnPageFailed,
   indexReader,
   type DrawnPageOptions,
@@ -26,65 +21,6 @@ export type { PagesRenderer } from './drawn-home.ts';
  * page handler (drawnSessionPage: draw limit and fallbacks). Any doubt answers with the app shell
  * (`next()`).
  */
-
-/**
- * GET /user/settings/users-list on the portal's own host, for a browser holding a valid session cookie:
- * the owner's users list drawn by the web app's own components with the first page of GET /user/all
- * (TENANT_USERS_FIRST_PAGE, the page the app's list asks first) for the same session, carried in the
- * page so the app asks for nothing on its first render. The session and the permission are checked as
- * GET /api/t/{tenant}/user/all checks them (a platform admin's /user/all is the platform list: not
- * drawn), the tenant is the session's, and the web app's route guard decides as in the browser. No,
- * expired or refused session, a custom domain, the draw limit, no bundle, a failed query or render,
- * Redis down: the app shell.
- */
-export function drawnUsersList(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
-  return drawnSessionPage(
-    deps,
-    options,
-    'users list',
-    (renderer, actor) =>
-      Boolean(renderer.renderUsersListDocument) && actor.permissions.includes('User.listing.view'),
-    async (renderer, index, actor, frame) => {
-      if (!renderer.renderUsersListDocument) return null;
-      // The page the app's list asks first (GET /user/all?page=1&pageSize=20&sort=name&order=asc).
-      const users = await pageTenantUsers(deps.db, actor, TENANT_USERS_FIRST_PAGE);
-      return renderer.renderUsersListDocument(index, { ...frame, users: asJson(users) });
-    },
-  );
-}
-
-/**
- * GET /user/settings/subscription on the portal's own host, for a browser holding a valid session
- * cookie: the subscription page drawn with the answers the page asks for, each checked as its API route
- * checks it: GET /subscriptionplan/all (a session), GET /subscription/summary
- * (Subscription.listing.view) and GET /views/summary (Model.listing.view). A summary or usage that is
- * refused or cannot be read (Stripe down) is left out, as the page itself leaves it out, and the app
- * asks for it again once it starts. Everything else as the users list above.
- */
-export function drawnSubscription(deps: ServerDeps, options: DrawnPageOptions): RequestHandler {
-  return drawnSessionPage(
-    deps,
-    options,
-    'subscription page',
-    (renderer) => Boolean(renderer.renderSubscriptionDocument),
-    async (renderer, index, actor, frame) => {
-      if (!renderer.renderSubscriptionDocument) return null;
-      const may = (permission: 'Subscription.listing.view' | 'Model.listing.view') =>
-        actor.permissions.includes(permission);
-      const [plans, summary, views] = await Promise.all([
-        listTenantPlans(deps.db, actor),
-        may('Subscription.listing.view') ? subscriptionSummary(deps, actor).catch(() => null) : null,
-        may('Model.listing.view') ? viewsSummary(deps, actor).catch(() => null) : null,
-      ]);
-      return renderer.renderSubscriptionDocument(index, {
-        ...frame,
-        plans: asJson(plans),
-        summary: asJson(summary),
-        views: asJson(views),
-      });
-    },
-  );
-}
 
 /** How long a drawn /choose-subscription is served before it is drawn again: the catalogue changes rarely. */
 export const CHOOSE_SUBSCRIPTION_TTL_MS = 30_000;

@@ -2,7 +2,6 @@ import type { DehydratedState } from '@tanstack/react-query';
 import type { ModelListing } from '../models/models.api';
 import { StoredSessionUser, type SessionUser } from '../session/session-user';
 import { DRAWN_DATA_ID } from './drawn-document';
-import type { FirstAnswerName } from './first-answers';
 
 /** What a drawn /user/home carries for the app that takes it over: the grid's first answer, and whose. */
 export interface DrawnHomeData {
@@ -37,32 +36,30 @@ export function readDrawnHomeData(doc: Document = document): DrawnHomeData | nul
 }
 
 /**
- * What the other drawn pages carry for the app (the users list, /choose-subscription): their first
- * answers by name (src/prerender/first-answers.ts), and for a signed-in page whose they are.
+ * What the other server-rendered pages carry for the app (the users list, the subscription page,
+ * /choose-subscription): their query answers, and for a signed-in page whose they are.
  */
 export interface DrawnPageData {
   tenant?: string;
   userId?: number;
-  answers: Partial<Record<FirstAnswerName, unknown>>;
   /** For a signed-in page: the session user it was rendered for. */
   user?: SessionUser;
   /** The page's query answers (TanStack Query's dehydrated state, src/api/query-client.ts). */
   queries?: DehydratedState;
 }
 
-/** A drawn page's first answers, or null when it has none or they are not what they should be. */
+/** A server-rendered page's data, or null when it has none or it is not what it should be. */
 export function readDrawnPageData(doc: Document = document): DrawnPageData | null {
   const text = doc.getElementById(DRAWN_DATA_ID)?.textContent;
   if (!text) return null;
   try {
     const data = JSON.parse(text) as Partial<DrawnPageData>;
-    if (!data.answers || typeof data.answers !== 'object') return null;
+    if (!data || typeof data !== 'object') return null;
     if (data.tenant !== undefined && typeof data.tenant !== 'string') return null;
     if (data.userId !== undefined && typeof data.userId !== 'number') return null;
     return {
       tenant: data.tenant,
       userId: data.userId,
-      answers: data.answers,
       queries: queriesOf(data.queries),
       user: userOf(data.user),
     };

@@ -61,22 +61,22 @@ describe('a drawn home document', () => {
     expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, listing: { models: {} } })))).toBeNull();
   });
 
-  it("carries a drawn page's first answers by name, and reads nothing that is not what it should be", () => {
-    const data = { tenant: 'demo', userId: 7, answers: { 'tenant-users': { users: [], totalUsers: 1 } } };
+  it("carries a page's query answers and whose they are, and reads nothing that is not what it should be", () => {
+    const queries = { mutations: [], queries: [] };
+    const data = { tenant: 'demo', userId: 7, queries };
     const html = drawnDocument(INDEX, { html: '<main></main>', css: '' }, 'users-list', data);
     expect(html).toContain('<div id="root" data-prerendered="users-list">');
-    expect(readDrawnPageData(docOf(html))).toEqual({ ...data, queries: undefined, user: undefined });
+    expect(readDrawnPageData(docOf(html))).toEqual({ ...data, user: undefined });
     const page = (json: string) =>
       docOf(`<script type="application/json" id="${DRAWN_DATA_ID}">${json}</script>`);
-    expect(readDrawnPageData(page(JSON.stringify({ answers: 3 })))).toBeNull();
+    expect(readDrawnPageData(page('3'))).toBeNull();
     expect(readDrawnPageData(page(JSON.stringify({ ...data, userId: '7' })))).toBeNull();
     expect(readDrawnPageData(page('{no'))).toBeNull();
-    // A public page (the plans) is drawn for nobody.
-    expect(readDrawnPageData(page(JSON.stringify({ answers: { 'guest-plans': [] } })))).toEqual({
+    // A public page (the plans) is rendered for nobody.
+    expect(readDrawnPageData(page(JSON.stringify({ queries })))).toEqual({
       tenant: undefined,
       userId: undefined,
-      answers: { 'guest-plans': [] },
-      queries: undefined,
+      queries,
       user: undefined,
     });
   });

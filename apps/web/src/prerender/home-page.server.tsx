@@ -1,24 +1,18 @@
 import { createStore } from 'jotai';
-import type {
-  HomePageInput,
-  ServerBundle,
-  ServerBundlePages,
-  SubscriptionPageInput,
-  UsersListPageInput,
-} from '@helix/shared/server-render';
-import { TENANT_USERS_FIRST_PAGE } from '@helix/shared/schemas/tenant-user';
+import type { HomePageInput, ServerBundle, ServerBundlePages } from '@helix/shared/server-render';
 import type { QueryClient } from '@tanstack/react-query';
 import { BrandingView } from '@helix/shared/schemas/tenant';
 import { createQueryClient } from '../api/query-client';
 import { tenantLookKey } from '../branding/tenant-look';
 import { seedFirstListing } from '../models/listing-seed';
 import { resolveRedirect } from '../routing/guard';
-import { serverListKey } from '../ui/use-server-list';
+import { planListQuery } from '../pages/subscription/subscription-queries';
+import { toPlanList } from '../plans/plan-display';
+import { SERVER_RENDERED_ROUTES } from '../server-render/route-prefetch';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import { googleSignInAtom } from '../session/sign-in-providers';
 import type { DrawnHomeData, DrawnPageData } from './drawn-data';
 import { drawnDocument, withGoogleFlag } from './drawn-document';
-import { FIRST_ANSWER, seedFirstAnswer, type FirstAnswerName } from './first-answers';
 import { renderRoute, type PrerenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
@@ -103,41 +97,33 @@ export function renderHomePage(input: HomePageInput): Promise<PrerenderedPage> {
   return renderRoute(HOME, store, () => seedFirstListing(input.listing), sessionQueries(input));
 }
 
-/** The owner's users list. */
-const USERS_LIST = '/user/settings/users-list';
-
 /**
- * The whole document of a signed-in owner's users list (/user/settings/users-list), drawn by the API
- * for the session cookie (apps/api/src/http/drawn-pages.ts) with GET /user/all's answer, which the page
- * carries for the app (src/prerender/first-answers.ts). Null when the app's route guard would not show
- * this user the page.
+ * The whole document of `url` for a signed-in visitor, for the routes the server renders this way
+ * (src/server-render/route-prefetch.ts): the route's data asked of the API with the visitor's session
+ * (`ctx.get`) into the render's query client, the page rendered with the app's own routes and
+ * components, and that client's dehydrated state carried for the browser's client. Null when the
+ * route is not one of them or the app's route guard would not show this user the page.
  */
-export const renderUsersListDocument: ServerBundlePages['renderUsersListDocument'] = async (
-  indexHtml,
-  input: UsersListPageInput,
-) => {
-  if (resolveRedirect(USERS_LIST, { user: input.user, authType: input.authType, brand: null }) !== null)
-    return null;
+export const renderPage: ServerBundlePages['renderPage'] = async (indexHtml, url, ctx) => {
+  const path = new URL(url, 'http://localhost').pathname;
+  const route = SERVER_RENDERED_ROUTES[path];
+  if (!route) return null;
+  if (resolveRedirect(path, { user: ctx.user, authType: ctx.authType, brand: null }) !== null) return null;
   const store = createStore();
-  store.set(sessionUserAtom, input.user);
-  store.set(authTypeAtom, input.authType);
+  store.set(sessionUserAtom, ctx.user);
+  store.set(authTypeAtom, ctx.authType);
   store.set(sessionReadyAtom, true);
-  // The list's first page, under the key the page's list asks for it (src/ui/use-server-list.ts).
-  const queryClient = sessionQueries(input);
-  queryClient.setQueryData(serverListKey('tenant-users', TENANT_USERS_FIRST_PAGE), {
-    data: input.users,
-    savedAt: null,
-  });
-  const page = await renderRoute(USERS_LIST, store, undefined, queryClient);
-  const css = `${await prunedCss(page)}\n${__PAGE_CSS__['users-list']}`;
+  const queryClient = sessionQueries(ctx);
+  await route.prefetch(queryClient, ctx);
+  const page = await renderRoute(path, store, undefined, queryClient);
+  const css = `${await prunedCss(page)}\n${__PAGE_CSS__[route.kind as keyof typeof __PAGE_CSS__] ?? ''}`;
   const data: DrawnPageData = {
-    tenant: input.tenant,
-    userId: input.user.id,
-    user: input.user,
-    answers: {},
+    tenant: ctx.tenant,
+    userId: ctx.user.id,
+    user: ctx.user,
     queries: page.queries,
   };
-  return drawnDocument(indexHtml, { html: page.html, css }, 'users-list', data);
+  return drawnDocument(indexHtml, { html: page.html, css }, route.kind, data);
 };
 
 /**
@@ -151,57 +137,14 @@ export const renderChooseSubscriptionDocument: ServerBundlePages['renderChooseSu
   const store = createStore();
   store.set(sessionReadyAtom, true);
   store.set(googleSignInAtom, input.google);
-  const page = await renderRoute('/choose-subscription', store, () =>
-    seedFirstAnswer(FIRST_ANSWER.guestPlans, input.plans),
-  );
+  // The guest plans under the key the plan list asks them by, handed over as the dehydrated state.
+  const queryClient = createQueryClient({ server: true });
+  queryClient.setQueryData(planListQuery('guest').queryKey, toPlanList(input.plans));
+  const page = await renderRoute('/choose-subscription', store, undefined, queryClient);
   const css = `${await prunedCss(page)}\n${__PAGE_CSS__['choose-subscription']}`;
-  const data: DrawnPageData = { answers: { [FIRST_ANSWER.guestPlans]: input.plans } };
+  const data: DrawnPageData = { queries: page.queries };
   return withGoogleFlag(
     drawnDocument(indexHtml, { html: page.html, css }, 'choose-subscription', data),
     input.google,
   );
-};
-
-/** The subscription page in settings. */
-const SUBSCRIPTION = '/user/settings/subscription';
-
-/**
- * The whole document of /user/settings/subscription for a signed-in user, drawn by the API with the
- * answers of GET /subscriptionplan/all, /subscription/summary and /views/summary for the same session
- * (a summary or usage the server could not read is left out, as the page leaves it out). Null when the
- * app's route guard would not show this user the page.
- */
-export const renderSubscriptionDocument: ServerBundlePages['renderSubscriptionDocument'] = async (
-  indexHtml,
-  input: SubscriptionPageInput,
-) => {
-  if (resolveRedirect(SUBSCRIPTION, { user: input.user, authType: input.authType, brand: null }) !== null)
-    return null;
-  const store = createStore();
-  store.set(sessionUserAtom, input.user);
-  store.set(authTypeAtom, input.authType);
-  store.set(sessionReadyAtom, true);
-  const answers: DrawnPageData['answers'] = { [FIRST_ANSWER.tenantPlans]: input.plans };
-  if (input.summary !== null) answers[FIRST_ANSWER.subscriptionSummary] = input.summary;
-  if (input.views !== null) answers[FIRST_ANSWER.viewsSummary] = input.views;
-  const page = await renderRoute(
-    SUBSCRIPTION,
-    store,
-    () => {
-      const forget = Object.entries(answers).map(([name, answer]) =>
-        seedFirstAnswer(name as FirstAnswerName, answer),
-      );
-      return () => forget.forEach((f) => f());
-    },
-    sessionQueries(input),
-  );
-  const css = `${await prunedCss(page)}\n${__PAGE_CSS__.subscription}`;
-  const data: DrawnPageData = {
-    tenant: input.tenant,
-    userId: input.user.id,
-    user: input.user,
-    answers,
-    queries: page.queries,
-  };
-  return drawnDocument(indexHtml, { html: page.html, css }, 'subscription', data);
 };

@@ -1,7 +1,6 @@
 import { hydrateServerAnswers } from '../api/query-client';
 import { seedFirstListing } from '../models/listing-seed';
 import { readDrawnHomeData, readDrawnPageData } from '../prerender/drawn-data';
-import { seedFirstAnswer, type FirstAnswerName } from '../prerender/first-answers';
 import { readTenant } from '../session/cookies';
 import { appStore, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import type { SessionUser } from '../session/session-user';
@@ -12,8 +11,7 @@ const GUEST_PAGES = ['login', 'signup', 'choose-subscription'];
 /**
  * Whether the browser may hydrate the markup the server rendered in `root` (`data-prerendered` says
  * which page), and if so, sets up what the server rendered it with, so the app's first render is the
- * same: the page's answers (the query client's dehydrated state and the first answers of the pages
- * not yet on queries), and for a signed-in page the session user it was rendered for, with the session
+ * same: the page's answers (the query client's dehydrated state), and for a signed-in page the session user it was rendered for, with the session
  * taken as read (the refresh started by initSession goes on behind it). A page rendered for another
  * session of this browser, or a guest page a signed-in visitor or an address with parameters reaches
  * (the app moves them on), is not adopted: the app renders itself over it.
@@ -25,7 +23,7 @@ export function adoptServerRender(root: HTMLElement): boolean {
   if (GUEST_PAGES.includes(kind)) {
     if (user || window.location.search) return false;
     const drawn = readDrawnPageData();
-    if (drawn) seedAnswers(drawn.answers, drawn.queries);
+    if (drawn?.queries) hydrateServerAnswers(drawn.queries);
     return true;
   }
   if (kind === 'home') {
@@ -38,21 +36,13 @@ export function adoptServerRender(root: HTMLElement): boolean {
   }
   const drawn = readDrawnPageData();
   if (!drawn || !isThisSession(drawn, user)) return false;
-  seedAnswers(drawn.answers, drawn.queries);
+  if (drawn.queries) hydrateServerAnswers(drawn.queries);
   adoptUser(drawn.user, user);
   return true;
 }
 
 function isThisSession(drawn: { tenant?: string; userId?: number }, user: SessionUser | null): boolean {
   return user !== null && drawn.tenant === readTenant() && drawn.userId === user.id;
-}
-
-function seedAnswers(
-  answers: Partial<Record<FirstAnswerName, unknown>>,
-  queries: Parameters<typeof hydrateServerAnswers>[0] | undefined,
-): void {
-  for (const [name, answer] of Object.entries(answers)) seedFirstAnswer(name as FirstAnswerName, answer);
-  if (queries) hydrateServerAnswers(queries);
 }
 
 /** The user the server rendered the page for (read from the database just now), as this browser keeps it. */

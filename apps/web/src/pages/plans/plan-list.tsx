@@ -1,19 +1,18 @@
 import { Alert, Button, Card, Empty, Radio, Spin, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { MSG } from '@helix/shared';
-import { fetchPlans } from '../../api/plans.api';
-import { FIRST_ANSWER, peekFirstAnswer, takeFirstAnswer } from '../../prerender/first-answers';
 import { planButton, type PlanChoiceContext } from '../../plans/plan-choice';
 import {
   counterpart,
   defaultQuantity,
   planPeriod,
   plansFor,
-  toPlanList,
   type Period,
   type Plan,
 } from '../../plans/plan-display';
 import { toastError } from '../../ui/notify';
+import { planListQuery } from '../subscription/subscription-queries';
 import { PlanCard, type ManageAction } from './plan-card';
 import { PoweredBy } from './powered-by';
 import './plans.css';
@@ -31,53 +30,48 @@ export interface PlanListProps {
   busyPlanId?: number | null;
 }
 
-const firstAnswerOf = (source: 'guest' | 'tenant') =>
-  source === 'guest' ? FIRST_ANSWER.guestPlans : FIRST_ANSWER.tenantPlans;
-
-/** The plans a drawn page came with, as the first state; loading otherwise. */
-function seededPlans(source: 'guest' | 'tenant'): LoadState {
-  const answer = peekFirstAnswer(firstAnswerOf(source));
-  if (answer === undefined) return { status: 'loading' };
-  try {
-    return { status: 'ready', plans: toPlanList(answer) };
-  } catch {
-    return { status: 'loading' };
-  }
-}
-
 /**
  * Plan cards for the chosen period with a monthly/annual toggle, the custom-pricing card and the
  * provider's mark (accounts 2, plan wizard).
  */
 export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }: PlanListProps) {
-  // A drawn /choose-subscription came with the guest plans (src/prerender/first-answers.ts).
-  const [state, setState] = useState<LoadState>(() => seededPlans(source));
-  const seeded = useRef(state.status === 'ready');
-  const [period, setPeriod] = useState<Period>('MONTHLY');
+  // A server-rendered page came with the plans (its dehydrated state).
+  const query = useQuery(planListQuery(source));
+  const state: LoadState = query.data
+    ? { status: 'ready', plans: query.data }
+    : query.isError
+      ? { status: 'failed' }
+      : { status: 'loading' };
+  const currentOf = (plans: Plan[] | undefined) => plans?.find((p) => p.id === context.currentPlanId);
+  // Open on the period of the tenant's plan, so its card (and Manage menu) is in view.
+  const [period, setPeriod] = useState<Period>(() => {
+    const current = currentOf(query.data);
+    return current ? planPeriod(current) : 'MONTHLY';
+  });
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [quantities, setQuantities] = useState<Record<number, string>>({});
+  const queryClient = useQueryClient();
 
+  // The tenant's plan changed (a purchase, a webhook): the catalogue is read again (isSubscribed).
+  const firstPlanId = useRef(context.currentPlanId);
   useEffect(() => {
-    if (seeded.current) {
-      seeded.current = false;
-      takeFirstAnswer(firstAnswerOf(source));
-      return;
-    }
-    const controller = new AbortController();
-    fetchPlans(source, controller.signal)
-      .then((plans) => {
-        setState({ status: 'ready', plans });
-        // Open on the period of the tenant's plan, so its card (and Manage menu) is in view.
-        const current = plans.find((p) => p.id === context.currentPlanId);
-        if (current) setPeriod(planPeriod(current));
-      })
-      .catch(() => {
-        if (controller.signal.aborted) return;
-        toastError(MSG.failedLoadSubscriptions);
-        setState({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, [source, context.currentPlanId]);
+    if (firstPlanId.current === context.currentPlanId) return;
+    firstPlanId.current = context.currentPlanId;
+    void queryClient.invalidateQueries({ queryKey: planListQuery(source).queryKey });
+  }, [queryClient, source, context.currentPlanId]);
+
+  const answeredAt = query.dataUpdatedAt;
+  useEffect(() => {
+    const current = currentOf(query.data);
+    if (current) setPeriod(planPeriod(current));
+    // On each new answer only (not on every render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [answeredAt, context.currentPlanId]);
+
+  const failedAt = query.errorUpdatedAt;
+  useEffect(() => {
+    if (failedAt > 0) toastError(MSG.failedLoadSubscriptions);
+  }, [failedAt]);
 
   if (state.status === 'loading') {
     return (
@@ -111,12 +105,8 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
           onChange={(e) => changePeriod(e.target.value as Period)}
           aria-label="Billing period"
         >
-          <Radio.Button value="MONTHLY">
-            Monthly
-          </Radio.Button>
-          <Radio.Button value="YEARLY">
-            Annual
-          </Radio.Button>
+          <Radio.Button value="MONTHLY">Monthly</Radio.Button>
+          <Radio.Button value="YEARLY">Annual</Radio.Button>
         </Radio.Group>
         <span className="plan-save-note">{MSG.saveAnnual}</span>
       </div>

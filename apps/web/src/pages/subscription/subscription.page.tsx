@@ -1,9 +1,9 @@
 import { Button, Typography } from 'antd';
 import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { SubscriptionSummaryView as SummarySchema } from '@helix/shared/schemas/billing';
-import { subscriptionDetail, subscriptionSummary } from '../../api/billing.api';
+import { subscriptionDetail } from '../../api/billing.api';
 import { payChangeInvoice } from '../../billing/change-flow';
 import { paymentErrorText } from '../../billing/card-error';
 import { stripeInstance } from '../../billing/stripe-instance';
@@ -12,18 +12,13 @@ import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
-import { FIRST_ANSWER, peekFirstAnswer, takeFirstAnswer } from '../../prerender/first-answers';
 import { goToProvider, portalUrl } from '../../billing/provider-redirect';
 import { ChangeConfirmModal, type ChangeTarget } from './change-confirm.modal';
 import { PlanWizard } from './plan-wizard';
 import { SubscriptionSummary } from './subscription-summary';
+import { summaryQuery } from './subscription-queries';
 import { ViewsUsage } from './views-usage';
 import '../plans/plans.css';
-
-function seededSummary(): SubscriptionSummaryView | null {
-  const parsed = SummarySchema.safeParse(peekFirstAnswer(FIRST_ANSWER.subscriptionSummary));
-  return parsed.success ? parsed.data : null;
-}
 
 /**
  * /subscription (plan selection) and /user/settings/subscription (the plan page in settings): the
@@ -33,29 +28,25 @@ function seededSummary(): SubscriptionSummaryView | null {
 export function SubscriptionPage() {
   const user = useSessionUser();
   const [busy, setBusy] = useState(false);
-  // A drawn subscription page came with the summary (src/prerender/first-answers.ts).
-  const [summary, setSummary] = useState<SubscriptionSummaryView | null>(seededSummary);
-  const seeded = useRef(summary !== null);
   const [seatsChange, setSeatsChange] = useState<ChangeTarget | null>(null);
   const state = sessionSubscriptionState(user?.subscription ?? null);
   const hasBilling = state.kind !== 'not_subscribed';
   const mayView = abilitiesOf(user).billing;
-
-  const loadSummary = useCallback(async () => {
-    if (!mayView) return;
-    // Quiet: the page still offers the plans when the summary cannot be read.
-    const answer = await subscriptionSummary({ toast: false }).catch(() => null);
-    if (answer) setSummary(answer);
-  }, [mayView]);
+  // A server-rendered page came with the summary (its dehydrated state); a failed read keeps the last.
+  const summary: SubscriptionSummaryView | null =
+    useQuery({ ...summaryQuery, enabled: mayView }).data ?? null;
+  const queryClient = useQueryClient();
+  const loadSummary = useCallback(
+    () => (mayView ? queryClient.refetchQueries({ queryKey: summaryQuery.queryKey }) : Promise.resolve()),
+    [mayView, queryClient],
+  );
 
   // Read again when the session's subscription changes (a webhook applied a change, a refresh).
   const subscriptionKey = JSON.stringify(user?.subscription ?? null);
+  const firstKey = useRef(subscriptionKey);
   useEffect(() => {
-    if (seeded.current) {
-      seeded.current = false;
-      takeFirstAnswer(FIRST_ANSWER.subscriptionSummary);
-      return;
-    }
+    if (firstKey.current === subscriptionKey) return;
+    firstKey.current = subscriptionKey;
     void loadSummary();
   }, [loadSummary, subscriptionKey]);
 

@@ -1,9 +1,7 @@
 import { Descriptions } from 'antd';
-import { useEffect, useRef, useState } from 'react';
-import type { ViewsSummary } from '@helix/shared/schemas/model';
-import { fetchViewsSummary } from '../../api/views-usage.api';
-import { FIRST_ANSWER, peekFirstAnswer, takeFirstAnswer } from '../../prerender/first-answers';
+import { useQuery } from '@tanstack/react-query';
 import { formatCount } from '../../ui/count-format';
+import { viewsSummaryQuery } from './subscription-queries';
 
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString('en-GB', {
@@ -15,23 +13,9 @@ const day = (iso: string) =>
 
 /** The subscription page's usage: views used of the allowance, the grace band and the period's end. */
 export function ViewsUsage() {
-  // A drawn subscription page came with it (src/prerender/first-answers.ts).
-  const [usage, setUsage] = useState<ViewsSummary | null>(
-    () => (peekFirstAnswer(FIRST_ANSWER.viewsSummary) as ViewsSummary | undefined) ?? null,
-  );
-  const seeded = useRef(usage !== null);
-  useEffect(() => {
-    if (seeded.current) {
-      seeded.current = false;
-      takeFirstAnswer(FIRST_ANSWER.viewsSummary);
-      return;
-    }
-    const controller = new AbortController();
-    fetchViewsSummary(controller.signal)
-      .then(setUsage)
-      .catch(() => undefined); // the plan facts above still show; the counter is a nicety here
-    return () => controller.abort();
-  }, []);
+  // A server-rendered page came with it (its dehydrated state); the counter is a nicety here: a
+  // failure shows nothing.
+  const { data: usage } = useQuery(viewsSummaryQuery);
   if (!usage) return null;
   const allowance = usage.viewLimit + usage.additionalViews;
   return (

@@ -1,0 +1,63 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { DrawnPage, ServerRenderContext } from '@helix/shared/server-render';
+import { TENANT_USERS_FIRST_PAGE, TenantUserPage } from '@helix/shared/schemas/tenant-user';
+import { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
+import type { ViewsSummary } from '@helix/shared/schemas/model';
+import { planListQuery, summaryQuery, viewsSummaryQuery } from '../pages/subscription/subscription-queries';
+import { toPlanList } from '../plans/plan-display';
+import { abilitiesOf } from '../session/session-user';
+import { serverListKey, withListQuery } from '../ui/use-server-list';
+
+/** A page the server renders through renderPage: its kind (`#root[data-prerendered]`) and its data. */
+export interface ServerRenderedRoute {
+  kind: DrawnPage;
+  /**
+   * Fills the render's query client with what the page shows first, under the keys its components
+   * ask them by, each asked of the API with the visitor's session (`ctx.get`). A refusal or failure
+   * throws: the API then answers the app shell.
+   */
+  prefetch(queryClient: QueryClient, ctx: ServerRenderContext): Promise<unknown>;
+}
+
+/**
+ * The routes renderPage renders, by path. The users list: GET /user/all's first page
+ * (TENANT_USERS_FIRST_PAGE), under the key the page's list asks it by (src/ui/use-server-list.ts,
+ * `snapshot: 'tenant-users'`, no filters).
+ */
+export const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
+  '/user/settings/users-list': {
+    kind: 'users-list',
+    prefetch: (queryClient, ctx) =>
+      queryClient.ensureQueryData({
+        queryKey: serverListKey('tenant-users', TENANT_USERS_FIRST_PAGE, []),
+        queryFn: async () => ({
+          data: TenantUserPage.parse(await ctx.get(withListQuery('/user/all', TENANT_USERS_FIRST_PAGE))),
+          savedAt: null,
+        }),
+      }),
+  },
+  /**
+   * The subscription page: the tenant's plans (a refusal or failure: the app shell), and the summary
+   * and the period's usage, each left out when the API refuses or cannot read it (Stripe down), as
+   * the page leaves it out; the app asks for what is missing once it starts.
+   */
+  '/user/settings/subscription': {
+    kind: 'subscription',
+    prefetch: (queryClient, ctx) =>
+      Promise.all([
+        queryClient.ensureQueryData({
+          queryKey: planListQuery('tenant').queryKey,
+          queryFn: async () => toPlanList(await ctx.get('/subscriptionplan/all')),
+        }),
+        abilitiesOf(ctx.user).billing &&
+          queryClient.prefetchQuery({
+            queryKey: summaryQuery.queryKey,
+            queryFn: async () => SubscriptionSummaryView.parse(await ctx.get('/subscription/summary')),
+          }),
+        queryClient.prefetchQuery({
+          queryKey: viewsSummaryQuery.queryKey,
+          queryFn: async () => (await ctx.get('/views/summary')) as ViewsSummary,
+        }),
+      ]),
+  },
+};
