@@ -1,7 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { toastError } from '../ui/notify';
-import { loadWithSnapshot } from './snapshot';
+import { loadWithSnapshot, type Loaded } from './snapshot';
+
+export type { Loaded };
 
 export type SnapshotLoad<T> =
   { status: 'loading' } | { status: 'ready'; data: T; savedAt: number | null } | { status: 'failed' };
@@ -18,11 +20,13 @@ export function useSnapshotLoad<T>(
   name: string,
   fetcher: (signal?: AbortSignal) => Promise<T>,
   failMessage: string,
+  options: { enabled?: boolean } = {},
 ): { load: SnapshotLoad<T>; reload(): void } {
   const queryClient = useQueryClient();
   const result = useQuery({
     queryKey: snapshotLoadKey(name),
     queryFn: ({ signal }) => loadWithSnapshot(name, () => fetcher(signal)),
+    enabled: options.enabled ?? true,
   });
 
   useEffect(() => {
