@@ -8,7 +8,8 @@ import { fetchBranding, saveBranding, type TenantBrandingView } from '../../bran
 import { refreshTenantLook } from '../../branding/tenant-look';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
-import { snapshotLoadKey, useSnapshotLoad, type Loaded } from '../../offline/use-snapshot-load';
+import { persistAnswer } from '../../offline/query-persister';
+import { snapshotLoadKey, useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { usePendingTargets } from '../../offline/use-outbox';
 import { ImagePicker, imageChangeOf, imageRule } from '../../components/image-picker/image-picker';
 import { ApiError } from '../../api/api-error';
@@ -36,11 +37,10 @@ function BrandingLoader() {
   const queryClient = useQueryClient();
   const { load, reload } = useSnapshotLoad('branding', fetchBranding, MSG.failedLoadBranding);
   // The saved branding is the page's answer at once (and the offline copy's).
-  const saved = (branding: TenantBrandingView) =>
-    queryClient.setQueryData<Loaded<TenantBrandingView>>(snapshotLoadKey('branding'), {
-      data: branding,
-      savedAt: null,
-    });
+  const saved = (branding: TenantBrandingView) => {
+    queryClient.setQueryData(snapshotLoadKey('branding'), branding);
+    persistAnswer(snapshotLoadKey('branding'), queryClient);
+  };
   const pending = usePendingTargets().has('branding');
 
   return (
