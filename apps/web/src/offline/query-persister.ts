@@ -1,10 +1,15 @@
-import type { QueryKey, UseQueryResult } from '@tanstack/react-query';
+import {
+  notifyManager,
+  type Query,
+  type QueryFunctionContext,
+  type QueryKey,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import {
   experimental_createQueryPersister,
   type AsyncStorage,
   type PersistedQuery,
 } from '@tanstack/react-query-persist-client';
-import { useEffect, useRef } from 'react';
 import { failureKind } from '@helix/shared/schemas/outbox';
 import { ApiError } from '../api/api-error';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
@@ -13,10 +18,9 @@ import { offlineDb } from './offline-db';
 /**
  * The offline copy of the pages meant for offline use (lists, branding): each such query's last answer
  * persisted in IndexedDB (the `snapshots` store of offline-db.ts) by TanStack Query's per-query
- * persister, under the signed-in user (signing out clears it: user-data.ts). A query without data in
- * memory starts from its persisted answer and asks the server again at once; when the server cannot be
- * reached the page keeps showing that answer with "Offline: showing what was saved at {time}", the
- * time being the query's dataUpdatedAt.
+ * persister, under the signed-in user (signing out clears it: user-data.ts). Every answer is saved;
+ * when the server cannot be reached, a query with nothing in memory takes its saved answer and the page
+ * shows it with "Offline: showing what was saved at {time}", the time being the query's dataUpdatedAt.
  *
  * The buster is the shape of the answers kept: bumped when they change (v3: a query's own state), so
  * an answer saved by an older app, which the pages would misread, is never shown.
@@ -69,13 +73,44 @@ export const offlinePersister = experimental_createQueryPersister<PersistedQuery
     },
   }),
   deserialize: (stored) => stored,
-  // The page asks again itself (useAskAfterRestore), where a failure is the query's state to show.
   refetchOnRestore: false,
 });
 
+/** A saved answer as the library keeps it (buster and age checked), or null. */
+const savedAnswer = (queryHash: string) =>
+  new Promise<PersistedQuery | null>((resolve) => {
+    void offlinePersister.retrieveQuery(queryHash, resolve).then(
+      (data) => data === undefined && resolve(null),
+      () => resolve(null),
+    );
+  });
+
+/**
+ * The server first, as online pages always did: its answer is saved; when it cannot be reached, the
+ * saved answer becomes the query's data (with its time) and the failure its error, so the page shows
+ * both (offlineSavedAt).
+ */
+async function serverThenSaved<T, K extends QueryKey>(
+  queryFn: (context: QueryFunctionContext<K>) => T | Promise<T>,
+  context: QueryFunctionContext<K>,
+  query: Query,
+): Promise<T> {
+  try {
+    const data = await queryFn(context);
+    notifyManager.schedule(() => void offlinePersister.persistQuery(query).catch(() => undefined));
+    return data;
+  } catch (error) {
+    if (query.state.data === undefined && isOfflineFailure(error) && !context.signal.aborted) {
+      const saved = await savedAnswer(query.queryHash);
+      if (saved) query.setState({ data: saved.state.data, dataUpdatedAt: saved.state.dataUpdatedAt });
+    }
+    throw error;
+  }
+}
+
 /** The options that make a query one of the offline copies. */
 export const offlineCopy = {
-  persister: offlinePersister.persisterFn,
+  persister: serverThenSaved,
   meta: { offline: true },
 } as const;
 
@@ -100,22 +135,4 @@ export function offlineSavedAt(result: Pick<UseQueryResult, 'data' | 'isError' |
   return result.isError && result.data !== undefined && isOfflineFailure(result.error)
     ? result.dataUpdatedAt
     : null;
-}
-
-/**
- * A query restored from its offline copy asks the server at once (the copy is shown meanwhile): an
- * answer older than the component, not being asked for again, is asked for once more.
- */
-export function useAskAfterRestore(
-  result: Pick<UseQueryResult, 'isSuccess' | 'isFetching' | 'isStale' | 'dataUpdatedAt' | 'refetch'>,
-) {
-  const mountedAt = useRef(Date.now());
-  const asked = useRef(false);
-  const { isSuccess, isFetching, isStale, dataUpdatedAt, refetch } = result;
-  useEffect(() => {
-    // (A server-rendered page's answers are fresh, not stale: they are not asked for again.)
-    if (asked.current || !isSuccess || isFetching || !isStale || dataUpdatedAt >= mountedAt.current) return;
-    asked.current = true;
-    void refetch();
-  }, [isSuccess, isFetching, isStale, dataUpdatedAt, refetch]);
 }

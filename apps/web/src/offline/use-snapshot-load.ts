@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { toastError } from '../ui/notify';
-import { offlineCopy, offlineSavedAt, useAskAfterRestore } from './query-persister';
+import { offlineCopy, offlineSavedAt } from './query-persister';
 
 export type SnapshotLoad<T> =
   { status: 'loading' } | { status: 'ready'; data: T; savedAt: number | null } | { status: 'failed' };
@@ -28,7 +28,6 @@ export function useSnapshotLoad<T>(
     enabled: options.enabled ?? true,
     ...offlineCopy,
   });
-  useAskAfterRestore(result);
   const savedAt = offlineSavedAt(result);
   const failed = result.isError && savedAt === null;
 

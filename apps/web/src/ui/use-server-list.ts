@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useDebounce } from 'use-debounce';
 import type { ListQueryParams } from '@helix/shared/schemas/list-query';
-import { offlineCopy, offlineSavedAt, useAskAfterRestore } from '../offline/query-persister';
+import { offlineCopy, offlineSavedAt } from '../offline/query-persister';
 import { listEmptyText, type ListStatus } from './list-states';
 
 /** The answer shape of every paged list (the shared `pageOf`); an answer may carry more fields. */
@@ -140,7 +140,6 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
     // Pages seen online are kept for offline (offline/query-persister.ts).
     ...(options.snapshot ? offlineCopy : {}),
   });
-  useAskAfterRestore(result);
   const data = result.data?.data ?? null;
   const savedAt = offlineSavedAt(result);
   // A saved page shown without the server is not a failure (the notice says when it was saved).
