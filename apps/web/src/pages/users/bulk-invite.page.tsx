@@ -301,7 +301,8 @@ export function BulkInvitePage() {
               data-testid="bulk-warnings"
             />
           )}
-          {checked.length > 0 && (
+          {/* Counted once the school's users are known (or could not be read): never before. */}
+          {checked.length > 0 && !seatsQuery.isPending && (
             <Typography.Paragraph data-testid="bulk-summary">
               {checked.length} rows: {toSend.length} to invite, {duplicates} duplicates removed,{' '}
               {blocking.length} with problems.
