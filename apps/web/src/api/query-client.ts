@@ -14,8 +14,9 @@ const serverAnswers = new WeakSet<Query>();
  *
  * Every mount asks again (staleTime 0) but for the server's answers above (`server`: the client of one
  * server render, src/prerender/render-route.server.tsx). Failures are not retried
- * here: a list's offline snapshot (offline/snapshot.ts) is the fallback, and the API client already
- * handles the session's own failures.
+ * here, and a read without network fails at once (networkMode 'always') rather than waiting: a page
+ * meant for offline shows its saved answer then (offline/query-persister.ts), and the API client
+ * already handles the session's own failures.
  */
 export function createQueryClient(options: { server?: boolean } = {}): QueryClient {
   const client = new QueryClient({
@@ -24,6 +25,7 @@ export function createQueryClient(options: { server?: boolean } = {}): QueryClie
         // A server render asks nothing on its own: what it was seeded with is what it shows.
         staleTime: options.server ? Infinity : (query) => (serverAnswers.has(query) ? Infinity : 0),
         retry: false,
+        networkMode: 'always',
         refetchOnWindowFocus: false,
       },
     },

@@ -1,3 +1,4 @@
+import { queryClient } from '../api/query-client';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
 import { clearUserData, offlineDb } from './offline-db';
 
@@ -5,7 +6,8 @@ import { clearUserData, offlineDb } from './offline-db';
  * Whose data this device holds. Log Out clears the user's cached data and outbox (after the header's
  * warning about queued edits). A forced sign-out (session expired, logged in elsewhere) clears the
  * cached pages but keeps the outbox, so nothing is dropped silently: the same user signing in again
- * replays it. Another user signing in on the device clears the previous user's data entirely.
+ * replays it. Another user signing in on the device clears the previous user's data entirely. The
+ * cached pages are the query cache's offline copies (query-persister.ts) and the model listing.
  */
 const LAST_USER_KEY = 'helix.offline.userId';
 
@@ -24,6 +26,9 @@ export function watchUserData(): void {
   const check = () => {
     const current = appStore.get(sessionUserAtom)?.id ?? null;
     if (current === previous) return;
+    // Nothing one user was shown stays in memory for the next (their offline copies stay on the
+    // device for them, unless they signed out).
+    if (previous != null) queryClient.clear();
     if (previous != null && current === null) void clearCachedPages(previous);
     previous = current;
     if (current === null) return;

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useDebounce } from 'use-debounce';
 import type { ListQueryParams } from '@helix/shared/schemas/list-query';
-import { loadWithSnapshot, type Loaded } from '../offline/snapshot';
+import { offlineCopy, offlineSavedAt } from '../offline/query-persister';
 import { listEmptyText, type ListStatus } from './list-states';
 
 /** The answer shape of every paged list (the shared `pageOf`); an answer may carry more fields. */
@@ -35,7 +35,7 @@ export interface ServerListOptions<Row, S extends string, A extends ListPageAnsw
   /** More inputs of the query (filters): a change reloads from page 1. Compared by JSON. */
   deps?: readonly unknown[];
   /**
-   * Keeps each answer as the offline snapshot `{snapshot}?{query}`: without the server, a page and
+   * Keeps each answer as an offline copy (offline/query-persister.ts): without the server, a page and
    * search asked before is shown from it (with `savedAt`), others fail.
    */
   snapshot?: string;
@@ -130,23 +130,25 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
   const queryClient = useQueryClient();
   // The previous rows stay (placeholder) while the next page loads; a stale answer never replaces a
   // newer one (each page and search is its own query).
-  const result = useQuery({
+  // `savedAt` in the answer is always null: a saved page's time is its query's (offlineSavedAt).
+  type Answer = { data: A; savedAt: null };
+  const result = useQuery<Answer, Error, Answer, unknown[]>({
     queryKey: serverListKey(name, query, options.deps),
-    queryFn: ({ signal }): Promise<Loaded<A>> => {
-      const { fetchPage, snapshot } = latest.current;
-      return snapshot
-        ? loadWithSnapshot(`${snapshot}?${listQueryString(query)}`, () => fetchPage(query, signal))
-        : fetchPage(query, signal).then((answer) => ({ data: answer, savedAt: null }));
-    },
+    queryFn: ({ signal }): Promise<Answer> =>
+      latest.current.fetchPage(query, signal).then((answer) => ({ data: answer, savedAt: null })),
     placeholderData: keepPreviousData,
+    // Pages seen online are kept for offline (offline/query-persister.ts).
+    ...(options.snapshot ? offlineCopy : {}),
   });
   const data = result.data?.data ?? null;
-  const savedAt = result.data?.savedAt ?? null;
-  const status: ListStatus = result.isError ? 'failed' : result.isFetching || result.isPending ? 'loading' : 'ready';
+  const savedAt = offlineSavedAt(result);
+  // A saved page shown without the server is not a failure (the notice says when it was saved).
+  const failed = result.isError && savedAt === null;
+  const status: ListStatus = failed ? 'failed' : result.isFetching || result.isPending ? 'loading' : 'ready';
 
   useEffect(() => {
-    if (result.errorUpdatedAt > 0) latest.current.onError?.(result.error);
-  }, [result.errorUpdatedAt, result.error]);
+    if (failed) latest.current.onError?.(result.error);
+  }, [failed, result.errorUpdatedAt, result.error]);
 
   const setSearchText = useCallback((text: string) => setSearchTextState(text), []);
   const setPage = useCallback((next: number) => setPageState({ page: next, key: filterKey }), [filterKey]);

@@ -12,26 +12,22 @@ import {
 } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import type { Dayjs } from 'dayjs';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { AUDIT_ACTIONS, type AuditEventView, type AuditListQuery } from '@helix/shared/schemas/audit';
-import { fetchTenants, type Tenant } from '../../models/models.api';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { listEmptyText } from '../../ui/list-states';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import '../../ui/admin-table.css';
-import { fetchAuditExport, fetchAuditPage } from './audit.api';
+import { fetchAuditExport } from './audit.api';
+import { auditPageQuery, auditTenantsQuery } from './audit.queries';
 import './audit-log.css';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 const PAGE_SIZE = 20;
-
-type Load =
-  | { status: 'loading'; events: AuditEventView[]; total: number }
-  | { status: 'ready'; events: AuditEventView[]; total: number }
-  | { status: 'failed'; events: AuditEventView[]; total: number };
 
 interface Filters {
   action?: string;
@@ -78,28 +74,11 @@ export function AuditLogPage() {
   const [filters, setFilters] = useState<Filters>({ offline: false, sort: 'desc' });
   const [actorText, setActorText] = useState('');
   const [page, setPage] = useState(1);
-  const [load, setLoad] = useState<Load>({ status: 'loading', events: [], total: 0 });
-  const [tenants, setTenants] = useState<Tenant[]>([]);
   const [exporting, setExporting] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    if (!platform) return;
-    fetchTenants({ toast: false })
-      .then(setTenants)
-      .catch(() => setTenants([]));
-  }, [platform]);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad((l) => ({ ...l, status: 'loading' }));
-    fetchAuditPage(queryOf(filters, page), controller.signal)
-      .then((answer) => setLoad({ status: 'ready', events: answer.events, total: answer.total }))
-      .catch(() => {
-        if (!controller.signal.aborted) setLoad((l) => ({ ...l, status: 'failed' }));
-      });
-    return () => controller.abort();
-  }, [filters, page, attempt]);
+  const tenants = useQuery({ ...auditTenantsQuery(), enabled: platform }).data ?? [];
+  const query = useQuery(auditPageQuery(queryOf(filters, page)));
+  const events = query.data?.events ?? [];
+  const loading = query.isFetching;
 
   const change = useCallback((next: Partial<Filters>) => {
     setFilters((f) => ({ ...f, ...next }));
@@ -246,12 +225,12 @@ export function AuditLogPage() {
           />
         )}
       </div>
-      {load.status === 'failed' && (
+      {query.isError && !loading && (
         <Alert
           type="error"
           showIcon
           title={MSG.failedLoadAudit}
-          action={<Button onClick={() => setAttempt((n) => n + 1)}>Retry</Button>}
+          action={<Button onClick={() => void query.refetch()}>Retry</Button>}
           className="audit-error"
         />
       )}
@@ -260,13 +239,13 @@ export function AuditLogPage() {
         rowKey="id"
         size="small"
         columns={columns}
-        dataSource={load.events}
+        dataSource={events}
         // The first load shows a skeleton; a later page, a spinner over the rows already shown.
-        loading={load.status === 'loading' && load.events.length > 0}
+        loading={loading && events.length > 0}
         pagination={{
           current: page,
           pageSize: PAGE_SIZE,
-          total: load.total,
+          total: query.data?.total ?? 0,
           showSizeChanger: false,
           hideOnSinglePage: true,
         }}
@@ -278,7 +257,7 @@ export function AuditLogPage() {
         }}
         locale={{
           emptyText: listEmptyText(
-            load.status === 'loading' ? 'loading' : load.status === 'failed' ? 'failed' : 'ready',
+            loading ? 'loading' : query.isError ? 'failed' : 'ready',
             <Empty description={MSG.failedLoadAudit} />,
             <Empty description={filtered ? MSG.auditNoMatch : MSG.auditEmpty} />,
           ),

@@ -1,9 +1,9 @@
 import { Alert, Button, Empty, Tag, Typography } from 'antd';
 import type { InvoiceView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router-dom';
-import { listInvoices } from '../../api/billing.api';
+import { invoicesQuery } from '../../billing/billing.queries';
 import { formatMoney, formatShortDate } from '../../billing/money';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
@@ -11,14 +11,6 @@ import { PageTitle } from '../../ui/page-title';
 import './billing-history.css';
 import { listEmptyText } from '../../ui/list-states';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
-
-/** Invoices per page (the server allows up to 100). */
-const PAGE_SIZE = 12;
-
-type Load =
-  | { status: 'loading'; invoices: InvoiceView[] }
-  | { status: 'ready'; invoices: InvoiceView[]; hasMore: boolean }
-  | { status: 'failed'; invoices: InvoiceView[] };
 
 const STATUS_TAG: Record<NonNullable<InvoiceView['status']>, { color: string; label: string }> = {
   paid: { color: 'green', label: 'Paid' },
@@ -42,25 +34,11 @@ const period = (invoice: InvoiceView) =>
 export function BillingHistoryPage() {
   const user = useSessionUser();
   const allowed = abilitiesOf(user).billing;
-  const [load, setLoad] = useState<Load>({ status: 'loading', invoices: [] });
-
-  const fetchPage = useCallback((before: InvoiceView[], signal?: AbortSignal) => {
-    setLoad({ status: 'loading', invoices: before });
-    listInvoices({ limit: PAGE_SIZE, startingAfter: before.at(-1)?.id }, signal)
-      .then((page) =>
-        setLoad({ status: 'ready', invoices: [...before, ...page.invoices], hasMore: page.hasMore }),
-      )
-      .catch(() => {
-        if (!signal?.aborted) setLoad({ status: 'failed', invoices: before });
-      });
-  }, []);
-
-  useEffect(() => {
-    if (!allowed) return;
-    const controller = new AbortController();
-    fetchPage([], controller.signal);
-    return () => controller.abort();
-  }, [allowed, fetchPage]);
+  const query = useInfiniteQuery({ ...invoicesQuery(), enabled: allowed });
+  const invoices = query.data?.pages.flatMap((page) => page.invoices) ?? [];
+  const loading = query.isPending || query.isFetchingNextPage;
+  // A failed first page retries the whole list; a failed further page, that page.
+  const retry = () => void (query.data ? query.fetchNextPage() : query.refetch());
 
   if (!allowed) return <Navigate to="/unauthorized" replace />;
 
@@ -125,12 +103,12 @@ export function BillingHistoryPage() {
       <Typography.Title level={1} className="page-title">
         Billing History
       </Typography.Title>
-      {load.status === 'failed' && (
+      {(query.isError || query.isFetchNextPageError) && !loading && (
         <Alert
           type="error"
           showIcon
           title={MSG.failedLoadInvoices}
-          action={<Button onClick={() => fetchPage(load.invoices)}>Retry</Button>}
+          action={<Button onClick={retry}>Retry</Button>}
           className="billing-history-error"
         />
       )}
@@ -139,21 +117,21 @@ export function BillingHistoryPage() {
         rowKey="id"
         size="small"
         columns={columns}
-        dataSource={load.invoices}
+        dataSource={invoices}
         pagination={false}
         // The first page shows a skeleton; a further page, a spinner over the rows already shown.
-        loading={load.status === 'loading' && load.invoices.length > 0}
+        loading={loading && invoices.length > 0}
         locale={{
           emptyText: listEmptyText(
-            load.status === 'loading' ? 'loading' : 'ready',
+            loading ? 'loading' : 'ready',
             null,
             <Empty description={MSG.noInvoices} />,
           ),
         }}
       />
-      {load.status === 'ready' && load.hasMore && (
+      {!loading && !query.isFetchNextPageError && query.hasNextPage && (
         <div className="billing-history-more">
-          <Button onClick={() => fetchPage(load.invoices)}>Show more</Button>
+          <Button onClick={() => void query.fetchNextPage()}>Show more</Button>
         </div>
       )}
     </section>

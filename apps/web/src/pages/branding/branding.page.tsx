@@ -1,5 +1,6 @@
 import { Button, ColorPicker, Form, Input, Modal, Radio, Result, Skeleton, Space, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Navigate, useBlocker } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { BRANDING_DEFAULTS, BrandingUpdate, TEXT_COLOURS } from '@helix/shared/schemas/branding';
@@ -7,7 +8,8 @@ import { fetchBranding, saveBranding, type TenantBrandingView } from '../../bran
 import { refreshTenantLook } from '../../branding/tenant-look';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
-import { loadWithSnapshot } from '../../offline/snapshot';
+import { persistAnswer } from '../../offline/query-persister';
+import { snapshotLoadKey, useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { usePendingTargets } from '../../offline/use-outbox';
 import { ImagePicker, imageChangeOf, imageRule } from '../../components/image-picker/image-picker';
 import { ApiError } from '../../api/api-error';
@@ -22,11 +24,6 @@ import { BRANDING_FIELDS as FIELDS, valuesOf, type BrandingFormValues } from './
 import { BrandingPreview } from './branding-preview';
 import './branding.css';
 
-type Load =
-  | { status: 'loading' }
-  | { status: 'failed' }
-  | { status: 'ready'; branding: TenantBrandingView; savedAt: number | null };
-
 /** /user/settings/branding (administration-content 2, 4, 5): colours, white label, three images. */
 export function BrandingPage() {
   const user = useSessionUser();
@@ -37,18 +34,13 @@ export function BrandingPage() {
 }
 
 function BrandingLoader() {
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-
-  const reload = useCallback(() => {
-    setLoad({ status: 'loading' });
-    loadWithSnapshot('branding', fetchBranding)
-      .then(({ data, savedAt }) => setLoad({ status: 'ready', branding: data, savedAt }))
-      .catch(() => {
-        toastError(MSG.failedLoadBranding);
-        setLoad({ status: 'failed' });
-      });
-  }, []);
-  useEffect(reload, [reload]);
+  const queryClient = useQueryClient();
+  const { load, reload } = useSnapshotLoad('branding', fetchBranding, MSG.failedLoadBranding);
+  // The saved branding is the page's answer at once (and the offline copy's).
+  const saved = (branding: TenantBrandingView) => {
+    queryClient.setQueryData(snapshotLoadKey('branding'), branding);
+    persistAnswer(snapshotLoadKey('branding'), queryClient);
+  };
   const pending = usePendingTargets().has('branding');
 
   return (
@@ -68,12 +60,7 @@ function BrandingLoader() {
           extra={<Button onClick={reload}>Try again</Button>}
         />
       )}
-      {load.status === 'ready' && (
-        <BrandingForm
-          branding={load.branding}
-          onSaved={(branding) => setLoad({ status: 'ready', branding, savedAt: null })}
-        />
-      )}
+      {load.status === 'ready' && <BrandingForm branding={load.data} onSaved={saved} />}
     </section>
   );
 }

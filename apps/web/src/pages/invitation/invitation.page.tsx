@@ -1,14 +1,14 @@
 import { Alert, Button, ConfigProvider, Skeleton, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import type { InvitationSchool, InvitationView } from '@helix/shared/schemas/invitation';
-import { fetchInvitation } from '../../api/invitation.api';
 import { brandTheme } from '../../branding/use-white-label';
 import { Logo } from '../../components/logo';
 import { PageTitle } from '../../ui/page-title';
 import { AskNewInvitation } from './ask-new-invitation';
 import { InvitationJoinForm } from './invitation.form';
+import { invitationQuery } from './invitation.queries';
 
 type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'no-token' } | InvitationView;
 
@@ -20,14 +20,16 @@ type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'no-token' }
 export function InvitationPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
-  const [loaded, setLoaded] = useState<Loaded>(token ? { state: 'loading' } : { state: 'no-token' });
-
-  const load = useCallback(() => {
-    if (!token) return;
-    setLoaded({ state: 'loading' });
-    fetchInvitation(token).then(setLoaded, () => setLoaded({ state: 'failed' }));
-  }, [token]);
-  useEffect(load, [load]);
+  const query = useQuery({ ...invitationQuery(token ?? ''), enabled: !!token });
+  // Asking again (a retry, or a link found dead meanwhile) shows the skeleton until the answer is in.
+  const loaded: Loaded = !token
+    ? { state: 'no-token' }
+    : query.isFetching || query.isPending
+      ? { state: 'loading' }
+      : query.isError
+        ? { state: 'failed' }
+        : query.data;
+  const load = () => void query.refetch();
 
   const school = 'school' in loaded ? loaded.school : null;
   const page = (

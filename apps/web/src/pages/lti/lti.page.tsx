@@ -14,24 +14,17 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { MSG } from '@helix/shared';
-import {
-  LTI_KEY_GRACE_DAYS,
-  LtiPlatformSave,
-  type LtiPlatformView,
-  type LtiSettings,
-} from '@helix/shared/schemas/lti';
-import { ApiError } from '../../api/api-error';
+import { LTI_KEY_GRACE_DAYS, LtiPlatformSave, type LtiPlatformView } from '@helix/shared/schemas/lti';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
-import { logError } from '../../logging/error-logger';
-import { toastError, toastSuccess } from '../../ui/notify';
+import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
-import { deleteLtiPlatform, fetchLtiSettings, rotateLtiKey, saveLtiPlatform } from './lti.api';
+import { deleteLtiPlatform, rotateLtiKey, saveLtiPlatform } from './lti.api';
+import { ltiKeys, ltiSettingsQuery } from './lti.queries';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
-
-type Load = { status: 'loading' } | { status: 'ready'; settings: LtiSettings } | { status: 'failed' };
 
 interface PlatformValues {
   name: string;
@@ -145,52 +138,31 @@ function PlatformModal({
  * the learning platforms registered with their issuer, client ID, deployment IDs and endpoints.
  */
 export function LtiPage() {
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const queryClient = useQueryClient();
+  const query = useQuery(ltiSettingsQuery());
+  const settings = query.data;
   const [editing, setEditing] = useState<LtiPlatformView | 'new' | null>(null);
-  const [rotating, setRotating] = useState(false);
-  const [reloads, setReloads] = useState(0);
+  const reload = () => void queryClient.invalidateQueries({ queryKey: ltiKeys.all });
 
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchLtiSettings(controller.signal)
-      .then((settings) => setLoad({ status: 'ready', settings }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (!(error instanceof ApiError && error.statusCode === 401)) {
-          logError('LTI settings: /lti failed', error);
-          toastError(MSG.failedLoadLti);
-        }
-        setLoad({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, [reloads]);
-
-  const reload = () => setReloads((n) => n + 1);
-
-  const remove = async (platform: LtiPlatformView) => {
-    try {
-      await deleteLtiPlatform(platform.id);
+  const removal = useMutation({
+    mutationFn: (platform: LtiPlatformView) => deleteLtiPlatform(platform.id),
+    onSuccess: () => {
       toastSuccess(MSG.ltiPlatformDeleted);
       reload();
-    } catch {
-      // The client has shown the server's message.
-    }
-  };
+    },
+    // On failure the client has shown the server's message.
+  });
+  const remove = (platform: LtiPlatformView) => removal.mutateAsync(platform).catch(() => undefined);
 
-  const rotate = async () => {
-    setRotating(true);
-    try {
-      const tool = await rotateLtiKey();
+  const rotation = useMutation({
+    mutationFn: rotateLtiKey,
+    onSuccess: (tool) => {
       toastSuccess(MSG.ltiKeyRotated);
-      setLoad((current) =>
-        current.status === 'ready' ? { status: 'ready', settings: { ...current.settings, tool } } : current,
-      );
-    } catch {
-      // The client has shown the server's message.
-    } finally {
-      setRotating(false);
-    }
-  };
+      queryClient.setQueryData(ltiKeys.settings(), (current) => (current ? { ...current, tool } : current));
+    },
+  });
+  const rotate = () => rotation.mutateAsync().catch(() => undefined);
+  const rotating = rotation.isPending;
 
   const columns: ResponsiveColumn<LtiPlatformView>[] = [
     { title: 'Name', dataIndex: 'name', key: 'name', role: 'title' },
@@ -237,8 +209,8 @@ export function LtiPage() {
         Teachers add Helix models to Moodle, Canvas and other learning platforms; pupils open them inside the
         course without a Helix account, and their views count for your school and for their class.
       </Typography.Paragraph>
-      {load.status === 'loading' && <Spin aria-label="Loading the LMS settings" />}
-      {load.status === 'failed' && (
+      {query.isPending && <Spin aria-label="Loading the LMS settings" />}
+      {query.isError && (
         <Alert
           type="error"
           showIcon
@@ -246,29 +218,29 @@ export function LtiPage() {
           action={<Button onClick={reload}>Retry</Button>}
         />
       )}
-      {load.status === 'ready' && (
+      {settings && (
         <>
           <Card title="1. Paste these into your learning platform" style={{ marginBottom: 24 }}>
             <Descriptions column={1} bordered size="small">
               <Descriptions.Item label="Tool URL / Target link URI (launch, redirection URI)">
-                <Copyable value={load.settings.tool.launchUrl} label="launch URL" />
+                <Copyable value={settings.tool.launchUrl} label="launch URL" />
               </Descriptions.Item>
               <Descriptions.Item label="Initiate login URL (OpenID Connect)">
-                <Copyable value={load.settings.tool.loginUrl} label="login URL" />
+                <Copyable value={settings.tool.loginUrl} label="login URL" />
               </Descriptions.Item>
               <Descriptions.Item label="Content selection URL (Deep Linking)">
-                <Copyable value={load.settings.tool.deepLinkUrl} label="deep linking URL" />
+                <Copyable value={settings.tool.deepLinkUrl} label="deep linking URL" />
               </Descriptions.Item>
               <Descriptions.Item label="Public keyset URL (JWKS)">
-                <Copyable value={load.settings.tool.jwksUrl} label="keyset URL" />
+                <Copyable value={settings.tool.jwksUrl} label="keyset URL" />
               </Descriptions.Item>
               <Descriptions.Item label="Domain">
-                <Copyable value={load.settings.tool.domain} label="domain" />
+                <Copyable value={settings.tool.domain} label="domain" />
               </Descriptions.Item>
             </Descriptions>
             <Typography.Paragraph style={{ marginTop: 16 }}>
               Key in use:{' '}
-              {load.settings.tool.keys
+              {settings.tool.keys
                 .filter((k) => k.retiredAt === null)
                 .map((k) => (
                   <Typography.Text code key={k.kid}>
@@ -296,13 +268,13 @@ export function LtiPage() {
               </Button>
             }
           >
-            {load.settings.platforms.length === 0 ? (
+            {settings.platforms.length === 0 ? (
               <Empty description="No learning platform registered yet. Register one with the values your LMS shows for Helix." />
             ) : (
               <ResponsiveTable<LtiPlatformView>
                 rowKey="id"
                 columns={columns}
-                dataSource={load.settings.platforms}
+                dataSource={settings.platforms}
                 pagination={false}
               />
             )}

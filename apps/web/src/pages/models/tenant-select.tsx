@@ -1,9 +1,10 @@
 import { Select, Spin } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useDebounce } from 'use-debounce';
 import { MSG } from '@helix/shared';
 import type { TenantOptionView } from '@helix/shared/schemas/tenant-option';
-import { fetchTenantOptionsPage } from './tenant-options.api';
+import { tenantsByIdsQuery, tenantSearchQuery } from './tenant-options.queries';
 
 interface TenantSelectProps {
   id?: string;
@@ -11,7 +12,6 @@ interface TenantSelectProps {
   onChange?(value: number[]): void;
 }
 
-const PAGE_SIZE = 20;
 const labelOf = (t: TenantOptionView) => `${t.name} (${t.domainPrefix})`;
 
 /**
@@ -23,53 +23,21 @@ const labelOf = (t: TenantOptionView) => `${t.name} (${t.domainPrefix})`;
 export function TenantSelect({ id, value, onChange }: TenantSelectProps) {
   const [text, setText] = useState('');
   const [search] = useDebounce(text.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [found, setFound] = useState<{ search: string; rows: TenantOptionView[]; total: number } | null>(
-    null,
-  );
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
   const [chosen, setChosen] = useState<Map<number, TenantOptionView>>(new Map());
-  const asked = useRef(new Set<number>());
 
-  // The names of the tenants already chosen (an edited model's), once each.
+  // The names of the tenants already chosen (an edited model's).
   const selected = value ?? [];
-  const unknown = selected.filter((v) => !chosen.has(v) && !asked.current.has(v));
-  const unknownKey = unknown.join(',');
+  const unknownKey = selected.filter((v) => !chosen.has(v)).join(',');
+  const names = useQuery({ ...tenantsByIdsQuery(unknownKey), enabled: !!unknownKey });
   useEffect(() => {
-    if (!unknownKey) return;
-    const ids = unknownKey.split(',').map(Number);
-    ids.forEach((v) => asked.current.add(v));
-    const controller = new AbortController();
-    fetchTenantOptionsPage({ ids: unknownKey, pageSize: ids.length }, controller.signal)
-      .then((answer) => setChosen((m) => new Map([...m, ...answer.rows.map((t) => [t.id, t] as const)])))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [unknownKey]);
+    if (names.data) setChosen((m) => new Map([...m, ...names.data.map((t) => [t.id, t] as const)]));
+  }, [names.data]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    setFailed(false);
-    fetchTenantOptionsPage({ page, pageSize: PAGE_SIZE, search: search || undefined }, controller.signal)
-      .then((answer) => {
-        setFound((prev) => ({
-          search,
-          rows: page > 1 && prev?.search === search ? [...prev.rows, ...answer.rows] : answer.rows,
-          total: answer.total,
-        }));
-        setLoading(false);
-      })
-      .catch(() => {
-        if (controller.signal.aborted) return;
-        setFailed(true);
-        setLoading(false);
-      });
-    return () => controller.abort();
-  }, [search, page]);
-
-  const rows = found?.search === search ? found.rows : [];
-  const more = found !== null && found.search === search && rows.length < found.total;
+  const found = useInfiniteQuery(tenantSearchQuery(search));
+  const rows = found.data?.pages.flatMap((p) => p.rows) ?? [];
+  const more = found.hasNextPage;
+  const loading = found.isFetching;
+  const failed = found.isError;
   const known = new Map([...chosen, ...rows.map((t) => [t.id, t] as const)]);
   const options = [
     ...rows.map((t) => ({ value: t.id, label: labelOf(t) })),
@@ -89,7 +57,6 @@ export function TenantSelect({ id, value, onChange }: TenantSelectProps) {
       searchValue={text}
       onSearch={(next) => {
         setText(next);
-        setPage(1);
       }}
       value={selected}
       onChange={(next) => {
@@ -101,7 +68,8 @@ export function TenantSelect({ id, value, onChange }: TenantSelectProps) {
       }}
       onPopupScroll={(e) => {
         const el = e.currentTarget;
-        if (more && !loading && el.scrollTop + el.clientHeight >= el.scrollHeight - 24) setPage((p) => p + 1);
+        if (more && !loading && el.scrollTop + el.clientHeight >= el.scrollHeight - 24)
+          void found.fetchNextPage();
       }}
       loading={loading}
       status={failed ? 'error' : undefined}

@@ -1,21 +1,13 @@
 import { Modal, Result, Spin, Tag } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { MSG } from '@helix/shared';
-import { ApiError } from '../../api/api-error';
-import { withModalSettings } from '../../models/embed-settings';
-import { fetchViewerUrl, type Model } from '../../models/models.api';
-import { safeFrameUrl } from '../../models/share-links';
-import { getPinnedModel, unpinModel, type PinnedModel } from '../../offline/pinned-models';
+import type { Model } from '../../models/models.api';
 import { useSessionUser } from '../../session/use-session';
-import { handOverPinnedCopy, offlineFrameUrl } from './offline-viewer';
+import { handOverPinnedCopy } from './offline-viewer';
 import { PinButton } from './pin-button';
 import { PinnedStorage } from './pinned-storage';
-
-type FrameState =
-  | { status: 'loading' }
-  | { status: 'ready'; url: string }
-  | { status: 'offline'; url: string; pin: PinnedModel }
-  | { status: 'failed'; message: string };
+import { viewerFrameQuery, type FrameState } from './viewer.queries';
 
 /**
  * The full-screen viewer: POST /model/viewer-url gives the model host's address (standard mode); the
@@ -26,56 +18,19 @@ type FrameState =
 export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: boolean; onClose(): void }) {
   const user = useSessionUser();
   const userId = user?.id ?? null;
-  const [state, setState] = useState<FrameState>({ status: 'loading' });
   const frame = useRef<HTMLIFrameElement>(null);
   // Read when opening, not a reason to open again (pinning from the modal keeps the frame as it is).
   const pinnedWhenOpened = useRef(pinned);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    const offlineCopy = async (): Promise<boolean> => {
-      const pin = userId === null ? null : await getPinnedModel(userId, model.id);
-      if (!pin || controller.signal.aborted) return false;
-      setState({ status: 'offline', url: offlineFrameUrl(pin), pin });
-      return true;
-    };
-    const open = async () => {
-      if (!navigator.onLine && (await offlineCopy())) return;
-      try {
-        // With a kept copy to fall back on, a failure is not worth a toast: the modal says what happens.
-        const { url } = await fetchViewerUrl(model.id, controller.signal, {
-          toast: !pinnedWhenOpened.current,
-        });
-        const safe = safeFrameUrl(url, window.location.origin);
-        setState(
-          safe
-            ? { status: 'ready', url: withModalSettings(safe) }
-            : { status: 'failed', message: MSG.viewerFailed },
-        );
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        // No answer at all (statusCode 0): the device is offline in all but name.
-        if (error instanceof ApiError && error.statusCode === 0 && (await offlineCopy())) return;
-        if (controller.signal.aborted) return;
-        // The model is gone or no longer visible to this tenant: a kept copy would only mislead.
-        if (error instanceof ApiError && error.statusCode === 404 && userId !== null) {
-          void unpinModel(userId, model.id).catch(() => undefined);
-        }
-        const offline = !navigator.onLine || (error instanceof ApiError && error.statusCode === 0);
-        // The client has shown the server's reason (e.g. the view limit); the modal says it too.
-        setState({
-          status: 'failed',
-          message: offline
-            ? MSG.viewerNotPinned
-            : error instanceof ApiError
-              ? error.message
-              : MSG.viewerFailed,
-        });
-      }
-    };
-    void open();
-    return () => controller.abort();
-  }, [model.id, userId]);
+  const opened = useQuery(viewerFrameQuery(model.id, userId, pinnedWhenOpened.current));
+  const [handOverFailed, setHandOverFailed] = useState(false);
+  const state = useMemo<FrameState>(
+    () =>
+      handOverFailed
+        ? { status: 'failed', message: MSG.viewerFailed }
+        : (opened.data ?? { status: 'loading' }),
+    [handOverFailed, opened.data],
+  );
 
   // The viewer asks for the copy once it has started (offline-request); it is sent from this origin.
   useEffect(() => {
@@ -87,7 +42,7 @@ export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: 
       const data = event.data as { source?: unknown; type?: unknown } | null;
       if (data?.source !== 'helix-viewer' || data.type !== 'offline-request') return;
       void handOverPinnedCopy(pin, model.name, target).then((sent) => {
-        if (!sent) setState({ status: 'failed', message: MSG.viewerFailed });
+        if (!sent) setHandOverFailed(true);
       });
     };
     window.addEventListener('message', onMessage);

@@ -1,19 +1,18 @@
 import { Button, Tag, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { PLATFORM_USERS_SORTS, type PlatformUserPage } from '@helix/shared/schemas/platform-user';
-import type { RoleView } from '@helix/shared/schemas/role';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PendingTag } from '../../offline/outbox-panel';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
-import { loadWithSnapshot } from '../../offline/snapshot';
+import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { HighlightText } from '../../ui/highlight-text';
 import { ListSearch } from '../../ui/list-search';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { useServerList } from '../../ui/use-server-list';
 import { fetchPlatformUsersPage, type PlatformUser } from '../platform-users/platform-users.api';
-import { fetchRoles } from '../roles/roles.api';
+import { loadRoles, ROLES_SNAPSHOT } from '../roles/roles.queries';
 import { AssignRolesModal } from './assign-roles.modal';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
@@ -38,20 +37,13 @@ export function PermissionsPage() {
   const search = list.query.search ?? '';
   // What the server allows with each user (their abilities), not re-derived here.
   const canAssign = list.rows.some((u) => u.abilities.assignRoles);
-  const [roles, setRoles] = useState<RoleView[]>([]);
   const [assigning, setAssigning] = useState<PlatformUser | null>(null);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    if (canAssign) {
-      loadWithSnapshot('roles', () => fetchRoles({ signal: controller.signal, toast: false }))
-        .then(({ data }) => setRoles(data))
-        .catch(() => {
-          if (!controller.signal.aborted) toastError(MSG.failedLoadRoles);
-        });
-    }
-    return () => controller.abort();
-  }, [canAssign]);
+  // The roles to assign (the roles list's, kept for offline too).
+  const { load: rolesLoad } = useSnapshotLoad(ROLES_SNAPSHOT, loadRoles, MSG.failedLoadRoles, {
+    enabled: canAssign,
+  });
+  const roles = rolesLoad.status === 'ready' ? rolesLoad.data : [];
 
   const outbox = useReloadOnOutboxChange(reload);
   const pending = new Set(outbox.map((e) => e.target));

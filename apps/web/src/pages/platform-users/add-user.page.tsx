@@ -1,9 +1,9 @@
 import { Button, Checkbox, Form, Input, InputNumber, Radio, Spin, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { AddUserRequest } from '@helix/shared/schemas/platform-user';
-import { fetchPlans } from '../../api/plans.api';
 import { applyServerErrors } from '../../forms/server-errors';
 import { zodRule } from '../../forms/zod-rule';
 import {
@@ -14,6 +14,7 @@ import {
   type Period,
   type Plan,
 } from '../../plans/plan-display';
+import { addUserPlansQuery } from './add-user.queries';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { addPlatformUser } from './platform-users.api';
@@ -43,23 +44,17 @@ const isDynamic = (plan: Plan | undefined) => String(plan?.dynamicQuantity) === 
 export function AddUserPage() {
   const [form] = Form.useForm<Values>();
   const [params] = useSearchParams();
-  const [plans, setPlans] = useState<Plan[] | null>(null);
   const [saving, setSaving] = useState(false);
   const period = Form.useWatch('subscription', form) ?? 'MONTHLY';
   const planId = Form.useWatch('planId', form);
   const seats = Form.useWatch('seats', form);
 
+  const plansQuery = useQuery(addUserPlansQuery());
+  // null while loading; none when they failed (the toast says so).
+  const plans: Plan[] | null = plansQuery.isError ? [] : (plansQuery.data ?? null);
   useEffect(() => {
-    const controller = new AbortController();
-    fetchPlans('guest', controller.signal)
-      .then(setPlans)
-      .catch(() => {
-        if (controller.signal.aborted) return;
-        toastError(MSG.failedLoadSubscriptions);
-        setPlans([]);
-      });
-    return () => controller.abort();
-  }, []);
+    if (plansQuery.errorUpdatedAt > 0) toastError(MSG.failedLoadSubscriptions);
+  }, [plansQuery.errorUpdatedAt]);
 
   const shown = (plans ?? []).filter((p) => planPeriod(p) === period);
   const chosen = shown.find((p) => p.id === planId);

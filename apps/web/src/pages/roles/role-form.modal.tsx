@@ -1,11 +1,13 @@
 import { Form, Input, Modal, Transfer } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { RoleSave, type PermissionView, type RoleView } from '@helix/shared/schemas/role';
 import { zodRule } from '../../forms/zod-rule';
 import { applyServerErrors } from '../../forms/server-errors';
 import { MSG } from '@helix/shared';
 import { toastInfo, toastSuccess } from '../../ui/notify';
-import { fetchRolePermissions, saveRoleOrQueue } from './roles.api';
+import { saveRoleOrQueue } from './roles.api';
+import { roleKeys, rolePermissionsQuery } from './roles.queries';
 
 /** The spec's roles lists height. */
 export const ROLE_LIST_HEIGHT = 270;
@@ -23,23 +25,22 @@ interface Props {
 export function RoleFormModal({ role, permissions, open, onClose, onSaved }: Props) {
   const [form] = Form.useForm<{ name: string }>();
   const [assigned, setAssigned] = useState<string[]>([]);
-  const [loading, setLoading] = useState(false);
   const [saving, setSaving] = useState(false);
+
+  const queryClient = useQueryClient();
+  // What the role holds as the server says now (offline the listing's stays).
+  const held = useQuery({ ...rolePermissionsQuery(role?.id ?? 0, false), enabled: open && role !== null });
+  const loading = held.isFetching;
 
   useEffect(() => {
     if (!open) return;
     form.setFieldsValue({ name: role?.name ?? '' });
-    // What the listing says the role holds; the server's answer below replaces it (offline it stays).
+    // What the listing says the role holds, until the server's answer replaces it.
     setAssigned(role ? role.permissions.map((p) => String(p.id)) : []);
-    if (!role) return;
-    const controller = new AbortController();
-    setLoading(true);
-    fetchRolePermissions(role.id, { signal: controller.signal, toast: false })
-      .then((answer) => setAssigned(answer.permissions.map((p) => String(p.id))))
-      .catch(() => undefined)
-      .finally(() => setLoading(false));
-    return () => controller.abort();
   }, [open, role, form]);
+  useEffect(() => {
+    if (open && held.data) setAssigned(held.data.map((p) => String(p.id)));
+  }, [open, held.data]);
 
   const submit = async () => {
     // Invalid fields show their errors under the fields: nothing to send.
@@ -54,6 +55,7 @@ export function RoleFormModal({ role, permissions, open, onClose, onSaved }: Pro
       );
       if (result.status === 'sent') toastSuccess(result.data.message);
       else toastInfo(MSG.savedForLater);
+      void queryClient.invalidateQueries({ queryKey: roleKeys.all });
       onSaved();
       onClose();
     } catch (error) {

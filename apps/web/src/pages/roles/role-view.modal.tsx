@@ -1,22 +1,14 @@
 import { List, Modal, Spin } from 'antd';
-import { useEffect, useState } from 'react';
-import type { PermissionView, RoleView } from '@helix/shared/schemas/role';
-import { fetchRolePermissions } from './roles.api';
+import { useQuery } from '@tanstack/react-query';
+import type { RoleView } from '@helix/shared/schemas/role';
+import { rolePermissionsQuery } from './roles.queries';
 import { ROLE_LIST_HEIGHT } from './role-form.modal';
 
 /** View: the role's permissions, read-only. */
 export function RoleViewModal({ role, onClose }: { role: RoleView | null; onClose: () => void }) {
-  const [permissions, setPermissions] = useState<PermissionView[] | null>(null);
-
-  useEffect(() => {
-    setPermissions(null);
-    if (!role) return;
-    const controller = new AbortController();
-    fetchRolePermissions(role.id, { signal: controller.signal })
-      .then((answer) => setPermissions(answer.permissions))
-      .catch(() => setPermissions([]));
-    return () => controller.abort();
-  }, [role]);
+  const query = useQuery({ ...rolePermissionsQuery(role?.id ?? 0), enabled: role !== null });
+  // A failed read shows no permissions (the client has shown the server's message).
+  const permissions = query.isError ? [] : (query.data ?? null);
 
   return (
     <Modal title={role ? `Role: ${role.name}` : 'Role'} open={role !== null} onCancel={onClose} footer={null}>

@@ -1,7 +1,8 @@
 import { Button, Modal, Space, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { MSG } from '@helix/shared';
-import type { PermissionView, RoleView } from '@helix/shared/schemas/role';
+import type { RoleView } from '@helix/shared/schemas/role';
 import { OfflineNotice } from '../../offline/offline-notice';
 import type { OutboxRow } from '../../offline/offline-db';
 import { PendingTag } from '../../offline/outbox-panel';
@@ -14,11 +15,10 @@ import { toastInfo, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { RoleFormModal } from './role-form.modal';
 import { RoleViewModal } from './role-view.modal';
-import { deleteRoleOrQueue, fetchPermissions, fetchRoles } from './roles.api';
+import { deleteRoleOrQueue } from './roles.api';
+import { loadRoles, permissionsQuery, ROLES_SNAPSHOT } from './roles.queries';
 import { listEmptyText } from '../../ui/list-states';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
-
-const loadRoles = (signal?: AbortSignal) => fetchRoles({ signal, toast: false });
 
 type RoleRow = RoleView & { pending?: boolean };
 
@@ -54,8 +54,7 @@ export function RolesPage() {
   const user = useSessionUser();
   // What the server allows: the session's (Create Role) and each role's (Edit, Delete).
   const canCreate = abilitiesOf(user).createRole;
-  const { load, reload } = useSnapshotLoad('roles', loadRoles, MSG.failedLoadRoles);
-  const [permissions, setPermissions] = useState<PermissionView[]>([]);
+  const { load, reload } = useSnapshotLoad(ROLES_SNAPSHOT, loadRoles, MSG.failedLoadRoles);
   const [search, setSearch] = useState('');
   const [viewing, setViewing] = useState<RoleView | null>(null);
   const [editing, setEditing] = useState<{ role: RoleView | null } | null>(null);
@@ -63,14 +62,7 @@ export function RolesPage() {
 
   // The transfer list's permissions, for creating a role or editing one.
   const mayEditSome = load.status === 'ready' && load.data.some((role) => role.abilities.edit);
-  useEffect(() => {
-    if (!canCreate && !mayEditSome) return;
-    const controller = new AbortController();
-    fetchPermissions({ signal: controller.signal, toast: false })
-      .then(setPermissions)
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [canCreate, mayEditSome]);
+  const permissions = useQuery({ ...permissionsQuery(), enabled: canCreate || mayEditSome }).data ?? [];
 
   const confirmDelete = (role: RoleView) => {
     void modal.confirm({

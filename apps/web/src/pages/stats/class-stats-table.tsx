@@ -1,15 +1,11 @@
 import { Alert } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { MSG } from '@helix/shared';
-import type { LtiClassStats, LtiClassStatsRow } from '@helix/shared/schemas/lti';
-import { ApiError } from '../../api/api-error';
-import { logError } from '../../logging/error-logger';
+import type { LtiClassStatsRow } from '@helix/shared/schemas/lti';
 import { formatCount } from '../../ui/count-format';
-import { fetchClassStats } from '../lti/lti.api';
+import { classStatsQuery } from './stats.queries';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
-
-type Load = { status: 'loading' } | { status: 'ready'; stats: LtiClassStats } | { status: 'failed' };
 
 /**
  * Views per class (docs/lti.md): each course that opened the school's models from a learning platform,
@@ -17,21 +13,10 @@ type Load = { status: 'loading' } | { status: 'ready'; stats: LtiClassStats } | 
  * it opened, most views first.
  */
 export function ClassStatsTable() {
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchClassStats(controller.signal)
-      .then((stats) => setLoad({ status: 'ready', stats }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (!(error instanceof ApiError && error.statusCode === 401))
-          logError('Statistics: /stats/classes failed', error);
-        setLoad({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, []);
+  const query = useQuery(classStatsQuery());
+  const stats = query.data;
 
-  if (load.status === 'failed') return <Alert type="error" showIcon message={MSG.failedLoadStatsClasses} />;
+  if (query.isError) return <Alert type="error" showIcon message={MSG.failedLoadStatsClasses} />;
   const columns: ResponsiveColumn<LtiClassStatsRow>[] = [
     {
       title: 'Class',
@@ -63,17 +48,15 @@ export function ClassStatsTable() {
   ];
   return (
     <div data-testid="stats-classes">
-      {load.status === 'ready' && load.stats.rows.length > 0 && (
-        <p className="stats-users-total">
-          {formatCount(load.stats.totalViews)} views from learning platforms
-        </p>
+      {stats && stats.rows.length > 0 && (
+        <p className="stats-users-total">{formatCount(stats.totalViews)} views from learning platforms</p>
       )}
       <ResponsiveTable<LtiClassStatsRow>
         rowKey="id"
         size="small"
-        loading={load.status === 'loading'}
+        loading={query.isPending}
         columns={columns}
-        dataSource={load.status === 'ready' ? load.stats.rows : []}
+        dataSource={stats?.rows ?? []}
         locale={{ emptyText: MSG.statsClassesEmpty }}
         pagination={{ pageSize: 10, hideOnSinglePage: true }}
       />

@@ -1,21 +1,18 @@
 import { Empty, Spin, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { MSG } from '@helix/shared';
 import { LIST_PAGE_SIZE_MAX } from '@helix/shared/schemas/list-query';
-import { ApiError } from '../../api/api-error';
-import { logError } from '../../logging/error-logger';
-import { fetchModels, fetchTenants, type ModelListing, type Tenant } from '../../models/models.api';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { ClassStatsTable } from './class-stats-table';
+import { modelStatsQuery, topTenantsQuery } from './stats.queries';
 import { ModelStatsCard } from './model-stats-card';
 import { UserStatsTable } from './user-stats-table';
 import { ViewsExportButton } from './views-export-button';
 import './stats.css';
-
-type Load = { status: 'loading' } | { status: 'ready'; listing: ModelListing } | { status: 'failed' };
 
 /**
  * /stats: per-model cards (Model.listing.view) from /model/all and the top users table (User.listing.view,
@@ -32,24 +29,10 @@ export function StatsPage() {
   // The platform's view (no school's user): every tenant's figures, with the top tenants' names.
   const platform = !can.subscription;
   const loadTenants = platform;
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const [tenants, setTenants] = useState<Tenant[]>([]);
+  const modelsQuery = useQuery({ ...modelStatsQuery(), enabled: showModels || showUsers });
+  const loading = modelsQuery.isPending;
 
-  useEffect(() => {
-    if (!showModels && !showUsers) return;
-    const controller = new AbortController();
-    fetchModels({ stats: true }, controller.signal)
-      .then((listing) => setLoad({ status: 'ready', listing }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (!(error instanceof ApiError && error.statusCode === 401))
-          logError('Statistics: /model/all failed', error);
-        setLoad({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, [showModels, showUsers]);
-
-  const listing = load.status === 'ready' ? load.listing : null;
+  const listing = modelsQuery.data ?? null;
   // Only the names of the tenants the cards show (each model's top tenants), asked once the cards'
   // figures are in: not every tenant's (10,000 in the large data set), which delayed the first rows.
   const topTenantIds = [
@@ -58,16 +41,11 @@ export function StatsPage() {
     .slice(0, LIST_PAGE_SIZE_MAX)
     .join(',');
 
+  const tenantsQuery = useQuery({ ...topTenantsQuery(topTenantIds), enabled: loadTenants && !!topTenantIds });
+  const tenants = tenantsQuery.data ?? [];
   useEffect(() => {
-    if (!loadTenants || !topTenantIds) return;
-    const controller = new AbortController();
-    fetchTenants({ signal: controller.signal, toast: false }, topTenantIds)
-      .then(setTenants)
-      .catch(() => {
-        if (!controller.signal.aborted) toastError(MSG.failedGetTenants);
-      });
-    return () => controller.abort();
-  }, [loadTenants, topTenantIds]);
+    if (tenantsQuery.errorUpdatedAt > 0) toastError(MSG.failedGetTenants);
+  }, [tenantsQuery.errorUpdatedAt]);
 
   const models = showModels ? (listing?.models ?? []) : [];
   // Views per class (LTI courses): the school's owner and whoever reads its users' statistics.
@@ -82,12 +60,12 @@ export function StatsPage() {
       </Typography.Title>
       {/* A customer's own views (the billed count) for the period; platform admins read every tenant's above. */}
       {showModels && !platform && <ViewsExportButton />}
-      {load.status === 'loading' && (showModels || showUsers) && (
+      {loading && (showModels || showUsers) && (
         <div className="stats-loading">
           <Spin size="large" aria-label="Loading statistics" />
         </div>
       )}
-      {(nothingAllowed || (!showUsers && load.status !== 'loading' && models.length === 0)) && (
+      {(nothingAllowed || (!showUsers && !loading && models.length === 0)) && (
         <Empty description={MSG.noStatistics} />
       )}
       {models.length > 0 && (

@@ -2,8 +2,9 @@ import { Alert, Button, Modal, Spin } from 'antd';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { ChangePreviewView, PaymentActionView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { previewChange } from '../../api/billing.api';
+import { billingKeys, changePreviewQuery } from '../../billing/billing.queries';
 import { paymentErrorText } from '../../billing/card-error';
 import {
   payChangeInvoice,
@@ -50,30 +51,30 @@ export function ChangeConfirmModal({
   /** The change is in force ('applied') or paid and still being applied ('pending'). */
   onSettled(outcome: 'applied' | 'pending'): void;
 }) {
-  const [preview, setPreview] = useState<PreviewState>({ status: 'loading' });
+  const queryClient = useQueryClient();
   const [phase, setPhase] = useState<Phase>({ kind: 'confirm' });
-
   useEffect(() => {
-    if (!target) return;
-    let live = true;
-    setPhase({ kind: 'confirm' });
-    setPreview({ status: 'loading' });
-    const { request } = target;
-    previewChange(
-      request.kind === 'plan'
-        ? { planId: request.planId, quantity: request.quantity }
-        : { quantity: request.quantity },
-    )
-      .then((answer) => live && setPreview({ status: 'ready', preview: answer }))
-      .catch((error: unknown) => live && setPreview({ status: 'failed', message: paymentErrorText(error) }));
-    return () => {
-      live = false;
-    };
+    if (target) setPhase({ kind: 'confirm' });
   }, [target]);
+
+  const previewQuery = useQuery({
+    ...changePreviewQuery(target?.request ?? { kind: 'seats', quantity: 0 }),
+    enabled: target !== null,
+  });
+  // Each opening shows the server's answer of now, never one from an earlier opening.
+  const preview: PreviewState = previewQuery.isFetching
+    ? { status: 'loading' }
+    : previewQuery.isError
+      ? { status: 'failed', message: paymentErrorText(previewQuery.error) }
+      : previewQuery.isSuccess
+        ? { status: 'ready', preview: previewQuery.data }
+        : { status: 'loading' };
 
   const finish = (outcome: ChangeOutcome) => {
     if (outcome.status === 'needs-card')
       return setPhase({ kind: 'needs-card', message: outcome.message, action: outcome.action });
+    // The invoices (and any preview) as they are after the change.
+    void queryClient.invalidateQueries({ queryKey: billingKeys.all });
     onSettled(outcome.status);
   };
 

@@ -1,18 +1,12 @@
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import { DownloadOutlined, DownOutlined, UploadOutlined, WarningOutlined } from '@ant-design/icons';
 import { Alert, Button, Dropdown, Progress, Space, Spin, Tag, Typography, Upload } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { problemRowsTable, type BulkFileRow } from '@helix/shared/bulk/bulk-file';
-import {
-  blockingRows,
-  checkInviteRows,
-  rowsToSend,
-  type BulkInviteBatchView,
-  type CheckedRow,
-} from '@helix/shared/schemas/invite';
-import type { TenantUserList } from '@helix/shared/schemas/tenant-user';
+import { blockingRows, checkInviteRows, rowsToSend, type CheckedRow } from '@helix/shared/schemas/invite';
 import { ApiError } from '../../api/api-error';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
@@ -20,10 +14,9 @@ import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { readBulkFile, SAMPLE_CSV } from './bulk-file';
 import { downloadTable } from '../../ui/export-table';
-import { bulkInvite, fetchBulkBatch, fetchTenantUsers } from './users.api';
+import { bulkInvite } from './users.api';
+import { allUsersQuery, bulkBatchQuery, userKeys } from './users.queries';
 import { ResponsiveTable } from '../../ui/responsive-table';
-
-const POLL_MS = 1000;
 
 function downloadSample() {
   // With a byte-order mark, so Excel opens the accented sample name right.
@@ -59,7 +52,7 @@ function refusedRows(errors: Record<string, string>, sent: readonly number[]): M
 export function BulkInvitePage() {
   const [params, setParams] = useSearchParams();
   const batchId = Number(params.get('batch')) || null;
-  const [seats, setSeats] = useState<TenantUserList | null>(null);
+  const queryClient = useQueryClient();
   const [fileName, setFileName] = useState<string | null>(null);
   const [rows, setRows] = useState<BulkFileRow[]>([]);
   const [warnings, setWarnings] = useState<string[]>([]);
@@ -68,45 +61,27 @@ export function BulkInvitePage() {
   const [existingFromServer, setExistingFromServer] = useState<string[]>([]);
   const [refused, setRefused] = useState<Map<number, string>>(new Map());
   const [sending, setSending] = useState(false);
-  const [batch, setBatch] = useState<BulkInviteBatchView | null>(null);
   const announced = useRef(false);
 
+  const seatsQuery = useQuery(allUsersQuery());
+  const seats = seatsQuery.data ?? null;
   useEffect(() => {
-    const controller = new AbortController();
-    fetchTenantUsers({ signal: controller.signal, toast: false })
-      .then(setSeats)
-      .catch(() => {
-        if (!controller.signal.aborted) toastError(MSG.failedLoadUsers);
-      });
-    return () => controller.abort();
-  }, [batch?.status]);
+    if (seatsQuery.errorUpdatedAt > 0) toastError(MSG.failedLoadUsers);
+  }, [seatsQuery.errorUpdatedAt]);
 
   // Follow the batch named in the address until it is done.
+  const batch = useQuery({ ...bulkBatchQuery(batchId ?? 0), enabled: batchId !== null }).data ?? null;
+  const batchStatus = batch?.status;
+  const batchFailed = batch?.failed;
   useEffect(() => {
-    if (!batchId) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const view = await fetchBulkBatch(batchId, { toast: false });
-        if (stopped) return;
-        setBatch(view);
-        if (view.status === 'done') {
-          if (!announced.current && view.failed === 0) toastSuccess(MSG.usersUploaded);
-          announced.current = true;
-          return;
-        }
-      } catch {
-        if (stopped) return;
-      }
-      timer = setTimeout(() => void poll(), POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [batchId]);
+    // The seats as they are once the batch has run.
+    if (batchStatus) void queryClient.invalidateQueries({ queryKey: userKeys.everyone() });
+  }, [batchStatus, queryClient]);
+  useEffect(() => {
+    if (batchStatus !== 'done' || announced.current) return;
+    if (batchFailed === 0) toastSuccess(MSG.usersUploaded);
+    announced.current = true;
+  }, [batchStatus, batchFailed]);
 
   const existing = useMemo(
     () => new Set([...(seats?.users.map((u) => u.email.toLowerCase()) ?? []), ...existingFromServer]),
@@ -326,7 +301,8 @@ export function BulkInvitePage() {
               data-testid="bulk-warnings"
             />
           )}
-          {checked.length > 0 && (
+          {/* Counted once the school's users are known (or could not be read): never before. */}
+          {checked.length > 0 && !seatsQuery.isPending && (
             <Typography.Paragraph data-testid="bulk-summary">
               {checked.length} rows: {toSend.length} to invite, {duplicates} duplicates removed,{' '}
               {blocking.length} with problems.

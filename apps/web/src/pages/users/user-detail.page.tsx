@@ -8,7 +8,7 @@ import type { UserDetailView } from '@helix/shared/schemas/tenant-user';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { DeleteUserModal } from './delete-user.modal';
-import { fetchUserDetail } from './users.api';
+import { userDetailQuery } from './users.queries';
 import { ResponsiveTable } from '../../ui/responsive-table';
 
 type Load = { status: 'loading' } | { status: 'ready'; user: UserDetailView } | { status: 'failed' };
@@ -28,11 +28,7 @@ export function UserDetailPage() {
   // The user, as a query (src/api/query-client.ts): loading, failure and the toast from one place.
   const userId = Number(id);
   const valid = Number.isInteger(userId) && userId >= 1;
-  const detail = useQuery({
-    queryKey: ['user-detail', userId],
-    queryFn: ({ signal }) => fetchUserDetail(userId, { signal, toast: false }),
-    enabled: valid,
-  });
+  const detail = useQuery({ ...userDetailQuery(userId), enabled: valid });
   useEffect(() => {
     if (detail.errorUpdatedAt > 0) toastError(MSG.failedLoadUser);
   }, [detail.errorUpdatedAt]);
