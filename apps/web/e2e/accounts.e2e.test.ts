@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { MSG } from '@helix/shared';
 import { launchBrowser, newPage } from './support/browser.ts';
-import { DEMO, expectPath, fieldErrors, logIn, logOut, newPerson, signUp } from './support/accounts.ts';
+import {
+  DEMO,
+  expectPath,
+  fieldErrors,
+  logIn,
+  logOut,
+  newPerson,
+  signUp,
+  waitForApp,
+} from './support/accounts.ts';
 
 describe('accounts in the browser', () => {
   let browser: Browser;
@@ -26,6 +35,9 @@ describe('accounts in the browser', () => {
   it('shows the sign-up validation messages verbatim', async () => {
     const { context, page } = await newPage(browser);
     await page.goto('/signup');
+    // A press before the app has hydrated the server's form is the browser's own submit (docs: README,
+    // "How a page is rendered"); the messages are the app's.
+    await waitForApp(page);
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
     const empty = await fieldErrors(page);
     for (const message of [

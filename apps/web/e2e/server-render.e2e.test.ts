@@ -131,7 +131,9 @@ describe('server-rendered pages hydrate', () => {
     await page.getByLabel('Remember me').check();
     expect(await prerendered(page)).toBe('login');
     await release();
-    await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true');
+    await page.waitForFunction(
+      () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
+    );
     // The fields still show what was typed, and the form has it: Log In signs in.
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(DEMO.user.email);
     await page.getByRole('button', { name: 'Log In', exact: true }).click();

@@ -86,7 +86,7 @@ describe('fast-track support in the browser', () => {
     expect(priorities).toEqual([...priorities].sort((a, b) => Number(b) - Number(a)));
 
     // The message and the screenshot (fetched with the admin's session; not a public image).
-    await row.getByRole('button', { name: 'Expand row' }).click();
+    await row.getByRole('button', { name: MSG.showRowDetails }).click();
     await admin.page.getByText('when I drag it.', { exact: false }).waitFor();
     await admin.page.getByRole('button', { name: 'Show screenshot' }).click();
     const image = admin.page.getByRole('img', { name: `Screenshot of request ${id}` });

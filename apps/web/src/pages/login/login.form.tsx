@@ -61,9 +61,7 @@ export function LoginForm() {
         <Form.Item name="rememberMe" valuePropName="checked" noStyle>
           <Checkbox>Remember me</Checkbox>
         </Form.Item>
-        <Link to={withBrand('/forgot-password', brand)}>
-          Forgot password?
-        </Link>
+        <Link to={withBrand('/forgot-password', brand)}>Forgot password?</Link>
       </div>
       <Button type="primary" htmlType="submit" block loading={busy}>
         Log In

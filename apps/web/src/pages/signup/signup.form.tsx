@@ -71,11 +71,7 @@ export function SignupForm() {
         rules={[zodRule(SignupSchema, 'user_name')]}
         extra="Lowercase letters, optionally followed by numbers."
       >
-        <Input
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-        />
+        <Input autoComplete="username" autoCapitalize="none" spellCheck={false} />
       </Form.Item>
       <Form.Item label="Email" name="email" rules={[zodRule(SignupSchema, 'email')]}>
         <Input type="email" autoComplete="email" inputMode="email" />
