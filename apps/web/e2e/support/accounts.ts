@@ -50,6 +50,8 @@ export async function logIn(page: Page, email: string, password: string, remembe
 
 export async function signUp(page: Page, person: ReturnType<typeof newPerson>): Promise<void> {
   await page.goto('/signup');
+  // As the login above: a press before the app is up would be the browser's own submit of the form.
+  await waitForApp(page);
   await page.getByLabel('Name', { exact: true }).fill(person.name);
   await page.getByLabel('Username', { exact: true }).fill(person.userName);
   await page.getByLabel('Email', { exact: true }).fill(person.email);
