@@ -18,5 +18,24 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  // A page the server rendered is the real page before the app has hydrated it, and a press then is
+  // the browser's own (a form's native submit, a button that does nothing yet). A person waits for a
+  // page to respond; a test's first step comes within milliseconds, so it waits for the hydration mark
+  // (what comes before hydration is tested on its own: server-render.e2e.test.ts).
+  const goto = page.goto.bind(page);
+  page.goto = async (...args: Parameters<Page['goto']>) => {
+    const response = await goto(...args);
+    await untilHydrated(page);
+    return response;
+  };
   return { context, page };
+}
+
+/** Until a server-rendered page (#root[data-prerendered]) is hydrated; at once for any other page. */
+export async function untilHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = document.querySelector('#root');
+    if (!root?.hasAttribute('data-prerendered')) return true;
+    return root.getAttribute('data-hydrated') === 'true' || root.getAttribute('data-rendered') === 'true';
+  });
 }
