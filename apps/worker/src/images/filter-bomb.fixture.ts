@@ -35,16 +35,19 @@ export function cssFilterBombSvg(rects = 60): Buffer {
 
 /**
  * A bomb the filter scan does not recognise: one blurred group drawn `uses` times with <use> (one
- * filter reference in the text, `uses` blurs when rendered). 300 uses took about 4 s for a profile
- * picture on this 2-core machine, inside the budget; 1,500 take about five times that, so only the
- * rasteriser's time limit stops it.
+ * filter reference in the text, `uses` x `blurs` blurs when rendered). 1,500 uses are over the scan's
+ * count of draws. Under it, 300 uses of one blur took about 3 to 4 s for a profile picture on a 2-core
+ * machine: inside the 5 s budget when the machine is idle, over it when loaded, so a test of the time
+ * limit takes several chained blurs per draw (the scan counts filter references, not primitives) and is
+ * over the budget on any machine.
  */
-export function useBombSvg(uses = 1500): Buffer {
+export function useBombSvg(uses = 1500, blurs = 1): Buffer {
   const copies = Array.from({ length: uses }, (_, i) => `<use href="#g" x="${i % 50}"/>`).join('');
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000"><defs>` +
       `<filter id="b" filterUnits="userSpaceOnUse" x="-100000" y="-100000" width="200000" height="200000">` +
-      `<feGaussianBlur stdDeviation="90"/></filter><g id="g" filter="url(#b)"><rect width="1000" height="1000"/></g>` +
+      `${'<feGaussianBlur stdDeviation="90"/>'.repeat(blurs)}</filter>` +
+      `<g id="g" filter="url(#b)"><rect width="1000" height="1000"/></g>` +
       `</defs>${copies}</svg>`,
   );
 }
