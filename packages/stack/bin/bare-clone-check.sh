@@ -8,8 +8,24 @@ src="$(cd "$(dirname "$0")/../../.." && pwd)"
 work="$(mktemp -d /tmp/helix-bare-XXXXXX)"
 # Below Linux's ephemeral ports (32768-60999): the tests running beside it listen on and connect from
 # ports the kernel picks there, which could take the portal's between the start's check and its listen.
-port="${BARE_CHECK_PORT:-31300}"
-db="helix_bare_$(date +%s)"
+# Two CI runs side by side each need three ports of their own: a run takes the first slot (31300,
+# 31310, ... 31390) whose lock file it can hold, and holds it until it ends (the kernel lets go of the
+# lock however it ends); BARE_CHECK_PORT names one.
+take_slot() {
+  local p
+  for p in $(seq 31300 10 31390); do
+    exec {slot_fd}>"/tmp/helix-bare-$p.lock"
+    if flock -n "$slot_fd"; then
+      port=$p
+      return 0
+    fi
+    exec {slot_fd}>&-
+  done
+  echo '[bare] every port slot 31300-31390 is held by another run' >&2
+  exit 1
+}
+if [ -n "${BARE_CHECK_PORT:-}" ]; then port=$BARE_CHECK_PORT; else take_slot; fi
+db="helix_bare_$(date +%s)_$$"
 pid=''
 cleanup() {
   local status=$?

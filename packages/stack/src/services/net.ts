@@ -21,7 +21,7 @@ export function ephemeralPortRange(): { low: number; high: number } {
 
 /**
  * Where freePort picks: 20000-29999, below the ephemeral range (30000 up to it is left for fixed choices,
- * such as the bare-clone check's 31300-31302); above the range when it starts too low.
+ * such as the bare-clone check's slots 31300-31392); above the range when it starts too low.
  */
 function pickingWindow(count: number): { from: number; to: number } {
   const { low, high } = ephemeralPortRange();
