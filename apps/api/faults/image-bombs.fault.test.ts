@@ -200,7 +200,7 @@ describe('five SVG filter bombs uploaded at once', () => {
 });
 
 describe('SVG bombs from several schools at once', () => {
-  it("never slow another school's picture: it is checked within a second", async () => {
+  it("never slow another school's picture: it never waits for a bomb's time limit", async () => {
     await normalUpload();
     const usual = (await normalUpload()).ms;
     const figures: Record<string, string | number>[] = [];
@@ -234,8 +234,11 @@ describe('SVG bombs from several schools at once', () => {
       for (const bomb of answers) expect([422, 429]).toContain(bomb.status);
       for (const upload of uploads) {
         expect(upload.status).toBe(200);
-        // Within a second (or twice the usual time when the machine is slower than that on its own).
-        expect(upload.ms).toBeLessThan(Math.max(1000, 2 * usual));
+        // Never behind a bomb: the defect made it wait for a bomb's kill at the time limit (4-5 s where
+        // it usually takes 0.3 s). The same margin as the case above (twice the usual time and 2 s for
+        // a loaded machine) stays under the time limit on an idle one, so a wait for a kill still fails.
+        expect(upload.ms).toBeLessThan(2 * usual + 2000);
+        expect(upload.ms).toBeLessThan(BUDGET_MS);
       }
     }
   });

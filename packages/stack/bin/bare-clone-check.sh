@@ -86,6 +86,19 @@ stop_portal() {
   kill -TERM -- "-$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   pid=''
+  # npm start's processes (API, worker, viewer, stripe-local, a Redis or PGlite it started) stop in
+  # process groups of their own and may still be writing into .data for a moment on a loaded machine:
+  # the next step (rm -rf .data) waits until no process but this script works in the clone.
+  for _ in $(seq 1 60); do
+    # Every process whose working folder is the clone, but this script (find itself runs from /).
+    left=$(cd / && find /proc/[0-9]*/cwd -maxdepth 0 -lname "$work/repo*" 2>/dev/null |
+      sed -n 's|^/proc/\([0-9]*\)/cwd$|\1|p' | grep -vx "$$" | tr '\n' ' ' || true)
+    [ -z "$left" ] && return 0
+    sleep 1
+  done
+  echo "[bare] processes still running in $work/repo 60 s after the stop:" >&2
+  for p in $left; do ps -o pid=,args= -p "$p" >&2 || true; done
+  exit 1
 }
 
 start_portal
