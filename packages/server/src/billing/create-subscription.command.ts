@@ -15,7 +15,7 @@ import { idempotencyKey } from './idempotency-key.ts';
 import { invoicePaymentIntent } from './invoice-payment.ts';
 import { planPriceId } from './stripe-catalog.command.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
-import { readBillingAccount } from './billing-account.query.ts';
+import { readBillingAccount, trialUsed } from './billing-account.query.ts';
 import { endSubscriptionNow } from './end-subscription.ts';
 import { syncUnserialised } from './sync-subscription.command.ts';
 import { planAndSeats } from './tenant-plan.ts';
@@ -82,7 +82,7 @@ async function placeSubscription(
   const priceId = await planPriceId(deps, plan);
   const account = await readBillingAccount(stripe, customerId);
   const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId } });
-  const trial = !((stored?.isTrialPassed ?? false) || account.trialUsed);
+  const trial = !trialUsed(stored, account);
   // Stripe's test ids (pm_card_visa) name a new card on each use: from here on, the attached card.
   const pm = input.paymentMethodId
     ? await attachPaymentMethod(stripe, customerId, input.paymentMethodId)
