@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The very function the generated service worker runs on activation (cleanupOutdatedCaches: true).
 import { deleteOutdatedCaches } from 'workbox-precaching/utils/deleteOutdatedCaches.js';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { OFFLINE_ID_PATTERN, OFFLINE_VIEW_KEY_PATTERN } from '@helix/shared/schemas/pinned-model';
 import { pinnedFilesRoute } from '../pwa/pinned-files-route';
 import { deviceId } from './device-id';
