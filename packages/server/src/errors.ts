@@ -1,13 +1,15 @@
 import { STATUS_CODES } from 'node:http';
 import { MSG } from '@helix/shared';
+import { ERROR_CODES, type ErrorCode } from '@helix/shared/error-codes';
 
 /**
  * The one error type. The API's error handler answers `{ statusCode, error, code, message }`, plus
  * `errors: { field: message }` for field errors and `current` for a version conflict. The code is
- * the client's contract (packages/shared/src/schemas/outbox.ts); the message is for people.
+ * the client's contract, one of ERROR_CODES (packages/shared/src/error-codes.ts); the message is for
+ * people.
  */
 export class AppError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly status: number;
   readonly errors?: Record<string, string>;
   /** The `error` field of the answer when it is not the HTTP reason (the spec's 'Invalid token'). */
@@ -18,7 +20,7 @@ export class AppError extends Error {
   readonly retryAfter?: number;
 
   constructor(
-    code: string,
+    code: ErrorCode,
     opts: {
       status: number;
       message: string;
@@ -40,37 +42,44 @@ export class AppError extends Error {
 
   /** The record changed since the version the edit was based on (If-Match): 409 with the record now. */
   static versionConflict(current: unknown, message: string = MSG.versionConflict) {
-    return new AppError('VERSION_CONFLICT', { status: 409, message, current });
+    return new AppError(ERROR_CODES.versionConflict, { status: 409, message, current });
   }
 
   static badRequest(message: string, errors?: Record<string, string>) {
-    return new AppError('BAD_REQUEST', { status: 400, message, errors });
+    return new AppError(ERROR_CODES.badRequest, { status: 400, message, errors });
   }
   static field(field: string, message: string, status = 422) {
-    return new AppError('FIELD_INVALID', { status, message, errors: { [field]: message } });
+    return new AppError(ERROR_CODES.fieldInvalid, { status, message, errors: { [field]: message } });
   }
   static unauthorized(message: string = MSG.sessionExpired) {
-    return new AppError('UNAUTHORIZED', { status: 401, message });
+    return new AppError(ERROR_CODES.unauthorized, { status: 401, message });
   }
   /** The session was ended by a newer login of the same user: the web shows the multiple-login popup. */
   static invalidToken() {
-    return new AppError('INVALID_TOKEN', { status: 401, message: MSG.invalidToken, error: MSG.invalidToken });
+    return new AppError(ERROR_CODES.invalidToken, {
+      status: 401,
+      message: MSG.invalidToken,
+      error: MSG.invalidToken,
+    });
   }
   static tooManyRequests(message: string = MSG.tooManyRequests) {
-    return new AppError('TOO_MANY_REQUESTS', { status: 429, message });
+    return new AppError(ERROR_CODES.tooManyRequests, { status: 429, message });
   }
   static forbidden(message: string = MSG.unauthorizedAccess) {
-    return new AppError('FORBIDDEN', { status: 403, message });
+    return new AppError(ERROR_CODES.forbidden, { status: 403, message });
   }
   static notFound(message: string = MSG.notFound) {
-    return new AppError('NOT_FOUND', { status: 404, message });
+    return new AppError(ERROR_CODES.notFound, { status: 404, message });
   }
   /** A dependency is down (REDIS_UNAVAILABLE, DATABASE_UNAVAILABLE): 503, retry after a few seconds. */
-  static unavailable(code: 'REDIS_UNAVAILABLE' | 'DATABASE_UNAVAILABLE', retryAfter = 5) {
+  static unavailable(
+    code: typeof ERROR_CODES.redisUnavailable | typeof ERROR_CODES.databaseUnavailable,
+    retryAfter = 5,
+  ) {
     return new AppError(code, { status: 503, message: MSG.serviceUnavailable, retryAfter });
   }
   static conflict(message: string, errors?: Record<string, string>) {
-    return new AppError('CONFLICT', { status: 409, message, errors });
+    return new AppError(ERROR_CODES.conflict, { status: 409, message, errors });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The one error shape every API failure answers with. `code` is stable and machine-readable
- * (schemas/outbox.ts lists them and says which are "retry later").
+ * (error-codes.ts lists them; schemas/outbox.ts says which are "retry later").
  */
 export interface ApiErrorBody {
   statusCode: number;

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The very function the generated service worker runs on activation (cleanupOutdatedCaches: true).
 import { deleteOutdatedCaches } from 'workbox-precaching/utils/deleteOutdatedCaches.js';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { OFFLINE_ID_PATTERN, OFFLINE_VIEW_KEY_PATTERN } from '@helix/shared/schemas/pinned-model';
 import { pinnedFilesRoute } from '../pwa/pinned-files-route';
 import { deviceId } from './device-id';
 import { PINNED_CACHE, sweep } from './pinned-cache';
-import { backoffMs, isRetryable, newViewKey } from './queued-views';
+import { isRetryable, newViewKey } from './queued-views';
 import { ApiError } from '../api/api-error';
 
 const SCOPE = 'https://helix.example/';
@@ -99,7 +100,7 @@ describe('queued offline views', () => {
     expect(deviceId()).toBe(id);
   });
 
-  it('retries network failures, 5xx, 408 and 429 with growing backoff; drops other refusals', () => {
+  it('retries network failures, 5xx, 408, 429 and a key still running, as the outbox does; drops other refusals', () => {
     expect(isRetryable(ApiError.network(false))).toBe(true);
     expect(isRetryable(new ApiError(503, 'Service Unavailable', 'x'))).toBe(true);
     expect(isRetryable(new ApiError(429, 'Too Many Requests', 'x'))).toBe(true);
@@ -108,7 +109,8 @@ describe('queued offline views', () => {
     for (const status of [400, 403, 404, 409, 422]) {
       expect(isRetryable(new ApiError(status, 'Refused', 'x')), String(status)).toBe(false);
     }
-    expect([1, 2, 3, 4].map(backoffMs)).toEqual([5_000, 10_000, 20_000, 40_000]);
-    expect(backoffMs(30)).toBe(10 * 60 * 1000);
+    const running = new ApiError(409, 'Conflict', 'x');
+    running.code = ERROR_CODES.idempotencyInProgress;
+    expect(isRetryable(running)).toBe(true);
   });
 });

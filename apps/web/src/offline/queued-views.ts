@@ -1,3 +1,4 @@
+import { isRetryable as isRetryableFailure } from '@helix/shared/schemas/outbox';
 import { OFFLINE_VIEW_MAX_AGE_DAYS, OfflineViewAnswer } from '@helix/shared/schemas/pinned-model';
 import { ApiError } from '../api/api-error';
 import { tenantApi } from '../api/client';
@@ -6,6 +7,7 @@ import { readTenant } from '../session/cookies';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
 import { randomId } from './device-id';
 import { offlineDb, type QueuedViewRow } from './offline-db';
+import { backoffMs } from './outbox-schedule';
 
 /**
  * Views of pinned models made without network (issue 8 §3). Each opening is queued with its own key
@@ -18,8 +20,6 @@ import { offlineDb, type QueuedViewRow } from './offline-db';
 export const QUEUE_WINDOW_MS = 30 * 60 * 1000;
 const MAX_AGE_MS = OFFLINE_VIEW_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
 const LOCK_NAME = 'helix-queued-views';
-const BACKOFF_BASE_MS = 5_000;
-const BACKOFF_MAX_MS = 10 * 60 * 1000;
 
 let syncNow: () => void = () => undefined;
 let soon: ReturnType<typeof setTimeout> | undefined;
@@ -66,16 +66,13 @@ export async function queueView(
   });
 }
 
-/** Network, timeouts, 5xx, 408 and 429: try again later. Any other 4xx: the server refused for good. */
+/**
+ * The outbox's retry rule (failureKind, @helix/shared/schemas/outbox): a network failure, 5xx, 408,
+ * 429 and a key still running (IDEMPOTENCY_IN_PROGRESS) are tried again later; any other answer is
+ * the server's last word.
+ */
 export const isRetryable = (error: unknown): boolean =>
-  !(error instanceof ApiError) ||
-  error.statusCode === 0 ||
-  error.statusCode === 408 ||
-  error.statusCode === 429 ||
-  error.statusCode >= 500;
-
-export const backoffMs = (attempts: number): number =>
-  Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  !(error instanceof ApiError) || isRetryableFailure({ status: error.statusCode, code: error.code });
 
 export type Send = (row: QueuedViewRow) => Promise<unknown>;
 
@@ -142,7 +139,8 @@ async function withLock(run: () => Promise<void>): Promise<void> {
 
 /**
  * Sends queued views at start-up, whenever the browser comes back online or a user signs in, and
- * after a retryable failure with exponential backoff (5 s doubling to 10 min).
+ * after a retryable failure with the outbox's backoff (outbox-schedule.ts: 1 s doubling to 5 min, with
+ * jitter).
  */
 export function startQueuedViewSync(): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { MSG, type LoginRequest } from '@helix/shared';
 import type { AuthResponse } from '@helix/shared/schemas/session';
 import type { z } from 'zod';

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuditAction } from '@helix/shared/schemas/audit';
 import type { Prisma } from '../db.ts';
-import type { Actor } from '../sessions/session.service.ts';
+import type { Actor } from '../sessions/actor.ts';
 import { redact } from './redact.ts';
 
 /**

@@ -8,6 +8,7 @@ import { stripeOf, type Stripe } from './stripe-client.ts';
 import { syncUnserialised } from './sync-subscription.command.ts';
 import { invoicePaymentIntent } from './invoice-payment.ts';
 import { checkTrialCard } from './trial-card.ts';
+import { BILLED_STATUSES } from './stripe-statuses.ts';
 import {
   serialiseTenantBilling,
   storeBilling,
@@ -169,7 +170,7 @@ async function invoiceEffects(deps: Deps, tenantId: number, event: Stripe.Event)
   if (reason === 'subscription_update' && (sub?.pending_update || row?.changeInvoiceId === invoice.id))
     return {};
   // Only a plan that was in force can "fail": a renewal, a trial conversion, a seat change's invoice.
-  if (!sub || !['active', 'past_due', 'trialing', 'unpaid'].includes(sub.status)) return {};
+  if (!sub || !BILLED_STATUSES.has(sub.status)) return {};
   return { mail: 'payment-failed' };
 }
 

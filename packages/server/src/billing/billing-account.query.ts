@@ -1,5 +1,6 @@
 import type { Db, Plan } from '../db.ts';
 import type { Stripe } from './stripe-client.ts';
+import { ENDED_STATUSES, HOLDING_STATUSES } from './stripe-statuses.ts';
 import type { Tx } from './tenant-billing.ts';
 
 /**
@@ -12,24 +13,6 @@ import type { Tx } from './tenant-billing.ts';
  *   plan or seat change waits for its payment (then the order paid before the change).
  * Every command, the webhook sync and the reconcile job read the account through here.
  */
-
-/** Statuses in which a subscription holds the tenant's plan (in force or not). */
-export const HOLDING_STATUSES: ReadonlySet<Stripe.Subscription.Status> = new Set([
-  'trialing',
-  'active',
-  'past_due',
-  'unpaid',
-  'paused',
-]);
-
-/** Statuses of a subscription that is over: its open invoices must never be collected. */
-export const ENDED_STATUSES: ReadonlySet<Stripe.Subscription.Status> = new Set([
-  'canceled',
-  'incomplete_expired',
-]);
-
-/** Paid for or trialing: the statuses a replacement must reach before it ends the plan it replaces. */
-export const PAID_OR_TRIALING: ReadonlySet<Stripe.Subscription.Status> = new Set(['trialing', 'active']);
 
 export interface BillingAccount {
   customerId: string;
@@ -81,6 +64,15 @@ export function accountOf(customerId: string, subs: Stripe.Subscription[]): Bill
     trialUsed: subscriptions.some((s) => s.trial_start !== null || s.trial_end !== null),
   };
 }
+
+/**
+ * Whether the tenant has used its trial: our row says so (a trial card seen, a granted plan), or any
+ * subscription of its Stripe customer ever had one. Either is enough: a trial is given once.
+ */
+export const trialUsed = (
+  stored: { isTrialPassed: boolean } | null | undefined,
+  account: Pick<BillingAccount, 'trialUsed'> | null | undefined,
+): boolean => (stored?.isTrialPassed ?? false) || (account?.trialUsed ?? false);
 
 /** Reads the customer's subscriptions from Stripe (newest first). */
 export async function readBillingAccount(stripe: Stripe, customerId: string): Promise<BillingAccount> {

@@ -1,11 +1,12 @@
 import type { BillingEmailPayload } from '@helix/shared';
 import { MSG } from '@helix/shared';
 import type { Db } from '../db.ts';
-import { escapeHtml, type RenderedMail } from '../mail/templates.ts';
+import { renderLayout, type RenderedMail } from '../mail/layout.ts';
 
 /**
- * The billing e-mails (beside mail/templates.ts): payment failed and trial ending, to the tenant's
- * owner, with a link to the subscription page. Rendered by the worker's billing-email job.
+ * The billing e-mails, in the one mail layout (mail/layout.ts): payment failed and trial ending, to the
+ * tenant's owner, with a link to the subscription page (the worker's billing-email job); the receipt and
+ * the payment to confirm (billing-receipt.command.ts).
  */
 export function renderBillingMail(
   kind: BillingEmailPayload['kind'],
@@ -24,13 +25,7 @@ export function renderBillingMail(
           'Your card will then be charged for the plan. To change or cancel it, open the subscription page.',
         ];
   const subject = kind === 'payment-failed' ? 'Your Helix payment has failed' : 'Your Helix trial ends soon';
-  const body = lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n');
-  const button = `<p><a href="${escapeHtml(vars.link)}" style="display:inline-block;padding:10px 18px;background:#5f51fb;color:#ffffff;text-decoration:none;border-radius:4px">Open the subscription page</a></p>`;
-  return {
-    subject,
-    text: `${lines.join('\n\n')}\n\n${vars.link}\n`,
-    html: `<!doctype html>\n<html><body style="font-family:Arial,Helvetica,sans-serif;color:#222222">\n${body}\n${button}\n</body></html>`,
-  };
+  return renderLayout(subject, lines, { label: 'Open the subscription page', link: vars.link });
 }
 
 /** The recipient and the rendered mail of one billing-email job, or null when there is no owner. */
@@ -65,14 +60,6 @@ const money = (cents: number, currency: string) =>
 const day = (unix: number | null | undefined) =>
   unix ? new Date(unix * 1000).toUTCString().slice(5, 16) : null;
 
-const htmlPage = (paragraphs: string[], action: { label: string; link: string } | null) => {
-  const body = paragraphs.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n');
-  const button = action
-    ? `<p><a href="${escapeHtml(action.link)}" style="display:inline-block;padding:10px 18px;background:#5f51fb;color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(action.label)}</a></p>\n<p style="font-size:12px;color:#666666">${escapeHtml(action.link)}</p>`
-    : '';
-  return `<!doctype html>\n<html><body style="font-family:Arial,Helvetica,sans-serif;color:#222222">\n${body}\n${button}\n</body></html>`;
-};
-
 /** The receipt of a paid invoice: amount, invoice number, period, and a link to the invoice. */
 export function renderReceiptMail(vars: {
   name: string;
@@ -97,11 +84,10 @@ export function renderReceiptMail(vars: {
     ...(period ? [period] : []),
     'You can see and download the invoice at any time from the link below or the Billing history page.',
   ];
-  return {
-    subject: `Your Helix receipt${vars.number ? ` ${vars.number}` : ''}: ${amount} paid`,
-    text: `${lines.join('\n\n')}\n\n${vars.link}\n`,
-    html: htmlPage(lines, { label: 'View the invoice', link: vars.link }),
-  };
+  return renderLayout(`Your Helix receipt${vars.number ? ` ${vars.number}` : ''}: ${amount} paid`, lines, {
+    label: 'View the invoice',
+    link: vars.link,
+  });
 }
 
 /** A payment that needs the customer's confirmation (3-D Secure): a link to Stripe's invoice page. */
@@ -117,9 +103,8 @@ export function renderActionRequiredMail(vars: {
     `Your bank asks you to confirm the payment of ${money(vars.amountDue, vars.currency)} for your ${vars.planName} plan.`,
     'Open the link below to complete it. Until it is complete, your plan stays as it was.',
   ];
-  return {
-    subject: 'Please confirm your Helix payment',
-    text: `${lines.join('\n\n')}\n\n${vars.link}\n`,
-    html: htmlPage(lines, { label: 'Complete the payment', link: vars.link }),
-  };
+  return renderLayout('Please confirm your Helix payment', lines, {
+    label: 'Complete the payment',
+    link: vars.link,
+  });
 }

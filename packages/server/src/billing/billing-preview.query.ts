@@ -2,7 +2,12 @@ import { planAmountCents } from '@helix/shared/plan-price';
 import type { ChangePreviewView, PreviewLineView, UpcomingCharge } from '@helix/shared/schemas/billing';
 import type { Plan } from '../db.ts';
 import type { Actor } from '../sessions/session.service.ts';
-import { planOfSubscription, readBillingAccount, type BillingAccount } from './billing-account.query.ts';
+import {
+  planOfSubscription,
+  readBillingAccount,
+  trialUsed,
+  type BillingAccount,
+} from './billing-account.query.ts';
 import { authorizeBilling } from './billing.policy.ts';
 import { checkSeats } from './change-subscription.command.ts';
 import { planPriceId } from './stripe-catalog.command.ts';
@@ -135,7 +140,7 @@ export async function previewChange(
     ? Math.max(plan.userLimit, input.quantity ?? (live ? fromSeats : plan.userLimit))
     : plan.userLimit;
   await checkSeats(deps, tenantId, plan, seats);
-  const withTrial = !live && !((stored?.isTrialPassed ?? false) || (account?.trialUsed ?? false));
+  const withTrial = !live && !trialUsed(stored, account);
   const from = live && fromPlan ? { plan: fromPlan, seats: fromSeats } : null;
   const direction = !from
     ? ('new' as const)

@@ -1,5 +1,5 @@
 import { MSG } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import type { Actor } from '../sessions/session.service.ts';
 import { AppError } from '../errors.ts';
 

@@ -1,6 +1,6 @@
 import { MSG } from '@helix/shared';
 import { BILLING_LIMITS, type PlanChangeView } from '@helix/shared/schemas/billing';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { AppError } from '../errors.ts';
 import type { Plan } from '../db.ts';
 import type { Actor } from '../sessions/session.service.ts';

@@ -15,7 +15,7 @@ import { portalUrl } from './portal-url.ts';
 import { planPriceId, VIEWS_PRODUCT_ID } from './stripe-catalog.command.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
 import { planAndSeats } from './tenant-plan.ts';
-import { readBillingAccount } from './billing-account.query.ts';
+import { readBillingAccount, trialUsed } from './billing-account.query.ts';
 import { ensureCustomer, serialiseTenantBilling, type BillingDeps } from './tenant-billing.ts';
 
 /** A Checkout session that can still be paid: the one made for the same key may have completed. */
@@ -50,7 +50,7 @@ export async function createCheckout(
     if (account.live) throw AppError.conflict(MSG.alreadySubscribed);
     const subs = account.subscriptions;
     const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId: actor.tenant.id } });
-    const trial = !(stored?.isTrialPassed || account.trialUsed);
+    const trial = !trialUsed(stored, account);
     const priceId = await planPriceId(deps, plan);
     const metadata = {
       tenantId: String(actor.tenant.id),

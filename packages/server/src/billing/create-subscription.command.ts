@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import type {
   CardCheckoutView,
   PaymentIntentCreate,
@@ -15,7 +16,7 @@ import { idempotencyKey } from './idempotency-key.ts';
 import { invoicePaymentIntent } from './invoice-payment.ts';
 import { planPriceId } from './stripe-catalog.command.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';
-import { readBillingAccount } from './billing-account.query.ts';
+import { readBillingAccount, trialUsed } from './billing-account.query.ts';
 import { endSubscriptionNow } from './end-subscription.ts';
 import { syncUnserialised } from './sync-subscription.command.ts';
 import { planAndSeats } from './tenant-plan.ts';
@@ -35,13 +36,13 @@ export async function attachPaymentMethod(stripe: Stripe, customerId: string, pa
     pm = await stripe.paymentMethods.retrieve(paymentMethodId);
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode === 404) {
-      throw new AppError('NOT_FOUND', { status: 404, message: NOT_YOUR_PAYMENT_METHOD });
+      throw new AppError(ERROR_CODES.notFound, { status: 404, message: NOT_YOUR_PAYMENT_METHOD });
     }
     throw error;
   }
   const owner = idOf(pm.customer);
   if (owner && owner !== customerId) {
-    throw new AppError('NOT_FOUND', { status: 404, message: NOT_YOUR_PAYMENT_METHOD });
+    throw new AppError(ERROR_CODES.notFound, { status: 404, message: NOT_YOUR_PAYMENT_METHOD });
   }
   if (!owner) return stripe.paymentMethods.attach(pm.id, { customer: customerId });
   return pm;
@@ -82,7 +83,7 @@ async function placeSubscription(
   const priceId = await planPriceId(deps, plan);
   const account = await readBillingAccount(stripe, customerId);
   const stored = await deps.db.tenantSubscription.findUnique({ where: { tenantId } });
-  const trial = !((stored?.isTrialPassed ?? false) || account.trialUsed);
+  const trial = !trialUsed(stored, account);
   // Stripe's test ids (pm_card_visa) name a new card on each use: from here on, the attached card.
   const pm = input.paymentMethodId
     ? await attachPaymentMethod(stripe, customerId, input.paymentMethodId)
@@ -143,7 +144,7 @@ async function placeSubscription(
     const expected = trial ? ['trialing'] : ['incomplete', 'active'];
     if (!expected.includes(sub.status)) {
       deps.logger?.error({ tenantId, subscription: sub.id, status: sub.status }, 'wrong subscription status');
-      throw new AppError('PAYMENT_NOT_STARTED', { status: 402, message: PAYMENT_NOT_STARTED });
+      throw new AppError(ERROR_CODES.paymentNotStarted, { status: 402, message: PAYMENT_NOT_STARTED });
     }
     if (fingerprint) await claimTrialCard(deps, tenantId, fingerprint);
   }
@@ -202,7 +203,7 @@ export async function createCardCheckout(
     }
     const placed = await placeSubscription(deps, actor, { planId: input.planId, quantity: input.quantity });
     if (!placed.invoice?.id || !placed.paymentIntent || placed.invoice.status === 'paid') {
-      throw new AppError('NOTHING_TO_PAY', {
+      throw new AppError(ERROR_CODES.nothingToPay, {
         status: 409,
         message: 'There is nothing to pay for this plan now.',
       });
@@ -264,7 +265,10 @@ export async function latestInvoicePayment(
   await ownedBy(customerId, () => stripe.invoices.retrieve(input.invoiceId));
   const { paymentIntent } = await invoicePaymentIntent(stripe, input.invoiceId);
   if (!paymentIntent)
-    throw new AppError('NOTHING_TO_PAY', { status: 409, message: 'This invoice has nothing to pay.' });
+    throw new AppError(ERROR_CODES.nothingToPay, {
+      status: 409,
+      message: 'This invoice has nothing to pay.',
+    });
   return presentPaymentIntent(paymentIntent);
 }
 

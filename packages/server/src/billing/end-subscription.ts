@@ -1,12 +1,7 @@
 import type { Logger } from 'pino';
-import {
-  ENDED_STATUSES,
-  HOLDING_STATUSES,
-  latestInvoiceOf,
-  PAID_OR_TRIALING,
-  type BillingAccount,
-} from './billing-account.query.ts';
+import { latestInvoiceOf, type BillingAccount } from './billing-account.query.ts';
 import type { Stripe } from './stripe-client.ts';
+import { ENDED_STATUSES, LIVE_STRIPE_STATUSES, PAID_OR_TRIALING } from './stripe-statuses.ts';
 
 /**
  * "A tenant pays for each period at most once": when a subscription ends for any reason (cancelled
@@ -133,7 +128,7 @@ export async function settleAccount(
     const older = account.subscriptions.slice(account.subscriptions.indexOf(replacement) + 1);
     for (const sub of older) {
       // An older purchase still waiting for its first payment goes too: it must not be paid later.
-      if (!HOLDING_STATUSES.has(sub.status) && sub.status !== 'incomplete') continue;
+      if (!LIVE_STRIPE_STATUSES.has(sub.status)) continue;
       await cancel(sub);
     }
   }

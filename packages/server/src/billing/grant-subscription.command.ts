@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import type { TenantSubscription } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { idempotencyKey } from './idempotency-key.ts';

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import Stripe from 'stripe';
 import type { Config } from '../config.ts';
 import type { ServerDeps } from '../deps.ts';
@@ -19,7 +20,7 @@ export type { Stripe };
  */
 export function createStripeClient(config: Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL'>): Stripe {
   if (!config.STRIPE_SECRET_KEY) {
-    throw new AppError('BILLING_UNAVAILABLE', {
+    throw new AppError(ERROR_CODES.billingUnavailable, {
       status: 503,
       message: 'Card payment is not available right now.',
     });

@@ -4,6 +4,7 @@ import {
   type SubscriptionState,
 } from '@helix/shared/subscription-state';
 import type Stripe from 'stripe';
+import { LIVE_STRIPE_STATUSES } from './stripe-statuses.ts';
 
 /**
  * The server half of the subscription state (the shared half is @helix/shared/subscription-state):
@@ -53,16 +54,6 @@ export interface StoredFromStripe {
 }
 
 const date = (unix: number | null | undefined): Date | null => (unix ? new Date(unix * 1000) : null);
-
-/** Stripe statuses that hold a plan or may still become one (a tenant never has two of them). */
-export const LIVE_STRIPE_STATUSES: ReadonlySet<Stripe.Subscription.Status> = new Set([
-  'trialing',
-  'active',
-  'past_due',
-  'incomplete',
-  'unpaid',
-  'paused',
-]);
 
 /**
  * Stripe's subscription to our stored state (API 2026-10-28: the period lives on the subscription

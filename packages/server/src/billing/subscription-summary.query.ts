@@ -10,6 +10,7 @@ import {
   changeAwaitingPayment,
   latestInvoiceOf,
   readBillingAccount,
+  trialUsed,
   type BillingAccount,
 } from './billing-account.query.ts';
 import { authorizeBilling, mayManageBilling } from './billing.policy.ts';
@@ -119,7 +120,7 @@ export async function subscriptionSummary(deps: BillingDeps, actor: Actor): Prom
     cancelAt: unix(stored?.cancelAt),
     currentPeriodEnd: periodEnd ?? null,
     nextCharge: live && state.inForce ? await nextChargeOf(deps, live) : null,
-    trialUsed: (stored?.isTrialPassed ?? false) || (account?.trialUsed ?? false),
+    trialUsed: trialUsed(stored, account),
     pendingChange: pending
       ? {
           planId: pendingPlan?.id ?? null,

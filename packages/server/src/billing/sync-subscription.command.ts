@@ -4,6 +4,7 @@ import {
   latestInvoiceOf,
   planOfSubscription,
   readBillingAccount,
+  trialUsed,
   type BillingAccount,
 } from './billing-account.query.ts';
 import { settleAccount } from './end-subscription.ts';
@@ -127,7 +128,7 @@ export async function syncUnserialised(deps: BillingDeps, tenantId: number): Pro
         status: 'none' as const,
         activePayment: false,
         stripeSubscriptionId: null,
-        isTrialPassed: (row?.isTrialPassed ?? false) || account.trialUsed,
+        isTrialPassed: trialUsed(row, account),
         paymentActionInvoiceId: null,
         paymentActionUrl: null,
         stripeReadAt: readAt,
@@ -174,7 +175,7 @@ export async function syncUnserialised(deps: BillingDeps, tenantId: number): Pro
       stripeSubscriptionId: current.id,
       status: next.status,
       activePayment: next.activePayment,
-      isTrialPassed: (row?.isTrialPassed ?? false) || account.trialUsed,
+      isTrialPassed: trialUsed(row, account),
       trialEnd: next.trialEnd,
       cancelAt: next.cancelAt,
       canceledAt: next.canceledAt,

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { MSG } from '@helix/shared';
 import { seatQuantityIsValid, billedSeats } from '@helix/shared/plan-price';
 import type { Db, Plan } from '../db.ts';

@@ -1,5 +1,5 @@
 import { MSG } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { AppError } from '../errors.ts';
 import { uniqueViolation } from '../prisma-errors.ts';
 import { stripeOf, type Stripe } from './stripe-client.ts';

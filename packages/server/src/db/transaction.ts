@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MSG } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { auditRollbackMark, writePendingAudit } from '../audit/audit-context.ts';
 import { Prisma, type Db } from '../db.ts';
 import { AppError } from '../errors.ts';

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { INVITE_ROWS_PER_JOB, JOBS } from '@helix/shared';
 import type { Logger } from 'pino';
 import type { Db } from '../db.ts';

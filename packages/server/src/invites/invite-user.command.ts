@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { MSG } from '@helix/shared';
 import type { InviteRequest } from '@helix/shared/schemas/invite';
 import type { z } from 'zod';
@@ -13,7 +14,7 @@ import { lockSeats } from './seats.ts';
 import { afterCommit, withTransaction } from '../db/transaction.ts';
 
 export const usersLimitExceeded = () =>
-  new AppError('USERS_LIMIT_EXCEEDS', { status: 409, message: MSG.usersLimitExceeds });
+  new AppError(ERROR_CODES.usersLimitExceeds, { status: 409, message: MSG.usersLimitExceeds });
 
 export const inviteExpiry = (deps: Pick<ServerDeps, 'config'>, now: Date) =>
   new Date(now.getTime() + deps.config.INVITE_TOKEN_TTL_HOURS * 3600_000);

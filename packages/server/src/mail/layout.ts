@@ -31,15 +31,19 @@ export interface MailAction {
   link: string;
 }
 
+/** A paragraph, or text quoted as it was written (a support request's message, its line breaks kept). */
+export type MailBlock = string | { quote: string };
+
 /**
- * The one layout of an e-mail, HTML and plain text: a header with the school's logo (alt text: its
- * name; width and height given, as Outlook sizes images by them) or its name, the paragraphs, an optional button in the school's primary colour with its link
+ * The one layout of every e-mail, HTML and plain text: a header with the school's logo (alt text: its
+ * name; width and height given, as Outlook sizes images by them) or its name, the paragraphs (and
+ * quotes), an optional button in the school's primary colour with its link
  * spelled out, and a footer. Without a brand, Helix's look. Every value is escaped in the HTML; the
  * colours were checked as #rrggbb (MailBrand) and are escaped as well.
  */
 export function renderLayout(
   subject: string,
-  paragraphs: string[],
+  paragraphs: readonly MailBlock[],
   action?: MailAction,
   brand?: MailLook,
 ): RenderedMail {
@@ -54,7 +58,7 @@ const footerOf = (brand?: MailLook) => (brand ? `Sent by Helix for ${brand.name}
 
 export function htmlLayout(
   title: string,
-  paragraphs: string[],
+  paragraphs: readonly MailBlock[],
   action?: MailAction,
   brand?: MailLook,
 ): string {
@@ -64,7 +68,13 @@ export function htmlLayout(
     brand?.logo !== undefined
       ? `<img src="${escapeHtml(brand.logo.src)}" alt="${escapeHtml(brand.name)}" width="${Math.round(brand.logo.width)}" height="${Math.round(brand.logo.height)}" style="width:${Math.round(brand.logo.width)}px;height:${Math.round(brand.logo.height)}px;border:0;display:block">`
       : `<span style="font-size:20px;font-weight:bold;color:#222222">${escapeHtml(look.name)}</span>`;
-  const body = paragraphs.map((p) => `<p style="margin:0 0 14px">${escapeHtml(p)}</p>`).join('\n');
+  const body = paragraphs
+    .map((p) =>
+      typeof p === 'string'
+        ? `<p style="margin:0 0 14px">${escapeHtml(p)}</p>`
+        : `<blockquote style="margin:0 0 14px;padding:0 12px;border-left:3px solid ${primary};white-space:pre-wrap">${escapeHtml(p.quote)}</blockquote>`,
+    )
+    .join('\n');
   const button = action
     ? `<p style="margin:20px 0 8px"><a href="${escapeHtml(action.link)}" style="display:inline-block;padding:10px 18px;background:${primary};color:${escapeHtml(look.textColor)};text-decoration:none;border-radius:4px;font-weight:bold">${escapeHtml(action.label)}</a></p>\n<p style="margin:0;font-size:12px;color:#666666;word-break:break-all">${escapeHtml(action.link)}</p>`
     : '';
@@ -85,8 +95,11 @@ ${button}
 }
 
 /** The plain-text part: the same words, the link on its own line, the brand's name at the top. */
-export function textLayout(paragraphs: string[], action?: MailAction, brand?: MailLook): string {
-  const parts = [(brand ?? HELIX_MAIL_LOOK).name, ...paragraphs];
+export function textLayout(paragraphs: readonly MailBlock[], action?: MailAction, brand?: MailLook): string {
+  const parts = [
+    (brand ?? HELIX_MAIL_LOOK).name,
+    ...paragraphs.map((p) => (typeof p === 'string' ? p : p.quote)),
+  ];
   if (action) parts.push(`${action.label}:\n${action.link}`);
   parts.push(`-- \n${footerOf(brand)}`);
   return `${parts.join('\n\n')}\n`;

@@ -4,16 +4,12 @@ import { inviteMail } from './templates/invite.mail.ts';
 import { inviteRenewalMail } from './templates/invite-renewal.mail.ts';
 import { passwordResetMail } from './templates/password-reset.mail.ts';
 import { welcomeMail } from './templates/welcome.mail.ts';
-import { htmlLayout, type MailLook, type RenderedMail } from './layout.ts';
+import type { MailLook, RenderedMail } from './layout.ts';
 
 export { escapeHtml } from '../escape-html.ts';
 export type { MailLogo, MailLook, RenderedMail } from './layout.ts';
 
 type Template = SendEmailPayload['template'];
-
-/** The HTML of an e-mail in Helix's look: paragraphs and an optional button with its link spelled out. */
-export const layout = (paragraphs: string[], action?: { label: string; link: string }) =>
-  htmlLayout('Helix', paragraphs, action);
 
 /** One file per template (templates/*.mail.ts); each parses its variables and takes the brand. */
 const TEMPLATES: Record<Template, (vars: Record<string, string>, brand?: MailLook) => RenderedMail> = {

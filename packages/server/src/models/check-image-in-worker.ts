@@ -3,7 +3,7 @@ import { JOBS, MSG, ValidateImageResult, type ImagePurpose } from '@helix/shared
 import { IMAGE_RULES } from '@helix/shared/images';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { storageOf } from '../storage/create-storage.ts';
 import { StorageUnavailableError } from '../storage/storage-unavailable.error.ts';
 import { imageCheckUnavailable, tenantImageSlot } from './tenant-image-slot.ts';

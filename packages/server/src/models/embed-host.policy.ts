@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { MSG, hostMatches, hostOf } from '@helix/shared';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
@@ -30,7 +31,7 @@ export interface EmbeddingSeen {
 }
 
 export const hostNotAllowed = () =>
-  new AppError('EMBED_HOST_NOT_ALLOWED', { status: 403, message: MSG.embedHostNotAllowed });
+  new AppError(ERROR_CODES.embedHostNotAllowed, { status: 403, message: MSG.embedHostNotAllowed });
 
 function ownHosts(config: Pick<Config, 'PUBLIC_URL'>, link: HostLimitedLink): Set<string> {
   const own = new Set([new URL(config.PUBLIC_URL).hostname]);

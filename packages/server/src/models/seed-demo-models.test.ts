@@ -29,7 +29,16 @@ afterAll(async () => {
 const fakeBuild: BuildDemoModels = async (outDir) => {
   await writeFile(path.join(outDir, 'a.glb'), 'glb-a');
   await writeFile(path.join(outDir, 'a.png'), 'png-a');
-  return [{ name: 'Demo A', urlModelName: 'demo-a', file: 'a.glb', thumbnail: 'a.png', isPublic: true }];
+  return [
+    {
+      name: 'Demo A',
+      urlModelName: 'demo-a',
+      description: 'A stand-in model.',
+      file: 'a.glb',
+      thumbnail: 'a.png',
+      isPublic: true,
+    },
+  ];
 };
 
 describe('seedDemoModels', () => {

@@ -2,21 +2,17 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db.ts';
 import type { Storage } from '../storage/storage.ts';
+import type { buildDemoModels } from '@helix/demo-content/build-demo-models';
 import { URL_MODEL_NAME_PATTERN } from '@helix/shared/schemas/model';
 
-/** What packages/demo-content's buildDemoModels answers for each model (file names inside outDir). */
-export interface DemoModelFiles {
-  name: string;
-  urlModelName: string;
-  file: string;
-  thumbnail: string;
-  isPublic: boolean;
-}
-
-export type BuildDemoModels = (outDir: string) => Promise<DemoModelFiles[]>;
+/**
+ * packages/demo-content's builder, as seeding calls it. Loaded only when seeding: it brings sharp and
+ * the models' geometry, which the API and the worker do not need otherwise.
+ */
+export type BuildDemoModels = (outDir: string) => ReturnType<typeof buildDemoModels>;
 
 const loadBuilder = async (): Promise<BuildDemoModels> =>
-  (await import('@helix/demo-content/build-demo-models')).buildDemoModels as BuildDemoModels;
+  (await import('@helix/demo-content/build-demo-models')).buildDemoModels;
 
 /**
  * Builds the demo models (packages/demo-content) into `buildDir` and puts them in the catalogue: the

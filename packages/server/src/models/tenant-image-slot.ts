@@ -1,7 +1,7 @@
 import { Semaphore, TimeoutError } from 'redis-semaphore';
 import { MSG } from '@helix/shared';
 import { IMAGE_CHECKS_PER_TENANT } from '@helix/shared/images';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import type { ServerDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { redisKey } from '../redis.ts';

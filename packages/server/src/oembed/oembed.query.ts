@@ -1,7 +1,7 @@
 import { MSG } from '@helix/shared';
 import { embedFrameHtml } from '@helix/shared/embed-frame';
 import { IMAGE_RULES } from '@helix/shared/images';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import {
   OEMBED_CACHE_AGE,
   OEMBED_FORMAT,

@@ -9,7 +9,7 @@ import {
   type QueueFamily,
   type QueueFamilyName,
 } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { AppError } from '../errors.ts';
 import { currentRequestId } from '../request-context.ts';
 import { isRedisUnavailable } from '../redis.ts';

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { MSG, type Permission } from '@helix/shared';
 import type { RoleAbilities } from '@helix/shared/schemas/abilities';
 import type { Role } from '../db.ts';

@@ -1,10 +1,12 @@
 import { AppError } from '../errors.ts';
 import type { Db, Prisma, Session } from '../db.ts';
 import { randomToken, sha256 } from '../tokens.ts';
-import { sessionUserInclude, type SessionUserRecord } from './session-user.include.ts';
+import type { Actor } from './actor.ts';
+import { sessionUserInclude } from './session-user.include.ts';
 import { effectivePermissions } from '../auth/permissions.ts';
-import type { Permission } from '@helix/shared';
 import { withTransaction } from '../db/transaction.ts';
+
+export type { Actor, PolicyActor } from './actor.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** 365 days with remember me; otherwise the browser keeps a session cookie and the server 24 hours. */
@@ -18,9 +20,6 @@ export interface NewSession {
   token: string;
   session: Session;
 }
-
-/** What the policy rules read of the caller (an Actor has it all; the session presenter too). */
-export type PolicyActor = Pick<Actor, 'user' | 'tenant' | 'permissions'>;
 
 /**
  * One computer at a time: a new session ends every other active session of the user (reason
@@ -59,13 +58,6 @@ export function createSession(
   input: { userId: number; rememberMe: boolean; userAgent?: string | null },
 ): Promise<NewSession> {
   return withTransaction(db, (tx) => createSessionTx(tx, input));
-}
-
-export interface Actor {
-  user: SessionUserRecord;
-  tenant: SessionUserRecord['tenant'];
-  permissions: Permission[];
-  session: Session;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { MSG } from '@helix/shared';
 import { AppError } from '../errors.ts';
 

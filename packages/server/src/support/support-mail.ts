@@ -1,7 +1,7 @@
 import { supportTargetLabel } from '@helix/shared/support';
-import { escapeHtml, type RenderedMail } from '../mail/templates.ts';
+import { renderLayout, type RenderedMail } from '../mail/layout.ts';
 
-/** What the two support e-mails show about a request. */
+/** What the two support e-mails (in the one mail layout, mail/layout.ts) show about a request. */
 export interface SupportMailFacts {
   id: number;
   subject: string;
@@ -15,11 +15,6 @@ export interface SupportMailFacts {
   user: { id: number; name: string; email: string };
   createdAt: Date;
 }
-
-const html = (lines: string[], message: string) =>
-  `<!doctype html>\n<html><body style="font-family:Arial,Helvetica,sans-serif;color:#222222">\n` +
-  lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n') +
-  `\n<blockquote style="white-space:pre-wrap;border-left:3px solid #5f51fb;margin:0;padding:0 12px">${escapeHtml(message)}</blockquote>\n</body></html>`;
 
 /**
  * To the support address: `[Priority]` and the target first in the subject for fast-track requests (so
@@ -42,11 +37,7 @@ export function supportTeamMail(r: SupportMailFacts, adminUrl: string): Rendered
     `User: ${r.user.name} <${r.user.email}> (id ${r.user.id})`,
     `Subject: ${r.subject}`,
   ];
-  return {
-    subject,
-    text: `${lines.join('\n')}\n\n${r.message}\n\nAll requests: ${adminUrl}\n`,
-    html: html([...lines, `All requests: ${adminUrl}`], r.message),
-  };
+  return renderLayout(subject, [...lines, { quote: r.message }], { label: 'All requests', link: adminUrl });
 }
 
 /** The confirmation copy to the user who sent it. */
@@ -57,9 +48,8 @@ export function supportConfirmationMail(r: SupportMailFacts): RenderedMail {
     `We received your support request #${r.id} "${r.subject}". We aim to answer within ${target}.`,
     'This is a copy of what you sent:',
   ];
-  return {
-    subject: `We received your support request #${r.id}: ${r.subject}`,
-    text: `${lines.join('\n\n')}\n\n${r.message}\n`,
-    html: html(lines, r.message),
-  };
+  return renderLayout(`We received your support request #${r.id}: ${r.subject}`, [
+    ...lines,
+    { quote: r.message },
+  ]);
 }

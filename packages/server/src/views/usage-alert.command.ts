@@ -2,7 +2,7 @@ import type { Transporter } from 'nodemailer';
 import type { Redis } from 'ioredis';
 import type { UsageAlertPayload } from '@helix/shared';
 import type { Db } from '../db.ts';
-import { layout, type RenderedMail } from '../mail/templates.ts';
+import { renderLayout, type RenderedMail } from '../mail/layout.ts';
 import { viewAllowance } from './allowance.ts';
 import { periodViewCount } from './record-view.ts';
 
@@ -51,14 +51,13 @@ export function renderUsageAlertMail(vars: {
     after,
     'To keep every lesson running, you can buy more views in blocks of 1,000.',
   ];
-  return {
-    subject:
-      vars.threshold === 100
-        ? 'Your Helix views for this period are used up'
-        : `You have used ${vars.threshold}% of your Helix views`,
-    text: `${lines.join('\n\n')}\n\nBuy views: ${vars.buyLink}\n`,
-    html: layout(lines, { label: 'Buy views', link: vars.buyLink }),
-  };
+  return renderLayout(
+    vars.threshold === 100
+      ? 'Your Helix views for this period are used up'
+      : `You have used ${vars.threshold}% of your Helix views`,
+    lines,
+    { label: 'Buy views', link: vars.buyLink },
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { currentVersionOf, ERROR_CODES, failureKind, isRetryable, OutboxEntry } from './outbox.ts';
+import { ERROR_CODES } from '../error-codes.ts';
+import { currentVersionOf, failureKind, isRetryable, OutboxEntry } from './outbox.ts';
 
 describe('the client rule: retry later, conflict or refused', () => {
   it.each([
