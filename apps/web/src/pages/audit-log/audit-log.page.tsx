@@ -19,6 +19,7 @@ import { AUDIT_ACTIONS, type AuditEventView, type AuditListQuery } from '@helix/
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { listEmptyText } from '../../ui/list-states';
+import { downloadFile } from '../../ui/download-file';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import '../../ui/admin-table.css';
@@ -89,14 +90,7 @@ export function AuditLogPage() {
     setExporting(true);
     try {
       const { blob, fileName } = await fetchAuditExport(queryOf(filters, 1));
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      downloadFile(blob, fileName);
     } catch {
       toastError(MSG.auditExportFailed);
     } finally {

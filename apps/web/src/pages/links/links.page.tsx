@@ -7,7 +7,7 @@ import { describeLinkFeatures, MSG } from '@helix/shared';
 import { EMBED_LINK_SORTS, type EmbedLinkPage } from '@helix/shared/schemas/embed-link';
 import { ApiError } from '../../api/api-error';
 import { logError } from '../../logging/error-logger';
-import { fetchLinkPage, revokeLink, type EmbedLinkView } from '../../models/links.api';
+import { changeLink, fetchLinkPage, type EmbedLinkView } from '../../models/links.api';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { formatCount } from '../../ui/count-format';
@@ -143,7 +143,7 @@ export function LinksPage() {
   const revoke = async (link: EmbedLinkView) => {
     setRevoking(true);
     try {
-      replace(await revokeLink(link.id));
+      replace(await changeLink('revoke', { id: link.id }));
       toastSuccess(MSG.linkRevoked);
       setConfirming(null);
     } catch {
