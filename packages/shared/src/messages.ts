@@ -486,7 +486,6 @@ export const MSG = {
   invitationAsked: (school: string) =>
     `We asked ${school} to send you a new invitation. It will come by e-mail to the same address.`,
   invitationFailedLoad: 'The invitation could not be opened. Check your connection and try again.',
-  invitationRetry: 'Try again',
   /** The invitation e-mail's expiry sentence; `at` is e.g. "10 December 2026 at 14:00 UTC". */
   invitationExpiresAt: (at: string) => `This invitation expires on ${at}.`,
   termsLabel: 'Terms of Service',
