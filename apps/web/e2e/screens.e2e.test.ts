@@ -2,10 +2,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO, logIn } from './support/accounts.ts';
 import { seriousViolations } from './support/axe.ts';
-import { sql } from './support/billing.ts';
 import { launchBrowser } from './support/browser.ts';
 import { settle } from './support/settle.ts';
-import { demoEmbedToken } from './support/demo-link.ts';
+import { seedTableRows } from './support/table-rows.ts';
 
 /**
  * Every screen of the portal, as a guest, a school's owner and a platform admin, on the devices it is
@@ -140,37 +139,7 @@ describe('every screen on a phone, a tablet and a laptop', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
-    // Pages as a busy platform sees them, whichever tests ran before: a support request to expand and
-    // more users than one page of the users and permissions lists holds.
-    await sql(
-      `INSERT INTO "SupportRequest" ("tenantId", "userId", subject, message, "targetHours", "updatedAt")
-       SELECT "tenantId", id, 'Screens check', 'A request to expand on a phone.', 24, now()
-       FROM "User" WHERE email = $1`,
-      [DEMO.owner.email],
-    );
-    // A link, a learning platform and a newsletter subscriber: rows for the Links, LMS and newsletter
-    // tables.
-    await demoEmbedToken();
-    await sql(
-      `INSERT INTO "LtiPlatform" ("tenantId", name, issuer, "clientId", "deploymentIds", "authLoginUrl",
-         "tokenUrl", "keysetUrl", "updatedAt")
-       SELECT "tenantId", 'Moodle of Hillside School', 'https://moodle.hillside.example.org', 'screens-client',
-         ARRAY['1'], 'https://moodle.hillside.example.org/auth', 'https://moodle.hillside.example.org/token',
-         'https://moodle.hillside.example.org/certs', now()
-       FROM "User" WHERE email = $1
-       ON CONFLICT DO NOTHING`,
-      [DEMO.owner.email],
-    );
-    await sql(
-      `INSERT INTO "NewsletterSubscriber" (email) VALUES ('screens.subscriber@example.com') ON CONFLICT DO NOTHING`,
-    );
-    await sql(
-      `INSERT INTO "User" ("tenantId", name, "userName", email, "updatedAt")
-       SELECT "tenantId", 'Screens pupil ' || n, 'screens-pupil-' || n, 'screens-pupil-' || n || '@example.com', now()
-       FROM "User", generate_series(1, 25) AS n WHERE email = $1
-       ON CONFLICT DO NOTHING`,
-      [DEMO.owner.email],
-    );
+    await seedTableRows();
   });
   afterAll(async () => {
     await browser?.close();

@@ -96,6 +96,8 @@ export const MSG = {
   failedInviteUser: 'Failed to invite User',
   failedLoadModels: 'Failed to load Models',
   failedLoadRoles: 'Failed to load Roles',
+  failedLoadRolePermissions: "Failed to load the role's permissions",
+  noRolePermissions: 'No permissions',
   failedGetTenants: 'Failed to get Tenants',
   addPositiveInteger: 'Please add positive integer',
   copied: 'Copied Successfully',
@@ -294,6 +296,10 @@ export const MSG = {
   adminCannotDeleteUsers: 'An admin cannot delete users from this screen.',
   inviteAlreadyAccepted: 'This user has already set a password.',
   failedLoadUser: 'Failed to load User',
+  noUserModelViews: 'No model views yet.',
+  // A read that failed (ui/query-state.tsx): asks it again.
+  loadAgain: 'Try again',
+  loading: 'Loading',
   noTenantUsers: 'No users yet. Invite your colleagues with Add Users.',
   totalUsers: (n: number, limit: number) => `Total Users: ${n}/${limit}`,
   bulkRowMissingName: 'Missing name',
@@ -480,7 +486,6 @@ export const MSG = {
   invitationAsked: (school: string) =>
     `We asked ${school} to send you a new invitation. It will come by e-mail to the same address.`,
   invitationFailedLoad: 'The invitation could not be opened. Check your connection and try again.',
-  invitationRetry: 'Try again',
   /** The invitation e-mail's expiry sentence; `at` is e.g. "10 December 2026 at 14:00 UTC". */
   invitationExpiresAt: (at: string) => `This invitation expires on ${at}.`,
   termsLabel: 'Terms of Service',
@@ -494,6 +499,7 @@ export const MSG = {
   statsUsersEmpty: 'No users yet.',
   statsUsersNoMatch: 'No users match this search.',
   failedLoadStatsUsers: 'Failed to load the users statistics',
+  failedLoadStats: 'Failed to load the statistics',
   // LTI 1.3 (issue 20 point 3; not in the specification, wording ours; docs/lti.md)
   ltiNameRequired: 'Please enter a name for this platform.',
   ltiIssuerRequired: "Please enter the platform's issuer (its address, e.g. https://moodle.school.org).",
@@ -507,6 +513,8 @@ export const MSG = {
   ltiPlatformDeleted: 'Platform removed.',
   ltiKeyRotated: 'A new key is in use; the previous one stays published for 7 days.',
   failedLoadLti: 'Failed to load the LMS settings',
+  noLtiPlatforms:
+    'No learning platform registered yet. Register one with the values your LMS shows for Helix.',
   ltiErrorTitle: 'Helix could not open this activity',
   ltiLoginContinueTitle: 'Continue to your learning platform',
   ltiLoginContinue: (host: string) =>

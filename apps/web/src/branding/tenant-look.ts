@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { BrandingView } from '@helix/shared/schemas/tenant';
 import { tenantApi } from '../api/client';
 import { queryClient } from '../api/query-client';
-import type { SessionUser } from '../session/session-user';
+import { abilitiesOf, type SessionUser } from '../session/session-user';
 
 /** The tenant's look (GET /tenant/get) in the query cache; a server render seeds it for its page. */
 export const tenantLookKey = (tenant: string): unknown[] => ['tenant-look', tenant];
@@ -26,10 +26,11 @@ export async function refreshTenantLook(tenant: string): Promise<void> {
 /**
  * The school's logo, brand name and colours for the signed-in header: asked once per tenant (the
  * answer a server-rendered page came with counts), and again by the branding page after a save.
- * Platform admins keep Helix's.
+ * The platform's side keeps Helix's.
  */
 export function useTenantLook(user: SessionUser | null): BrandingView | null {
-  const tenant = user && !user.isAdmin ? user.tenant : null;
+  // A school's users (the server's `subscription` ability: a school's side of the product).
+  const tenant = user && abilitiesOf(user).subscription ? user.tenant : null;
   const { data } = useQuery({
     queryKey: tenantLookKey(tenant ?? ''),
     queryFn: fetchTenantLook,

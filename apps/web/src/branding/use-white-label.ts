@@ -1,28 +1,28 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { ThemeConfig } from 'antd';
 import type { BrandingView } from '@helix/shared/schemas/tenant';
 import { fetchWhiteLabel } from './white-label.api';
 
-/** By host: asked once per page load (the answer cannot change while the page is open). */
-let byHost: Promise<BrandingView | null> | null = null;
-const hostLookup = () => (byHost ??= fetchWhiteLabel(null).catch(() => null));
+/**
+ * A guest page's white-label look in the query cache: by brand name, or '' for this page's host (a
+ * server render may seed it under this key).
+ */
+export const whiteLabelKey = (brand: string | null): unknown[] => ['white-label', brand ?? ''];
 
 /**
  * The white-label look of a guest page (administration-content 1, 5): the tenant whose brand name is
  * in the path (/login/{brand}), else the tenant whose custom domain this page is served on. Null: the
- * Helix look (unknown brand, the portal's own host, offline).
+ * Helix look (unknown brand, the portal's own host, offline). Asked once per brand while the page is
+ * open (the answer does not change meanwhile).
  */
 export function useWhiteLabel(brand: string | null): BrandingView | null {
-  const [look, setLook] = useState<{ key: string | null; view: BrandingView | null } | null>(null);
-  useEffect(() => {
-    let live = true;
-    const lookup = brand ? fetchWhiteLabel(brand).catch(() => null) : hostLookup();
-    void lookup.then((view) => live && setLook({ key: brand, view }));
-    return () => {
-      live = false;
-    };
-  }, [brand]);
-  return look && look.key === brand ? look.view : null;
+  const { data } = useQuery({
+    queryKey: whiteLabelKey(brand),
+    // Quiet: an unknown brand, or no network, keeps Helix's look.
+    queryFn: () => fetchWhiteLabel(brand).catch(() => null),
+    staleTime: Infinity,
+  });
+  return data ?? null;
 }
 
 /** The antd theme tokens a branding changes (nested inside the app's theme). */

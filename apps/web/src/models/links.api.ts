@@ -23,17 +23,22 @@ export async function fetchLinkPage(
   return EmbedLinkPage.parse(answer);
 }
 
-/** POST /model/links/revoke: the link as it is now (revoked). */
-export async function revokeLink(id: number): Promise<EmbedLinkView> {
-  return EmbedLinkView.parse(await tenantApi.post<unknown>('/model/links/revoke', { id }));
+/** The changes of one link, by the last part of their path: POST /model/links/{change}. */
+interface LinkChanges {
+  /** Revoke it. */
+  revoke: { id: number };
+  /** A future ISO date-time, or null: never expires. */
+  expiry: EmbedLinkExpiry;
+  /** The sites whose pages may show the link; none: any site. */
+  hosts: EmbedLinkHosts;
 }
+export type LinkChange = keyof LinkChanges;
+export type LinkChangeInput<C extends LinkChange> = LinkChanges[C];
 
-/** POST /model/links/expiry (a future ISO date-time, or null: never expires): the link as it is now. */
-export async function setLinkExpiry(input: EmbedLinkExpiry): Promise<EmbedLinkView> {
-  return EmbedLinkView.parse(await tenantApi.post<unknown>('/model/links/expiry', input));
-}
-
-/** POST /model/links/hosts (the sites whose pages may show the link; none: any site): the link as it is now. */
-export async function setLinkHosts(input: EmbedLinkHosts): Promise<EmbedLinkView> {
-  return EmbedLinkView.parse(await tenantApi.post<unknown>('/model/links/hosts', input));
+/** POST /model/links/{revoke|expiry|hosts}: the link as it is now. */
+export async function changeLink<C extends LinkChange>(
+  change: C,
+  input: LinkChanges[C],
+): Promise<EmbedLinkView> {
+  return EmbedLinkView.parse(await tenantApi.post<unknown>(`/model/links/${change}`, input));
 }

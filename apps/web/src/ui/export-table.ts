@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import writeXlsxFile from 'write-excel-file/browser';
 import { safeCell } from '@helix/shared/safe-cell';
+import { downloadFile } from './download-file';
 
 /** One exported cell: text or a number (null is an empty cell). */
 export type ExportCell = string | number | null | undefined;
@@ -36,17 +37,6 @@ export function xlsxCells(table: ExportTable) {
   ];
 }
 
-function download(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /**
  * Downloads a table as `<baseName>.csv` or `<baseName>.xlsx` (write-excel-file). Every export of the
  * app goes through here, with the cells as the page shows them: the formula guard is applied here,
@@ -59,9 +49,9 @@ export async function downloadTable(
   sheet = 'Users',
 ) {
   if (format === 'csv') {
-    download(new Blob([csvText(table)], { type: 'text/csv;charset=utf-8' }), `${baseName}.csv`);
+    downloadFile(new Blob([csvText(table)], { type: 'text/csv;charset=utf-8' }), `${baseName}.csv`);
     return;
   }
   const blob = await writeXlsxFile(xlsxCells(table), { sheet }).toBlob();
-  download(blob, `${baseName}.xlsx`);
+  downloadFile(blob, `${baseName}.xlsx`);
 }

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import { useDebounce } from 'use-debounce';
 import type { ListQueryParams } from '@helix/shared/schemas/list-query';
 import { offlineCopy, offlineSavedAt } from '../offline/query-persister';
-import { listEmptyText, type ListStatus } from './list-states';
+import { tableStateText, type ListStatus } from './query-state';
 
 /** The answer shape of every paged list (the shared `pageOf`); an answer may carry more fields. */
 export interface ListPageAnswer<Row> {
@@ -40,7 +40,7 @@ export interface ServerListOptions<Row, S extends string, A extends ListPageAnsw
    */
   snapshot?: string;
   /** The table's texts with no rows: loading shows the list skeleton, never these. */
-  texts?: { failed: ReactNode; empty: ReactNode; noMatch?: ReactNode };
+  texts?: { failed: string; empty: ReactNode; noMatch?: ReactNode };
   /** Called when a load fails (not when it is aborted), e.g. to toast. */
   onError?(error: unknown): void;
   /**
@@ -97,7 +97,7 @@ export function withListQuery(path: string, query: object): string {
 
 /**
  * A server-paged antd table (docs/lists-at-scale.md): page, page size, sort and order, a debounced
- * search, the list skeleton until the first answer, the previous rows (with the table's spinner)
+ * search, the list skeleton until the first answer, its failure with Try again (ui/query-state.tsx), the previous rows (with the table's spinner)
  * while the next page loads, and a stale answer never overwriting a newer one.
  */
 export function useServerList<Row, S extends string, A extends ListPageAnswer<Row> = ListPageAnswer<Row>>(
@@ -200,11 +200,11 @@ export function useServerList<Row, S extends string, A extends ListPageAnswer<Ro
       onChange,
       locale: texts
         ? {
-            emptyText: listEmptyText(
-              shownStatus,
-              texts.failed,
-              search && texts.noMatch !== undefined ? texts.noMatch : texts.empty,
-            ),
+            emptyText: tableStateText(shownStatus, {
+              failed: texts.failed,
+              empty: search && texts.noMatch !== undefined ? texts.noMatch : texts.empty,
+              onRetry: reload,
+            }),
           }
         : undefined,
     },

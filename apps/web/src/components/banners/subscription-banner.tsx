@@ -1,11 +1,9 @@
 import { Alert, Button } from 'antd';
-import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import { subscriptionDetail } from '../../api/billing.api';
 import { bannerFor, CLICK_HERE } from '../../billing/banner';
 import { sessionSubscriptionState } from '../../billing/subscription-state';
-import { goToProvider, portalUrl } from '../../billing/provider-redirect';
+import { useBillingPortal } from '../../billing/use-billing-portal';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import '../../pages/plans/plans.css';
@@ -17,25 +15,13 @@ import '../../pages/plans/plans.css';
  */
 export function SubscriptionBanner() {
   const user = useSessionUser();
-  const [busy, setBusy] = useState(false);
+  const portal = useBillingPortal();
   // A school's users only; the links with the server's billing ability.
   if (!user || !abilitiesOf(user).subscription) return null;
   const canManage = abilitiesOf(user).billing;
   const actionUrl = user.subscription?.paymentActionUrl ?? null;
   const banner = bannerFor(sessionSubscriptionState(user.subscription));
   if (!banner) return actionUrl ? <PaymentActionBanner url={actionUrl} withLink={canManage} /> : null;
-
-  const openPortal = async () => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      goToProvider(await subscriptionDetail({ returnUrl: portalUrl(window.location.pathname) }));
-    } catch {
-      // The client has shown the server's message.
-    } finally {
-      setBusy(false);
-    }
-  };
 
   if (banner.kind === 'payment_failed') {
     const [before, after] = banner.text.split(CLICK_HERE);
@@ -50,7 +36,7 @@ export function SubscriptionBanner() {
           canManage ? (
             <>
               {before}
-              <Button type="link" className="inline-link" onClick={() => void openPortal()} loading={busy}>
+              <Button type="link" className="inline-link" onClick={portal.open} loading={portal.busy}>
                 {CLICK_HERE}
               </Button>
               {after}
@@ -65,7 +51,7 @@ export function SubscriptionBanner() {
 
   const renew = canManage ? (
     banner.kind === 'cancelled' ? (
-      <Button size="small" onClick={() => void openPortal()} loading={busy}>
+      <Button size="small" onClick={portal.open} loading={portal.busy}>
         {MSG.renewSubscription}
       </Button>
     ) : (

@@ -1,9 +1,7 @@
 import {
-  Alert,
   Button,
   Checkbox,
   DatePicker,
-  Empty,
   Input,
   Select,
   Tag,
@@ -18,7 +16,8 @@ import { MSG } from '@helix/shared';
 import { AUDIT_ACTIONS, type AuditEventView, type AuditListQuery } from '@helix/shared/schemas/audit';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
-import { listEmptyText } from '../../ui/list-states';
+import { QueryFailed, tableStateText } from '../../ui/query-state';
+import { downloadFile } from '../../ui/download-file';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import '../../ui/admin-table.css';
@@ -89,14 +88,7 @@ export function AuditLogPage() {
     setExporting(true);
     try {
       const { blob, fileName } = await fetchAuditExport(queryOf(filters, 1));
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      downloadFile(blob, fileName);
     } catch {
       toastError(MSG.auditExportFailed);
     } finally {
@@ -225,14 +217,10 @@ export function AuditLogPage() {
           />
         )}
       </div>
-      {query.isError && !loading && (
-        <Alert
-          type="error"
-          showIcon
-          title={MSG.failedLoadAudit}
-          action={<Button onClick={() => void query.refetch()}>Retry</Button>}
-          className="audit-error"
-        />
+      {query.isError && !loading && events.length > 0 && (
+        <div className="audit-error">
+          <QueryFailed message={MSG.failedLoadAudit} onRetry={() => void query.refetch()} />
+        </div>
       )}
       <ResponsiveTable<AuditEventView>
         aria-label="Audit log"
@@ -256,11 +244,11 @@ export function AuditLogPage() {
           else setPage(pagination.current ?? 1);
         }}
         locale={{
-          emptyText: listEmptyText(
-            loading ? 'loading' : query.isError ? 'failed' : 'ready',
-            <Empty description={MSG.failedLoadAudit} />,
-            <Empty description={filtered ? MSG.auditNoMatch : MSG.auditEmpty} />,
-          ),
+          emptyText: tableStateText(loading ? 'loading' : query.isError ? 'failed' : 'ready', {
+            failed: MSG.failedLoadAudit,
+            empty: filtered ? MSG.auditNoMatch : MSG.auditEmpty,
+            onRetry: () => void query.refetch(),
+          }),
         }}
       />
     </section>

@@ -1,4 +1,4 @@
-import { Alert, Button, Empty, Tag, Typography } from 'antd';
+import { Button, Tag, Typography } from 'antd';
 import type { InvoiceView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -9,7 +9,7 @@ import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
 import './billing-history.css';
-import { listEmptyText } from '../../ui/list-states';
+import { QueryEmpty, QueryFailed, QueryLoading } from '../../ui/query-state';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 const STATUS_TAG: Record<NonNullable<InvoiceView['status']>, { color: string; label: string }> = {
@@ -104,13 +104,9 @@ export function BillingHistoryPage() {
         Billing History
       </Typography.Title>
       {(query.isError || query.isFetchNextPageError) && !loading && (
-        <Alert
-          type="error"
-          showIcon
-          title={MSG.failedLoadInvoices}
-          action={<Button onClick={retry}>Retry</Button>}
-          className="billing-history-error"
-        />
+        <div className="billing-history-error">
+          <QueryFailed message={MSG.failedLoadInvoices} onRetry={retry} />
+        </div>
       )}
       <ResponsiveTable
         aria-label="Invoices"
@@ -122,11 +118,7 @@ export function BillingHistoryPage() {
         // The first page shows a skeleton; a further page, a spinner over the rows already shown.
         loading={loading && invoices.length > 0}
         locale={{
-          emptyText: listEmptyText(
-            loading ? 'loading' : 'ready',
-            null,
-            <Empty description={MSG.noInvoices} />,
-          ),
+          emptyText: loading ? <QueryLoading /> : <QueryEmpty message={MSG.noInvoices} />,
         }}
       />
       {!loading && !query.isFetchNextPageError && query.hasNextPage && (

@@ -1,4 +1,4 @@
-import { Button, ColorPicker, Form, Input, Modal, Radio, Result, Skeleton, Space, Typography } from 'antd';
+import { Button, ColorPicker, Form, Input, Modal, Radio, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Navigate, useBlocker } from 'react-router-dom';
@@ -19,6 +19,7 @@ import { refreshSessionUser } from '../../session/session';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastInfo, toastSuccess } from '../../ui/notify';
+import { QueryState } from '../../ui/query-state';
 import { PageTitle } from '../../ui/page-title';
 import { BRANDING_FIELDS as FIELDS, valuesOf, type BrandingFormValues } from './branding-form';
 import { BrandingPreview } from './branding-preview';
@@ -50,17 +51,17 @@ function BrandingLoader() {
         Branding <PendingTag pending={pending} />
       </Typography.Title>
       <OfflineNotice savedAt={load.status === 'ready' ? load.savedAt : null} />
-      {load.status === 'loading' && (
-        <Skeleton active paragraph={{ rows: 8 }} data-testid="branding-loading" />
-      )}
-      {load.status === 'failed' && (
-        <Result
-          status="warning"
-          title={MSG.failedLoadBranding}
-          extra={<Button onClick={reload}>Try again</Button>}
-        />
-      )}
-      {load.status === 'ready' && <BrandingForm branding={load.data} onSaved={saved} />}
+      <QueryState
+        query={{
+          data: load.status === 'ready' ? load.data : undefined,
+          isError: load.status === 'failed',
+          refetch: reload,
+        }}
+        failed={MSG.failedLoadBranding}
+        rows={8}
+      >
+        {(branding) => <BrandingForm branding={branding} onSaved={saved} />}
+      </QueryState>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, ConfigProvider, Skeleton, Typography } from 'antd';
+import { Alert, ConfigProvider, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
@@ -6,6 +6,7 @@ import type { InvitationSchool, InvitationView } from '@helix/shared/schemas/inv
 import { brandTheme } from '../../branding/use-white-label';
 import { Logo } from '../../components/logo';
 import { PageTitle } from '../../ui/page-title';
+import { QueryFailed, QueryLoading } from '../../ui/query-state';
 import { AskNewInvitation } from './ask-new-invitation';
 import { InvitationJoinForm } from './invitation.form';
 import { invitationQuery } from './invitation.queries';
@@ -83,16 +84,9 @@ function InvitationBody(props: {
   const { loaded } = props;
   switch (loaded.state) {
     case 'loading':
-      return <Skeleton active aria-label={MSG.invitationLoading} paragraph={{ rows: 5 }} />;
+      return <QueryLoading label={MSG.invitationLoading} rows={5} />;
     case 'failed':
-      return (
-        <Alert
-          type="error"
-          showIcon
-          title={MSG.invitationFailedLoad}
-          action={<Button onClick={props.retry}>{MSG.invitationRetry}</Button>}
-        />
-      );
+      return <QueryFailed message={MSG.invitationFailedLoad} onRetry={props.retry} />;
     case 'no-token':
       return <Alert type="info" showIcon title={MSG.invitationNoToken} />;
     case 'invalid':

@@ -1,5 +1,5 @@
 import { CalendarOutlined, GlobalOutlined, StopOutlined } from '@ant-design/icons';
-import { Alert, Button, Empty, Modal, Tag, Typography } from 'antd';
+import { Button, Modal, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
@@ -7,11 +7,11 @@ import { describeLinkFeatures, MSG } from '@helix/shared';
 import { EMBED_LINK_SORTS, type EmbedLinkPage } from '@helix/shared/schemas/embed-link';
 import { ApiError } from '../../api/api-error';
 import { logError } from '../../logging/error-logger';
-import { fetchLinkPage, revokeLink, type EmbedLinkView } from '../../models/links.api';
+import { changeLink, fetchLinkPage, type EmbedLinkView } from '../../models/links.api';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { formatCount } from '../../ui/count-format';
-import { listEmptyText } from '../../ui/list-states';
+import { QueryEmpty, QueryFailed, QueryLoading } from '../../ui/query-state';
 import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
@@ -143,7 +143,7 @@ export function LinksPage() {
   const revoke = async (link: EmbedLinkView) => {
     setRevoking(true);
     try {
-      replace(await revokeLink(link.id));
+      replace(await changeLink('revoke', { id: link.id }));
       toastSuccess(MSG.linkRevoked);
       setConfirming(null);
     } catch {
@@ -226,22 +226,10 @@ export function LinksPage() {
   ];
 
   const body = () => {
-    if (list.status === 'failed' && list.data === null) {
-      return (
-        <Alert
-          type="error"
-          showIcon
-          message={MSG.failedLoadLinks}
-          action={
-            <Button size="small" onClick={() => list.reload()}>
-              Try again
-            </Button>
-          }
-        />
-      );
-    }
-    if (list.data === null) return listEmptyText('loading', null, null);
-    if (list.total === 0) return <Empty description={list.query.search ? MSG.noLinksMatch : MSG.noLinks} />;
+    if (list.status === 'failed' && list.data === null)
+      return <QueryFailed message={MSG.failedLoadLinks} onRetry={list.reload} />;
+    if (list.data === null) return <QueryLoading />;
+    if (list.total === 0) return <QueryEmpty message={list.query.search ? MSG.noLinksMatch : MSG.noLinks} />;
     return (
       <ResponsiveTable<EmbedLinkView>
         rowKey="id"

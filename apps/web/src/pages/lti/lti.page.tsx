@@ -1,19 +1,5 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
-import {
-  Alert,
-  Button,
-  Card,
-  Descriptions,
-  Empty,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Spin,
-  Tag,
-  Typography,
-} from 'antd';
+import { Button, Card, Descriptions, Form, Input, Modal, Popconfirm, Select, Tag, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { MSG } from '@helix/shared';
@@ -24,6 +10,7 @@ import { toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { deleteLtiPlatform, rotateLtiKey, saveLtiPlatform } from './lti.api';
 import { ltiKeys, ltiSettingsQuery } from './lti.queries';
+import { QueryEmpty, QueryState } from '../../ui/query-state';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 interface PlatformValues {
@@ -209,15 +196,7 @@ export function LtiPage() {
         Teachers add Helix models to Moodle, Canvas and other learning platforms; pupils open them inside the
         course without a Helix account, and their views count for your school and for their class.
       </Typography.Paragraph>
-      {query.isPending && <Spin aria-label="Loading the LMS settings" />}
-      {query.isError && (
-        <Alert
-          type="error"
-          showIcon
-          message={MSG.failedLoadLti}
-          action={<Button onClick={reload}>Retry</Button>}
-        />
-      )}
+      <QueryState query={query} failed={MSG.failedLoadLti} loading="Loading the LMS settings" />
       {settings && (
         <>
           <Card title="1. Paste these into your learning platform" style={{ marginBottom: 24 }}>
@@ -269,7 +248,7 @@ export function LtiPage() {
             }
           >
             {settings.platforms.length === 0 ? (
-              <Empty description="No learning platform registered yet. Register one with the values your LMS shows for Helix." />
+              <QueryEmpty message={MSG.noLtiPlatforms} />
             ) : (
               <ResponsiveTable<LtiPlatformView>
                 rowKey="id"

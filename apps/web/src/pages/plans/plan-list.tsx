@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Empty, Radio, Spin, Typography } from 'antd';
+import { Button, Card, Radio, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { MSG } from '@helix/shared';
@@ -12,6 +12,7 @@ import {
   type Plan,
 } from '../../plans/plan-display';
 import { toastError } from '../../ui/notify';
+import { QueryEmpty, QueryState } from '../../ui/query-state';
 import { planListQuery } from '../subscription/subscription-queries';
 import { PlanCard, type ManageAction } from './plan-card';
 import { PoweredBy } from './powered-by';
@@ -73,14 +74,13 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
     if (failedAt > 0) toastError(MSG.failedLoadSubscriptions);
   }, [failedAt]);
 
-  if (state.status === 'loading') {
+  if (state.status !== 'ready') {
     return (
       <div className="plans-loading">
-        <Spin aria-label="Loading plans" />
+        <QueryState query={query} failed={MSG.failedLoadSubscriptions} loading="Loading plans" />
       </div>
     );
   }
-  if (state.status === 'failed') return <Alert type="error" showIcon title={MSG.failedLoadSubscriptions} />;
 
   const quantityOf = (plan: Plan) => quantities[plan.id] ?? String(defaultQuantity(plan));
   const changePeriod = (next: Period) => {
@@ -111,7 +111,7 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
         <span className="plan-save-note">{MSG.saveAnnual}</span>
       </div>
       {shown.length === 0 ? (
-        <Empty description={MSG.noPlans} />
+        <QueryEmpty message={MSG.noPlans} />
       ) : (
         <div className="plan-grid">
           {shown.map((plan) => (

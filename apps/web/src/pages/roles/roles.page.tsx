@@ -17,7 +17,7 @@ import { RoleFormModal } from './role-form.modal';
 import { RoleViewModal } from './role-view.modal';
 import { deleteRoleOrQueue } from './roles.api';
 import { loadRoles, permissionsQuery, ROLES_SNAPSHOT } from './roles.queries';
-import { listEmptyText } from '../../ui/list-states';
+import { tableStateText } from '../../ui/query-state';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 type RoleRow = RoleView & { pending?: boolean };
@@ -162,7 +162,13 @@ export function RolesPage() {
         rowKey="id"
         columns={columns}
         dataSource={rows}
-        locale={{ emptyText: listEmptyText(load.status, MSG.failedLoadRoles, MSG.noRoles) }}
+        locale={{
+          emptyText: tableStateText(load.status, {
+            failed: MSG.failedLoadRoles,
+            empty: MSG.noRoles,
+            onRetry: reload,
+          }),
+        }}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
       />
       <RoleViewModal role={viewing} onClose={() => setViewing(null)} />

@@ -1,10 +1,10 @@
-import { Alert } from 'antd';
 import dayjs from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
 import { MSG } from '@helix/shared';
 import type { LtiClassStatsRow } from '@helix/shared/schemas/lti';
 import { formatCount } from '../../ui/count-format';
 import { classStatsQuery } from './stats.queries';
+import { tableStateText } from '../../ui/query-state';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 
 /**
@@ -16,7 +16,6 @@ export function ClassStatsTable() {
   const query = useQuery(classStatsQuery());
   const stats = query.data;
 
-  if (query.isError) return <Alert type="error" showIcon message={MSG.failedLoadStatsClasses} />;
   const columns: ResponsiveColumn<LtiClassStatsRow>[] = [
     {
       title: 'Class',
@@ -54,10 +53,15 @@ export function ClassStatsTable() {
       <ResponsiveTable<LtiClassStatsRow>
         rowKey="id"
         size="small"
-        loading={query.isPending}
         columns={columns}
         dataSource={stats?.rows ?? []}
-        locale={{ emptyText: MSG.statsClassesEmpty }}
+        locale={{
+          emptyText: tableStateText(query.isError ? 'failed' : query.isPending ? 'loading' : 'ready', {
+            failed: MSG.failedLoadStatsClasses,
+            empty: MSG.statsClassesEmpty,
+            onRetry: () => void query.refetch(),
+          }),
+        }}
         pagination={{ pageSize: 10, hideOnSinglePage: true }}
       />
     </div>

@@ -1,4 +1,4 @@
-import { Empty, Spin, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { MSG } from '@helix/shared';
@@ -6,6 +6,7 @@ import { LIST_PAGE_SIZE_MAX } from '@helix/shared/schemas/list-query';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError } from '../../ui/notify';
+import { QueryEmpty, QueryState } from '../../ui/query-state';
 import { PageTitle } from '../../ui/page-title';
 import { ClassStatsTable } from './class-stats-table';
 import { modelStatsQuery, topTenantsQuery } from './stats.queries';
@@ -60,13 +61,11 @@ export function StatsPage() {
       </Typography.Title>
       {/* A customer's own views (the billed count) for the period; platform admins read every tenant's above. */}
       {showModels && !platform && <ViewsExportButton />}
-      {loading && (showModels || showUsers) && (
-        <div className="stats-loading">
-          <Spin size="large" aria-label="Loading statistics" />
-        </div>
+      {(showModels || showUsers) && (
+        <QueryState query={modelsQuery} failed={MSG.failedLoadStats} loading="Loading statistics" />
       )}
-      {(nothingAllowed || (!showUsers && !loading && models.length === 0)) && (
-        <Empty description={MSG.noStatistics} />
+      {(nothingAllowed || (!showUsers && !loading && !modelsQuery.isError && models.length === 0)) && (
+        <QueryEmpty message={MSG.noStatistics} />
       )}
       {models.length > 0 && (
         <section className="stats-section" aria-labelledby="stats-models-title">

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { fetchViewsExport } from '../../api/views-usage.api';
 import { logError } from '../../logging/error-logger';
+import { downloadFile } from '../../ui/download-file';
 import { toastError } from '../../ui/notify';
 
 /** The owner's statistics page: this billing period's views per model and per link, as CSV. */
@@ -13,14 +14,7 @@ export function ViewsExportButton() {
     setBusy(true);
     try {
       const { blob, fileName } = await fetchViewsExport();
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      downloadFile(blob, fileName);
     } catch (error) {
       logError('Statistics: views export failed', error, 'warn');
       toastError(MSG.usageExportFailed);

@@ -1,4 +1,4 @@
-import { Alert, Button, Modal, Spin } from 'antd';
+import { Alert, Button, Modal } from 'antd';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { ChangePreviewView, PaymentActionView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
@@ -16,6 +16,7 @@ import {
 import { formatMoney, formatShortDate } from '../../billing/money';
 import { confirmLabel, dueNowText, nextChargeText } from '../../billing/preview-text';
 import { stripeInstance } from '../../billing/stripe-instance';
+import { QueryFailed, QueryLoading } from '../../ui/query-state';
 import { CardErrorText } from './card-error-text';
 
 export interface ChangeTarget {
@@ -114,8 +115,10 @@ export function ChangeConfirmModal({
         )
       }
     >
-      {preview.status === 'loading' && <Spin aria-label="Loading the price" />}
-      {preview.status === 'failed' && <Alert type="error" showIcon title={preview.message} />}
+      {preview.status === 'loading' && <QueryLoading label="Loading the price" rows={2} />}
+      {preview.status === 'failed' && (
+        <QueryFailed message={preview.message} onRetry={() => void previewQuery.refetch()} />
+      )}
       {ready && <PreviewDetails preview={ready} />}
       {busy && <p role="status">{MSG.confirmingPayment}</p>}
       {phase.kind === 'confirm' && phase.error && (

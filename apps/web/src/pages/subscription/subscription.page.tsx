@@ -3,7 +3,6 @@ import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { subscriptionDetail } from '../../api/billing.api';
 import { payChangeInvoice } from '../../billing/change-flow';
 import { paymentErrorText } from '../../billing/card-error';
 import { stripeInstance } from '../../billing/stripe-instance';
@@ -12,7 +11,7 @@ import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
-import { goToProvider, portalUrl } from '../../billing/provider-redirect';
+import { useBillingPortal } from '../../billing/use-billing-portal';
 import { ChangeConfirmModal, type ChangeTarget } from './change-confirm.modal';
 import { PlanWizard } from './plan-wizard';
 import { SubscriptionSummary } from './subscription-summary';
@@ -27,7 +26,7 @@ import '../plans/plans.css';
  */
 export function SubscriptionPage() {
   const user = useSessionUser();
-  const [busy, setBusy] = useState(false);
+  const portal = useBillingPortal();
   const [seatsChange, setSeatsChange] = useState<ChangeTarget | null>(null);
   const state = sessionSubscriptionState(user?.subscription ?? null);
   const hasBilling = state.kind !== 'not_subscribed';
@@ -49,17 +48,6 @@ export function SubscriptionPage() {
     firstKey.current = subscriptionKey;
     void loadSummary();
   }, [loadSummary, subscriptionKey]);
-
-  const openBilling = async () => {
-    setBusy(true);
-    try {
-      goToProvider(await subscriptionDetail({ returnUrl: portalUrl(window.location.pathname) }));
-    } catch {
-      // The client has shown the server's message.
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const completePayment = async () => {
     const action = summary?.paymentAction;
@@ -106,7 +94,7 @@ export function SubscriptionPage() {
             key={`${summary?.planId ?? 'none'}-${summary?.seats ?? 0}-${summary?.currentPeriodEnd ?? 0}`}
           />
           {(summary?.canManage ?? true) && (
-            <Button onClick={() => void openBilling()} loading={busy}>
+            <Button onClick={portal.open} loading={portal.busy}>
               Billing Details
             </Button>
           )}

@@ -13,6 +13,7 @@ import { useSessionUser } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { readBulkFile, SAMPLE_CSV } from './bulk-file';
+import { downloadFile } from '../../ui/download-file';
 import { downloadTable } from '../../ui/export-table';
 import { bulkInvite } from './users.api';
 import { allUsersQuery, bulkBatchQuery, userKeys } from './users.queries';
@@ -20,14 +21,10 @@ import { ResponsiveTable } from '../../ui/responsive-table';
 
 function downloadSample() {
   // With a byte-order mark, so Excel opens the accented sample name right.
-  const url = URL.createObjectURL(new Blob(['\uFEFF', SAMPLE_CSV], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'bulk-invite-sample.csv';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadFile(
+    new Blob(['\uFEFF', SAMPLE_CSV], { type: 'text/csv;charset=utf-8' }),
+    'bulk-invite-sample.csv',
+  );
 }
 
 /** The server's refusal of some sent rows (422, errors keyed `users.{index of the sent rows}`). */

@@ -1,10 +1,9 @@
-import { Modal } from 'antd';
-import { useState } from 'react';
 import { MSG } from '@helix/shared';
-import { toastError, toastSuccess } from '../../ui/notify';
+import { ConfirmDeleteModal } from '../../ui/confirm-delete.modal';
+import { toastError } from '../../ui/notify';
 import { deleteUser } from './users.api';
 
-/** 'Are You Sure?' / 'Do you want to delete this user?' (width 350, Yes / No). */
+/** 'Are You Sure?' / 'Do you want to delete this user?' */
 export function DeleteUserModal({
   user,
   onClose,
@@ -14,37 +13,22 @@ export function DeleteUserModal({
   onClose(): void;
   onDeleted(id: number): void;
 }) {
-  const [busy, setBusy] = useState(false);
-
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      const answer = await deleteUser(user, { toast: false });
-      toastSuccess(answer.message || MSG.userDeleted);
-      onDeleted(user.id);
-    } catch (error) {
+  const remove = () =>
+    deleteUser(user, { toast: false }).catch((error: unknown) => {
       // The server's message when it gave one ('The owner ... cannot be deleted'), else the spec's.
       toastError(
         error instanceof Error && error.message !== MSG.defaultError ? error.message : MSG.failedDeleteUser,
       );
-      setBusy(false);
-    }
-  };
-
+      throw error;
+    });
   return (
-    <Modal
-      open
-      width={350}
+    <ConfirmDeleteModal
       title={MSG.deleteUserTitle}
-      okText="Yes"
-      cancelText="No"
-      okButtonProps={{ danger: true }}
-      confirmLoading={busy}
-      onOk={() => void confirm()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
-      <p>{MSG.deleteUserBody}</p>
-    </Modal>
+      body={MSG.deleteUserBody}
+      deleted={MSG.userDeleted}
+      remove={remove}
+      onDeleted={() => onDeleted(user.id)}
+      onClose={onClose}
+    />
   );
 }

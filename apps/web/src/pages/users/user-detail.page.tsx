@@ -1,17 +1,15 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Descriptions, Space, Spin, Tag, Typography } from 'antd';
+import { Button, Descriptions, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import type { UserDetailView } from '@helix/shared/schemas/tenant-user';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
+import { QueryEmpty, QueryFailed, QueryState } from '../../ui/query-state';
 import { DeleteUserModal } from './delete-user.modal';
 import { userDetailQuery } from './users.queries';
 import { ResponsiveTable } from '../../ui/responsive-table';
-
-type Load = { status: 'loading' } | { status: 'ready'; user: UserDetailView } | { status: 'failed' };
 
 /**
  * User Detail, for a tenant owner (/user/settings/users-list/user-detail/{id}) and for a platform admin
@@ -32,14 +30,7 @@ export function UserDetailPage() {
   useEffect(() => {
     if (detail.errorUpdatedAt > 0) toastError(MSG.failedLoadUser);
   }, [detail.errorUpdatedAt]);
-  const load: Load =
-    !valid || detail.isError
-      ? { status: 'failed' }
-      : detail.isSuccess
-        ? { status: 'ready', user: detail.data }
-        : { status: 'loading' };
-
-  const user = load.status === 'ready' ? load.user : null;
+  const user = valid ? (detail.data ?? null) : null;
 
   return (
     <section className="page user-detail-page">
@@ -62,8 +53,11 @@ export function UserDetailPage() {
           </Button>
         </Space>
       </div>
-      {load.status === 'loading' && <Spin aria-label="Loading" />}
-      {load.status === 'failed' && <Typography.Text type="danger">{MSG.failedLoadUser}</Typography.Text>}
+      {valid ? (
+        <QueryState query={detail} failed={MSG.failedLoadUser} />
+      ) : (
+        <QueryFailed message={MSG.failedLoadUser} />
+      )}
       {user && (
         <>
           <Descriptions column={1} bordered size="small" data-testid="user-detail">
@@ -86,7 +80,7 @@ export function UserDetailPage() {
             rowKey="modelId"
             size="small"
             dataSource={user.models}
-            locale={{ emptyText: 'No model views yet.' }}
+            locale={{ emptyText: <QueryEmpty message={MSG.noUserModelViews} /> }}
             pagination={{ pageSize: 20, hideOnSinglePage: true }}
             columns={[
               { title: 'Model', dataIndex: 'name', key: 'name', role: 'title' },
