@@ -86,6 +86,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   // A share or embed page of a link limited to some sites: its frame-ancestors (before the headers).
   app.use(embedFramePolicy(deps));
   app.use(securityHeaders(config));
+  // Share and embed pages, drawn by the server: before everything a public page does not use.
+  if (config.WEB_DIST_DIR) app.use(publicLinkPage(deps, config.WEB_DIST_DIR));
   app.use(metricsRoutes(deps));
 
   // NUL or a lone surrogate in a path: a 400 before any route (http/unsafe-text.ts).
@@ -152,8 +154,6 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
     app.get('/user/settings/users-list', serverRenderedPage(deps, drawn, 'users list'));
     app.get('/user/settings/subscription', serverRenderedPage(deps, drawn, 'subscription page'));
     app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn, warm: true }));
-    // Share and embed pages: the embed document with the link's oEmbed discovery in its head.
-    app.use(publicLinkPage(deps, config.WEB_DIST_DIR));
     app.use(webApp(config.WEB_DIST_DIR, { portalHost, googleSignIn }));
   }
 
