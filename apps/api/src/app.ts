@@ -95,6 +95,9 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use('/api', healthRoutes(deps, draining));
   // The API reference: /api/openapi.json and the interactive /api/docs (apps/api/API.md).
   app.use('/api', referenceRoutes());
+  // The viewer's calls (the page load's one call, the model file, public images): no body, no session,
+  // so before the body parser and the routers a public load has no use for.
+  app.use('/api', viewerRoutes(deps));
   // The bulk invite alone takes a large body, and only from a signed-in caller of that tenant.
   app.post(BULK_INVITE_PATH, auth(deps.db), tenantParam(), bulkInviteBodyParser);
   // Stripe signs the raw body: the webhook reads it before the JSON parser does.
@@ -107,7 +110,6 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use('/api', planRoutes(deps));
   app.use('/api', brandingRoutes(deps));
   app.use('/api', embedRoutes(deps));
-  app.use('/api', viewerRoutes(deps));
   app.use('/api', oembedRoutes(deps));
   app.use('/api', newsletterRoutes(deps));
   app.use('/api', billingBaseRoutes(deps));
