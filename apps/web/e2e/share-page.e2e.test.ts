@@ -121,7 +121,7 @@ describe('the share page', () => {
     await context.close();
   });
 
-  it('makes one API call per page load (the viewer\'s), and a reload stays one viewer', async () => {
+  it("makes one API call per page load (the viewer's), and a reload stays one viewer", async () => {
     const token = await shareLink();
     const { context, page } = await newPage(browser);
     /** The API calls of every frame of the page (the model file and images are files, not calls). */

@@ -76,16 +76,10 @@ export function viewerRoutes(deps: ServerDeps): Router {
   // The page load's one API call: both of its limits (address, link) in one Redis round trip.
   const limits = publicLimiter(deps, 'viewer-model', (req) => req.query.subscription);
 
-  router.get(
-    '/viewer/model',
-    cors,
-    limits,
-    validate(ViewerModelQuery, 'query'),
-    async (req, res) => {
-      res.set('Cache-Control', 'no-store');
-      res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
-    },
-  );
+  router.get('/viewer/model', cors, limits, validate(ViewerModelQuery, 'query'), async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
+  });
 
   // The Record control asks before each recording (the server decides again; no view is counted).
   router.get('/viewer/record', cors, limit, validate(ViewerRecordQuery, 'query'), async (req, res) => {
