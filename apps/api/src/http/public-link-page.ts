@@ -11,7 +11,6 @@ import { embeddingAllowed } from '@helix/server/models/embed-host.policy';
 import { apiOrigin, viewerPageUrl } from '@helix/server/models/viewer-urls';
 import { presentBrandingLook } from '@helix/server/presenters/branding.presenter';
 import { embedViewerToken } from '@helix/server/views/embed-viewer';
-import { endCompressed } from './drawn-home.ts';
 import {
   embedPageMarkup,
   notAllowedMarkup,
@@ -19,10 +18,13 @@ import {
   shareHeaderView,
   titleText,
 } from './public-link-markup.ts';
+import { splicedGzip } from './spliced-gzip.ts';
 
 /** A share or embed link's page (case-insensitive, like web-app.ts's PUBLIC_LINK). */
 const LINK_PAGE = /^\/(embed|share)\/([^/]+)\/?$/i;
 const ROOT = /<div id="root">[\s\S]*?<\/div>/;
+/** Where this load's viewer token goes in the drawn page (cut out for splicedGzip). */
+const TOKEN_SLOT = 'HelixViewerTokenSlot0';
 
 /**
  * The oEmbed discovery element of a link's page (docs/links.md, "oEmbed"): consumers that are given
@@ -65,7 +67,8 @@ function placeOf(config: Config, embed: EmbedRecord, req: Request): 'allowed' | 
  * (nothing counted), and the frame without a token when it cannot tell (the viewer's ancestor origins
  * decide). An unknown, revoked or expired link answers 404 with the unavailable page (drawn by the page's
  * script). The oEmbed discovery names the portal's address (PUBLIC_URL), or the school's white-label
- * domain when the page is asked for on it. Never cached (each load has its own token), sent compressed.
+ * domain when the page is asked for on it. Never cached (each load has its own token), sent gzipped
+ * without compressing per load (spliced-gzip.ts).
  * Mounted before the API's session and body parsing: a public page pays for none of it.
  */
 export function publicLinkPage(
@@ -90,6 +93,7 @@ export function publicLinkPage(
     let title = 'Link unavailable';
     let body = '';
     let head = '';
+    let viewer: string | undefined;
     try {
       const access = await embedAccess(deps, token);
       if (access.ok) {
@@ -103,8 +107,8 @@ export function publicLinkPage(
           body = notAllowedMarkup();
         } else {
           state = 'ready';
-          const viewer = place === 'allowed' ? embedViewerToken(config, embed.id, req.ip ?? '') : undefined;
-          const frameUrl = viewerPageUrl(config, embed.model, token, 'embedding', viewer);
+          if (place === 'allowed') viewer = embedViewerToken(config, embed.id, req.ip ?? '');
+          const frameUrl = viewerPageUrl(config, embed.model, token, 'embedding', viewer && TOKEN_SLOT);
           const backdrop = embedBackground(embed);
           if (kind === 'embed') {
             title = embed.model.name || '3D model';
@@ -142,10 +146,18 @@ export function publicLinkPage(
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(titleText(title))}</title>`)
       .replace('</head>', `${head}</head>`)
       .replace(ROOT, () => root);
+    const page = ROOT.test(shell) ? html : html.replace('</body>', `${root}</body>`);
     res.status(state === 'unavailable' ? 404 : 200);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store');
     res.vary('Accept-Encoding');
-    endCompressed(req, res, ROOT.test(shell) ? html : html.replace('</body>', `${root}</body>`));
+    // Every load's page is the same but for its viewer token: compressed once, the token spliced in.
+    const [before, after = ''] = viewer ? page.split(TOKEN_SLOT) : [page];
+    if (req.acceptsEncodings('gzip') === 'gzip') {
+      res.setHeader('Content-Encoding', 'gzip');
+      res.end(splicedGzip(before!, viewer ?? '', after));
+    } else {
+      res.end(viewer ? `${before}${viewer}${after}` : page);
+    }
   };
 }
