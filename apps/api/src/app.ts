@@ -86,6 +86,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   // A share or embed page of a link limited to some sites: its frame-ancestors (before the headers).
   app.use(embedFramePolicy(deps));
   app.use(securityHeaders(config));
+  // Share and embed pages, drawn by the server: before everything a public page does not use.
+  if (config.WEB_DIST_DIR) app.use(publicLinkPage(deps, config.WEB_DIST_DIR));
   app.use(metricsRoutes(deps));
 
   // NUL or a lone surrogate in a path: a 400 before any route (http/unsafe-text.ts).
@@ -93,6 +95,9 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use('/api', healthRoutes(deps, draining));
   // The API reference: /api/openapi.json and the interactive /api/docs (apps/api/API.md).
   app.use('/api', referenceRoutes());
+  // The viewer's calls (the page load's one call, the model file, public images): no body, no session,
+  // so before the body parser and the routers a public load has no use for.
+  app.use('/api', viewerRoutes(deps));
   // The bulk invite alone takes a large body, and only from a signed-in caller of that tenant.
   app.post(BULK_INVITE_PATH, auth(deps.db), tenantParam(), bulkInviteBodyParser);
   // Stripe signs the raw body: the webhook reads it before the JSON parser does.
@@ -105,7 +110,6 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use('/api', planRoutes(deps));
   app.use('/api', brandingRoutes(deps));
   app.use('/api', embedRoutes(deps));
-  app.use('/api', viewerRoutes(deps));
   app.use('/api', oembedRoutes(deps));
   app.use('/api', newsletterRoutes(deps));
   app.use('/api', billingBaseRoutes(deps));
@@ -152,8 +156,6 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
     app.get('/user/settings/users-list', serverRenderedPage(deps, drawn, 'users list'));
     app.get('/user/settings/subscription', serverRenderedPage(deps, drawn, 'subscription page'));
     app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn, warm: true }));
-    // Share and embed pages: the embed document with the link's oEmbed discovery in its head.
-    app.use(publicLinkPage(deps, config.WEB_DIST_DIR));
     app.use(webApp(config.WEB_DIST_DIR, { portalHost, googleSignIn }));
   }
 

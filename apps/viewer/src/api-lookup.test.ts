@@ -198,6 +198,25 @@ describe('createApiLookup', () => {
     expect(viewerModelUrl(API, standard, ancestors())).not.toContain('ancestors');
   });
 
+  it('sends the viewer token it kept for the link (embedding only) and keeps the one the answer gives', async () => {
+    const map = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => map.get(k) ?? null,
+      setItem: (k: string, v: string) => void map.set(k, v),
+    };
+    const minted = `vw1.${'p'.repeat(60)}.${'s'.repeat(43)}`;
+    const first = mockFetch(json(200, answer({ viewer: minted })));
+    await createApiLookup({ apiUrl: API, fetch: first, storage })(embedParams);
+    expect(new URL(String(first.mock.calls[0]![0])).searchParams.has('kept')).toBe(false);
+    const second = mockFetch(json(200, answer({ viewer: minted })));
+    await createApiLookup({ apiUrl: API, fetch: second, storage })(embedParams);
+    expect(new URL(String(second.mock.calls[0]![0])).searchParams.get('kept')).toBe(minted);
+    // The portal's modal (standard mode) neither sends nor keeps one.
+    const modal = mockFetch(json(200, answer({ viewer: minted })));
+    await createApiLookup({ apiUrl: API, fetch: modal, storage })(standardParams);
+    expect(new URL(String(modal.mock.calls[0]![0])).searchParams.has('kept')).toBe(false);
+  });
+
   it('turns a network failure into the generic error, without retrying (one call = one view)', async () => {
     const fetch = mockFetch(new TypeError('Failed to fetch'));
     const err = await failure(createApiLookup({ apiUrl: API, fetch })(embedParams));

@@ -2,16 +2,20 @@ import { isApiErrorBody } from '@helix/shared/api-error';
 import { MSG } from '@helix/shared/messages';
 import { EMBED_FLAGS, type EmbedFlag } from '@helix/shared/embed';
 import { errorKindForStatus, LOAD_ERROR_MESSAGES, ModelLoadError, type LoadErrorKind } from './load-model.ts';
+import { keepViewerToken, keptViewerToken } from './kept-viewer-token.ts';
 import type { Branding, ModelLookup, ModelSource } from './model-source.ts';
 import { parseColour, parseUrl, type ViewerParams } from './params.ts';
 
 /**
  * The catalogue lookup through the API (apps/api/MODELS-API.md, "Base calls"):
  *
- *   GET ${apiUrl}/api/viewer/model?model=&subscription=&currentmode=&version=&viewer=
- *     200 { name, glbUrl, settings, branding, transparentBackground, transparentFallback, record }
+ *   GET ${apiUrl}/api/viewer/model?model=&subscription=&currentmode=&version=&viewer=&kept=&ancestors=
+ *     200 { name, glbUrl, settings, branding, transparentBackground, transparentFallback, record, viewer? }
  *     403 / 404 / 429 { statusCode, error, message }
  *
+ * On a share or embed page this is the page load's one API call: `viewer` is the fresh token the page
+ * was drawn with, `kept` the token this viewer kept from its last load of the link (kept-viewer-
+ * token.ts), and the answer's `viewer` the token the load was counted under, kept for the next load.
  * The API counts ONE view per call, so the lookup makes exactly one request: no retries (a failure
  * in the browser cannot tell "never reached the server" from "answered, but unreadable", e.g. a
  * CORS refusal after the view was counted). The overlay's "Try again" reloads on the user's request.
@@ -27,6 +31,8 @@ export interface ApiLookupOptions {
    * has it): sent in embedding mode, so a link limited to some sites counts only inside them.
    */
   ancestors?: () => readonly string[] | undefined;
+  /** Where share and embed loads keep their viewer tokens (default: this origin's localStorage). */
+  storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
 }
 
 /**
@@ -42,13 +48,19 @@ export function ancestorOrigins(): readonly string[] | undefined {
 }
 
 /** The request URL: only the parameters the API's strict query schema knows, empty ones left out. */
-export function viewerModelUrl(apiUrl: string, params: ViewerParams, ancestors?: readonly string[]): string {
+export function viewerModelUrl(
+  apiUrl: string,
+  params: ViewerParams,
+  ancestors?: readonly string[],
+  kept?: string,
+): string {
   const q = new URLSearchParams();
   if (params.model) q.set('model', params.model);
   if (params.subscription) q.set('subscription', params.subscription);
   q.set('currentmode', params.currentmode);
   if (params.version) q.set('version', params.version);
   if (params.viewer) q.set('viewer', params.viewer);
+  if (kept && params.currentmode === 'embedding') q.set('kept', kept);
   if (ancestors && params.currentmode === 'embedding') q.set('ancestors', ancestors.slice(0, 20).join(' '));
   return `${apiUrl.replace(/\/+$/, '')}/api/viewer/model?${q.toString()}`;
 }
@@ -139,9 +151,13 @@ export function createApiLookup(options: ApiLookupOptions): ModelLookup {
     if (!params.model || !params.subscription) return null;
     const apiUrl = typeof options.apiUrl === 'string' ? options.apiUrl : await options.apiUrl();
     const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+    const embedding = params.currentmode === 'embedding';
+    const { storage } = options;
+    const kept = embedding ? keptViewerToken(params.subscription, storage) : undefined;
+    const ancestors = (options.ancestors ?? ancestorOrigins)();
     let res: Response;
     try {
-      res = await doFetch(viewerModelUrl(apiUrl, params, (options.ancestors ?? ancestorOrigins)()), {
+      res = await doFetch(viewerModelUrl(apiUrl, params, ancestors, kept), {
         method: 'GET',
         mode: 'cors',
         credentials: 'omit',
@@ -164,6 +180,10 @@ export function createApiLookup(options: ApiLookupOptions): ModelLookup {
         userTextFor(kind, message),
       );
     }
-    return sourceFromAnswer(body, params, apiUrl, res.status);
+    const source = sourceFromAnswer(body, params, apiUrl, res.status);
+    if (embedding && isRecord(body) && typeof body.viewer === 'string') {
+      keepViewerToken(params.subscription, body.viewer, storage);
+    }
+    return source;
   };
 }

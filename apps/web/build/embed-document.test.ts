@@ -18,4 +18,12 @@ describe('the embed document', () => {
     expect(embed).toContain('/assets/index-a.js');
     expect(embed).toContain('/assets/entry-dep-b.js');
   });
+
+  it("carries the share and embed pages' styles, compacted, for the server-drawn markup", () => {
+    const embed = embedDocument(
+      '<head><title>Helix</title></head>',
+      '/* a note */\n.embed-page {\n  inset: 0;\n}\n',
+    );
+    expect(embed).toContain('<style>.embed-page{inset:0;}</style></head>');
+  });
 });

@@ -7,9 +7,10 @@ import { createTenant, createUser } from '@helix/server/testing/factories';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
 
 /**
- * /share/{token} is drawn without React (src/pages/share/share-start.ts, started by src/boot.ts), as
- * /embed/{token} is: the school's header (its name, not its brand slug; its logo and colour) above the
- * viewer frame. Only an unavailable link loads React and antd, for its message.
+ * /share/{token} is drawn by the server (apps/api/src/http/public-link-page.ts), as /embed/{token} is:
+ * the school's header (its name, not its brand slug; its logo and colour) above the viewer frame, in
+ * the page's first bytes. A page load makes one API call, the viewer's. Only an unavailable link loads
+ * React and antd, for its message.
  */
 
 const id = randomBytes(3)
@@ -117,6 +118,41 @@ describe('the share page', () => {
     // Not the app: no React, no router, no antd on the way to the frame.
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((url) => /\/assets\/(react|main|antd)[-.]/.test(url))).toEqual([]);
+    await context.close();
+  });
+
+  it("makes one API call per page load (the viewer's), and a reload stays one viewer", async () => {
+    const token = await shareLink();
+    const { context, page } = await newPage(browser);
+    /** The API calls of every frame of the page (the model file and images are files, not calls). */
+    const calls: URL[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/files/')) calls.push(url);
+    });
+    const ready = async () => {
+      const handle = await page.locator('iframe.embed-frame').elementHandle({ timeout: 20_000 });
+      const frame = (await handle!.contentFrame()) as Frame;
+      await frame.waitForFunction(() => document.body.dataset.viewerState === 'ready', null, {
+        timeout: 45_000,
+      });
+    };
+    // The header and the frame are in the page's HTML: nothing is asked for before the frame starts.
+    const html = await (await page.goto(`/share/${token}`))!.text();
+    expect(html).toContain('data-testid="share-brand"');
+    expect(html).toMatch(/<iframe[^>]+class="embed-frame"/);
+    await ready();
+    expect(calls.map((u) => u.pathname)).toEqual(['/api/viewer/model']);
+    const first = calls[0]!;
+    expect(first.searchParams.get('viewer')).toMatch(/^vw1\./);
+    expect(first.searchParams.has('kept')).toBe(false);
+
+    // A reload: again one call, sending the token the viewer kept from the first load.
+    calls.length = 0;
+    await page.reload();
+    await ready();
+    expect(calls.map((u) => u.pathname)).toEqual(['/api/viewer/model']);
+    expect(calls[0]!.searchParams.get('kept')).toBe(first.searchParams.get('viewer'));
     await context.close();
   });
 

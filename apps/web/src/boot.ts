@@ -10,7 +10,6 @@
 // The app's own stylesheet (about 2 kB) is this entry's, so the build inlines it into index.html
 // (build/inline-entry-css.ts): no request before the first paint or before the app starts.
 import './styles/global.css';
-import { prefetchEmbedDetail } from './models/embed-detail-prefetch';
 
 // zod without its compiled fast path, set before any schema is built (zod reads this object when it
 // loads, and each object schema reads it when built): the fast path compiles parsers with
@@ -20,33 +19,15 @@ import { prefetchEmbedDetail } from './models/embed-detail-prefetch';
 
 const path = window.location.pathname.toLowerCase();
 
-// A share or embed link: its one API call starts now, with the scripts' download.
-const publicLink = /^\/(?:embed|share)\/([^/]+)\/?$/.exec(window.location.pathname);
-const publicToken = decodeToken(publicLink?.[1]);
-if (publicToken) prefetchEmbedDetail(publicToken);
-
-/** A token from the address; undefined for a malformed one (the page then reports it itself). */
-function decodeToken(segment: string | undefined): string | undefined {
-  try {
-    return segment === undefined ? undefined : decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
 function start(): void {
-  // An embed or share link is not the app: one frame (and the school's header on a share page), drawn
-  // without React (pages/share/embed-start.ts, share-start.ts). Case-insensitive, like the router's
-  // /embed/:token and /share/:token (pages/share/embed.page.tsx).
+  // An embed or share link is not the app: the server drew it (one frame, and the school's header on a
+  // share page; pages/share/link-page-start.ts). Case-insensitive, like the router's /embed/:token and
+  // /share/:token (pages/share/embed.page.tsx).
   const link = /^\/(embed|share)\/([^/]+)\/?$/i.exec(window.location.pathname);
   if (link) {
     const root = document.getElementById('root') ?? document.body;
-    const token = decodeToken(link[2]);
-    if (link[1]!.toLowerCase() === 'embed') {
-      void import('./pages/share/embed-start').then((m) => m.startEmbedPage(token, root));
-    } else {
-      void import('./pages/share/share-start').then((m) => m.startSharePage(token, root));
-    }
+    const kind = link[1]!.toLowerCase() === 'embed' ? 'embed' : 'share';
+    void import('./pages/share/link-page-start').then((m) => m.startLinkPage(kind, root));
     return;
   }
   void import('./main');

@@ -1,14 +1,30 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { hostMatches, hostOf } from '@helix/shared';
 import type { Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { escapeHtml } from '@helix/server/escape-html';
-import { EMBED_TOKEN_SHAPE, embedAccess } from '@helix/server/models/embed-access';
-import { endCompressed } from './drawn-home.ts';
+import { embedBackground } from '@helix/server/models/embed-background';
+import { EMBED_TOKEN_SHAPE, embedAccess, type EmbedRecord } from '@helix/server/models/embed-access';
+import { embeddingAllowed } from '@helix/server/models/embed-host.policy';
+import { apiOrigin, viewerPageUrl } from '@helix/server/models/viewer-urls';
+import { presentBrandingLook } from '@helix/server/presenters/branding.presenter';
+import { embedViewerToken } from '@helix/server/views/embed-viewer';
+import {
+  embedPageMarkup,
+  notAllowedMarkup,
+  sharePageMarkup,
+  shareHeaderView,
+  titleText,
+} from './public-link-markup.ts';
+import { splicedGzip } from './spliced-gzip.ts';
 
 /** A share or embed link's page (case-insensitive, like web-app.ts's PUBLIC_LINK). */
 const LINK_PAGE = /^\/(embed|share)\/([^/]+)\/?$/i;
+const ROOT = /<div id="root">[\s\S]*?<\/div>/;
+/** Where this load's viewer token goes in the drawn page (cut out for splicedGzip). */
+const TOKEN_SLOT = 'HelixViewerTokenSlot0';
 
 /**
  * The oEmbed discovery element of a link's page (docs/links.md, "oEmbed"): consumers that are given
@@ -19,13 +35,41 @@ export function oembedDiscovery(config: Pick<Config, 'PUBLIC_URL'>, pageUrl: str
   return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(href)}" title="oEmbed">`;
 }
 
+/** What the page shows: the link's viewer, the allowlist's panel, or the unavailable page. */
+type LinkState = 'ready' | 'not-allowed' | 'unavailable';
+
 /**
- * /share/{token} and /embed/{token}: the embed document (dist/embed.html, the app shell without the
- * app's preloads) with the link's oEmbed discovery in its head, drawn by the server. The address it
- * names is the portal's (PUBLIC_URL), or the school's white-label domain when the page is asked for on
- * the domain of the link's school (read from the embed path's cached record). Like the
- * static file it replaces: never cached without revalidating, sent compressed. Anything else, and a
- * token that cannot be one of ours, goes on to the web app (its unavailable page).
+ * Where a page of a link limited to some sites is, as its own request tells (docs/links.md, "Where a
+ * link may be shown"): 'allowed' when its referrer is one of the link's sites inside a frame, 'refused'
+ * when it is opened on its own or its referrer is another site, 'unknown' otherwise (no referrer, or
+ * the portal's own page: then the viewer's ancestor origins decide, viewer-model.query.ts).
+ */
+function placeOf(config: Config, embed: EmbedRecord, req: Request): 'allowed' | 'refused' | 'unknown' {
+  const dest = req.get('sec-fetch-dest');
+  const framed = dest === undefined ? undefined : dest === 'iframe' || dest === 'frame';
+  const referrer = req.get('referer');
+  if (framed === false) return 'refused';
+  if (embeddingAllowed(config, embed, { referrer, framed })) return 'allowed';
+  const host = referrer ? hostOf(referrer) : null;
+  const own = [new URL(config.PUBLIC_URL).hostname, embed.tenant.customDomainName?.toLowerCase()];
+  if (host !== null && !own.includes(host) && !hostMatches(host, embed.allowedHosts)) return 'refused';
+  return 'unknown';
+}
+
+/**
+ * /share/{token} and /embed/{token}, drawn by the server: the embed document (dist/embed.html, the app
+ * shell without the app's preloads, share.css inlined) with the link's page in #root (public-link-
+ * markup.ts): the school's header and the viewer frame, whose address carries this page load's viewer
+ * token, minted here for the link and the client's address (viewer-token.ts). The page makes no API
+ * call of its own: the viewer's one call (GET /api/viewer/model) keeps the viewer's earlier token when
+ * it is still ours, counts the view and answers the model. A link limited to some sites gets a token
+ * only when the page's request places it inside one of them, the panel when it places it elsewhere
+ * (nothing counted), and the frame without a token when it cannot tell (the viewer's ancestor origins
+ * decide). An unknown, revoked or expired link answers 404 with the unavailable page (drawn by the page's
+ * script). The oEmbed discovery names the portal's address (PUBLIC_URL), or the school's white-label
+ * domain when the page is asked for on it. Never cached (each load has its own token), sent gzipped
+ * without compressing per load (spliced-gzip.ts).
+ * Mounted before the API's session and body parsing: a public page pays for none of it.
  */
 export function publicLinkPage(
   deps: Pick<ServerDeps, 'db' | 'config' | 'logger'>,
@@ -35,6 +79,7 @@ export function publicLinkPage(
   const file = path.join(path.resolve(webDist), 'embed.html');
   const shell = existsSync(file) ? readFileSync(file, 'utf8') : null;
   const portal = new URL(config.PUBLIC_URL);
+  const viewerOrigin = new URL(config.VIEWER_URL).origin;
   return async (req, res, next) => {
     const match = req.method === 'GET' || req.method === 'HEAD' ? LINK_PAGE.exec(req.path) : null;
     const token = match?.[2];
@@ -42,19 +87,77 @@ export function publicLinkPage(
       next();
       return;
     }
+    const kind = match[1]!.toLowerCase() as 'embed' | 'share';
     let origin = portal.origin;
+    let state: LinkState = 'unavailable';
+    let title = 'Link unavailable';
+    let body = '';
+    let head = '';
+    let viewer: string | undefined;
     try {
       const access = await embedAccess(deps, token);
-      const domain = access.ok ? access.embed.tenant.customDomainName?.toLowerCase() : undefined;
-      if (domain && req.hostname.toLowerCase() === domain) origin = `${portal.protocol}//${domain}`;
+      if (access.ok) {
+        const { embed } = access;
+        const domain = embed.tenant.customDomainName?.toLowerCase();
+        if (domain && req.hostname.toLowerCase() === domain) origin = `${portal.protocol}//${domain}`;
+        const place = embed.allowedHosts.length > 0 ? placeOf(config, embed, req) : 'allowed';
+        if (place === 'refused') {
+          state = 'not-allowed';
+          title = 'Not available on this site';
+          body = notAllowedMarkup();
+        } else {
+          state = 'ready';
+          if (place === 'allowed') viewer = embedViewerToken(config, embed.id, req.ip ?? '');
+          const frameUrl = viewerPageUrl(config, embed.model, token, 'embedding', viewer && TOKEN_SLOT);
+          const backdrop = embedBackground(embed);
+          if (kind === 'embed') {
+            title = embed.model.name || '3D model';
+            body = embedPageMarkup(frameUrl, title, backdrop.transparentBackground);
+            // A transparent embed: the page, like the viewer inside it, paints no background.
+            if (backdrop.transparentBackground) head += '<style>html,body{background:transparent}</style>';
+          } else {
+            const look = presentBrandingLook(embed.tenant.branding, apiOrigin(config));
+            const view = shareHeaderView(
+              {
+                branding: {
+                  name: embed.tenant.name,
+                  brandLogo: look.brandLogo,
+                  primaryColor: look.primaryColor,
+                },
+                modelName: embed.model.name,
+                creatorName: embed.creatorName,
+              },
+              origin,
+            );
+            title = view.title;
+            body = sharePageMarkup(view, frameUrl);
+          }
+        }
+      }
     } catch (err) {
       deps.logger.warn({ err }, 'share page: link lookup failed');
     }
-    const pageUrl = `${origin}/${match[1]!.toLowerCase()}/${token}`;
-    const html = shell.replace('</head>', `${oembedDiscovery(config, pageUrl)}</head>`);
+    const pageUrl = `${origin}/${kind}/${token}`;
+    // The viewer's document and code come from its own origin: connected while this page arrives.
+    if (state === 'ready') head += `<link rel="preconnect" href="${escapeHtml(viewerOrigin)}">`;
+    head += oembedDiscovery(config, pageUrl);
+    const root = `<div id="root" data-link="${state}">${body}</div>`;
+    const html = shell
+      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(titleText(title))}</title>`)
+      .replace('</head>', `${head}</head>`)
+      .replace(ROOT, () => root);
+    const page = ROOT.test(shell) ? html : html.replace('</body>', `${root}</body>`);
+    res.status(state === 'unavailable' ? 404 : 200);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Cache-Control', 'no-store');
     res.vary('Accept-Encoding');
-    endCompressed(req, res, html);
+    // Every load's page is the same but for its viewer token: compressed once, the token spliced in.
+    const [before, after = ''] = viewer ? page.split(TOKEN_SLOT) : [page];
+    if (req.acceptsEncodings('gzip') === 'gzip') {
+      res.setHeader('Content-Encoding', 'gzip');
+      res.end(splicedGzip(before!, viewer ?? '', after));
+    } else {
+      res.end(viewer ? `${before}${viewer}${after}` : page);
+    }
   };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EMBED_HOSTS, MSG } from '@helix/shared';
 import { EmbedLinkView } from '@helix/shared/schemas/embed-link';
 import { sha256 } from '@helix/server/tokens';
+import { peekViewerToken } from '@helix/server/views/viewer-token';
 import {
   bearer,
   createModel,
@@ -291,5 +292,87 @@ describe('counting a limited link', () => {
     expect((await detail(token, { ancestors: 'https://x.org' })).status).toBe(400);
     expect((await detail(token, { ancestors: ['x'.repeat(301)] })).status).toBe(400);
     expect((await detail(token, { unknown: true })).status).toBe(400);
+  });
+});
+
+/** The viewer frame's address in a page the server drew (its `src`, unescaped). */
+function frameOf(html: string): string | null {
+  const src = /<iframe[^>]* src="([^"]+)"/.exec(html)?.[1];
+  return src ? src.replaceAll('&amp;', '&') : null;
+}
+
+describe('the share and embed pages drawn by the server (one API call per page load)', () => {
+  it("carries the school's header and a frame with a fresh viewer token; the viewer's one call counts it and keeps the viewer on reload", async () => {
+    const { token, id } = await makeLink();
+    const first = await request(pages).get(`/share/${token}`);
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.text).toContain('data-link="ready"');
+    expect(first.text).toContain('data-testid="share-brand"');
+    expect(first.text).toContain('<h1 class="share-title">Hosts heart</h1>');
+    const frame = frameOf(first.text)!;
+    const pageToken = new URL(frame).searchParams.get('viewer');
+    expect(pageToken).toMatch(/^vw1\./);
+
+    const counted = await viewerLoad(frame);
+    expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+    expect(counted.body.viewer).toBe(pageToken);
+    expect((await linkView(id)).views).toBe(1);
+
+    // A reload: a new page token, and the viewer's kept one, which keeps the viewer (nothing counted).
+    const reload = frameOf((await request(pages).get(`/embed/${token}`)).text)!;
+    expect(new URL(reload).searchParams.get('viewer')).not.toBe(pageToken);
+    const query = { ...Object.fromEntries(new URL(reload).searchParams.entries()), kept: pageToken! };
+    const again = await request(h.app).get('/api/viewer/model').query(query).set('Origin', VIEWER);
+    expect(again.status).toBe(200);
+    expect(peekViewerToken(again.body.viewer as string)).toBe(peekViewerToken(pageToken!));
+    // A kept token that is not ours: the page's own token counts (a new viewer).
+    const forged = { ...query, kept: `vw1.${'x'.repeat(40)}.${'y'.repeat(43)}` };
+    const other = await request(h.app).get('/api/viewer/model').query(forged).set('Origin', VIEWER);
+    expect(other.body.viewer).toBe(new URL(reload).searchParams.get('viewer'));
+    await h.flush();
+    expect((await linkView(id)).views).toBe(2);
+  });
+
+  it('gives a limited link a token only inside its sites, the panel elsewhere, and lets the ancestors decide when it cannot tell', async () => {
+    const { token, id } = await makeLink(['*.hillside.test']);
+    const framed = { 'Sec-Fetch-Dest': 'iframe' };
+    const inside = await request(pages)
+      .get(`/embed/${token}`)
+      .set({ ...framed, Referer: 'https://www.hillside.test/' });
+    const frame = frameOf(inside.text)!;
+    expect(new URL(frame).searchParams.get('viewer')).toMatch(/^vw1\./);
+    expect((await viewerLoad(frame)).status).toBe(200);
+
+    for (const headers of [
+      { ...framed, Referer: 'https://blog.example/' },
+      { 'Sec-Fetch-Dest': 'document', Referer: 'https://www.hillside.test/' },
+    ]) {
+      const page = await request(pages).get(`/share/${token}`).set(headers);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('data-link="not-allowed"');
+      expect(page.text).toContain('data-testid="link-not-allowed"');
+      expect(frameOf(page.text), JSON.stringify(headers)).toBeNull();
+    }
+
+    // No referrer: a frame without a token; the viewer's ancestor origins decide.
+    const unplaced = frameOf((await request(pages).get(`/embed/${token}`).set(framed)).text)!;
+    expect(new URL(unplaced).searchParams.get('viewer')).toBeNull();
+    expect((await viewerLoad(unplaced)).status).toBe(403);
+    expect(
+      (await viewerLoad(unplaced, { ancestors: 'http://portal.test https://blog.example' })).status,
+    ).toBe(403);
+    const allowed = await viewerLoad(unplaced, { ancestors: 'http://portal.test https://www.hillside.test' });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.viewer).toMatch(/^vw1\./);
+    await h.flush();
+    expect((await linkView(id)).views).toBe(2);
+  });
+
+  it('answers 404 with the unavailable page for a link that is not one', async () => {
+    const page = await request(pages).get(`/share/${'A'.repeat(43)}`);
+    expect(page.status).toBe(404);
+    expect(page.text).toContain('data-link="unavailable"');
+    expect(frameOf(page.text)).toBeNull();
   });
 });

@@ -276,7 +276,7 @@ describe('GET /api/oembed', () => {
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.headers['content-encoding']).toBe('gzip');
-      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers['cache-control']).toBe('no-store');
       const pageUrl = encodeURIComponent(`${PORTAL}/${kind}/${token}`);
       const href = `${PORTAL}/api/oembed?url=${pageUrl}&amp;format=json`;
       expect(page.text).toContain(

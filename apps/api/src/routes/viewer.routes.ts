@@ -8,7 +8,8 @@ import { loadViewerModel } from '@helix/server/models/viewer-model.query';
 import { authorizeRecording } from '@helix/server/models/viewer-record.query';
 import { imageKeyOf } from '@helix/server/presenters/image-url';
 import { storageOf } from '@helix/server/storage/create-storage';
-import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
+import { publicLimiter } from '../http/public-limit.ts';
+import { rateLimiter } from '../http/rate-limit.ts';
 import { serveStoredObject } from '../http/serve-object.ts';
 import { inputOf, validate } from '../http/validate.ts';
 
@@ -72,19 +73,13 @@ export function viewerRoutes(deps: ServerDeps): Router {
 
   router.options(['/viewer/model', '/viewer/record', '/files/models/:id'], cors);
 
-  const perToken = tokenLimiter(deps, 'viewer-model-token', (req) => req.query.subscription);
+  // The page load's one API call: both of its limits (address, link) in one Redis round trip.
+  const limits = publicLimiter(deps, 'viewer-model', (req) => req.query.subscription);
 
-  router.get(
-    '/viewer/model',
-    cors,
-    limit,
-    perToken,
-    validate(ViewerModelQuery, 'query'),
-    async (req, res) => {
-      res.set('Cache-Control', 'no-store');
-      res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
-    },
-  );
+  router.get('/viewer/model', cors, limits, validate(ViewerModelQuery, 'query'), async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
+  });
 
   // The Record control asks before each recording (the server decides again; no view is counted).
   router.get('/viewer/record', cors, limit, validate(ViewerRecordQuery, 'query'), async (req, res) => {

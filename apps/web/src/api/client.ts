@@ -68,8 +68,7 @@ async function request<T>({ url, withToken }: Target, options: RequestOptions = 
 
 /**
  * A fetch answer read as every call reads one: the body, or the server's failure as an ApiError after
- * the toast, popup or logout it calls for. Exported for an answer fetched before the client was
- * loaded (the share and embed pages' early call, models/embed-detail-prefetch.ts).
+ * the toast, popup or logout it calls for.
  */
 export async function readAnswer<T>(
   response: Response,

@@ -13,11 +13,6 @@ export const LOCAL = {
   customBrand: '__custom__brand',
   redirect: '__redirect',
   setupIntent: 'setup-intent',
-  /**
-   * The share/embed pages' viewer tokens, the server's, one per link (not in the spec: a viewer's
-   * reloads count once).
-   */
-  viewerTokens: '__viewer__tokens',
   /** This browser's own id for offline copies (the server binds each pinned copy to it). */
   deviceId: '__device__id',
 } as const;

@@ -14,7 +14,7 @@ import { ancestorsAllowed, hostNotAllowed } from './embed-host.policy.ts';
 import { clientNetwork } from '../views/client-network.ts';
 import { verifyViewerToken } from '../views/viewer-token.ts';
 import { FEATURE_PERMISSION, tenantHasFeature, type FeatureTenant } from '../plans/plan-features.policy.ts';
-import { embedViewerLoad } from '../views/embed-viewer.ts';
+import { embedViewerLoad, embedViewerToken, loadViewerToken } from '../views/embed-viewer.ts';
 import { isLtiViewerTicket } from '../lti/lti-viewer-ticket.ts';
 import { resolveLtiLoad } from '../lti/lti-viewer.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
@@ -49,6 +49,8 @@ interface Resolved {
   transparentBackground: boolean;
   transparentFallback: boolean;
   record: boolean;
+  /** Share and embed loads: the valid viewer token the load is counted under (the viewer keeps it). */
+  viewerToken?: string;
 }
 
 /**
@@ -118,15 +120,21 @@ async function resolveEmbedding(
   }
   const { embed } = access;
   if (embed.model.urlModelName !== query.model) throw AppError.notFound();
+  const scope = { linkId: embed.id, network: clientNetwork(client.ip) };
+  let token = loadViewerToken(deps.config, embed.id, client.ip, query);
+  let valid = token ? verifyViewerToken(deps.config.SIGNING_SECRET, token, scope) !== null : false;
   if (embed.allowedHosts.length > 0) {
-    // A link limited to some sites counts only a load whose page was let through by the embed detail
-    // (its viewer token) and, where the browser says so, only inside those sites: a viewer address
-    // framed elsewhere directly, or a page opened on its own, is refused before anything is counted.
-    const scope = { linkId: embed.id, network: clientNetwork(client.ip) };
-    const minted = query.viewer ? verifyViewerToken(deps.config.SIGNING_SECRET, query.viewer, scope) : null;
+    // A link limited to some sites counts only a load shown inside them: where the browser reports the
+    // frame's ancestor origins, they decide; elsewhere (Firefox) only a load whose page the server let
+    // through by its referrer (its render minted the token) counts. A viewer address framed elsewhere
+    // directly, or a page opened on its own, is refused before anything is counted.
     const ancestors = query.ancestors?.split(/\s+/).filter(Boolean);
-    if (!minted || (ancestors !== undefined && !ancestorsAllowed(deps.config, embed, ancestors))) {
-      throw hostNotAllowed();
+    const allowed = ancestors !== undefined ? ancestorsAllowed(deps.config, embed, ancestors) : valid;
+    if (!allowed) throw hostNotAllowed();
+    // Let in by its ancestors without a token (the page could not place itself): a new viewer.
+    if (!valid) {
+      token = embedViewerToken(deps.config, embed.id, client.ip);
+      valid = true;
     }
   }
   const backdrop = embedBackground(embed);
@@ -138,13 +146,14 @@ async function resolveEmbedding(
     transparentFallback: backdrop.transparentFallback,
     // Share and embed pages never offer recording.
     record: false,
-    // The server-minted viewer token the page passes on; without a valid one, one viewer per address.
+    // The server-minted viewer token; without a valid one, one viewer per address.
     load: embedViewerLoad(
       deps.config,
       { id: embed.id, modelId: embed.model.id, tenantId: embed.tenant.id },
-      query.viewer,
+      token,
       client.ip,
     ),
+    ...(valid && token ? { viewerToken: token } : {}),
   };
 }
 
@@ -207,5 +216,6 @@ export async function loadViewerModel(
     transparentBackground: resolved.transparentBackground,
     transparentFallback: resolved.transparentFallback,
     record: resolved.record,
+    ...(resolved.viewerToken ? { viewer: resolved.viewerToken } : {}),
   };
 }

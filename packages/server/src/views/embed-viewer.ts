@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { sha256 } from '../tokens.ts';
 import { clientNetwork } from './client-network.ts';
 import type { ViewLoad } from './record-view.ts';
-import { mintViewerToken, verifyViewerToken } from './viewer-token.ts';
+import { mintViewerToken, renewViewerToken, verifyViewerToken } from './viewer-token.ts';
 
 /** The ceiling's period: views per address and link are counted per hour from the first one counted. */
 export const CEILING_SECONDS = 3600;
@@ -15,7 +15,31 @@ type ViewerConfig = Pick<
   | 'VIEWS_PER_TENANT_ADDRESS_PER_HOUR'
 >;
 
-/** The viewer token the share or embed page gets with the embed detail (see viewer-token.ts). */
+/**
+ * The viewer token a share or embed page load is counted under (GET /api/viewer/model): the one the
+ * viewer kept from its last load of the link, renewed, when it is still ours for the link and the
+ * client's network (a reload stays one viewer); else the fresh one the page was drawn with (its server
+ * render minted it, /share and /embed); undefined when there is neither (then the client's network is
+ * the viewer, see embedViewerLoad).
+ */
+export function loadViewerToken(
+  config: ViewerConfig,
+  linkId: number,
+  ip: string,
+  sent: { kept?: string | undefined; viewer?: string | undefined },
+): string | undefined {
+  const kept = sent.kept
+    ? renewViewerToken(
+        config.SIGNING_SECRET,
+        { linkId, network: clientNetwork(ip) },
+        config.VIEW_WINDOW_SECONDS,
+        sent.kept,
+      )
+    : null;
+  return kept ?? sent.viewer;
+}
+
+/** The viewer token a share or embed page is drawn with (and the embed detail answers; viewer-token.ts). */
 export const embedViewerToken = (config: ViewerConfig, linkId: number, ip: string, previous?: string) =>
   mintViewerToken(
     config.SIGNING_SECRET,

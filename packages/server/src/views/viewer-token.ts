@@ -96,6 +96,20 @@ export function mintViewerToken(
   });
 }
 
+/**
+ * The viewer's kept token renewed as mintViewerToken renews it, when it is ours for this link and
+ * network (expired too: it was minted for this very network); null for anything else, so the caller
+ * falls back to the page's own token instead of starting yet another viewer.
+ */
+export function renewViewerToken(
+  secret: string,
+  scope: ViewerTokenScope,
+  windowSeconds: number,
+  kept: string,
+): string | null {
+  return bodyOf(secret, kept, scope) ? mintViewerToken(secret, scope, windowSeconds, kept) : null;
+}
+
 /** The viewer a token names, WITHOUT checking it (benchmarks and tests count distinct viewers). */
 export function peekViewerToken(token: string): string | null {
   const payload = SHAPE.exec(token)?.[1];

@@ -211,6 +211,12 @@ export const ViewerModelQuery = z.strictObject({
    */
   viewer: z.string().regex(VIEWER_TOKEN_PATTERN).optional(),
   /**
+   * The viewer token the viewer kept from its last load of this link (embedding mode): when it is still
+   * ours for the link and the client's network, its viewer is kept (a reload stays one viewer) instead
+   * of the page's fresh `viewer`.
+   */
+  kept: z.string().regex(VIEWER_TOKEN_PATTERN).optional(),
+  /**
    * The viewer frame's `location.ancestorOrigins`, space-separated, parent first (embedding mode, where
    * the browser has them): a link limited to some sites counts only when every page around it is ours
    * or one of them.
@@ -325,6 +331,11 @@ export const ViewerModel = z.object({
    * and the plan has screenRecord, checked at this load). Share and embed loads are always false.
    */
   record: z.boolean(),
+  /**
+   * Share and embed loads: the viewer token this load was counted under (renewed when it was kept),
+   * which the viewer keeps and sends back as `kept` on its next load of the link.
+   */
+  viewer: z.string().optional(),
 });
 export type ViewerModel = z.output<typeof ViewerModel>;
 

@@ -1,3 +1,4 @@
+import './share.css';
 import { DisconnectOutlined } from '@ant-design/icons';
 import { Result } from 'antd';
 import { MSG } from '@helix/shared';

@@ -1,15 +1,16 @@
-import { LOCAL } from '../session/storage-keys';
-
 /**
- * The viewer tokens the server gave the share and embed pages (POST /model/embed/detail), kept in this
- * origin's localStorage, one per link, and sent back on the next load of the link so that a viewer's
- * reloads stay one viewer (the server decides: it keeps the viewer only for a token it signed for this
- * link and the client's address). No third-party cookie, nothing about the person; clearing site data
- * makes the next load a new viewer. Imported by the entry chunk (./embed-detail-prefetch.ts): no
- * dependencies beyond the storage keys.
+ * The viewer tokens the API gave this viewer on share and embed loads (GET /api/viewer/model answers
+ * the token each load was counted under), kept in the viewer origin's localStorage, one per link, and
+ * sent back as `kept` on the next load of the link so that a viewer's reloads stay one viewer (the
+ * server decides: it keeps the viewer only for a token it signed for this link and the client's
+ * address; otherwise the page's fresh token counts). No third-party cookie, nothing about the person;
+ * clearing site data makes the next load a new viewer.
  */
 
-/** VIEWER_TOKEN_PATTERN (@helix/shared/schemas/model), not imported: the entry chunk stays free of zod. */
+/** The localStorage key (the web app's pages kept them under the same name on their own origin). */
+const STORAGE_KEY = '__viewer__tokens';
+
+/** VIEWER_TOKEN_PATTERN (@helix/shared/schemas/model), not imported: the viewer stays free of zod. */
 export const KEPT_TOKEN_SHAPE = /^[A-Za-z0-9_.-]{16,400}$/;
 /** Links remembered, the most recent last (a token is about 150 characters). */
 const KEPT_LINKS = 20;
@@ -29,7 +30,7 @@ function safeStorage(): Store | null {
 
 function entries(storage: Store | null): [string, string][] {
   try {
-    const parsed: unknown = JSON.parse(storage?.getItem(LOCAL.viewerTokens) ?? '[]');
+    const parsed: unknown = JSON.parse(storage?.getItem(STORAGE_KEY) ?? '[]');
     if (!Array.isArray(parsed)) return [];
     return parsed.filter(
       (e): e is [string, string] =>
@@ -55,7 +56,7 @@ export function keepViewerToken(link: string, viewer: string, storage: Store | n
   const key = linkKey(link);
   const kept = [...entries(storage).filter(([k]) => k !== key), [key, viewer] as [string, string]];
   try {
-    storage?.setItem(LOCAL.viewerTokens, JSON.stringify(kept.slice(-KEPT_LINKS)));
+    storage?.setItem(STORAGE_KEY, JSON.stringify(kept.slice(-KEPT_LINKS)));
   } catch {
     // Storage full or refused: nothing kept.
   }

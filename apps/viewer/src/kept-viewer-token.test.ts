@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VIEWER_TOKEN_PATTERN } from '@helix/shared/schemas/model';
-import { KEPT_TOKEN_SHAPE, keepViewerToken, keptViewerToken } from './viewer-token-store';
+import { KEPT_TOKEN_SHAPE, keepViewerToken, keptViewerToken } from './kept-viewer-token.ts';
 
 const memoryStorage = () => {
   const map = new Map<string, string>();
