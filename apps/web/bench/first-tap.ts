@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { startFlow } from 'lighthouse';
 import type { Browser } from 'puppeteer-core';
 import { HYDRATED, VIEWER_FRAME, type BenchPage } from './bench-pages.ts';
@@ -18,13 +19,14 @@ export interface FirstTap {
  * (devtools throttling, the network not slowed): a first visit (no cache, no service worker) is loaded,
  * waited for until hydrated (an embed until its viewer frame is there), and its main control is
  * tapped right away; the timespan ends once the tap is answered. A phone and a tablet (390, 820 px)
- * are mobile screens with touch, 1280 px a laptop's.
+ * are mobile screens with touch, 1280 px a laptop's. `report`: a file for the step's Lighthouse report.
  */
 export async function firstTap(
   browser: Browser,
   page: BenchPage,
   url: string,
   width: number,
+  report?: string,
 ): Promise<FirstTap> {
   const tab = await browser.newPage();
   try {
@@ -70,6 +72,8 @@ export async function firstTap(
     )) as number;
     await flow.endTimespan();
     const lhr = (await flow.createFlowResult()).steps[0]!.lhr;
+    // The step's report, for its diagnostics (which elements shifted, the interaction's phases).
+    if (report) writeFileSync(report, JSON.stringify(lhr));
     const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     return {
       inpMs: value('interaction-to-next-paint'),

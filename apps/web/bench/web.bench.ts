@@ -150,6 +150,14 @@ async function signIn(browser: Browser, apiUrl: string): Promise<void> {
 
 let reportCount = 0;
 
+/** The next file in BENCH_REPORTS for a Lighthouse report about `what`; none without BENCH_REPORTS. */
+function reportFile(what: string): string | undefined {
+  if (!REPORTS) return undefined;
+  mkdirSync(REPORTS, { recursive: true });
+  reportCount += 1;
+  return path.join(REPORTS, `${String(reportCount).padStart(2, '0')}-${what}.json`);
+}
+
 async function audit(port: number, url: string, page: BenchPage): Promise<Navigation> {
   const result = await lighthouse(url, {
     port,
@@ -159,14 +167,8 @@ async function audit(port: number, url: string, page: BenchPage): Promise<Naviga
   });
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
-  if (REPORTS) {
-    mkdirSync(REPORTS, { recursive: true });
-    reportCount += 1;
-    writeFileSync(
-      path.join(REPORTS, `${String(reportCount).padStart(2, '0')}-${page.name}.json`),
-      JSON.stringify(lhr),
-    );
-  }
+  const report = reportFile(page.name);
+  if (report) writeFileSync(report, JSON.stringify(lhr));
   const marks =
     (lhr.audits['user-timings']?.details as { items?: { name: string; startTime?: number }[] } | undefined)
       ?.items ?? [];
@@ -202,7 +204,9 @@ async function firstTapMedian(
   width: number,
 ): Promise<FirstTap> {
   const runs: FirstTap[] = [];
-  for (let i = 0; i < FLOW_RUNS; i += 1) runs.push(await firstTap(browser, page, url, width));
+  for (let i = 0; i < FLOW_RUNS; i += 1) {
+    runs.push(await firstTap(browser, page, url, width, reportFile(`${page.name}-${width}`)));
+  }
   const ok = runs.filter((r) => !r.error);
   if (!ok.length) return runs[0]!;
   return {
