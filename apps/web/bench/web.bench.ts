@@ -1,31 +1,41 @@
 /**
- * Web performance benchmark (issue 6 §2, "Fast on a classroom tablet"): Lighthouse 12 (mobile, default
- * simulated throttling) on /login, /user/home (signed in) and /embed/{token} against the built app as
- * `npm start` and a production deploy serve it, plus the time from navigation to the viewer's first
- * rendered frame of the demo cell on /embed/{token} in headless Chromium. Issue 18: also /share/{token},
- * /signup, /choose-subscription and the owner's /user/settings/users-list and /user/settings/subscription
- * (§14), and the home's first click on the user menu (§13, target 200 ms). Issue 27: each page the
- * server renders must be hydrated on load (the app's `helix:hydrated` mark, `#root[data-hydrated]`)
- * before it is measured.
+ * Web performance benchmark (issue 27, "How it is measured"), against the built app as `npm start` and
+ * a production deploy serve it:
+ *
+ * - Lighthouse 12 (mobile, default simulated throttling; performance only, median of BENCH_RUNS) on
+ *   each page of bench/bench-pages.ts, with its target (95 for /login, /user/home, /share and /embed,
+ *   90 for the others). A page the server renders must be hydrated on load: the run's user timings must
+ *   hold the app's `helix:hydrated` mark (src/server-render/adopt.ts), or the page fails.
+ * - The first tap (bench/first-tap.ts): a Lighthouse user flow (timespan, CPU slowed 4x) loads each
+ *   page at 390, 820 and 1280 px and taps its main control as soon as it is hydrated: INP <= 200 ms,
+ *   and CLS over the load, the hydration and the tap <= 0.02.
+ * - The embed's first frame: navigation to the viewer's first rendered frame of the demo cell on
+ *   /embed/{token} in headless Chromium (median of BENCH_FRAME_RUNS cold loads, target 1.5 s).
  *
  *   npm run build && npm run bench:web      (or: npx tsx apps/web/bench/web.bench.ts)
  *
  * It starts its own stack (API serving apps/web/dist, worker, viewer) over a fresh database with the
- * seed, like the browser tests' global setup, with NODE_ENV=production. Environment: BENCH_RUNS
- * (Lighthouse runs per page, the median is kept; default 3), BENCH_FRAME_RUNS (default 5), REDIS_URL,
- * TEST_ADMIN_DATABASE_URL / DATABASE_URL (the PostgreSQL server), BENCH_JSON (write the summary there),
- * BENCH_ONLY (`lighthouse` or `frame`: only that half), BENCH_PAGES (a comma list of `login`, `embed`,
- * `home`, `share`, `signup`, `choose-subscription`, `users-list`, `subscription`: only those pages), BENCH_REPORTS (a folder: each Lighthouse report is written there as JSON,
- * for its diagnostics: main-thread work, request chains, long tasks).
- * Exit code 1 when a target is missed.
+ * seed, like the browser tests' global setup, with NODE_ENV=production, and prints one table (page,
+ * width, score, INP, CLS, target, pass/fail, the machine's load average). Environment: BENCH_RUNS
+ * (Lighthouse runs per page; default 3), BENCH_FLOW_RUNS (first-tap flows per page and width, the
+ * median is kept; default 1), BENCH_WIDTHS (default `390,820,1280`), BENCH_FRAME_RUNS (default 5),
+ * BENCH_PAGES (a comma list of bench-pages.ts names: `login`, `signup`, `choose-subscription`, `embed`,
+ * `share`, `home`, `users-list`, `subscription`), BENCH_ONLY (`lighthouse` or `frame`: only that part),
+ * BENCH_JSON (write the figures there), BENCH_REPORTS (a folder: each Lighthouse report as JSON, for
+ * its diagnostics), REDIS_URL, TEST_ADMIN_DATABASE_URL / DATABASE_URL (the PostgreSQL server).
+ *
+ * A benchmark prints figures: a missed target is a FAIL row and the exit code stays 0; it is 1 only
+ * when the bench could not measure (the stack or a browser failed).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { BENCH_PAGES, CLS_MAX, INP_MAX_MS, WIDTHS, type BenchPage } from './bench-pages.ts';
 import { startBenchStack, type BenchStack } from './bench-stack.ts';
+import { firstTap, type FirstTap } from './first-tap.ts';
 
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
@@ -41,40 +51,48 @@ const CHROME_FLAGS = [
 // The viewer draws with WebGL; headless Chromium has it through SwiftShader (as the browser tests).
 const FRAME_FLAGS = [...CHROME_FLAGS, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const FLOW_RUNS = Number(process.env.BENCH_FLOW_RUNS ?? 1);
 const FRAME_RUNS = Number(process.env.BENCH_FRAME_RUNS ?? 5);
-/** `lighthouse` or `frame` to run only that half. */
+const WIDTH_LIST = (process.env.BENCH_WIDTHS ?? WIDTHS.join(',')).split(',').map(Number);
+/** `lighthouse` or `frame` to run only that part. */
 const ONLY = process.env.BENCH_ONLY;
 const PAGES = new Set(
-  (process.env.BENCH_PAGES ?? 'login,embed,home,share,signup,choose-subscription,users-list,subscription')
-    .split(',')
-    .map((p) => p.trim()),
+  (process.env.BENCH_PAGES ?? BENCH_PAGES.map((p) => p.name).join(',')).split(',').map((p) => p.trim()),
 );
 const REPORTS = process.env.BENCH_REPORTS;
 const OWNER = { email: 'owner@demo.helix.local', password: 'owner-demo-2026' };
-
-const TARGETS = { performance: 0.95, accessibility: 0.95, 'best-practices': 0.95 } as const;
-// Lighthouse reports KiB; 250 kB is read as 250 KiB.
-const LOGIN_BYTES_MAX = 250 * 1024;
 const FIRST_FRAME_MAX_MS = 1500;
 
-type Category = keyof typeof TARGETS;
-
-interface PageResult {
-  page: string;
-  scores: Record<Category, number>;
+/** One page's Lighthouse navigation (the median run). */
+interface Navigation {
+  score: number;
   fcpMs: number;
   lcpMs: number;
   tbtMs: number;
-  scriptAndCssBytes: number;
-  frameBytes: number;
-  requests: unknown[];
+  /** The `helix:hydrated` mark in the run's user timings (observed, unthrottled ms); NaN: not hydrated. */
+  hydratedMs: number;
   error?: string;
+}
+
+/** One row of the table: a page at one width. */
+interface Row {
+  page: string;
+  width: number;
+  /** The Lighthouse score, on the page's first row only. */
+  navigation?: Navigation;
+  tap: FirstTap;
+  target: string;
+  failures: string[];
+  load: number;
 }
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
+
+/** The machine's 1-minute load average (2 cores shared with other work: it moves every figure). */
+const load = (): number => os.loadavg()[0]!;
 
 async function api<T>(base: string, route: string, body: unknown, token?: string): Promise<T> {
   const res = await fetch(new URL(route, base), {
@@ -130,172 +148,148 @@ async function signIn(browser: Browser, apiUrl: string): Promise<void> {
   await page.close();
 }
 
-/** The home's first click must be answered within this (issue 18 §13). */
-const FIRST_CLICK_MAX_MS = 200;
-
-/**
- * The first click on the server-rendered home: the signed-in browser opens /user/home as a first visit
- * (no service worker, so the API renders it), waits for the app's hydration mark, and clicks the user
- * menu. Measured on this machine, without throttling: from the press (the pointerdown event's time)
- * to the app's open menu; `hydrated`: when hydration completed (the `helix:hydrated` mark).
- */
-async function firstClick(browser: Browser, apiUrl: string): Promise<{ hydrated: number; menu: number }> {
-  const page = await browser.newPage();
-  try {
-    await page.setBypassServiceWorker(true);
-    await page.setCacheEnabled(false);
-    await page.goto(new URL('/user/home', apiUrl).href, { waitUntil: 'load' });
-    await page.waitForSelector('#root[data-hydrated="true"] [data-testid="user-menu"]', { timeout: 30_000 });
-    // A string, not a function: tsx would wrap the inner function in a helper the page lacks.
-    await page.evaluate(`(() => {
-      const seen = () => {
-        if (window.__menu === undefined && document.querySelector('.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]'))
-          window.__menu = performance.now();
-      };
-      new MutationObserver(seen).observe(document.body, { subtree: true, childList: true, attributes: true });
-      document.addEventListener('pointerdown', (event) => {
-        if (window.__pressed === undefined) window.__pressed = event.timeStamp;
-      }, true);
-    })()`);
-    await page.click('[data-testid="user-menu"]');
-    await page.waitForFunction(() => (window as unknown as { __menu?: number }).__menu !== undefined, {
-      timeout: 30_000,
-    });
-    return (await page.evaluate(`(() => ({
-      hydrated: performance.getEntriesByName('helix:hydrated')[0]?.startTime ?? NaN,
-      menu: window.__menu - window.__pressed,
-    }))()`)) as { hydrated: number; menu: number };
-  } finally {
-    await page.close();
-  }
-}
-
-/**
- * A server-rendered page must be hydrated on load before it is measured: a first visit (no service
- * worker, no cache) waits for the app's hydration mark (`#root[data-hydrated]`, `helix:hydrated`) and
- * gives its time; a page that is not hydrated within 30 s fails the bench.
- */
-async function hydratedAt(browser: Browser, url: string): Promise<number> {
-  const page = await browser.newPage();
-  try {
-    await page.setBypassServiceWorker(true);
-    await page.setCacheEnabled(false);
-    await page.goto(url, { waitUntil: 'load' });
-    await page.waitForSelector('#root[data-hydrated="true"]', { timeout: 30_000 });
-    return (await page.evaluate(
-      `performance.getEntriesByName('helix:hydrated')[0]?.startTime ?? NaN`,
-    )) as number;
-  } finally {
-    await page.close();
-  }
-}
-
-/** The page's Lighthouse median, once it is known to hydrate on load (hydratedAt). */
-async function auditHydrated(browser: Browser, port: number, page: string, url: string): Promise<PageResult> {
-  const at = await hydratedAt(browser, url);
-  console.log(`${page}: hydrated ${at.toFixed(0)} ms after navigation start (unthrottled)`);
-  return auditMedian(port, page, url);
-}
-
-
 let reportCount = 0;
 
-/** The brotli body of a URL as the server sends it (not decoded), in bytes. */
-function brotliBytes(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: { 'accept-encoding': 'br' } }, (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => resolve(bytes));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
+/** The next file in BENCH_REPORTS for a Lighthouse report about `what`; none without BENCH_REPORTS. */
+function reportFile(what: string): string | undefined {
+  if (!REPORTS) return undefined;
+  mkdirSync(REPORTS, { recursive: true });
+  reportCount += 1;
+  return path.join(REPORTS, `${String(reportCount).padStart(2, '0')}-${what}.json`);
 }
 
-/** The figure the issue's 250 kB target is about: what /login sends as JavaScript and CSS. */
-async function loginBytesLine(login: PageResult): Promise<string> {
-  const files = (login.requests as { url: string; type?: string; target?: string }[]).filter(
-    (r) => (r.type === 'Script' || r.type === 'Stylesheet') && (r.target ?? 'page') === 'page',
-  );
-  const bodies = (await Promise.all(files.map((f) => brotliBytes(f.url)))).reduce((a, b) => a + b, 0);
-  return (
-    `/login JS+CSS: ${(login.scriptAndCssBytes / 1024).toFixed(1)} KiB transferred in ${files.length} files ` +
-    `(${(bodies / 1024).toFixed(1)} KiB of brotli bodies, the rest response headers); target 250 KiB`
-  );
-}
-
-async function audit(port: number, url: string, page: string): Promise<Omit<PageResult, 'page'>> {
+async function audit(port: number, url: string, page: BenchPage): Promise<Navigation> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
     logLevel: 'error',
-    onlyCategories: Object.keys(TARGETS),
+    onlyCategories: ['performance'],
   });
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
-  if (REPORTS) {
-    mkdirSync(REPORTS, { recursive: true });
-    reportCount += 1;
-    const name = `${String(reportCount).padStart(2, '0')}-${page.replace(/\W+/g, '_')}.json`;
-    writeFileSync(path.join(REPORTS, name), JSON.stringify(lhr));
-  }
-  // A page that paints nothing of its own (NO_FCP) scores 0 for performance; it is reported, not fatal.
+  const report = reportFile(page.name);
+  if (report) writeFileSync(report, JSON.stringify(lhr));
+  const marks =
+    (lhr.audits['user-timings']?.details as { items?: { name: string; startTime?: number }[] } | undefined)
+      ?.items ?? [];
   const error = lhr.runtimeError?.code;
-  const scores = Object.fromEntries(
-    Object.keys(TARGETS).map((c) => [c, lhr.categories[c]?.score ?? 0]),
-  ) as Record<Category, number>;
-  const items =
-    (
-      lhr.audits['network-requests']?.details as {
-        items?: {
-          resourceType?: string;
-          transferSize?: number;
-          sessionTargetType?: string;
-          url?: string;
-          experimentalFromMainFrame?: boolean;
-        }[];
-      }
-    )?.items ?? [];
-  // What the page itself downloads (transfer sizes: compressed bodies plus response headers).
-  const bytesOf = (from: (i: (typeof items)[number]) => boolean) =>
-    items
-      .filter((i) => (i.resourceType === 'Script' || i.resourceType === 'Stylesheet') && from(i))
-      .reduce((sum, i) => sum + (i.transferSize ?? 0), 0);
-  // The page's own requests; the viewer frame (another origin) and workers are counted apart.
-  const fromPage = (i: (typeof items)[number]) => (i.sessionTargetType ?? 'page') === 'page';
-  const scriptAndCssBytes = bytesOf(fromPage);
-  const frameBytes = bytesOf((i) => !fromPage(i));
   return {
     ...(error ? { error } : {}),
-    scores,
+    score: lhr.categories.performance?.score ?? 0,
     fcpMs: lhr.audits['first-contentful-paint']?.numericValue ?? NaN,
     lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
     tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
-    scriptAndCssBytes,
-    frameBytes,
-    requests: items.map((i) => ({
-      url: i.url,
-      type: i.resourceType,
-      bytes: i.transferSize,
-      target: i.sessionTargetType,
-      mainFrame: i.experimentalFromMainFrame,
-    })),
+    hydratedMs: marks.find((m) => m.name === 'helix:hydrated')?.startTime ?? NaN,
   };
 }
 
-async function auditMedian(port: number, page: string, url: string): Promise<PageResult> {
-  const runs: Omit<PageResult, 'page'>[] = [];
+/**
+ * The run with the median performance score stands for the page (Lighthouse's own advice). A run
+ * Lighthouse could not measure (a trace error such as NO_NAVSTART on a loaded machine scores 0) is left
+ * out while another run succeeded; the row shows the error otherwise.
+ */
+async function auditMedian(port: number, url: string, page: BenchPage): Promise<Navigation> {
+  const runs: Navigation[] = [];
   for (let i = 0; i < RUNS; i += 1) runs.push(await audit(port, url, page));
-  // The run with the median performance score stands for the page (Lighthouse's own advice). A run
-  // Lighthouse could not measure (a trace error such as NO_NAVSTART on a loaded machine scores 0) is
-  // left out while another run succeeded; the report shows the error otherwise.
-  const measured = runs.filter((r) => !r.error || r.error === 'NO_FCP');
-  const sorted = (measured.length ? measured : runs).sort(
-    (a, b) => a.scores.performance - b.scores.performance,
-  );
-  return { page, ...sorted[Math.floor((sorted.length - 1) / 2)]! };
+  const measured = runs.filter((r) => !r.error);
+  const sorted = (measured.length ? measured : runs).sort((a, b) => a.score - b.score);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** The median of FLOW_RUNS first-tap flows (INP and CLS each); the first error, if every run had one. */
+async function firstTapMedian(
+  browser: Browser,
+  page: BenchPage,
+  url: string,
+  width: number,
+): Promise<FirstTap> {
+  const runs: FirstTap[] = [];
+  for (let i = 0; i < FLOW_RUNS; i += 1) {
+    runs.push(await firstTap(browser, page, url, width, reportFile(`${page.name}-${width}`)));
+  }
+  const ok = runs.filter((r) => !r.error);
+  if (!ok.length) return runs[0]!;
+  return {
+    inpMs: median(ok.map((r) => r.inpMs)),
+    cls: median(ok.map((r) => r.cls)),
+    hydratedMs: median(ok.map((r) => r.hydratedMs)),
+  };
+}
+
+/** What a row misses of its targets (the score and the hydration on the page's first row). */
+function failuresOf(page: BenchPage, tap: FirstTap, navigation?: Navigation): string[] {
+  const failures: string[] = [];
+  if (navigation) {
+    if (navigation.error) failures.push(`Lighthouse: ${navigation.error}`);
+    if (navigation.score < page.score) failures.push(`score < ${page.score * 100}`);
+    if (page.hydrates && Number.isNaN(navigation.hydratedMs)) failures.push('not hydrated on load');
+  }
+  if (tap.error) failures.push(tap.error);
+  else {
+    if (Number.isNaN(tap.inpMs)) failures.push('no interaction counted');
+    else if (tap.inpMs > INP_MAX_MS) failures.push(`INP > ${INP_MAX_MS} ms`);
+    if (!(tap.cls <= CLS_MAX)) failures.push(`CLS > ${CLS_MAX}`);
+    if (page.hydrates && Number.isNaN(tap.hydratedMs)) failures.push('not hydrated');
+  }
+  return failures;
+}
+
+const COLUMNS: [string, number][] = [
+  ['page', 28],
+  ['width', 6],
+  ['score', 6],
+  ['FCP/LCP/TBT ms', 17],
+  ['hydrated', 9],
+  ['INP ms', 7],
+  ['CLS', 7],
+  ['target', 24],
+  ['load', 6],
+  ['', 0],
+];
+
+function formatRow(row: Row): string {
+  const n = row.navigation;
+  const ms = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(0));
+  const cells = [
+    row.page,
+    String(row.width),
+    n ? (n.score * 100).toFixed(0) : '',
+    n ? `${ms(n.fcpMs)}/${ms(n.lcpMs)}/${ms(n.tbtMs)}` : '',
+    ms(row.tap.hydratedMs),
+    ms(row.tap.inpMs),
+    Number.isNaN(row.tap.cls) ? '—' : row.tap.cls.toFixed(3),
+    row.target,
+    row.load.toFixed(1),
+    row.failures.length ? `FAIL (${row.failures.join('; ')})` : 'pass',
+  ];
+  return cells
+    .map((c, i) => (i === 0 || i === 7 ? c.padEnd(COLUMNS[i]![1]) : c.padStart(COLUMNS[i]![1])))
+    .join(' ');
+}
+
+const header = (): string =>
+  COLUMNS.map(([name, w], i) => (i === 0 || i === 7 ? name.padEnd(w) : name.padStart(w))).join(' ');
+
+/** One page: its Lighthouse median, then the first tap at each width; each row printed as it comes. */
+async function measurePage(browser: Browser, port: number, page: BenchPage, url: string): Promise<Row[]> {
+  const navigation = await auditMedian(port, url, page);
+  const rows: Row[] = [];
+  for (const [i, width] of WIDTH_LIST.entries()) {
+    const tap = await firstTapMedian(browser, page, url, width);
+    const nav = i === 0 ? navigation : undefined;
+    const row: Row = {
+      page: page.path,
+      width,
+      ...(nav ? { navigation: nav } : {}),
+      tap,
+      target: `${page.score * 100}, ${INP_MAX_MS} ms, ${CLS_MAX}`,
+      failures: failuresOf(page, tap, nav),
+      load: load(),
+    };
+    console.log(formatRow(row));
+    rows.push(row);
+  }
+  return rows;
 }
 
 /**
@@ -355,142 +349,82 @@ async function firstFrame(url: string): Promise<FrameTiming> {
 async function main() {
   let bench: BenchStack | undefined;
   let chrome: chromeLauncher.LaunchedChrome | undefined;
-  let failed = false;
+  const startLoad = os.loadavg();
   try {
     bench = await startBenchStack('web', { RATE_LIMIT_MAX: '1000', EMBED_RATE_LIMIT_MAX: '100000' });
-    const { stack } = bench;
-    const { apiUrl } = stack;
+    const { apiUrl } = bench.stack;
     const token = await embedToken(apiUrl);
-    const embedUrl = new URL(`/embed/${token}`, apiUrl).href;
+    const urlOf = (page: BenchPage) => new URL(page.path.replace('{token}', token), apiUrl).href;
 
-    const results: PageResult[] = [];
+    const rows: Row[] = [];
     if (ONLY !== 'frame') {
       chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
       const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-      if (PAGES.has('login')) {
-        results.push(await auditHydrated(browser, chrome.port, '/login', new URL('/login', apiUrl).href));
-      }
-      if (PAGES.has('embed')) results.push(await auditMedian(chrome.port, '/embed/{token}', embedUrl));
-      // Issue 18 §14: every first screen (guests first, while the browser holds no session).
-      if (PAGES.has('share')) {
-        const shareUrl = new URL(`/share/${token}`, apiUrl).href;
-        results.push(await auditMedian(chrome.port, '/share/{token}', shareUrl));
-      }
-      for (const guest of ['signup', 'choose-subscription']) {
-        if (PAGES.has(guest)) {
-          const url = new URL(`/${guest}`, apiUrl).href;
-          results.push(await auditHydrated(browser, chrome.port, `/${guest}`, url));
+      console.log(
+        `\nLighthouse 12 (mobile, simulated throttling, median of ${RUNS}; score and FCP/LCP/TBT on the ` +
+          `page's first row), then the first tap (user flow, CPU 4x, median of ${FLOW_RUNS}) at each width. ` +
+          `"hydrated": the helix:hydrated mark in the flow, ms after navigation start (CPU 4x). ` +
+          `target: score, INP, CLS. load: the 1-minute load average on ${os.cpus().length} cores.\n`,
+      );
+      console.log(header());
+      // Guests first (bench-pages.ts's order), while the browser holds no session.
+      let signedIn = false;
+      for (const page of BENCH_PAGES.filter((p) => PAGES.has(p.name))) {
+        if (page.signedIn && !signedIn) {
+          await signIn(browser, apiUrl);
+          signedIn = true;
         }
-      }
-      if (PAGES.has('home')) {
-        await signIn(browser, apiUrl);
-        const home = new URL('/user/home', apiUrl).href;
-        results.push(await auditHydrated(browser, chrome.port, '/user/home', home));
-        const clicks: { hydrated: number; menu: number }[] = [];
-        for (let i = 0; i < RUNS; i += 1) clicks.push(await firstClick(browser, apiUrl));
-        const answered = median(clicks.map((c) => c.menu));
-        console.log(
-          `First clicks: ${clicks.map((c) => `hydrated ${c.hydrated.toFixed(0)} ms, menu ${c.menu.toFixed(0)} ms`).join('; ')}`,
-        );
-        console.log(
-          `\n/user/home hydrated on load (median ${median(clicks.map((c) => c.hydrated)).toFixed(0)} ms), first click ` +
-            `on the user menu (median of ${RUNS}): the app's menu open ${answered.toFixed(0)} ms after the press`,
-        );
-        if (answered > FIRST_CLICK_MAX_MS) {
-          failed = true;
-          console.log(`  FAIL first click answered in ${answered.toFixed(0)} ms > ${FIRST_CLICK_MAX_MS} ms`);
-        }
-      }
-      // The owner's settings pages (signed in by the home's run, or here).
-      const owner = [
-        ['users-list', '/user/settings/users-list'],
-        ['subscription', '/user/settings/subscription'],
-      ].filter(([name]) => PAGES.has(name!));
-      if (owner.length && !PAGES.has('home')) await signIn(browser, apiUrl);
-      for (const [, pathname] of owner) {
-        results.push(await auditHydrated(browser, chrome.port, pathname!, new URL(pathname!, apiUrl).href));
+        rows.push(...(await measurePage(browser, chrome.port, page, urlOf(page))));
       }
       await browser.disconnect();
       chrome.kill();
       chrome = undefined;
-
-      console.log('\nLighthouse 12, mobile, default throttling (median of %d runs)', RUNS);
+      const pages = new Set(rows.map((r) => r.page));
+      const met = [...pages].filter((p) => rows.every((r) => r.page !== p || !r.failures.length));
       console.log(
-        'page'.padEnd(28) +
-          'perf'.padStart(6) +
-          'a11y'.padStart(6) +
-          'bp'.padStart(6) +
-          'FCP ms'.padStart(9) +
-          'LCP ms'.padStart(9) +
-          'TBT ms'.padStart(8) +
-          'JS+CSS KiB'.padStart(11) +
-          'frame KiB'.padStart(10),
+        `\nTargets met on ${met.length} of ${pages.size} pages${met.length ? `: ${met.join(', ')}` : ''}.`,
       );
-      for (const r of results) {
-        console.log(
-          r.page.padEnd(28) +
-            (r.scores.performance * 100).toFixed(0).padStart(6) +
-            (r.scores.accessibility * 100).toFixed(0).padStart(6) +
-            (r.scores['best-practices'] * 100).toFixed(0).padStart(6) +
-            r.fcpMs.toFixed(0).padStart(9) +
-            r.lcpMs.toFixed(0).padStart(9) +
-            r.tbtMs.toFixed(0).padStart(8) +
-            (r.scriptAndCssBytes / 1024).toFixed(1).padStart(11) +
-            (r.frameBytes / 1024).toFixed(1).padStart(10) +
-            (r.error ? `  (${r.error})` : ''),
-        );
-        for (const [c, min] of Object.entries(TARGETS) as [Category, number][]) {
-          if (r.scores[c] < min) {
-            failed = true;
-            console.log(`  FAIL ${r.page}: ${c} ${(r.scores[c] * 100).toFixed(0)} < ${min * 100}`);
-          }
-        }
-      }
-      const login = results.find((r) => r.page === '/login');
-      if (login) console.log(await loginBytesLine(login));
-      if (login && login.scriptAndCssBytes > LOGIN_BYTES_MAX) {
-        failed = true;
-        console.log(
-          `  FAIL /login sends ${(login.scriptAndCssBytes / 1024).toFixed(1)} KiB of JS+CSS > 250 KiB`,
-        );
-      }
     }
-    if (ONLY === 'lighthouse') return finish();
     const timings: FrameTiming[] = [];
-    for (let i = 0; i < FRAME_RUNS; i += 1) timings.push(await firstFrame(embedUrl));
-    const frames = timings.map((t) => t.ready);
-
-    const frameMedian = median(frames);
-    console.log(
-      `\nEmbed first frame (navigation to the viewer's first rendered frame of the demo cell), ` +
-        `${FRAME_RUNS} cold loads: median ${frameMedian.toFixed(0)} ms, ` +
-        `min ${Math.min(...frames).toFixed(0)} ms, max ${Math.max(...frames).toFixed(0)} ms`,
-    );
-    const step = (k: keyof FrameTiming) => median(timings.map((t) => t[k])).toFixed(0);
-    console.log(
-      `  medians: viewer frame starts ${step('frameStart')} ms, model downloaded ${step('fetched')} ms, ` +
-        `parsed ${step('parsed')} ms, first frame ${step('ready')} ms`,
-    );
-    if (frameMedian > FIRST_FRAME_MAX_MS) {
-      failed = true;
-      console.log(`  FAIL first frame ${frameMedian.toFixed(0)} ms > ${FIRST_FRAME_MAX_MS} ms`);
+    let frameMedian = NaN;
+    if (ONLY !== 'lighthouse' && PAGES.has('embed')) {
+      for (let i = 0; i < FRAME_RUNS; i += 1)
+        timings.push(await firstFrame(urlOf(BENCH_PAGES.find((p) => p.name === 'embed')!)));
+      const frames = timings.map((t) => t.ready);
+      frameMedian = median(frames);
+      console.log(
+        `\nEmbed first frame (navigation to the viewer's first rendered frame of the demo cell), ` +
+          `${FRAME_RUNS} cold loads: median ${frameMedian.toFixed(0)} ms, ` +
+          `min ${Math.min(...frames).toFixed(0)} ms, max ${Math.max(...frames).toFixed(0)} ms ` +
+          `(target ${FIRST_FRAME_MAX_MS} ms: ${frameMedian <= FIRST_FRAME_MAX_MS ? 'pass' : 'FAIL'})`,
+      );
+      const step = (k: keyof FrameTiming) => median(timings.map((t) => t[k])).toFixed(0);
+      console.log(
+        `  medians: viewer frame starts ${step('frameStart')} ms, model downloaded ${step('fetched')} ms, ` +
+          `parsed ${step('parsed')} ms, first frame ${step('ready')} ms`,
+      );
     }
-    return finish(timings, frameMedian);
-
-    function finish(timings: FrameTiming[] = [], frameMedian = NaN) {
-      console.log(failed ? '\nFAIL' : '\nPASS');
-      if (process.env.BENCH_JSON) {
-        writeFileSync(process.env.BENCH_JSON, JSON.stringify({ results, timings, frameMedian }, null, 2));
-      }
+    const endLoad = os.loadavg();
+    console.log(
+      `\n${new Date().toISOString()}: load average (1, 5, 15 min) ${startLoad.map((l) => l.toFixed(1)).join(', ')} ` +
+        `at the start, ${endLoad.map((l) => l.toFixed(1)).join(', ')} at the end, on ${os.cpus().length} cores`,
+    );
+    if (process.env.BENCH_JSON) {
+      writeFileSync(
+        process.env.BENCH_JSON,
+        JSON.stringify({ rows, timings, frameMedian, load: { start: startLoad, end: endLoad } }, null, 2),
+      );
     }
   } finally {
     chrome?.kill();
     await bench?.stop();
   }
-  process.exit(failed ? 1 : 0);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -22,8 +22,21 @@ initSession();
 // The offline services (another user's data cleared, queued edits replayed now and whenever the browser
 // is back online, pinned models freed on sign-out, views made offline sent) start with the first signed-in
 // user, from their own chunk (precached like every other): the login page never downloads IndexedDB's
-// library, and a signed-in page does not wait for it.
-whenSignedIn(() => void import('./offline/offline-start').then((m) => m.startOfflineServices()));
+// library, and a signed-in page does not wait for it. They start once the first render is committed and
+// the browser is idle, so they never lengthen the hydration or delay the answer to a first tap.
+let firstRenderDone: () => void = () => undefined;
+const firstRender = new Promise<void>((resolve) => (firstRenderDone = resolve));
+whenSignedIn(() => {
+  void firstRender.then(() =>
+    whenIdle(() => void import('./offline/offline-start').then((m) => m.startOfflineServices())),
+  );
+});
+
+/** `run` when the browser has nothing else to do (at most 2 s later). */
+function whenIdle(run: () => void): void {
+  if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 0);
+}
 
 function whenSignedIn(start: () => void): void {
   if (appStore.get(sessionUserAtom)) return start();
@@ -51,6 +64,12 @@ setClientEffects({
   toastError: (message) => toastError(message),
 });
 
+/** The app's first render is committed: marked (tests and the bench wait for it), and what waited starts. */
+function mounted(root: HTMLElement, how: 'hydrated' | 'rendered'): void {
+  markRendered(root, how);
+  firstRenderDone();
+}
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
@@ -68,12 +87,17 @@ async function start(root: HTMLElement): Promise<void> {
     await loadMatchedRoutes(routes, window.location);
     router = createBrowserRouter(routes);
     const app = router;
-    hydrateRoot(
-      root,
-      <StrictMode>
-        <App router={app} onMounted={() => markRendered(root, 'hydrated')} />
-      </StrictMode>,
-    );
+    // As a transition, hydration yields to the browser every few milliseconds instead of being one
+    // long task: a tap meanwhile is answered (React hydrates what was tapped first) and a slow
+    // tablet's main thread is never held for the whole tree.
+    startTransition(() => {
+      hydrateRoot(
+        root,
+        <StrictMode>
+          <App router={app} onMounted={() => mounted(root, 'hydrated')} />
+        </StrictMode>,
+      );
+    });
     return;
   }
   router = createBrowserRouter(routes);
@@ -82,7 +106,7 @@ async function start(root: HTMLElement): Promise<void> {
   startTransition(() => {
     reactRoot.render(
       <StrictMode>
-        <App router={app} onMounted={() => markRendered(root, 'rendered')} />
+        <App router={app} onMounted={() => mounted(root, 'rendered')} />
       </StrictMode>,
     );
   });

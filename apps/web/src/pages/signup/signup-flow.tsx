@@ -19,7 +19,15 @@ export function SignupFlow({ step }: { step: SignupStep }) {
   const [paying, setPaying] = useState(false);
   return (
     <div className="signup-flow">
-      <Steps size="small" current={step === 0 ? 0 : paying ? 2 : 1} items={STEPS} className="signup-steps" />
+      {/* Not `responsive`: antd would turn the steps vertical by a JavaScript breakpoint on a phone, after
+          hydration, moving the whole page the server drew; they stay one row at every width. */}
+      <Steps
+        size="small"
+        responsive={false}
+        current={step === 0 ? 0 : paying ? 2 : 1}
+        items={STEPS}
+        className="signup-steps"
+      />
       {step === 0 ? (
         <SignupForm />
       ) : (
