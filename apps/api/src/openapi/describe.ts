@@ -12,8 +12,8 @@ import './schema-names.ts';
 
 /**
  * The API reference's vocabulary (docs: apps/api/API.md, "The reference"). Every route under /api is
- * described once with `route('METHOD /api/path/:param', { ... })` in routes.doc.ts; a test lists the
- * routes Express has mounted and fails on any that is not described (openapi.test.ts).
+ * declared once with `defineRoute` (routes/define-route.ts), which mounts it and describes it here; a
+ * test lists the routes Express has mounted and fails on any the document does not have (openapi.test.ts).
  */
 
 export const registry = new OpenAPIRegistry();
@@ -92,12 +92,35 @@ export type Answer =
       headers?: Record<string, string>;
     };
 
+/** The reference's sections, in the document's order: each route names one (`tag`). */
+export const TAGS = {
+  Reference: 'This document and its interactive reference.',
+  Operations: 'Liveness and readiness for load balancers.',
+  Accounts: 'Sign-in, sign-up, invitations, password reset and the session user.',
+  Plans: 'The plan catalogue.',
+  Branding: 'White-label branding of a school.',
+  Models: 'The model catalogue, share and embed links, views.',
+  Viewer: "The viewer host's calls (another origin, CORS for VIEWER_URL) and files.",
+  Users: "A tenant's users, invitations and bulk invites; platform users.",
+  Roles: 'Roles, permissions and role assignment (platform admins).',
+  Newsletter: 'The newsletter list and its unsubscribe link.',
+  Support: 'Fast-track support requests.',
+  Audit: 'The audit log.',
+  Billing:
+    "Plans, payments and the subscription (Stripe). Money calls are the owner's (403 BILLING_OWNER_ONLY).",
+  Classrooms: 'oEmbed for pasted links, and Helix as an LTI 1.3 tool (docs/lti.md).',
+} as const;
+export type Tag = keyof typeof TAGS;
+export const tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
+
 export interface RouteDoc {
+  /** The reference's section. */
+  tag: Tag;
   summary: string;
   description?: string;
   /** Default: `session` for /api/t/:tenant paths, `none` elsewhere. */
   auth?: 'session' | 'none' | 'stripe';
-  /** Every listed permission is needed (`can()` at the route, or the command's policy). */
+  /** Every listed permission is needed, checked by the command's policy (`can` for a check at the route). */
   permission?: Permission | Permission[];
   /** Who else decides, in words (the resource's policy): 'platform admins', 'the school\'s owner'. */
   who?: string;
@@ -116,26 +139,47 @@ export interface RouteDoc {
   limited?: boolean;
   /** File upload parts (multipart): 413 and 422 (image checks). */
   uploads?: boolean;
-  tags?: string[];
   deprecated?: boolean;
   /** The route's errors carry more than ApiError (the embed page's `success: false`). */
   errorShape?: z.ZodType;
 }
 
+/** An HTML page answer. */
+export const html = (description: string, status = 200) => ({ status, type: 'text/html', description });
+/** A CSV download. */
+export const csv = (description: string) => ({
+  type: 'text/csv',
+  description,
+  headers: { 'Content-Disposition': 'attachment; filename=…' },
+});
+/** A 204. */
+export const noContent = (description = 'Done; no body.') => ({ status: 204, description });
+/** Express's redirect carries a one-line body in the media type the browser prefers. */
+export const redirect = (description: string) => ({
+  status: 302,
+  type: ['text/plain', 'text/html'],
+  schema: z.string(),
+  description,
+  headers: { Location: 'Where the browser goes next.' },
+});
+/** A stored file's answers: whole, a Range's part, not modified, a Range outside the file. */
+export const stored = (types: string[], description: string): Answer[] => [
+  { type: types, description },
+  {
+    status: 206,
+    type: types,
+    description: 'Part of the file (Range).',
+    headers: { 'Content-Range': 'bytes start-end/size' },
+  },
+  { status: 304, description: 'Not modified (If-None-Match / If-Modified-Since).' },
+  { status: 416, description: 'The Range is outside the file.' },
+];
+
 /** Express's `/api/t/:tenant/x/:id` as OpenAPI's `/api/t/{tenant}/x/{id}`. */
 export const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-let currentTag = 'General';
-
-/** Routes described after this call carry this tag (one per area: Accounts, Models, Billing...). */
-export function section(tag: string, description?: string): void {
-  currentTag = tag;
-  tags.push({ name: tag, ...(description ? { description } : {}) });
-}
-export const tags: { name: string; description?: string }[] = [];
-
-/** Every described operation, as `METHOD /express/path`, for the coverage test. */
-export const described = new Set<string>();
+/** Every described operation, as `METHOD /express/path`: one declaration each. */
+const described = new Set<string>();
 
 /** An error status's answer: the one error shape, described with the codes it carries. */
 const errorAnswer = (status: number, shape: z.ZodType = ApiError): ResponseConfig => ({
@@ -173,14 +217,13 @@ function answerOf(answer: Answer, fallbackStatus: number): [number, ResponseConf
 }
 
 /**
- * Describe one route: `route('POST /api/t/:tenant/model/embed', { summary, permission, body, ok })`.
+ * Describe one route (defineRoute does, for the route it mounts).
  * The error statuses the route's shape implies are added: bad input (400, on every route), a JSON body's size and
  * charset (413, 415), no session (401), another tenant in the path (404), a permission (403), a rate
  * limit (429), outages (503) and the unexpected (500).
  */
-export function route(signature: `${Uppercase<HttpMethod>} /api${string}`, doc: RouteDoc): void {
-  const [verb, path] = signature.split(' ') as [string, string];
-  const method = verb.toLowerCase() as HttpMethod;
+export function describeRoute(method: HttpMethod, path: `/api${string}`, doc: RouteDoc): void {
+  const verb = method.toUpperCase();
   const tenantPath = path.startsWith('/api/t/:tenant');
   const auth = doc.auth ?? (tenantPath ? 'session' : 'none');
   const key = `${verb} ${path}`;
@@ -277,7 +320,7 @@ export function route(signature: `${Uppercase<HttpMethod>} /api${string}`, doc: 
     path: toOpenApiPath(path),
     summary: doc.summary,
     ...(lines.length ? { description: lines.join('\n\n') } : {}),
-    tags: doc.tags ?? [currentTag],
+    tags: [doc.tag],
     security: auth === 'session' ? [{ session: [] }] : auth === 'stripe' ? [{ stripeSignature: [] }] : [],
     ...(doc.deprecated ? { deprecated: true } : {}),
     ...(permissions.length ? { 'x-permission': permissions } : {}),

@@ -1,9 +1,12 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { z } from 'zod';
 import type { ServerDeps } from '@helix/server/deps';
 import type { DependencyOutage } from '@helix/server/health/dependency-outage';
 import { watchDatabase } from '@helix/server/health/watch-database';
 import { watchRedis } from '@helix/server/redis';
 import type { Draining } from '../http/draining.ts';
+import { component } from '../openapi/describe.ts';
+import { API, defineRoute, routerOf, type RouteHandler } from './define-route.ts';
 
 /**
  * Each check may take this long, and they run in parallel: the readiness answer comes within about
@@ -37,21 +40,39 @@ async function check(probe: () => Promise<unknown>, outage: DependencyOutage): P
   }
 }
 
-/**
- * Liveness (the process answers) and readiness (PostgreSQL and Redis answer, and the process is not
- * draining before a stop): /api/health/ready, also as /api/ready. An outage seen here is logged once
- * (the dependency's DependencyOutage), not per probe.
- */
-export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>, draining?: Draining): Router {
-  const router = Router();
-  const outages = {
-    postgres: watchDatabase(deps.db, deps.logger),
-    redis: watchRedis(deps.redis, deps.logger),
-  };
-  router.get('/health', (_req, res) => {
+const Health = component('Health', z.object({ status: z.literal('ok') }));
+const Readiness = component(
+  'Readiness',
+  z.union([
+    z.object({
+      status: z.enum(['ok', 'error']),
+      postgres: z.enum(['ok', 'error']),
+      redis: z.enum(['ok', 'error']),
+    }),
+    z.object({ status: z.literal('draining') }),
+  ]),
+);
+
+interface Health {
+  deps: Pick<ServerDeps, 'db' | 'redis'>;
+  draining?: Draining;
+  outages: { postgres: DependencyOutage; redis: DependencyOutage };
+}
+
+const liveness = defineRoute<Health>({
+  method: 'get',
+  path: '/api/health',
+  tag: 'Operations',
+  summary: 'Liveness: the process answers',
+  ok: Health,
+  handler: () => (_req, res) => {
     res.json({ status: 'ok' });
-  });
-  router.get(['/health/ready', '/ready'], async (_req, res) => {
+  },
+});
+
+const ready: RouteHandler<Health> =
+  ({ deps, draining, outages }) =>
+  async (_req, res) => {
     if (draining?.active) {
       res.set('Retry-After', '5');
       res.status(503).json({ status: 'draining' });
@@ -69,6 +90,40 @@ export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>, 
     const ok = postgres === 'ok' && redis === 'ok';
     if (!ok) res.set('Retry-After', '5');
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'error', postgres, redis });
-  });
-  return router;
+  };
+const readyAnswers = [
+  Readiness,
+  { status: 503, schema: Readiness, description: 'Not ready (Retry-After: 5).' },
+];
+
+const readiness = [
+  defineRoute<Health>({
+    method: 'get',
+    path: '/api/health/ready',
+    tag: 'Operations',
+    summary: 'Readiness: PostgreSQL and Redis answer and the process is not draining',
+    ok: readyAnswers,
+    handler: ready,
+  }),
+  defineRoute<Health>({
+    method: 'get',
+    path: '/api/ready',
+    tag: 'Operations',
+    summary: 'Readiness (alias of /api/health/ready)',
+    ok: readyAnswers,
+    handler: ready,
+  }),
+];
+
+/**
+ * Liveness (the process answers) and readiness (PostgreSQL and Redis answer, and the process is not
+ * draining before a stop): /api/health/ready, also as /api/ready. An outage seen here is logged once
+ * (the dependency's DependencyOutage), not per probe.
+ */
+export function healthRoutes(deps: Pick<ServerDeps, 'db' | 'redis' | 'logger'>, draining?: Draining): Router {
+  const outages = {
+    postgres: watchDatabase(deps.db, deps.logger),
+    redis: watchRedis(deps.redis, deps.logger),
+  };
+  return routerOf<Health>({ deps, draining, outages }, API, [liveness, ...readiness]);
 }
