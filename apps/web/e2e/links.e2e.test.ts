@@ -113,6 +113,27 @@ describe('share and embed links (owner)', () => {
     await context.close();
   });
 
+  it("says a failed read in the catalogue's words with Try again, which reads the list again", async () => {
+    const { context, page } = await newPage(browser);
+    await logIn(page, await userWithoutLinks(), DEMO.user.password);
+    await page.route('**/model/links?*', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"message":"Down for a moment"}',
+      }),
+    );
+    await page.goto('/user/settings/links');
+    const failed = page.getByTestId('query-failed');
+    await failed.getByText(MSG.failedLoadLinks).waitFor();
+    expect(await page.getByText(MSG.noLinks).count()).toBe(0);
+    await page.unroute('**/model/links?*');
+    await failed.getByRole('button', { name: MSG.loadAgain }).click();
+    await page.getByText(MSG.noLinks).waitFor();
+    expect(await failed.count()).toBe(0);
+    await context.close();
+  });
+
   it('lists type, address and features in words; copies; changes the expiry; revokes; fits a phone', async () => {
     const owner = await newPage(browser);
     await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: inject('apiUrl') });

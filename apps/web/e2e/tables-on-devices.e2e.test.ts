@@ -101,8 +101,9 @@ async function misfits(page: Page, at: TablePage, width: number): Promise<string
 describe('every table on a phone and a tablet', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    // The rows first: every page then opens with them.
     await seedTableRows();
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
