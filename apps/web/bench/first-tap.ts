@@ -58,7 +58,7 @@ export async function firstTap(
     let error: string | undefined;
     try {
       await tab.goto(url, { waitUntil: 'load', timeout: 60_000 });
-      await tab.waitForSelector(page.hydrates ? HYDRATED : VIEWER_FRAME, { timeout: 60_000 });
+      await tab.waitForSelector(page.hydrates ? HYDRATED : VIEWER_FRAME, { timeout: 30_000 });
       const control = await tab.waitForSelector(page.control, { visible: true, timeout: 30_000 });
       await control!.tap();
       if (page.answered) await tab.waitForSelector(page.answered, { timeout: 30_000 });

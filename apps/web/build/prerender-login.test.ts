@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drawnDocument, withGoogleFlag } from '../src/prerender/drawn-document';
 import { LOGIN_VARIANTS, SIGNUP_VARIANTS } from './prerender-login';
-import { usedCss } from '../src/prerender/used-css';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
 
@@ -45,22 +44,5 @@ describe('the drawn login document', () => {
     expect(() =>
       drawnDocument('<html><head></head><body></body></html>', { html: '', css: '' }, 'login'),
     ).toThrow(/root/);
-  });
-});
-
-describe('the drawn page styles', () => {
-  it('keeps the rules and custom properties the markup uses, and drops the rest', async () => {
-    const css = [
-      '.css-var-x{--ant-color-primary:#5f51fb;--ant-unused-token:1px}',
-      ':where(.css-h).ant-btn{color:var(--ant-color-primary)}',
-      ':where(.css-h).ant-col-xs-12{width:50%}',
-      '.ant-input-status-error{border-color:red}',
-    ].join('');
-    const kept = await usedCss('<button class="ant-btn css-h css-var-x">Log In</button>', css);
-    expect(kept).toContain('.ant-btn');
-    expect(kept).toContain('--ant-color-primary:#5f51fb');
-    expect(kept).not.toContain('--ant-unused-token');
-    expect(kept).not.toContain('ant-col-xs-12');
-    expect(kept).not.toContain('status-error');
   });
 });

@@ -4,7 +4,6 @@ import react from '@vitejs/plugin-react';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import { drawnDocument, withGoogleFlag } from '../src/prerender/drawn-document';
 import type { PrerenderedPage } from '../src/prerender/login-page.server';
-import { usedCss } from '../src/prerender/used-css';
 import { writeCompressed } from './write-compressed';
 
 const ENTRY = '/src/prerender/login-page.server.tsx';
@@ -63,11 +62,7 @@ export function prerenderLogin(): Plugin {
         ];
         for (const variant of pages) {
           const page = await variant.render({ google: variant.google });
-          const css = await usedCss(page.html, page.css);
-          const html = withGoogleFlag(
-            drawnDocument(indexHtml, { html: page.html, css }, variant.kind),
-            variant.google,
-          );
+          const html = withGoogleFlag(drawnDocument(indexHtml, page, variant.kind), variant.google);
           const file = path.join(outDir, variant.file);
           writeCompressed(file, html);
           config.logger.info(

@@ -117,6 +117,20 @@ describe('server-rendered pages hydrate', () => {
       ).toBe(true);
       await shows(page);
       expect(errors.filter((e) => MISMATCH.test(e))).toEqual([]);
+      // The server's styles carry antd's cache map: the browser's antd injects none of the styles it
+      // lists again (src/prerender/render-route.server.tsx).
+      const styles = await page.evaluate(() => {
+        const map = Array.from(document.querySelectorAll('style'))
+          .map((s) => /\.data-ant-cssinjs-cache-path\{content:"([^"]*)"/.exec(s.textContent ?? '')?.[1])
+          .find(Boolean);
+        const sent = new Set((map ?? '').split(';').map((entry) => entry.split(':').pop()));
+        const injected = Array.from(document.querySelectorAll('style[data-css-hash]')).map((s) =>
+          s.getAttribute('data-css-hash'),
+        );
+        return { listed: map ? sent.size : 0, again: injected.filter((hash) => sent.has(hash ?? '')) };
+      });
+      expect(styles.listed).toBeGreaterThan(0);
+      expect(styles.again).toEqual([]);
       await context.close();
     });
   }

@@ -14,7 +14,6 @@ import { googleSignInAtom } from '../session/sign-in-providers';
 import type { DrawnHomeData, DrawnPageData } from './drawn-data';
 import { drawnDocument, withGoogleFlag } from './drawn-document';
 import { renderRoute, type PrerenderedPage } from './render-route.server';
-import { usedCss } from './used-css';
 
 /** The bundle's interface and input: the typed hand-over contract the API imports (@helix/shared/server-render). */
 export type { HomePageInput };
@@ -23,25 +22,6 @@ export type { HomePageInput };
 declare const __HOME_CSS__: string;
 /** The same for the other pages the bundle draws, by page (build/server-bundle.ts defines it). */
 declare const __PAGE_CSS__: Record<'users-list' | 'choose-subscription' | 'subscription', string>;
-
-/** Pruned styles by the set of classes a page uses: pages of the same components share one entry. */
-const cssCache = new Map<string, string>();
-const CSS_CACHE_MAX = 64;
-
-async function prunedCss(page: PrerenderedPage): Promise<string> {
-  // What PurgeCSS matches selectors against: classes, ids, element and attribute names.
-  const words = new Set<string>();
-  for (const [, list] of page.html.matchAll(/class="([^"]*)"/g))
-    for (const c of list!.split(/\s+/)) words.add(c);
-  for (const [name] of page.html.matchAll(/<[a-z][a-z0-9-]*|\s[a-zA-Z-]+(?==)|id="[^"]*"/g)) words.add(name);
-  const key = `${page.css.length}:${[...words].sort().join(' ')}`;
-  const hit = cssCache.get(key);
-  if (hit !== undefined) return hit;
-  const css = await usedCss(page.html, page.css);
-  if (cssCache.size >= CSS_CACHE_MAX) cssCache.delete(cssCache.keys().next().value!);
-  cssCache.set(key, css);
-  return css;
-}
 
 /** The drawn page's address. */
 const HOME = '/user/home';
@@ -70,7 +50,7 @@ export const renderHomeDocument: ServerBundle['renderHomeDocument'] = async (ind
   if (resolveRedirect(HOME, { user: input.user, authType: input.authType, brand: null }) !== null)
     return null;
   const page = await renderHomePage(input);
-  const css = `${await prunedCss(page)}\n${__HOME_CSS__}`;
+  const css = `${page.css}\n${__HOME_CSS__}`;
   const data: DrawnHomeData = {
     tenant: input.tenant,
     userId: input.user.id,
@@ -116,7 +96,7 @@ export const renderPage: ServerBundlePages['renderPage'] = async (indexHtml, url
   const queryClient = sessionQueries(ctx);
   await route.prefetch(queryClient, ctx);
   const page = await renderRoute(path, store, undefined, queryClient);
-  const css = `${await prunedCss(page)}\n${__PAGE_CSS__[route.kind as keyof typeof __PAGE_CSS__] ?? ''}`;
+  const css = `${page.css}\n${__PAGE_CSS__[route.kind as keyof typeof __PAGE_CSS__] ?? ''}`;
   const data: DrawnPageData = {
     tenant: ctx.tenant,
     userId: ctx.user.id,
@@ -141,7 +121,7 @@ export const renderChooseSubscriptionDocument: ServerBundlePages['renderChooseSu
   const queryClient = createQueryClient({ server: true });
   queryClient.setQueryData(planListQuery('guest').queryKey, toPlanList(input.plans));
   const page = await renderRoute('/choose-subscription', store, undefined, queryClient);
-  const css = `${await prunedCss(page)}\n${__PAGE_CSS__['choose-subscription']}`;
+  const css = `${page.css}\n${__PAGE_CSS__['choose-subscription']}`;
   const data: DrawnPageData = { queries: page.queries };
   return withGoogleFlag(
     drawnDocument(indexHtml, { html: page.html, css }, 'choose-subscription', data),

@@ -10,7 +10,7 @@ import { routes } from '../routing/routes';
 export interface PrerenderedPage {
   /** The markup inside #root, as the app renders it. */
   html: string;
-  /** antd's styles for that markup, as CSS. */
+  /** antd's full styles for that markup's components, as CSS, with antd's cache map. */
   css: string;
   /** The query client's answers the page was rendered with, for the browser's client. */
   queries: DehydratedState;
@@ -49,9 +49,11 @@ export async function renderRoute(
         }
       />,
     );
-    // Plain CSS, without the map antd's runtime reads to skip styles a server already sent: the browser
-    // app injects its own full styles when it starts, as on every other page.
-    const css = extractStyle(cache, { plain: true }).replace(/\.data-ant-cssinjs-cache-path\{[^}]*\}/g, '');
+    // Plain CSS with antd's cache map (the `.data-ant-cssinjs-cache-path{content:…}` rule): as it
+    // hydrates, the browser's antd reads the map from the page's styles and neither computes nor injects
+    // again the component styles listed there (the largest part of hydrating an antd page). So these
+    // are each component's full styles, every state included, never pruned to what the markup uses.
+    const css = extractStyle(cache, { plain: true });
     return { html, css, queries: dehydrate(queryClient) };
   } finally {
     after();
