@@ -16,7 +16,7 @@ import { poolOf } from '@helix/server/db';
 import { securityHeaders } from './http/security.ts';
 import { embedFramePolicy } from './http/embed-frame-policy.ts';
 import { publicLinkPage } from './http/public-link-page.ts';
-import { bundledHomeRenderer, drawnHome } from './http/drawn-home.ts';
+import { bundledHomeRenderer } from './http/drawn-home.ts';
 import { drawnChooseSubscription } from './http/drawn-pages.ts';
 import { serverRenderedPage } from './http/server-render.ts';
 import { webApp } from './http/web-app.ts';
@@ -146,9 +146,9 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
     const renderer = bundledHomeRenderer(config.WEB_DIST_DIR);
     void renderer().catch((err: unknown) => deps.logger.warn({ err }, 'web server bundle failed to load'));
     const drawn = { webDist: config.WEB_DIST_DIR, portalHost, renderer };
-    app.get('/user/home', drawnHome(deps, drawn));
     // The drawn login offers Google sign-in only when the server can do it (routes/auth-google.routes.ts).
     const googleSignIn = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
+    app.get('/user/home', serverRenderedPage(deps, drawn, 'home page'));
     app.get('/user/settings/users-list', serverRenderedPage(deps, drawn, 'users list'));
     app.get('/user/settings/subscription', serverRenderedPage(deps, drawn, 'subscription page'));
     app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn, warm: true }));

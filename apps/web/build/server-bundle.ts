@@ -9,15 +9,12 @@ export const SERVER_ENTRY = 'src/prerender/home-page.server.tsx';
 /** Beside dist/, never served as a static file (SERVER_BUNDLE_DIR of @helix/shared/server-render, which the API reads). */
 export const SERVER_OUT_DIR = 'dist-server';
 
-/** The lazy modules the home route renders (src/routing/routes.tsx; src/boot.ts starts the same). */
-const HOME_MODULES = [
-  '/src/ui/themed.tsx',
-  '/src/layouts/app-layout.tsx',
-  '/src/pages/models/models.page.tsx',
-];
-
-/** The same for the other pages the bundle draws (src/prerender/home-page.server.tsx, __PAGE_CSS__). */
+/**
+ * The lazy modules each page the bundle renders is made of (src/routing/routes.tsx; src/boot.ts starts
+ * the same), for its stylesheets (src/prerender/home-page.server.tsx, __PAGE_CSS__).
+ */
 const PAGE_MODULES = {
+  home: ['/src/ui/themed.tsx', '/src/layouts/app-layout.tsx', '/src/pages/models/models.page.tsx'],
   'users-list': [
     '/src/ui/themed.tsx',
     '/src/layouts/app-layout.tsx',
@@ -42,7 +39,7 @@ const PAGE_MODULES = {
  * The app's own stylesheets of those modules' chunks and everything they import, in the client build:
  * the drawn page inlines them (index.html links none of them; the app loads them with the chunks).
  */
-function homeStylesheets(bundle: OutputBundle, modules: readonly string[] = HOME_MODULES): string[] {
+function pageStylesheets(bundle: OutputBundle, modules: readonly string[]): string[] {
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
   const files = new Set<string>();
   const css = new Set<string>();
@@ -69,8 +66,7 @@ function homeStylesheets(bundle: OutputBundle, modules: readonly string[] = HOME
  */
 export function serverBundle(): Plugin {
   let config: ResolvedConfig;
-  let stylesheets: string[] = [];
-  let pageStylesheets: Record<string, string[]> = {};
+  let stylesheets: Record<string, string[]> = {};
   return {
     name: 'helix:server-bundle',
     apply: 'build',
@@ -78,18 +74,16 @@ export function serverBundle(): Plugin {
       config = resolved;
     },
     generateBundle(_options, bundle) {
-      stylesheets = homeStylesheets(bundle);
-      pageStylesheets = Object.fromEntries(
-        Object.entries(PAGE_MODULES).map(([page, modules]) => [page, homeStylesheets(bundle, modules)]),
+      stylesheets = Object.fromEntries(
+        Object.entries(PAGE_MODULES).map(([page, modules]) => [page, pageStylesheets(bundle, modules)]),
       );
     },
     async closeBundle() {
       const outDir = path.resolve(config.root, config.build.outDir);
       const cssOf = (files: string[]) =>
         files.map((file) => readFileSync(path.join(outDir, file), 'utf8')).join('\n');
-      const homeCss = cssOf(stylesheets);
       const pageCss = Object.fromEntries(
-        Object.entries(pageStylesheets).map(([page, files]) => [page, cssOf(files)]),
+        Object.entries(stylesheets).map(([page, files]) => [page, cssOf(files)]),
       );
       await build({
         configFile: false,
@@ -97,7 +91,7 @@ export function serverBundle(): Plugin {
         mode: 'production',
         logLevel: 'warn',
         plugins: [react()],
-        define: { __HOME_CSS__: JSON.stringify(homeCss), __PAGE_CSS__: JSON.stringify(pageCss) },
+        define: { __PAGE_CSS__: JSON.stringify(pageCss) },
         ssr: { noExternal: [/^antd\//, /^antd$/, /^@ant-design\//, /^@rc-component\//, /^@emotion\//] },
         build: {
           ssr: SERVER_ENTRY,

@@ -1,5 +1,4 @@
 import type { AuthType } from './schemas/account';
-import type { ModelListResponse } from './schemas/model';
 import type { SessionUser } from './schemas/session';
 
 /*
@@ -20,24 +19,6 @@ export const DRAWN_PAGES = [
 ] as const;
 export type DrawnPage = (typeof DRAWN_PAGES)[number];
 
-/** What the web app's server bundle takes to draw a signed-in user's home (as JSON carries it). */
-export interface HomePageInput {
-  user: SessionUser;
-  authType: AuthType | null;
-  tenant: string;
-  /** GET /tenant/get's answer for the session (the header's school look); null when it is not read. */
-  look?: unknown;
-  listing: ModelListResponse;
-}
-
-/**
- * The web app's server bundle (apps/web/build/server-bundle.ts writes it beside dist/ as
- * SERVER_BUNDLE_FILE; apps/web/src/prerender/home-page.server.tsx implements it; the API imports it).
- */
-export interface ServerBundle {
-  /** The whole document of the drawn home; null when the web app's route guard would not show it. */
-  renderHomeDocument(indexHtml: string, input: HomePageInput): Promise<string | null>;
-}
 /**
  * What the web app's renderPage takes for a signed-in visitor's page: the session's frame (as the
  * header shows it) and `get`, which asks the API's own routes for a tenant path (`/user/all?page=1`)
@@ -47,7 +28,7 @@ export interface ServerRenderContext {
   user: SessionUser;
   authType: AuthType | null;
   tenant: string;
-  /** GET /tenant/get's answer, as for the home. */
+  /** GET /tenant/get's answer for the session (the header's school look); null when it is not read. */
   look?: unknown;
   /** GET /api/t/{tenant}{path} for the session: the answer's JSON; rejects on any other status than 2xx. */
   get(path: string): Promise<unknown>;
@@ -61,10 +42,10 @@ export interface ChooseSubscriptionInput {
 }
 
 /**
- * The further pages the server bundle draws (issue 18 §14); a bundle from an older build may lack
- * them, so the API checks before it calls.
+ * The web app's server bundle (apps/web/build/server-bundle.ts writes it beside dist/ as
+ * SERVER_BUNDLE_FILE; apps/web/src/prerender/home-page.server.tsx implements it; the API imports it).
  */
-export interface ServerBundlePages {
+export interface ServerBundle {
   /**
    * The whole document of `url` rendered for a signed-in visitor, its data asked through `ctx.get`
    * as the web app's route decides; null when the bundle does not render that address or the web

@@ -23,7 +23,7 @@ const INDEX =
 
 /** The web app's renderers stand in here (the real bundle is walked by apps/web/e2e/first-screens.e2e). */
 const renderer: PagesRenderer = {
-  renderHomeDocument: () => Promise.resolve(null),
+  renderPage: () => Promise.resolve(null),
   async renderChooseSubscriptionDocument(_index, input) {
     if (failing) throw new Error('render failed');
     planCalls.push(input);

@@ -10,10 +10,9 @@ import {
   drawnPageFailed,
   indexReader,
   type DrawnPageOptions,
-  type PagesRenderer,
 } from './drawn-home.ts';
 
-export type { PagesRenderer } from './drawn-home.ts';
+export type { ServerBundle as PagesRenderer } from './drawn-home.ts';
 
 /*
  * The further first screens the API draws with the web app's server bundle (issue 18 §14), as it draws
@@ -44,9 +43,9 @@ export function drawnChooseSubscription(
   let drawing: Promise<CompressedPage | null> | null = null;
 
   const draw = async (): Promise<CompressedPage | null> => {
-    const renderer = (await loadRenderer()) as PagesRenderer | null;
+    const renderer = await loadRenderer();
     const index = readIndex();
-    if (!renderer?.renderChooseSubscriptionDocument || index === null) return null;
+    if (!renderer || index === null) return null;
     const plans = asJson(await listGuestPlans(deps.db));
     const html = await renderer.renderChooseSubscriptionDocument(index, {
       plans,

@@ -1,42 +1,9 @@
 import type { DehydratedState } from '@tanstack/react-query';
-import type { ModelListing } from '../models/models.api';
 import { StoredSessionUser, type SessionUser } from '../session/session-user';
 import { DRAWN_DATA_ID } from './drawn-document';
 
-/** What a drawn /user/home carries for the app that takes it over: the grid's first answer, and whose. */
-export interface DrawnHomeData {
-  tenant: string;
-  userId: number;
-  listing: ModelListing;
-  /** The session user the page was rendered for. */
-  user?: SessionUser;
-  /** The page's query answers (TanStack Query's dehydrated state, src/api/query-client.ts). */
-  queries?: DehydratedState;
-}
-
-/** The drawn home page's data, or null when the page has none or it is not what it should be. */
-export function readDrawnHomeData(doc: Document = document): DrawnHomeData | null {
-  const text = doc.getElementById(DRAWN_DATA_ID)?.textContent;
-  if (!text) return null;
-  try {
-    const data = JSON.parse(text) as Partial<DrawnHomeData>;
-    const listing = data.listing;
-    if (typeof data.tenant !== 'string' || typeof data.userId !== 'number') return null;
-    if (!listing || !Array.isArray(listing.models) || !Array.isArray(listing.users)) return null;
-    return {
-      tenant: data.tenant,
-      userId: data.userId,
-      listing,
-      user: userOf(data.user),
-      queries: queriesOf(data.queries),
-    };
-  } catch {
-    return null;
-  }
-}
-
 /**
- * What the other server-rendered pages carry for the app (the users list, the subscription page,
+ * What a server-rendered page carries for the app (the home, the users list, the subscription page,
  * /choose-subscription): their query answers, and for a signed-in page whose they are.
  */
 export interface DrawnPageData {

@@ -1,20 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { readDrawnHomeData, readDrawnPageData, type DrawnHomeData } from './drawn-data';
+import { readDrawnPageData, type DrawnPageData } from './drawn-data';
 import { DRAWN_DATA_ID, drawnDocument } from './drawn-document';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/main-a.js"></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
 
-const DATA: DrawnHomeData = {
+const LISTING = {
+  search: '',
+  sort: 'createdAt-Asc',
+  models: [{ id: 1, name: 'Cell </script><script>alert(1)</script>' }],
+  views: null,
+  users: [],
+};
+const DATA: DrawnPageData = {
   tenant: 'demo',
   userId: 7,
-  listing: {
-    models: [{ id: 1, name: 'Cell </script><script>alert(1)</script>' } as never],
-    views: null,
-    users: [],
+  user: undefined,
+  queries: {
+    mutations: [],
+    queries: [
+      {
+        queryKey: ['models', 'listing', { search: '', sort: 'createdAt-Asc' }],
+        queryHash: '["models","listing",{"search":"","sort":"createdAt-Asc"}]',
+        state: { data: LISTING, status: 'success' } as never,
+        dehydratedAt: 1,
+      },
+    ],
   },
 };
 
-/** A document holding `html`, as far as readDrawnHomeData looks. */
+/** A document holding `html`, as far as readDrawnPageData looks. */
 const docOf = (html: string) =>
   ({
     getElementById: (id: string) => {
@@ -36,7 +50,7 @@ describe('a drawn home document', () => {
     // One data script, and the model name's "</script>" did not close it.
     expect(html.match(/<script type="application\/json"/g)).toHaveLength(1);
     expect(html).not.toContain('</script><script>alert(1)');
-    expect(readDrawnHomeData(docOf(html))).toEqual(DATA);
+    expect(readDrawnPageData(docOf(html))).toEqual(DATA);
   });
 
   it("keeps the app's module preloads: the page is hydrated as soon as the code has loaded", () => {
@@ -54,11 +68,14 @@ describe('a drawn home document', () => {
   it('reads nothing from a page without data, or with data that is not what it should be', () => {
     const page = (json: string) =>
       docOf(`<script type="application/json" id="${DRAWN_DATA_ID}">${json}</script>`);
-    expect(readDrawnHomeData(docOf(INDEX))).toBeNull();
-    expect(readDrawnHomeData(page('{not json'))).toBeNull();
-    expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, tenant: 3 })))).toBeNull();
-    expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, userId: '7' })))).toBeNull();
-    expect(readDrawnHomeData(page(JSON.stringify({ ...DATA, listing: { models: {} } })))).toBeNull();
+    expect(readDrawnPageData(docOf(INDEX))).toBeNull();
+    expect(readDrawnPageData(page('{not json'))).toBeNull();
+    expect(readDrawnPageData(page(JSON.stringify({ ...DATA, tenant: 3 })))).toBeNull();
+    expect(readDrawnPageData(page(JSON.stringify({ ...DATA, userId: '7' })))).toBeNull();
+    // Query state that is not a dehydrated state is left out.
+    expect(
+      readDrawnPageData(page(JSON.stringify({ ...DATA, queries: { queries: {} } })))?.queries,
+    ).toBeUndefined();
   });
 
   it("carries a page's query answers and whose they are, and reads nothing that is not what it should be", () => {

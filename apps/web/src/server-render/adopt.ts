@@ -1,6 +1,5 @@
 import { hydrateServerAnswers } from '../api/query-client';
-import { seedFirstListing } from '../models/listing-seed';
-import { readDrawnHomeData, readDrawnPageData } from '../prerender/drawn-data';
+import { readDrawnPageData } from '../prerender/drawn-data';
 import { readTenant } from '../session/cookies';
 import { appStore, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import type { SessionUser } from '../session/session-user';
@@ -24,14 +23,6 @@ export function adoptServerRender(root: HTMLElement): boolean {
     if (user || window.location.search) return false;
     const drawn = readDrawnPageData();
     if (drawn?.queries) hydrateServerAnswers(drawn.queries);
-    return true;
-  }
-  if (kind === 'home') {
-    const drawn = readDrawnHomeData();
-    if (!drawn || !isThisSession(drawn, user)) return false;
-    seedFirstListing(drawn.listing);
-    if (drawn.queries) hydrateServerAnswers(drawn.queries);
-    adoptUser(drawn.user, user);
     return true;
   }
   const drawn = readDrawnPageData();

@@ -2,7 +2,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { DrawnPage, ServerRenderContext } from '@helix/shared/server-render';
 import { TENANT_USERS_FIRST_PAGE, TenantUserPage } from '@helix/shared/schemas/tenant-user';
 import { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
-import type { ViewsSummary } from '@helix/shared/schemas/model';
+import { DEFAULT_MODEL_SORT, type ViewsSummary } from '@helix/shared/schemas/model';
+import { modelListingQuery } from '../models/listing-query';
+import { modelListPath, toListing } from '../models/models.api';
 import { planListQuery, summaryQuery, viewsSummaryQuery } from '../pages/subscription/subscription-queries';
 import { toPlanList } from '../plans/plan-display';
 import { abilitiesOf } from '../session/session-user';
@@ -25,6 +27,23 @@ export interface ServerRenderedRoute {
  * `snapshot: 'tenant-users'`, no filters).
  */
 export const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
+  /**
+   * The home's model grid: GET /model/all with no search and the default sort, as the grid asks it
+   * first, under the grid's key (src/models/listing-query.ts). A user who may not list models is
+   * refused by the API (403): the app shell.
+   */
+  '/user/home': {
+    kind: 'home',
+    prefetch: (queryClient, ctx) =>
+      queryClient.ensureQueryData({
+        queryKey: modelListingQuery('', DEFAULT_MODEL_SORT).queryKey,
+        queryFn: async () => ({
+          search: '',
+          sort: DEFAULT_MODEL_SORT,
+          ...toListing(await ctx.get(modelListPath({ sort: DEFAULT_MODEL_SORT }))),
+        }),
+      }),
+  },
   '/user/settings/users-list': {
     kind: 'users-list',
     prefetch: (queryClient, ctx) =>
