@@ -24,7 +24,7 @@ export type DrawnPage = (typeof DRAWN_PAGES)[number];
  * header shows it) and `get`, which asks the API's own routes for a tenant path (`/user/all?page=1`)
  * with the visitor's session, so the session, tenant and permission checks are the API's.
  */
-export interface ServerRenderContext {
+export interface SessionRenderContext {
   user: SessionUser;
   authType: AuthType | null;
   tenant: string;
@@ -34,12 +34,19 @@ export interface ServerRenderContext {
   get(path: string): Promise<unknown>;
 }
 
-/** What the server bundle takes to draw /choose-subscription for a signed-out visitor (the guest plans). */
-export interface ChooseSubscriptionInput {
-  /** GET /guest/subscription/list's answer, as JSON carries it. */
-  plans: unknown;
+/**
+ * What renderPage takes for a page rendered for nobody in particular (a signed-out visitor; the API
+ * serves one render to every such visitor): no user, whether the server offers Google sign-in, and
+ * `get`, which asks the API's public routes (`/guest/subscription/list`) without any session.
+ */
+export interface GuestRenderContext {
+  user: null;
   google: boolean;
+  /** GET /api{path} of a public route, without a session; rejects on any other status than 2xx. */
+  get(path: string): Promise<unknown>;
 }
+
+export type ServerRenderContext = SessionRenderContext | GuestRenderContext;
 
 /**
  * The web app's server bundle (apps/web/build/server-bundle.ts writes it beside dist/ as
@@ -47,13 +54,12 @@ export interface ChooseSubscriptionInput {
  */
 export interface ServerBundle {
   /**
-   * The whole document of `url` rendered for a signed-in visitor, its data asked through `ctx.get`
-   * as the web app's route decides; null when the bundle does not render that address or the web
-   * app's route guard would not show it. Rejects when the render or a query fails.
+   * The whole document of `url` rendered for the context's visitor (a session, or a guest), its data
+   * asked through `ctx.get` as the web app's route decides; null when the bundle does not render that
+   * address for such a visitor or the web app's route guard would not show it. Rejects when the
+   * render or a query fails.
    */
   renderPage(indexHtml: string, url: string, ctx: ServerRenderContext): Promise<string | null>;
-  /** /choose-subscription for a signed-out visitor on the portal's host. */
-  renderChooseSubscriptionDocument(indexHtml: string, input: ChooseSubscriptionInput): Promise<string>;
 }
 
 /** The server bundle's file, in the folder beside the web app's dist/. */

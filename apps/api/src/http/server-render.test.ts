@@ -4,7 +4,7 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ServerRenderContext } from '@helix/shared/server-render';
+import type { SessionRenderContext } from '@helix/shared/server-render';
 import { freePort } from '@helix/stack/services/net';
 import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
 import type { ServerDeps } from '@helix/server/deps';
@@ -22,11 +22,11 @@ let failing: boolean;
 /** Users the web app's guard would send elsewhere (renderPage answers null for them). */
 let elsewhere: Set<number>;
 /** What each render asked and got: the url, the context, and GET /user/all's first page. */
-let renders: { url: string; ctx: ServerRenderContext; users: unknown }[];
+let renders: { url: string; ctx: SessionRenderContext; users: unknown }[];
 /** The same for the home: GET /model/all as the grid asks it first. */
-let homes: { ctx: ServerRenderContext; listing: unknown }[];
+let homes: { ctx: SessionRenderContext; listing: unknown }[];
 /** The same for the subscription page. */
-let subscriptions: { ctx: ServerRenderContext; plans: unknown; summary: unknown; views: unknown }[];
+let subscriptions: { ctx: SessionRenderContext; plans: unknown; summary: unknown; views: unknown }[];
 
 const INDEX =
   '<!doctype html><html><head><title>Helix</title></head><body><div id="root"></div></body></html>';
@@ -39,9 +39,8 @@ const FIRST_LISTING = '/model/all?sort=createdAt-Asc';
  * answer it, with the visitor's session (the real bundle is walked by apps/web/e2e/server-render.e2e).
  */
 const renderer: ServerBundle = {
-  renderChooseSubscriptionDocument: () => Promise.reject(new Error('not this test')),
   async renderPage(_index, url, ctx) {
-    if (elsewhere.has(ctx.user.id)) return null;
+    if (ctx.user === null || elsewhere.has(ctx.user.id)) return null;
     if (url === '/user/home') {
       const listing = await ctx.get(FIRST_LISTING);
       if (failing) throw new Error('render failed');

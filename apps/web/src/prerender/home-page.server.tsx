@@ -1,12 +1,10 @@
 import { createStore } from 'jotai';
-import type { ServerBundle, ServerRenderContext } from '@helix/shared/server-render';
+import type { ServerBundle, SessionRenderContext } from '@helix/shared/server-render';
 import type { QueryClient } from '@tanstack/react-query';
 import { BrandingView } from '@helix/shared/schemas/tenant';
 import { createQueryClient } from '../api/query-client';
 import { tenantLookKey } from '../branding/tenant-look';
 import { resolveRedirect } from '../routing/guard';
-import { planListQuery } from '../pages/subscription/subscription-queries';
-import { toPlanList } from '../plans/plan-display';
 import { SERVER_RENDERED_ROUTES } from '../server-render/route-prefetch';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import { googleSignInAtom } from '../session/sign-in-providers';
@@ -42,7 +40,7 @@ async function prunedCss(page: PrerenderedPage): Promise<string> {
  * header's school look (GET /tenant/get's answer, under the key the header asks it by), so the first
  * paint carries the school's logo, name and colour.
  */
-function sessionQueries(input: { user: ServerRenderContext['user']; look?: unknown }): QueryClient {
+function sessionQueries(input: SessionRenderContext): QueryClient {
   const queryClient = createQueryClient({ server: true });
   if (input.look !== undefined) {
     const look = BrandingView.safeParse(input.look);
@@ -52,53 +50,42 @@ function sessionQueries(input: { user: ServerRenderContext['user']; look?: unkno
 }
 
 /**
- * The whole document of `url` for a signed-in visitor, for the routes the server renders this way
- * (src/server-render/route-prefetch.ts): the route's data asked of the API with the visitor's session
- * (`ctx.get`) into the render's query client, the page rendered with the app's own routes and
- * components, and that client's dehydrated state carried for the browser's client. Null when the
- * route is not one of them or the app's route guard would not show this user the page.
+ * The whole document of `url` for the context's visitor, for the routes the server renders this way
+ * (src/server-render/route-prefetch.ts): the route's data asked of the API (`ctx.get`: with the
+ * visitor's session, or a guest's public routes) into the render's query client, the page rendered
+ * with the app's own routes and components, and that client's dehydrated state carried for the
+ * browser's client. Null when the route is not one of them, is not for this kind of visitor (a
+ * signed-in page for a guest, a guest page for a session), or the app's route guard would not show
+ * this user the page.
  */
 export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx) => {
   const path = new URL(url, 'http://localhost').pathname;
   const route = SERVER_RENDERED_ROUTES[path];
   if (!route) return null;
-  if (resolveRedirect(path, { user: ctx.user, authType: ctx.authType, brand: null }) !== null) return null;
   const store = createStore();
-  store.set(sessionUserAtom, ctx.user);
-  store.set(authTypeAtom, ctx.authType);
   store.set(sessionReadyAtom, true);
-  const queryClient = sessionQueries(ctx);
-  await route.prefetch(queryClient, ctx);
+  let queryClient: QueryClient;
+  let data: DrawnPageData;
+  if (route.guest) {
+    if (ctx.user !== null) return null;
+    store.set(googleSignInAtom, ctx.google);
+    queryClient = createQueryClient({ server: true });
+    await route.prefetch(queryClient, ctx);
+    data = {};
+  } else {
+    if (ctx.user === null) return null;
+    if (resolveRedirect(path, { user: ctx.user, authType: ctx.authType, brand: null }) !== null) return null;
+    store.set(sessionUserAtom, ctx.user);
+    store.set(authTypeAtom, ctx.authType);
+    queryClient = sessionQueries(ctx);
+    await route.prefetch(queryClient, ctx);
+    data = { tenant: ctx.tenant, userId: ctx.user.id, user: ctx.user };
+  }
   const page = await renderRoute(path, store, undefined, queryClient);
   const css = `${await prunedCss(page)}\n${__PAGE_CSS__[route.kind as keyof typeof __PAGE_CSS__] ?? ''}`;
-  const data: DrawnPageData = {
-    tenant: ctx.tenant,
-    userId: ctx.user.id,
-    user: ctx.user,
+  const html = drawnDocument(indexHtml, { html: page.html, css }, route.kind, {
+    ...data,
     queries: page.queries,
-  };
-  return drawnDocument(indexHtml, { html: page.html, css }, route.kind, data);
-};
-
-/**
- * /choose-subscription for a signed-out visitor on the portal's host, with the guest plans (GET
- * /guest/subscription/list's answer), drawn by the API (the same for every visitor, so it caches it).
- */
-export const renderChooseSubscriptionDocument: ServerBundle['renderChooseSubscriptionDocument'] = async (
-  indexHtml,
-  input,
-) => {
-  const store = createStore();
-  store.set(sessionReadyAtom, true);
-  store.set(googleSignInAtom, input.google);
-  // The guest plans under the key the plan list asks them by, handed over as the dehydrated state.
-  const queryClient = createQueryClient({ server: true });
-  queryClient.setQueryData(planListQuery('guest').queryKey, toPlanList(input.plans));
-  const page = await renderRoute('/choose-subscription', store, undefined, queryClient);
-  const css = `${await prunedCss(page)}\n${__PAGE_CSS__['choose-subscription']}`;
-  const data: DrawnPageData = { queries: page.queries };
-  return withGoogleFlag(
-    drawnDocument(indexHtml, { html: page.html, css }, 'choose-subscription', data),
-    input.google,
-  );
+  });
+  return ctx.user === null ? withGoogleFlag(html, ctx.google) : html;
 };

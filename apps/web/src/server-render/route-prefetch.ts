@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { DrawnPage, ServerRenderContext } from '@helix/shared/server-render';
+import type { DrawnPage, GuestRenderContext, SessionRenderContext } from '@helix/shared/server-render';
 import { TENANT_USERS_FIRST_PAGE, TenantUserPage } from '@helix/shared/schemas/tenant-user';
 import { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { DEFAULT_MODEL_SORT, type ViewsSummary } from '@helix/shared/schemas/model';
@@ -11,15 +11,25 @@ import { abilitiesOf } from '../session/session-user';
 import { serverListKey, withListQuery } from '../ui/use-server-list';
 
 /** A page the server renders through renderPage: its kind (`#root[data-prerendered]`) and its data. */
-export interface ServerRenderedRoute {
-  kind: DrawnPage;
-  /**
-   * Fills the render's query client with what the page shows first, under the keys its components
-   * ask them by, each asked of the API with the visitor's session (`ctx.get`). A refusal or failure
-   * throws: the API then answers the app shell.
-   */
-  prefetch(queryClient: QueryClient, ctx: ServerRenderContext): Promise<unknown>;
-}
+export type ServerRenderedRoute =
+  | {
+      kind: DrawnPage;
+      /** A signed-in visitor's page, rendered for their session. */
+      guest?: false;
+      /**
+       * Fills the render's query client with what the page shows first, under the keys its components
+       * ask them by, each asked of the API with the visitor's session (`ctx.get`). A refusal or
+       * failure throws: the API then answers the app shell.
+       */
+      prefetch(queryClient: QueryClient, ctx: SessionRenderContext): Promise<unknown>;
+    }
+  | {
+      kind: DrawnPage;
+      /** A signed-out visitor's page: one render for every such visitor (the API caches it). */
+      guest: true;
+      /** The same, asked of the API's public routes (`ctx.get`). */
+      prefetch(queryClient: QueryClient, ctx: GuestRenderContext): Promise<unknown>;
+    };
 
 /**
  * The routes renderPage renders, by path. The users list: GET /user/all's first page
@@ -27,6 +37,16 @@ export interface ServerRenderedRoute {
  * `snapshot: 'tenant-users'`, no filters).
  */
 export const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
+  /** The sign-up's plan step for a signed-out visitor: the guest plans, under the plan list's key. */
+  '/choose-subscription': {
+    kind: 'choose-subscription',
+    guest: true,
+    prefetch: (queryClient, ctx) =>
+      queryClient.ensureQueryData({
+        queryKey: planListQuery('guest').queryKey,
+        queryFn: async () => toPlanList(await ctx.get('/guest/subscription/list')),
+      }),
+  },
   /**
    * The home's model grid: GET /model/all with no search and the default sort, as the grid asks it
    * first, under the grid's key (src/models/listing-query.ts). A user who may not list models is
