@@ -16,7 +16,7 @@ import { poolOf } from '@helix/server/db';
 import { securityHeaders } from './http/security.ts';
 import { embedFramePolicy } from './http/embed-frame-policy.ts';
 import { publicLinkPage } from './http/public-link-page.ts';
-import { bundledHomeRenderer } from './http/drawn-home.ts';
+import { loadServerBundle } from './http/server-render-support.ts';
 import { guestRenderedPage } from './http/server-render-guest.ts';
 import { serverRenderedPage } from './http/server-render.ts';
 import { webApp } from './http/web-app.ts';
@@ -164,7 +164,7 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
 function serverRenderedPages(deps: AppDeps, dist: string) {
   const { config } = deps;
   const portalHost = new URL(config.PUBLIC_URL).hostname;
-  const renderer = bundledHomeRenderer(dist);
+  const renderer = loadServerBundle(dist);
   void renderer().catch((err: unknown) => deps.logger.warn({ err }, 'web server bundle failed to load'));
   const options = { webDist: dist, portalHost, renderer };
   // The login and sign-up offer Google sign-in only when the server can do it (routes/auth-google.routes.ts).

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin, ResolvedConfig } from 'vite';
-import { APP_PRELOADS } from '../src/prerender/drawn-document';
+import { APP_PRELOADS } from '../src/server-render/document';
 import { writeCompressed } from './write-compressed';
 
 /**

@@ -4,14 +4,14 @@ import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
 
-/** What the API imports at run time to draw pages for a session (apps/api/src/http/drawn-home.ts). */
-export const SERVER_ENTRY = 'src/prerender/home-page.server.tsx';
+/** What the API imports at run time to draw pages for a session (apps/api/src/http/server-render-support.ts). */
+export const SERVER_ENTRY = 'src/server-render/render-page.server.tsx';
 /** Beside dist/, never served as a static file (SERVER_BUNDLE_DIR of @helix/shared/server-render, which the API reads). */
 export const SERVER_OUT_DIR = 'dist-server';
 
 /**
  * The lazy modules each page the bundle renders is made of (src/routing/routes.tsx; src/boot.ts starts
- * the same), for its stylesheets (src/prerender/home-page.server.tsx, __PAGE_CSS__).
+ * the same), for its stylesheets (src/server-render/render-page.server.tsx, __PAGE_CSS__).
  */
 const PAGE_MODULES = {
   home: ['/src/ui/themed.tsx', '/src/layouts/app-layout.tsx', '/src/pages/models/models.page.tsx'],
@@ -37,7 +37,7 @@ const PAGE_MODULES = {
 
 /**
  * The app's own stylesheets of those modules' chunks and everything they import, in the client build:
- * the drawn page inlines them (index.html links none of them; the app loads them with the chunks).
+ * the server-rendered page inlines them (index.html links none of them; the app loads them with the chunks).
  */
 function pageStylesheets(bundle: OutputBundle, modules: readonly string[]): string[] {
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
@@ -60,7 +60,7 @@ function pageStylesheets(bundle: OutputBundle, modules: readonly string[]): stri
 
 /**
  * After the client build, the server bundle: the signed-in home page's renderer
- * (src/prerender/home-page.server.tsx) with the app's routes and components, built for Node. antd and
+ * (src/server-render/render-page.server.tsx) with the app's routes and components, built for Node. antd and
  * its parts are bundled (they ship ES modules in folders Node reads as CommonJS); React, the router and
  * jotai stay imports, resolved from node_modules when the API loads the bundle.
  */

@@ -13,8 +13,8 @@ import { DEMO, logIn } from './support/accounts.ts';
  * the document once the app is up), no hydration mismatch reported, and the hydration mark set.
  */
 
-const prerendered = (page: Page) =>
-  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-prerendered') ?? null);
+const serverRendered = (page: Page) =>
+  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-server-rendered') ?? null);
 
 /** React's reports of a server markup that did not match the browser's first render. */
 const MISMATCH = /hydrat|did not match|server rendered|Minified React error #4(18|19|21|23)/i;
@@ -95,7 +95,7 @@ describe('server-rendered pages hydrate', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       const release = await holdApp(page);
       await page.goto(path);
-      expect(await prerendered(page)).toBe(kind);
+      expect(await serverRendered(page)).toBe(kind);
       await shows(page);
       // A node of the server's markup, kept from before the app runs.
       await page.evaluate(() => {
@@ -129,7 +129,7 @@ describe('server-rendered pages hydrate', () => {
     await page.getByLabel('Email', { exact: true }).fill(DEMO.user.email);
     await page.getByLabel('Password', { exact: true }).fill(DEMO.user.password);
     await page.getByLabel('Remember me').check();
-    expect(await prerendered(page)).toBe('login');
+    expect(await serverRendered(page)).toBe('login');
     await release();
     await page.waitForFunction(
       () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
@@ -152,7 +152,7 @@ describe('server-rendered pages hydrate', () => {
     const html = (await answer?.text()) ?? '';
     // renderPage's prefetch (src/server-render/route-prefetch.ts), asked of the API with this session.
     const data = JSON.parse(
-      /<script type="application\/json" id="drawn-data">(.*?)<\/script>/s.exec(html)![1]!,
+      /<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(html)![1]!,
     ) as {
       queries: { queries: { queryKey: unknown[]; state: { data: { data: { rows: unknown[] } } } }[] };
     };
@@ -225,11 +225,11 @@ describe("the users list's first paint is its final layout, with the school's br
       await blocked.addCookies(owner);
       const still = await blocked.newPage();
       await still.goto('/user/settings/users-list');
-      expect(await prerendered(still)).toBe('users-list');
+      expect(await serverRendered(still)).toBe('users-list');
       // The school's brand in the header: its name and logo, not Helix's.
       expect(await still.locator('header').innerText()).toContain(school);
       await still.getByTestId('header-brand').locator('img').waitFor();
-      const drawn = await layoutOf(still);
+      const unhydrated = await layoutOf(still);
       await blocked.close();
 
       const live = await browser.newContext(options);
@@ -240,16 +240,16 @@ describe("the users list's first paint is its final layout, with the school's br
         () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
       );
       expect(await page.getByTestId('header-brand').innerText()).toContain(school);
-      expect(await layoutOf(page)).toEqual(drawn);
+      expect(await layoutOf(page)).toEqual(unhydrated);
       await live.close();
 
       // Nothing wider than the screen; on a phone and a tablet the menu is a bar above the list.
-      expect(drawn.pageWidth).toBeLessThanOrEqual(width);
+      expect(unhydrated.pageWidth).toBeLessThanOrEqual(width);
       if (width < 768) {
-        expect(drawn.content!.x).toBeLessThan(40);
-        expect(drawn.content!.y).toBeGreaterThan(drawn.nav!.y);
+        expect(unhydrated.content!.x).toBeLessThan(40);
+        expect(unhydrated.content!.y).toBeGreaterThan(unhydrated.nav!.y);
       } else {
-        expect(drawn.content!.x).toBeGreaterThan(drawn.nav!.x + 200);
+        expect(unhydrated.content!.x).toBeGreaterThan(unhydrated.nav!.x + 200);
       }
     });
   }

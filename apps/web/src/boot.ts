@@ -79,7 +79,7 @@ function start(): void {
 // Over the boot screen, the app starts after the next frame is painted (a task queued from
 // requestAnimationFrame runs after that paint); the timer covers a tab opened in the background, where
 // frames wait until it is shown.
-if (document.getElementById('root')?.dataset.prerendered) {
+if (document.getElementById('root')?.dataset.serverRendered) {
   start();
 } else {
   let started = false;

@@ -2,14 +2,14 @@ import type { AuthType } from './schemas/account';
 import type { SessionUser } from './schemas/session';
 
 /*
- * The contract between the web app's server renderer (apps/web/src/prerender/home-page.server.tsx,
+ * The contract between the web app's server renderer (apps/web/src/server-render/render-page.server.tsx,
  * built beside the web app by apps/web/build/server-bundle.ts) and the API that calls it for the pages
- * it renders (apps/api/src/http/drawn-home.ts, drawn-pages.ts): which pages are rendered, and the typed
+ * it renders (apps/api/src/http/server-render.ts, server-render-guest.ts): which pages are rendered, and the typed
  * input of each. The browser hydrates what the renderer returns (apps/web/src/main.tsx).
  */
 
-/** The pages the server renders: `#root[data-prerendered="<page>"]`, hydrated by the browser. */
-export const DRAWN_PAGES = [
+/** The pages the server renders: `#root[data-server-rendered="<page>"]`, hydrated by the browser. */
+export const SERVER_RENDERED_PAGES = [
   'login',
   'home',
   'signup',
@@ -17,7 +17,7 @@ export const DRAWN_PAGES = [
   'users-list',
   'subscription',
 ] as const;
-export type DrawnPage = (typeof DRAWN_PAGES)[number];
+export type ServerRenderedPage = (typeof SERVER_RENDERED_PAGES)[number];
 
 /**
  * What the web app's renderPage takes for a signed-in visitor's page: the session's frame (as the
@@ -50,7 +50,7 @@ export type ServerRenderContext = SessionRenderContext | GuestRenderContext;
 
 /**
  * The web app's server bundle (apps/web/build/server-bundle.ts writes it beside dist/ as
- * SERVER_BUNDLE_FILE; apps/web/src/prerender/home-page.server.tsx implements it; the API imports it).
+ * SERVER_BUNDLE_FILE; apps/web/src/server-render/render-page.server.tsx implements it; the API imports it).
  */
 export interface ServerBundle {
   /**
@@ -64,4 +64,4 @@ export interface ServerBundle {
 
 /** The server bundle's file, in the folder beside the web app's dist/. */
 export const SERVER_BUNDLE_DIR = 'dist-server';
-export const SERVER_BUNDLE_FILE = 'home-page.server.js';
+export const SERVER_BUNDLE_FILE = 'render-page.server.js';

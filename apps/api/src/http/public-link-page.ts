@@ -5,7 +5,7 @@ import type { Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { escapeHtml } from '@helix/server/escape-html';
 import { EMBED_TOKEN_SHAPE, embedAccess } from '@helix/server/models/embed-access';
-import { endCompressed } from './drawn-home.ts';
+import { endCompressed } from './server-render-support.ts';
 
 /** A share or embed link's page (case-insensitive, like web-app.ts's PUBLIC_LINK). */
 const LINK_PAGE = /^\/(embed|share)\/([^/]+)\/?$/i;

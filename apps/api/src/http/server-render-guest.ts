@@ -3,14 +3,14 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { GuestRenderContext } from '@helix/shared/server-render';
 import type { ServerDeps } from '@helix/server/deps';
 import {
-  bundledHomeRenderer,
+  loadServerBundle,
   cookie,
   COOKIE,
-  drawnPageFailed,
+  serverRenderFailed,
   indexReader,
   RefusedAnswer,
-  type DrawnPageOptions,
-} from './drawn-home.ts';
+  type ServerRenderOptions,
+} from './server-render-support.ts';
 import { SERVER_RENDER_ANSWER_MS } from './server-render.ts';
 
 /** How long a guest page's render is served before it is rendered again: the catalogue changes rarely. */
@@ -60,10 +60,10 @@ export interface GuestRenderedPage {
  */
 export function guestRenderedPage(
   deps: ServerDeps,
-  options: DrawnPageOptions & { googleSignIn?: boolean; now?: () => number },
+  options: ServerRenderOptions & { googleSignIn?: boolean; now?: () => number },
   path: string,
 ): GuestRenderedPage {
-  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
+  const loadRenderer = options.renderer ?? loadServerBundle(options.webDist);
   const readIndex = indexReader(options.webDist);
   const now = options.now ?? Date.now;
   let cached: { at: number; page: CompressedPage } | null = null;
@@ -92,7 +92,7 @@ export function guestRenderedPage(
         rendering = null;
       }));
   const behind = (origin: string) =>
-    void rerender(origin).catch((error: unknown) => drawnPageFailed(deps, error, path));
+    void rerender(origin).catch((error: unknown) => serverRenderFailed(deps, error, path));
 
   let warmed = false;
   const warm: RequestHandler = (req, _res, next) => {
@@ -115,7 +115,7 @@ export function guestRenderedPage(
       if (!rendered) return next();
       sendPublicHtml(req, res, rendered);
     } catch (error) {
-      drawnPageFailed(deps, error, path);
+      serverRenderFailed(deps, error, path);
       next();
     }
   };

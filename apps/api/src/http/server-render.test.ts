@@ -11,7 +11,7 @@ import type { ServerDeps } from '@helix/server/deps';
 import { seedRoles } from '@helix/server/testing/factories';
 import { createHarness, type Harness } from '../../test/harness.ts';
 import { bearer, customer, member, platformAdmin, type Caller } from '../../test/models.ts';
-import { DRAWN_HOME_PER_MINUTE, type ServerBundle } from './drawn-home.ts';
+import { SERVER_RENDERS_PER_MINUTE, type ServerBundle } from './server-render-support.ts';
 import { serverRenderedPage } from './server-render.ts';
 
 let h: Harness;
@@ -268,12 +268,13 @@ describe('a server-rendered page (the home)', () => {
     expect(homes).toHaveLength(0);
   });
 
-  it('renders for a session DRAWN_HOME_PER_MINUTE times a minute, then serves the app shell', async () => {
+  it('renders for a session SERVER_RENDERS_PER_MINUTE times a minute, then serves the app shell', async () => {
     const busy = await member(h, owner.tenant, ['User']);
     const texts: string[] = [];
-    for (let i = 0; i <= DRAWN_HOME_PER_MINUTE; i += 1) texts.push((await home(cookies(busy.token))).text);
+    for (let i = 0; i <= SERVER_RENDERS_PER_MINUTE; i += 1)
+      texts.push((await home(cookies(busy.token))).text);
     expect(texts.filter((t) => t.startsWith('<!doctype html><p>home of'))).toHaveLength(
-      DRAWN_HOME_PER_MINUTE,
+      SERVER_RENDERS_PER_MINUTE,
     );
     expect(texts.at(-1)).toBe('app shell');
     // Other sessions are not affected.

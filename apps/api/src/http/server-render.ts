@@ -8,16 +8,16 @@ import { authenticate } from '@helix/server/sessions/session.service';
 import { tenantBranding } from '@helix/server/tenants/branding.query';
 import {
   asJson,
-  bundledHomeRenderer,
+  loadServerBundle,
   cookie,
   COOKIE,
-  drawnPageFailed,
+  serverRenderFailed,
   indexReader,
   RefusedAnswer,
   sendHtml,
   withinLimit,
-  type DrawnPageOptions,
-} from './drawn-home.ts';
+  type ServerRenderOptions,
+} from './server-render-support.ts';
 
 /** How long one of a server render's API answers may take before the app shell answers instead. */
 export const SERVER_RENDER_ANSWER_MS = 5_000;
@@ -55,7 +55,7 @@ export function sessionGet(req: Request, token: string, tenant: string): (path: 
  * Only a session cookie on the portal's own host and an address without parameters (a link with
  * parameters, such as the usage e-mail's /user/home?buy-views=1, asks the app for more than the page);
  * never a platform admin's session (the web app's route guard sends them elsewhere); at most
- * DRAWN_HOME_PER_MINUTE renders a minute per session. Anything else answers the app shell (`next()`),
+ * SERVER_RENDERS_PER_MINUTE renders a minute per session. Anything else answers the app shell (`next()`),
  * which handles it as before: no or expired session, an API refusal (a user who may not see the
  * page), a route the web app does not render or whose guard sends the user elsewhere, a custom domain,
  * no built app or server bundle, a render that fails, Redis down. Once the service worker is
@@ -63,10 +63,10 @@ export function sessionGet(req: Request, token: string, tenant: string): (path: 
  */
 export function serverRenderedPage(
   deps: ServerDeps,
-  options: DrawnPageOptions,
+  options: ServerRenderOptions,
   page: string,
 ): RequestHandler {
-  const loadRenderer = options.renderer ?? bundledHomeRenderer(options.webDist);
+  const loadRenderer = options.renderer ?? loadServerBundle(options.webDist);
   const readIndex = indexReader(options.webDist);
   return async (req, res, next) => {
     const token = cookie(req, COOKIE.apiToken);
@@ -92,7 +92,7 @@ export function serverRenderedPage(
       if (html === null) return next();
       sendHtml(req, res, html);
     } catch (error) {
-      drawnPageFailed(deps, error, page);
+      serverRenderFailed(deps, error, page);
       next();
     }
   };

@@ -24,7 +24,7 @@ export function prefetchFirstListing(): void {
     prefetched !== null ||
     // In Node (the server render) nothing is asked.
     typeof document === 'undefined' ||
-    document.getElementById('root')?.dataset.prerendered ||
+    document.getElementById('root')?.dataset.serverRendered ||
     !readApiToken() ||
     !modelPageAbilities(readUserCookie().user ?? null).list
   )

@@ -1,5 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { DrawnPage, GuestRenderContext, SessionRenderContext } from '@helix/shared/server-render';
+import type {
+  ServerRenderedPage,
+  GuestRenderContext,
+  SessionRenderContext,
+} from '@helix/shared/server-render';
 import { TENANT_USERS_FIRST_PAGE, TenantUserPage } from '@helix/shared/schemas/tenant-user';
 import { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { DEFAULT_MODEL_SORT, type ViewsSummary } from '@helix/shared/schemas/model';
@@ -10,10 +14,10 @@ import { toPlanList } from '../plans/plan-display';
 import { abilitiesOf } from '../session/session-user';
 import { serverListKey, withListQuery } from '../ui/use-server-list';
 
-/** A page the server renders through renderPage: its kind (`#root[data-prerendered]`) and its data. */
+/** A page the server renders through renderPage: its kind (`#root[data-server-rendered]`) and its data. */
 export type ServerRenderedRoute =
   | {
-      kind: DrawnPage;
+      kind: ServerRenderedPage;
       /** A signed-in visitor's page, rendered for their session. */
       guest?: false;
       /**
@@ -24,7 +28,7 @@ export type ServerRenderedRoute =
       prefetch(queryClient: QueryClient, ctx: SessionRenderContext): Promise<unknown>;
     }
   | {
-      kind: DrawnPage;
+      kind: ServerRenderedPage;
       /** A signed-out visitor's page: one render for every such visitor (the API caches it). */
       guest: true;
       /** The same, asked of the API's public routes (`ctx.get`). */

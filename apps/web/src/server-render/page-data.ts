@@ -1,12 +1,12 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import { StoredSessionUser, type SessionUser } from '../session/session-user';
-import { DRAWN_DATA_ID } from './drawn-document';
+import { PAGE_DATA_ID } from './document';
 
 /**
  * What a server-rendered page carries for the app (the home, the users list, the subscription page,
  * /choose-subscription): their query answers, and for a signed-in page whose they are.
  */
-export interface DrawnPageData {
+export interface PageData {
   tenant?: string;
   userId?: number;
   /** For a signed-in page: the session user it was rendered for. */
@@ -16,11 +16,11 @@ export interface DrawnPageData {
 }
 
 /** A server-rendered page's data, or null when it has none or it is not what it should be. */
-export function readDrawnPageData(doc: Document = document): DrawnPageData | null {
-  const text = doc.getElementById(DRAWN_DATA_ID)?.textContent;
+export function readPageData(doc: Document = document): PageData | null {
+  const text = doc.getElementById(PAGE_DATA_ID)?.textContent;
   if (!text) return null;
   try {
-    const data = JSON.parse(text) as Partial<DrawnPageData>;
+    const data = JSON.parse(text) as Partial<PageData>;
     if (!data || typeof data !== 'object') return null;
     if (data.tenant !== undefined && typeof data.tenant !== 'string') return null;
     if (data.userId !== undefined && typeof data.userId !== 'number') return null;

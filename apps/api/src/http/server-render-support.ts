@@ -16,7 +16,7 @@ export const COOKIE = { apiToken: 'apiToken', authType: 'auth-type' } as const;
 export type { ServerBundle } from '@helix/shared/server-render';
 
 /** The server bundle next to the built web app, loaded once; null when the build has none. */
-export function bundledHomeRenderer(webDist: string): () => Promise<ServerBundle | null> {
+export function loadServerBundle(webDist: string): () => Promise<ServerBundle | null> {
   const file = path.resolve(webDist, '..', SERVER_BUNDLE_DIR, SERVER_BUNDLE_FILE);
   let loaded: Promise<ServerBundle | null> | undefined;
   return () =>
@@ -34,8 +34,8 @@ export const cookie = (req: Request, name: string): string | undefined => {
   }
 };
 
-/** Drawn pages per session and minute; beyond it the static shell answers (reloads cannot load the server). */
-export const DRAWN_HOME_PER_MINUTE = 30;
+/** Server-rendered pages per session and minute; beyond it the static shell answers (reloads cannot load the server). */
+export const SERVER_RENDERS_PER_MINUTE = 30;
 
 /**
  * Counts a draw for the session; false once it is over the limit, or at once while Redis is known to be
@@ -43,13 +43,13 @@ export const DRAWN_HOME_PER_MINUTE = 30;
  */
 export async function withinLimit(deps: ServerDeps, token: string): Promise<boolean> {
   if (redisOutageOf(deps.redis)?.down) return false;
-  const key = redisKey(deps.config.REDIS_PREFIX, 'drawn-home', sha256(token));
+  const key = redisKey(deps.config.REDIS_PREFIX, 'server-render', sha256(token));
   const count = await deps.redis.incr(key);
   if (count === 1) await deps.redis.expire(key, 60);
-  return count <= DRAWN_HOME_PER_MINUTE;
+  return count <= SERVER_RENDERS_PER_MINUTE;
 }
 
-/** JSON's own round trip: the page is drawn with exactly what the browser app would receive. */
+/** JSON's own round trip: the page is rendered with exactly what the browser app would receive. */
 export const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 export function sendHtml(req: Request, res: Response, html: string): void {
@@ -74,7 +74,7 @@ export function endCompressed(req: Request, res: Response, html: string): void {
   }
 }
 
-export interface DrawnPageOptions {
+export interface ServerRenderOptions {
   webDist: string;
   portalHost?: string;
   renderer?: () => Promise<ServerBundle | null>;
@@ -94,10 +94,10 @@ export class RefusedAnswer extends Error {
   }
 }
 
-export function drawnPageFailed(deps: ServerDeps, error: unknown, page: string): void {
+export function serverRenderFailed(deps: ServerDeps, error: unknown, page: string): void {
   // A Redis outage is logged once by its outage state, not per page.
   if (isRedisUnavailable(error)) redisOutageOf(deps.redis)?.failed(error);
   // A refusal is the API's own answer to this session (no permission...), not a failure.
   else if (error instanceof RefusedAnswer) deps.logger.debug({ status: error.status }, `${page}: app shell`);
-  else deps.logger.warn({ err: error }, `drawn ${page} failed; serving the app shell`);
+  else deps.logger.warn({ err: error }, `server render of the ${page} failed; serving the app shell`);
 }

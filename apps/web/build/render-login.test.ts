@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { drawnDocument, withGoogleFlag } from '../src/prerender/drawn-document';
-import { LOGIN_VARIANTS, SIGNUP_VARIANTS } from './prerender-login';
-import { usedCss } from '../src/prerender/used-css';
+import { serverRenderedDocument, withGoogleFlag } from '../src/server-render/document';
+import { LOGIN_VARIANTS, SIGNUP_VARIANTS } from './render-login';
+import { usedCss } from '../src/server-render/used-css';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
 
-describe('the drawn login document', () => {
+describe('the login document rendered at build time', () => {
   it('puts the page in #root, its title and hoisted links in the head, and its styles last in the head', () => {
-    const html = drawnDocument(
+    const html = serverRenderedDocument(
       INDEX,
       {
         html: '<link rel="preload" as="image" href="/favicon.svg"/><title>Login · Helix</title><form id="login">$&</form>',
@@ -21,7 +21,7 @@ describe('the drawn login document', () => {
       /<link rel="preload" as="image" href="\/favicon.svg"\/><style>\.a\{color:red\}<\/style>\s*<\/head>/,
     );
     // The markup is taken literally (no $& replacement patterns), and the boot screen is gone.
-    expect(html).toContain('<div id="root" data-prerendered="login"><form id="login">$&</form></div>');
+    expect(html).toContain('<div id="root" data-server-rendered="login"><form id="login">$&</form></div>');
     expect(html).not.toContain('boot-screen');
     expect(html).toContain('<script type="module" src="/assets/index.js"></script>');
   });
@@ -43,12 +43,12 @@ describe('the drawn login document', () => {
 
   it('refuses an index.html without the root element', () => {
     expect(() =>
-      drawnDocument('<html><head></head><body></body></html>', { html: '', css: '' }, 'login'),
+      serverRenderedDocument('<html><head></head><body></body></html>', { html: '', css: '' }, 'login'),
     ).toThrow(/root/);
   });
 });
 
-describe('the drawn page styles', () => {
+describe('the server-rendered page styles', () => {
   it('keeps the rules and custom properties the markup uses, and drops the rest', async () => {
     const css = [
       '.css-var-x{--ant-color-primary:#5f51fb;--ant-unused-token:1px}',

@@ -5,12 +5,12 @@ import { BrandingView } from '@helix/shared/schemas/tenant';
 import { createQueryClient } from '../api/query-client';
 import { tenantLookKey } from '../branding/tenant-look';
 import { resolveRedirect } from '../routing/guard';
-import { SERVER_RENDERED_ROUTES } from '../server-render/route-prefetch';
+import { SERVER_RENDERED_ROUTES } from './route-prefetch';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import { googleSignInAtom } from '../session/sign-in-providers';
-import type { DrawnPageData } from './drawn-data';
-import { drawnDocument, withGoogleFlag } from './drawn-document';
-import { renderRoute, type PrerenderedPage } from './render-route.server';
+import type { PageData } from './page-data';
+import { serverRenderedDocument, withGoogleFlag } from './document';
+import { renderRoute, type RenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
 /** The app's own stylesheets of each page's route chunks, by page (build/server-bundle.ts defines it). */
@@ -20,7 +20,7 @@ declare const __PAGE_CSS__: Record<'home' | 'users-list' | 'choose-subscription'
 const cssCache = new Map<string, string>();
 const CSS_CACHE_MAX = 64;
 
-async function prunedCss(page: PrerenderedPage): Promise<string> {
+async function prunedCss(page: RenderedPage): Promise<string> {
   // What PurgeCSS matches selectors against: classes, ids, element and attribute names.
   const words = new Set<string>();
   for (const [, list] of page.html.matchAll(/class="([^"]*)"/g))
@@ -65,7 +65,7 @@ export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx
   const store = createStore();
   store.set(sessionReadyAtom, true);
   let queryClient: QueryClient;
-  let data: DrawnPageData;
+  let data: PageData;
   if (route.guest) {
     if (ctx.user !== null) return null;
     store.set(googleSignInAtom, ctx.google);
@@ -83,7 +83,7 @@ export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx
   }
   const page = await renderRoute(path, store, undefined, queryClient);
   const css = `${await prunedCss(page)}\n${__PAGE_CSS__[route.kind as keyof typeof __PAGE_CSS__] ?? ''}`;
-  const html = drawnDocument(indexHtml, { html: page.html, css }, route.kind, {
+  const html = serverRenderedDocument(indexHtml, { html: page.html, css }, route.kind, {
     ...data,
     queries: page.queries,
   });
