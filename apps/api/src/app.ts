@@ -17,7 +17,7 @@ import { securityHeaders } from './http/security.ts';
 import { embedFramePolicy } from './http/embed-frame-policy.ts';
 import { publicLinkPage } from './http/public-link-page.ts';
 import { loadServerBundle } from './http/server-render-support.ts';
-import { guestRenderedPage } from './http/server-render-guest.ts';
+import { brandedLogin, CHOOSE_SUBSCRIPTION, guestRenderedPage } from './http/server-render-guest.ts';
 import { serverRenderedPage } from './http/server-render.ts';
 import { webApp } from './http/web-app.ts';
 import { auditRoutes } from './routes/audit.routes.ts';
@@ -147,6 +147,7 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
     app.get('/user/settings/users-list', web.session('users list'));
     app.get('/user/settings/subscription', web.session('subscription page'));
     app.get('/choose-subscription', web.chooseSubscription.page);
+    app.get(['/login', '/login/:brand'], web.login.page);
     // Share and embed pages: the embed document with the link's oEmbed discovery in its head.
     app.use(publicLinkPage(deps, web.dist));
     app.use(webApp(web.dist, { portalHost: web.portalHost, googleSignIn: web.googleSignIn }));
@@ -174,6 +175,11 @@ function serverRenderedPages(deps: AppDeps, dist: string) {
     portalHost,
     googleSignIn,
     session: (page: string) => serverRenderedPage(deps, options, page),
-    chooseSubscription: guestRenderedPage(deps, { ...options, googleSignIn }, '/choose-subscription'),
+    chooseSubscription: guestRenderedPage(
+      deps,
+      { ...options, googleSignIn, warm: CHOOSE_SUBSCRIPTION },
+      (req) => (req.hostname === portalHost ? CHOOSE_SUBSCRIPTION : null),
+    ),
+    login: guestRenderedPage(deps, { ...options, googleSignIn }, brandedLogin(deps, portalHost)),
   };
 }

@@ -27,6 +27,7 @@ const PAGE_MODULES = {
     '/src/layouts/settings-layout.tsx',
     '/src/pages/subscription/subscription.page.tsx',
   ],
+  login: ['/src/ui/themed.tsx', '/src/layouts/auth-layout.tsx', '/src/pages/login/auth.page.tsx'],
   'choose-subscription': [
     '/src/ui/themed.tsx',
     '/src/layouts/auth-layout.tsx',

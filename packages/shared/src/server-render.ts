@@ -42,6 +42,11 @@ export interface SessionRenderContext {
 export interface GuestRenderContext {
   user: null;
   google: boolean;
+  /**
+   * The white-label look of a guest page (POST /tenant/custom-branding-detail's answer for the
+   * brand in the path, or for the custom domain the page is served on); null for Helix's look.
+   */
+  look?: unknown;
   /** GET /api{path} of a public route, without a session; rejects on any other status than 2xx. */
   get(path: string): Promise<unknown>;
 }

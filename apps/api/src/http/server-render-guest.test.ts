@@ -6,10 +6,15 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GuestRenderContext, ServerBundle } from '@helix/shared/server-render';
 import type { ServerDeps } from '@helix/server/deps';
-import { seedRoles } from '@helix/server/testing/factories';
+import { createTenant, seedRoles } from '@helix/server/testing/factories';
 import { createHarness, type Harness } from '../../test/harness.ts';
 import { customer, type Caller } from '../../test/models.ts';
-import { GUEST_PAGE_TTL_MS, guestRenderedPage } from './server-render-guest.ts';
+import {
+  brandedLogin,
+  CHOOSE_SUBSCRIPTION,
+  GUEST_PAGE_TTL_MS,
+  guestRenderedPage,
+} from './server-render-guest.ts';
 
 let h: Harness;
 let dir: string;
@@ -19,6 +24,8 @@ let failing: boolean;
 /** What each render was asked with and got: the context and GET /guest/subscription/list's answer. */
 let renders: { url: string; ctx: GuestRenderContext; plans: unknown }[];
 let owner: Caller;
+/** The branded logins rendered: the address and the look they were given. */
+let logins: { url: string; look: unknown }[];
 
 const INDEX =
   '<!doctype html><html><head><title>Helix</title></head><body><div id="root"></div></body></html>';
@@ -31,6 +38,10 @@ const INDEX =
 const renderer: ServerBundle = {
   async renderPage(_index, url, ctx) {
     if (ctx.user !== null) return null;
+    if (url.startsWith('/login')) {
+      logins.push({ url, look: ctx.look });
+      return `<!doctype html><p>login of ${(ctx.look as { name?: string } | null)?.name ?? 'Helix'}</p>`;
+    }
     const plans = await ctx.get('/guest/subscription/list');
     if (failing) throw new Error('render failed');
     renders.push({ url, ctx, plans });
@@ -44,8 +55,14 @@ const cookies = (token: string) => `other=1; apiToken=${encodeURIComponent(token
 function appWith(deps: ServerDeps, api: Express, options: { warm?: boolean } = {}): Express {
   const guest = guestRenderedPage(
     deps,
-    { webDist: dir, portalHost: 'portal.test', renderer: async () => renderer, now: () => clock },
-    '/choose-subscription',
+    {
+      webDist: dir,
+      portalHost: 'portal.test',
+      renderer: async () => renderer,
+      now: () => clock,
+      warm: CHOOSE_SUBSCRIPTION,
+    },
+    (req) => (req.hostname === 'portal.test' ? CHOOSE_SUBSCRIPTION : null),
   );
   const served = express();
   if (options.warm) served.use(guest.warm);
@@ -71,6 +88,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   renders = [];
+  logins = [];
   failing = false;
   clock = 0;
 });
@@ -127,5 +145,53 @@ describe('a server-rendered guest page (/choose-subscription)', () => {
     const fresh = appWith(h.deps, h.app);
     expect((await get('/choose-subscription', undefined, 'portal.test', fresh)).text).toBe('app shell');
     expect(renders).toHaveLength(0);
+  });
+});
+
+describe("a school's login, server rendered with its look", () => {
+  let login: Express;
+  beforeAll(async () => {
+    await createTenant(h.db, {
+      name: 'Acme School',
+      customBrandName: 'acmeschool',
+      customDomainName: 'models.acme.example',
+    });
+    const guest = guestRenderedPage(
+      h.deps,
+      { webDist: dir, portalHost: 'portal.test', renderer: async () => renderer },
+      brandedLogin(h.deps, 'portal.test'),
+    );
+    login = express();
+    login.get(['/login', '/login/:brand'], guest.page);
+    login.use((_req, res) => void res.send('app shell'));
+  });
+
+  it('renders /login/{brand} on any host and /login on the school’s custom domain with the look the public lookup answers', async () => {
+    const lookOf = async (body: object, host = 'portal.test') =>
+      (await request(h.app).post('/api/tenant/custom-branding-detail').set('Host', host).send(body)).body;
+    const branded = await get('/login/AcmeSchool', undefined, 'portal.test', login);
+    expect(branded.text).toContain('login of Acme School');
+    expect(branded.headers['cache-control']).toBe('no-cache');
+    const onDomain = await get('/login', undefined, 'models.acme.example', login);
+    expect(onDomain.text).toContain('login of Acme School');
+    expect(logins.map((l) => l.url)).toEqual(['/login/AcmeSchool', '/login']);
+    expect(logins[0]!.look).toEqual(await lookOf({ brandName: 'acmeschool' }));
+    expect(logins[1]!.look).toEqual(await lookOf({}, 'models.acme.example'));
+    // One render per brand and host, served again to the next visitor.
+    await get('/login/AcmeSchool', undefined, 'portal.test', login);
+    expect(logins).toHaveLength(2);
+  });
+
+  it("leaves the portal's own /login, an unknown brand, a host without a look and a signed-in visitor to the app shell", async () => {
+    for (const res of [
+      await get('/login', undefined, 'portal.test', login),
+      await get('/login/no-such-school', undefined, 'portal.test', login),
+      await get('/login', undefined, 'unknown.example', login),
+      await get('/login/acmeschool', cookies(owner.token), 'portal.test', login),
+      await get('/login/acmeschool?next=1', undefined, 'portal.test', login),
+    ]) {
+      expect(res.text).toBe('app shell');
+    }
+    expect(logins).toHaveLength(0);
   });
 });

@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { ThemeConfig } from 'antd';
 import type { BrandingView } from '@helix/shared/schemas/tenant';
 import { fetchWhiteLabel } from './white-label.api';
 
-/** By host: asked once per page load (the answer cannot change while the page is open). */
-let byHost: Promise<BrandingView | null> | null = null;
-const hostLookup = () => (byHost ??= fetchWhiteLabel(null).catch(() => null));
+/**
+ * The white-label look's query key: by brand name, or (null) by this page's host. A server render of
+ * a branded login fills it (src/server-render/route-prefetch.ts).
+ */
+export const whiteLabelKey = (brand: string | null): unknown[] => ['white-label', brand];
 
 /**
  * The white-label look of a guest page (administration-content 1, 5): the tenant whose brand name is
@@ -13,16 +15,13 @@ const hostLookup = () => (byHost ??= fetchWhiteLabel(null).catch(() => null));
  * Helix look (unknown brand, the portal's own host, offline).
  */
 export function useWhiteLabel(brand: string | null): BrandingView | null {
-  const [look, setLook] = useState<{ key: string | null; view: BrandingView | null } | null>(null);
-  useEffect(() => {
-    let live = true;
-    const lookup = brand ? fetchWhiteLabel(brand).catch(() => null) : hostLookup();
-    void lookup.then((view) => live && setLook({ key: brand, view }));
-    return () => {
-      live = false;
-    };
-  }, [brand]);
-  return look && look.key === brand ? look.view : null;
+  const { data } = useQuery({
+    queryKey: whiteLabelKey(brand),
+    queryFn: () => fetchWhiteLabel(brand).catch(() => null),
+    // Asked once per page load: the answer cannot change while the page is open.
+    staleTime: Infinity,
+  });
+  return data ?? null;
 }
 
 /** The antd theme tokens a branding changes (nested inside the app's theme). */

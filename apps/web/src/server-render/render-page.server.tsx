@@ -5,7 +5,7 @@ import { BrandingView } from '@helix/shared/schemas/tenant';
 import { createQueryClient } from '../api/query-client';
 import { tenantLookKey } from '../branding/tenant-look';
 import { resolveRedirect } from '../routing/guard';
-import { SERVER_RENDERED_ROUTES } from './route-prefetch';
+import { serverRenderedRoute } from './route-prefetch';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import { googleSignInAtom } from '../session/sign-in-providers';
 import type { PageData } from './page-data';
@@ -14,7 +14,10 @@ import { renderRoute, type RenderedPage } from './render-route.server';
 import { usedCss } from './used-css';
 
 /** The app's own stylesheets of each page's route chunks, by page (build/server-bundle.ts defines it). */
-declare const __PAGE_CSS__: Record<'home' | 'users-list' | 'choose-subscription' | 'subscription', string>;
+declare const __PAGE_CSS__: Record<
+  'home' | 'login' | 'users-list' | 'choose-subscription' | 'subscription',
+  string
+>;
 
 /** Pruned styles by the set of classes a page uses: pages of the same components share one entry. */
 const cssCache = new Map<string, string>();
@@ -60,8 +63,9 @@ function sessionQueries(input: SessionRenderContext): QueryClient {
  */
 export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx) => {
   const path = new URL(url, 'http://localhost').pathname;
-  const route = SERVER_RENDERED_ROUTES[path];
-  if (!route) return null;
+  const found = serverRenderedRoute(path);
+  if (!found) return null;
+  const { route, params } = found;
   const store = createStore();
   store.set(sessionReadyAtom, true);
   let queryClient: QueryClient;
@@ -70,7 +74,7 @@ export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx
     if (ctx.user !== null) return null;
     store.set(googleSignInAtom, ctx.google);
     queryClient = createQueryClient({ server: true });
-    await route.prefetch(queryClient, ctx);
+    await route.prefetch(queryClient, ctx, params);
     data = {};
   } else {
     if (ctx.user === null) return null;
@@ -78,7 +82,7 @@ export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx
     store.set(sessionUserAtom, ctx.user);
     store.set(authTypeAtom, ctx.authType);
     queryClient = sessionQueries(ctx);
-    await route.prefetch(queryClient, ctx);
+    await route.prefetch(queryClient, ctx, params);
     data = { tenant: ctx.tenant, userId: ctx.user.id, user: ctx.user };
   }
   const page = await renderRoute(path, store, undefined, queryClient);

@@ -1,4 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { matchPath } from 'react-router-dom';
+import { BrandingView } from '@helix/shared/schemas/tenant';
+import { whiteLabelKey } from '../branding/use-white-label';
 import type {
   ServerRenderedPage,
   GuestRenderContext,
@@ -14,6 +17,9 @@ import { toPlanList } from '../plans/plan-display';
 import { abilitiesOf } from '../session/session-user';
 import { serverListKey, withListQuery } from '../ui/use-server-list';
 
+/** The address's parameters (`/login/:brand`'s brand). */
+type RouteParams = Record<string, string | undefined>;
+
 /** A page the server renders through renderPage: its kind (`#root[data-server-rendered]`) and its data. */
 export type ServerRenderedRoute =
   | {
@@ -25,14 +31,14 @@ export type ServerRenderedRoute =
        * ask them by, each asked of the API with the visitor's session (`ctx.get`). A refusal or
        * failure throws: the API then answers the app shell.
        */
-      prefetch(queryClient: QueryClient, ctx: SessionRenderContext): Promise<unknown>;
+      prefetch(queryClient: QueryClient, ctx: SessionRenderContext, params: RouteParams): Promise<unknown>;
     }
   | {
       kind: ServerRenderedPage;
       /** A signed-out visitor's page: one render for every such visitor (the API caches it). */
       guest: true;
       /** The same, asked of the API's public routes (`ctx.get`). */
-      prefetch(queryClient: QueryClient, ctx: GuestRenderContext): Promise<unknown>;
+      prefetch(queryClient: QueryClient, ctx: GuestRenderContext, params: RouteParams): Promise<unknown>;
     };
 
 /**
@@ -41,6 +47,13 @@ export type ServerRenderedRoute =
  * `snapshot: 'tenant-users'`, no filters).
  */
 export const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
+  /**
+   * A school's login: /login/{brand} on any host, /login on its custom domain (the portal's own
+   * /login is rendered at build time). The look the API resolved (`ctx.look`) under the white-label
+   * query's key, so the first paint carries the school's logo, name and colours.
+   */
+  '/login/:brand': { kind: 'login', guest: true, prefetch: seedWhiteLabel },
+  '/login': { kind: 'login', guest: true, prefetch: seedWhiteLabel },
   /** The sign-up's plan step for a signed-out visitor: the guest plans, under the plan list's key. */
   '/choose-subscription': {
     kind: 'choose-subscription',
@@ -104,3 +117,25 @@ export const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
       ]),
   },
 };
+
+/** The white-label look a guest page was rendered with, under the key its layout asks it by. */
+function seedWhiteLabel(
+  queryClient: QueryClient,
+  ctx: GuestRenderContext,
+  params: RouteParams,
+): Promise<void> {
+  const look = BrandingView.safeParse(ctx.look);
+  queryClient.setQueryData(whiteLabelKey(params.brand ?? null), look.success ? look.data : null);
+  return Promise.resolve();
+}
+
+/** The route renderPage renders at `path`, with its parameters; null when it renders none there. */
+export function serverRenderedRoute(
+  path: string,
+): { route: ServerRenderedRoute; params: RouteParams } | null {
+  for (const [pattern, route] of Object.entries(SERVER_RENDERED_ROUTES)) {
+    const match = matchPath(pattern, path);
+    if (match) return { route, params: match.params };
+  }
+  return null;
+}
