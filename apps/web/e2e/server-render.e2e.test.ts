@@ -141,6 +141,29 @@ describe('server-rendered pages hydrate', () => {
     await context.close();
   });
 
+  it('Log In pressed before hydration signs in once the page is hydrated, once', async () => {
+    const context = await firstVisit([]);
+    const page = await context.newPage();
+    const logins: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/user/login')) logins.push(r.url());
+    });
+    const release = await holdApp(page);
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill(DEMO.user.email);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO.user.password);
+    await page.getByRole('button', { name: 'Log In', exact: true }).click();
+    // The browser's own submission was held: the same page, not hydrated, nothing sent.
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(new URL(page.url()).search).toBe('');
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(DEMO.user.email);
+    expect(logins).toEqual([]);
+    await release();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 20_000 });
+    expect(logins).toHaveLength(1);
+    await context.close();
+  });
+
   it("the users list's answers arrive as the query cache's dehydrated state: the app asks none again", async () => {
     const context = await firstVisit(owner);
     const page = await context.newPage();
@@ -180,6 +203,10 @@ const layoutOf = (page: Page) =>
       nav: box('.settings-nav'),
       content: box('.settings-content'),
       brand: box('[data-testid="header-brand"]'),
+      firstRow: box('tbody tr.ant-table-row'),
+      // Cards on a phone: the rows laid out as flex boxes, the table's head hidden.
+      rows: getComputedStyle(document.querySelector('tbody tr.ant-table-row')!).display,
+      head: getComputedStyle(document.querySelector('thead')!).display,
       pageWidth: document.documentElement.scrollWidth,
     };
   });
@@ -245,6 +272,13 @@ describe("the users list's first paint is its final layout, with the school's br
 
       // Nothing wider than the screen; on a phone and a tablet the menu is a bar above the list.
       expect(unhydrated.pageWidth).toBeLessThanOrEqual(width);
+      if (width < 500) {
+        // A phone: the users as cards, and no sidebar (the settings menu is a bar above them).
+        expect(unhydrated.rows).toBe('flex');
+        expect(unhydrated.head).toBe('none');
+      } else {
+        expect(unhydrated.rows).toBe('table-row');
+      }
       if (width < 768) {
         expect(unhydrated.content!.x).toBeLessThan(40);
         expect(unhydrated.content!.y).toBeGreaterThan(unhydrated.nav!.y);
@@ -253,4 +287,38 @@ describe("the users list's first paint is its final layout, with the school's br
       }
     });
   }
+
+  it("/login/{brand} with scripts blocked shows the school's look, and the same once hydrated", async () => {
+    const lookOf = (page: Page) =>
+      page.evaluate(() => ({
+        name: document.querySelector('[data-testid="brand-name"]')?.textContent ?? null,
+        logo:
+          document.querySelector<HTMLImageElement>('[data-testid="brand-logo"]')?.getAttribute('src') ?? null,
+        background: getComputedStyle(document.querySelector('.auth-layout')!).backgroundColor,
+        brand: document.querySelector('.auth-layout')?.getAttribute('data-brand') ?? null,
+      }));
+    const options = {
+      baseURL: appUrl(),
+      serviceWorkers: 'block' as const,
+      viewport: { width: 390, height: 844 },
+    };
+    const blocked = await browser.newContext({ ...options, javaScriptEnabled: false });
+    const still = await blocked.newPage();
+    await still.goto(`/login/${brand}`);
+    expect(await serverRendered(still)).toBe('login');
+    const unhydrated = await lookOf(still);
+    expect(unhydrated.brand).toBe(brand);
+    expect(unhydrated.name).toBe(school);
+    expect(unhydrated.logo).not.toBeNull();
+    await blocked.close();
+
+    const live = await browser.newContext(options);
+    const page = await live.newPage();
+    await page.goto(`/login/${brand}`);
+    await page.waitForFunction(
+      () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
+    );
+    expect(await lookOf(page)).toEqual(unhydrated);
+    await live.close();
+  });
 });
