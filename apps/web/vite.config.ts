@@ -7,7 +7,7 @@ import { writeEmbedDocument } from './build/embed-document';
 import { inlineEntryCss } from './build/inline-entry-css';
 import { moveSourcemaps } from './build/move-sourcemaps';
 import { preloadApp } from './build/preload-app';
-import { prerenderLogin } from './build/prerender-login';
+import { renderLogin } from './build/render-login';
 import { serverBundle } from './build/server-bundle';
 
 // The config is also run from the repository root (npm -w), so paths are anchored to this file.
@@ -24,7 +24,7 @@ export default defineConfig({
     react(),
     inlineEntryCss(),
     preloadApp(),
-    prerenderLogin(),
+    renderLogin(),
     writeEmbedDocument(),
     serverBundle(),
     VitePWA({

@@ -132,11 +132,11 @@ const PAGES: { page: string; who: Who; path: string; rows: string }[] = [
 /** Signs in through the login form, as the browser tests do (the app writes its own cookies). */
 async function logIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
-  // The page arrives drawn; the app takes the form over on first use (apps/web/README.md, "Loading").
+  // The page arrives server rendered; the app hydrates it as soon as its code has loaded (README.md, "How a page is rendered").
   await page.getByLabel('Email', { exact: true }).focus();
   await page.waitForFunction(() => {
     const { document } = globalThis as unknown as { document: { querySelector(s: string): unknown } };
-    return !document.querySelector('#root[data-prerendered]');
+    return !document.querySelector('#root[data-server-rendered]');
   });
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);

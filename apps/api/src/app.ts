@@ -16,8 +16,8 @@ import { poolOf } from '@helix/server/db';
 import { securityHeaders } from './http/security.ts';
 import { embedFramePolicy } from './http/embed-frame-policy.ts';
 import { publicLinkPage } from './http/public-link-page.ts';
-import { bundledHomeRenderer, drawnHome } from './http/drawn-home.ts';
-import { drawnChooseSubscription } from './http/drawn-pages.ts';
+import { loadServerBundle } from './http/server-render-support.ts';
+import { brandedLogin, CHOOSE_SUBSCRIPTION, guestRenderedPage } from './http/server-render-guest.ts';
 import { serverRenderedPage } from './http/server-render.ts';
 import { webApp } from './http/web-app.ts';
 import { auditRoutes } from './routes/audit.routes.ts';
@@ -83,6 +83,9 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use(draining.middleware());
   app.use(requestLogger(deps.logger));
   app.use(httpMetrics());
+  const web = config.WEB_DIST_DIR ? serverRenderedPages(deps, config.WEB_DIST_DIR) : null;
+  // The guest pages are rendered at the server's first request (the start-up's health check).
+  if (web) app.use(web.chooseSubscription.warm);
   // A share or embed page of a link limited to some sites: its frame-ancestors (before the headers).
   app.use(embedFramePolicy(deps));
   app.use(securityHeaders(config));
@@ -143,22 +146,42 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   if (config.DEV_MAIL_DIR && config.NODE_ENV !== 'production') {
     app.use('/dev/mail', devMailRoutes(config.DEV_MAIL_DIR));
   }
-  if (config.WEB_DIST_DIR) {
-    const portalHost = new URL(config.PUBLIC_URL).hostname;
-    // One server bundle for every drawn page, loaded as the server starts: its first import takes
-    // seconds on a busy machine, which no visitor's first page should wait for.
-    const renderer = bundledHomeRenderer(config.WEB_DIST_DIR);
-    void renderer().catch((err: unknown) => deps.logger.warn({ err }, 'web server bundle failed to load'));
-    const drawn = { webDist: config.WEB_DIST_DIR, portalHost, renderer };
-    app.get('/user/home', drawnHome(deps, drawn));
-    // The drawn login offers Google sign-in only when the server can do it (routes/auth-google.routes.ts).
-    const googleSignIn = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
-    app.get('/user/settings/users-list', serverRenderedPage(deps, drawn, 'users list'));
-    app.get('/user/settings/subscription', serverRenderedPage(deps, drawn, 'subscription page'));
-    app.get('/choose-subscription', drawnChooseSubscription(deps, { ...drawn, googleSignIn, warm: true }));
-    app.use(webApp(config.WEB_DIST_DIR, { portalHost, googleSignIn }));
+  if (web) {
+    app.get('/user/home', web.session('home page'));
+    app.get('/user/settings/users-list', web.session('users list'));
+    app.get('/user/settings/subscription', web.session('subscription page'));
+    app.get('/choose-subscription', web.chooseSubscription.page);
+    app.get(['/login', '/login/:brand'], web.login.page);
+    app.use(webApp(web.dist, { portalHost: web.portalHost, googleSignIn: web.googleSignIn }));
   }
 
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * The pages the server renders with the web app's server bundle (http/server-render*.ts): one bundle
+ * for all of them, loaded as the server starts (its first import takes seconds on a busy machine,
+ * which no visitor's first page should wait for).
+ */
+function serverRenderedPages(deps: AppDeps, dist: string) {
+  const { config } = deps;
+  const portalHost = new URL(config.PUBLIC_URL).hostname;
+  const renderer = loadServerBundle(dist);
+  void renderer().catch((err: unknown) => deps.logger.warn({ err }, 'web server bundle failed to load'));
+  const options = { webDist: dist, portalHost, renderer };
+  // The login and sign-up offer Google sign-in only when the server can do it (routes/auth-google.routes.ts).
+  const googleSignIn = Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
+  return {
+    dist,
+    portalHost,
+    googleSignIn,
+    session: (page: string) => serverRenderedPage(deps, options, page),
+    chooseSubscription: guestRenderedPage(
+      deps,
+      { ...options, googleSignIn, warm: CHOOSE_SUBSCRIPTION },
+      (req) => (req.hostname === portalHost ? CHOOSE_SUBSCRIPTION : null),
+    ),
+    login: guestRenderedPage(deps, { ...options, googleSignIn }, brandedLogin(deps, portalHost)),
+  };
 }

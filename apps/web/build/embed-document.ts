@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ResolvedConfig } from 'vite';
-import { APP_PRELOADS } from '../src/prerender/drawn-document';
+import { APP_PRELOADS } from '../src/server-render/document';
 import { writeCompressed } from './write-compressed';
 
 /** The share and embed pages' styles: drawn by the server, styled from the first byte. */

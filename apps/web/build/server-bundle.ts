@@ -4,20 +4,17 @@ import react from '@vitejs/plugin-react';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
 
-/** What the API imports at run time to draw pages for a session (apps/api/src/http/drawn-home.ts). */
-export const SERVER_ENTRY = 'src/prerender/home-page.server.tsx';
+/** What the API imports at run time to draw pages for a session (apps/api/src/http/server-render-support.ts). */
+export const SERVER_ENTRY = 'src/server-render/render-page.server.tsx';
 /** Beside dist/, never served as a static file (SERVER_BUNDLE_DIR of @helix/shared/server-render, which the API reads). */
 export const SERVER_OUT_DIR = 'dist-server';
 
-/** The lazy modules the home route renders (src/routing/routes.tsx; src/boot.ts starts the same). */
-const HOME_MODULES = [
-  '/src/ui/themed.tsx',
-  '/src/layouts/app-layout.tsx',
-  '/src/pages/models/models.page.tsx',
-];
-
-/** The same for the other pages the bundle draws (src/prerender/home-page.server.tsx, __PAGE_CSS__). */
+/**
+ * The lazy modules each page the bundle renders is made of (src/routing/routes.tsx; src/boot.ts starts
+ * the same), for its stylesheets (src/server-render/render-page.server.tsx, __PAGE_CSS__).
+ */
 const PAGE_MODULES = {
+  home: ['/src/ui/themed.tsx', '/src/layouts/app-layout.tsx', '/src/pages/models/models.page.tsx'],
   'users-list': [
     '/src/ui/themed.tsx',
     '/src/layouts/app-layout.tsx',
@@ -30,6 +27,7 @@ const PAGE_MODULES = {
     '/src/layouts/settings-layout.tsx',
     '/src/pages/subscription/subscription.page.tsx',
   ],
+  login: ['/src/ui/themed.tsx', '/src/layouts/auth-layout.tsx', '/src/pages/login/auth.page.tsx'],
   'choose-subscription': [
     '/src/ui/themed.tsx',
     '/src/layouts/auth-layout.tsx',
@@ -40,9 +38,9 @@ const PAGE_MODULES = {
 
 /**
  * The app's own stylesheets of those modules' chunks and everything they import, in the client build:
- * the drawn page inlines them (index.html links none of them; the app loads them with the chunks).
+ * the server-rendered page inlines them (index.html links none of them; the app loads them with the chunks).
  */
-function homeStylesheets(bundle: OutputBundle, modules: readonly string[] = HOME_MODULES): string[] {
+function pageStylesheets(bundle: OutputBundle, modules: readonly string[]): string[] {
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
   const files = new Set<string>();
   const css = new Set<string>();
@@ -63,14 +61,13 @@ function homeStylesheets(bundle: OutputBundle, modules: readonly string[] = HOME
 
 /**
  * After the client build, the server bundle: the signed-in home page's renderer
- * (src/prerender/home-page.server.tsx) with the app's routes and components, built for Node. antd and
+ * (src/server-render/render-page.server.tsx) with the app's routes and components, built for Node. antd and
  * its parts are bundled (they ship ES modules in folders Node reads as CommonJS); React, the router and
  * jotai stay imports, resolved from node_modules when the API loads the bundle.
  */
 export function serverBundle(): Plugin {
   let config: ResolvedConfig;
-  let stylesheets: string[] = [];
-  let pageStylesheets: Record<string, string[]> = {};
+  let stylesheets: Record<string, string[]> = {};
   return {
     name: 'helix:server-bundle',
     apply: 'build',
@@ -78,18 +75,16 @@ export function serverBundle(): Plugin {
       config = resolved;
     },
     generateBundle(_options, bundle) {
-      stylesheets = homeStylesheets(bundle);
-      pageStylesheets = Object.fromEntries(
-        Object.entries(PAGE_MODULES).map(([page, modules]) => [page, homeStylesheets(bundle, modules)]),
+      stylesheets = Object.fromEntries(
+        Object.entries(PAGE_MODULES).map(([page, modules]) => [page, pageStylesheets(bundle, modules)]),
       );
     },
     async closeBundle() {
       const outDir = path.resolve(config.root, config.build.outDir);
       const cssOf = (files: string[]) =>
         files.map((file) => readFileSync(path.join(outDir, file), 'utf8')).join('\n');
-      const homeCss = cssOf(stylesheets);
       const pageCss = Object.fromEntries(
-        Object.entries(pageStylesheets).map(([page, files]) => [page, cssOf(files)]),
+        Object.entries(stylesheets).map(([page, files]) => [page, cssOf(files)]),
       );
       await build({
         configFile: false,
@@ -97,7 +92,7 @@ export function serverBundle(): Plugin {
         mode: 'production',
         logLevel: 'warn',
         plugins: [react()],
-        define: { __HOME_CSS__: JSON.stringify(homeCss), __PAGE_CSS__: JSON.stringify(pageCss) },
+        define: { __PAGE_CSS__: JSON.stringify(pageCss) },
         ssr: { noExternal: [/^antd\//, /^antd$/, /^@ant-design\//, /^@rc-component\//, /^@emotion\//] },
         build: {
           ssr: SERVER_ENTRY,

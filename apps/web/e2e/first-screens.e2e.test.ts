@@ -10,8 +10,8 @@ import { DEMO, logIn } from './support/accounts.ts';
  * without any script; the app hydrates them as soon as its code has loaded (server-render.e2e.test.ts).
  */
 
-const drawn = (page: Page) =>
-  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-prerendered') ?? null);
+const serverRendered = (page: Page) =>
+  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-server-rendered') ?? null);
 const plan = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
 /** The WCAG contrast ratio of an element's text colour on its background (both opaque rgb()). */
@@ -68,7 +68,7 @@ describe('the server-rendered first screens', () => {
       const context = await firstVisit([], { javaScriptEnabled: false });
       const page = await context.newPage();
       await page.goto('/signup');
-      expect(await drawn(page)).toBe('signup');
+      expect(await serverRendered(page)).toBe('signup');
       expect(await page.title()).toBe('Sign Up · Helix');
       await page.getByLabel('Username', { exact: true }).waitFor();
       await page.getByLabel('I agree to the Terms of Service and Privacy Policy').waitFor();
@@ -80,7 +80,7 @@ describe('the server-rendered first screens', () => {
       const context = await firstVisit([], { javaScriptEnabled: false });
       const page = await context.newPage();
       await page.goto('/signup?from=mail');
-      expect(await drawn(page)).toBeNull();
+      expect(await serverRendered(page)).toBeNull();
       await context.close();
     });
   });
@@ -91,7 +91,7 @@ describe('the server-rendered first screens', () => {
       const page = await context.newPage();
       const answer = await page.goto('/choose-subscription');
       expect(answer?.headers()['cache-control']).toBe('no-cache');
-      expect(await drawn(page)).toBe('choose-subscription');
+      expect(await serverRendered(page)).toBe('choose-subscription');
       await plan(page, 'Educator Monthly').waitFor();
       await page.getByText(MSG.saveAnnual).waitFor();
       await context.close();
@@ -104,7 +104,7 @@ describe('the server-rendered first screens', () => {
       const page = await context.newPage();
       const answer = await page.goto('/user/settings/users-list');
       expect(answer?.headers()['cache-control']).toBe('no-store');
-      expect(await drawn(page)).toBe('users-list');
+      expect(await serverRendered(page)).toBe('users-list');
       await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
       await page.getByRole('cell', { name: DEMO.owner.email }).waitFor();
       await page.getByTestId('total-users').waitFor();
@@ -115,7 +115,7 @@ describe('the server-rendered first screens', () => {
       const context = await firstVisit(member);
       const page = await context.newPage();
       await page.goto('/user/settings/users-list');
-      expect(await drawn(page)).toBeNull();
+      expect(await serverRendered(page)).toBeNull();
       await page.waitForURL((url) => url.pathname === '/unauthorized');
       await context.close();
     });
@@ -127,7 +127,7 @@ describe('the server-rendered first screens', () => {
       const page = await context.newPage();
       const answer = await page.goto('/user/settings/subscription');
       expect(answer?.headers()['cache-control']).toBe('no-store');
-      expect(await drawn(page)).toBe('subscription');
+      expect(await serverRendered(page)).toBe('subscription');
       await page.getByRole('heading', { name: 'Subscription', level: 1 }).waitFor();
       await page.getByTestId('subscription-summary').waitFor();
       await page.getByTestId('views-usage').waitFor();
@@ -142,7 +142,7 @@ describe('the server-rendered first screens', () => {
       const context = await firstVisit();
       const page = await context.newPage();
       await page.goto('/user/settings/subscription');
-      expect(await drawn(page)).toBeNull();
+      expect(await serverRendered(page)).toBeNull();
       await page.waitForURL((url) => url.pathname.startsWith('/login'));
       await context.close();
     });

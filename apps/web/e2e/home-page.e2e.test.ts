@@ -4,13 +4,13 @@ import { appUrl, launchBrowser, newPage } from './support/browser.ts';
 import { DEMO, logIn } from './support/accounts.ts';
 
 /**
- * A signed-in first visit to /user/home arrives rendered by the server (apps/api/src/http/drawn-home.ts
+ * A signed-in first visit to /user/home arrives rendered by the server (apps/api/src/http/server-render-support.ts
  * calls the web app's server renderer) with the user's models; the app hydrates it as soon as its code
  * has loaded (server-render.e2e.test.ts).
  */
 
-const drawn = (page: Page) =>
-  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-prerendered') ?? null);
+const serverRendered = (page: Page) =>
+  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-server-rendered') ?? null);
 
 describe('the server-rendered home page', () => {
   let browser: Browser;
@@ -39,7 +39,7 @@ describe('the server-rendered home page', () => {
     const page = await context.newPage();
     const answer = await page.goto('/user/home');
     expect(answer?.headers()['cache-control']).toBe('no-store');
-    expect(await drawn(page)).toBe('home');
+    expect(await serverRendered(page)).toBe('home');
     expect(await page.title()).toBe('Models · Helix');
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Open Animal cell', exact: true }).waitFor();

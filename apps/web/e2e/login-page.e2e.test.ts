@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { appUrl, launchBrowser } from './support/browser.ts';
 
 /**
- * /login arrives rendered (apps/web/build/prerender-login.ts, with the app's own routes and form) and
+ * /login arrives rendered (apps/web/build/render-login.ts, with the app's own routes and form) and
  * the app hydrates it as soon as its code has loaded (server-render.e2e.test.ts proves the hydration).
  */
 describe('the server-rendered login page', () => {

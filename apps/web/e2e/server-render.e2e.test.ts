@@ -13,8 +13,8 @@ import { DEMO, logIn } from './support/accounts.ts';
  * the document once the app is up), no hydration mismatch reported, and the hydration mark set.
  */
 
-const prerendered = (page: Page) =>
-  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-prerendered') ?? null);
+const serverRendered = (page: Page) =>
+  page.evaluate(() => document.querySelector('#root')?.getAttribute('data-server-rendered') ?? null);
 
 /** React's reports of a server markup that did not match the browser's first render. */
 const MISMATCH = /hydrat|did not match|server rendered|Minified React error #4(18|19|21|23)/i;
@@ -95,7 +95,7 @@ describe('server-rendered pages hydrate', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       const release = await holdApp(page);
       await page.goto(path);
-      expect(await prerendered(page)).toBe(kind);
+      expect(await serverRendered(page)).toBe(kind);
       await shows(page);
       // A node of the server's markup, kept from before the app runs.
       await page.evaluate(() => {
@@ -143,7 +143,7 @@ describe('server-rendered pages hydrate', () => {
     await page.getByLabel('Email', { exact: true }).fill(DEMO.user.email);
     await page.getByLabel('Password', { exact: true }).fill(DEMO.user.password);
     await page.getByLabel('Remember me').check();
-    expect(await prerendered(page)).toBe('login');
+    expect(await serverRendered(page)).toBe('login');
     await release();
     await page.waitForFunction(
       () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
@@ -152,6 +152,29 @@ describe('server-rendered pages hydrate', () => {
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(DEMO.user.email);
     await page.getByRole('button', { name: 'Log In', exact: true }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 20_000 });
+    await context.close();
+  });
+
+  it('Log In pressed before hydration signs in once the page is hydrated, once', async () => {
+    const context = await firstVisit([]);
+    const page = await context.newPage();
+    const logins: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/user/login')) logins.push(r.url());
+    });
+    const release = await holdApp(page);
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill(DEMO.user.email);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO.user.password);
+    await page.getByRole('button', { name: 'Log In', exact: true }).click();
+    // The browser's own submission was held: the same page, not hydrated, nothing sent.
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(new URL(page.url()).search).toBe('');
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(DEMO.user.email);
+    expect(logins).toEqual([]);
+    await release();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 20_000 });
+    expect(logins).toHaveLength(1);
     await context.close();
   });
 
@@ -166,7 +189,7 @@ describe('server-rendered pages hydrate', () => {
     const html = (await answer?.text()) ?? '';
     // renderPage's prefetch (src/server-render/route-prefetch.ts), asked of the API with this session.
     const data = JSON.parse(
-      /<script type="application\/json" id="drawn-data">(.*?)<\/script>/s.exec(html)![1]!,
+      /<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(html)![1]!,
     ) as {
       queries: { queries: { queryKey: unknown[]; state: { data: { data: { rows: unknown[] } } } }[] };
     };
@@ -194,6 +217,10 @@ const layoutOf = (page: Page) =>
       nav: box('.settings-nav'),
       content: box('.settings-content'),
       brand: box('[data-testid="header-brand"]'),
+      firstRow: box('tbody tr.ant-table-row'),
+      // Cards on a phone: the rows laid out as flex boxes, the table's head hidden.
+      rows: getComputedStyle(document.querySelector('tbody tr.ant-table-row')!).display,
+      head: getComputedStyle(document.querySelector('thead')!).display,
       pageWidth: document.documentElement.scrollWidth,
     };
   });
@@ -239,11 +266,11 @@ describe("the users list's first paint is its final layout, with the school's br
       await blocked.addCookies(owner);
       const still = await blocked.newPage();
       await still.goto('/user/settings/users-list');
-      expect(await prerendered(still)).toBe('users-list');
+      expect(await serverRendered(still)).toBe('users-list');
       // The school's brand in the header: its name and logo, not Helix's.
       expect(await still.locator('header').innerText()).toContain(school);
       await still.getByTestId('header-brand').locator('img').waitFor();
-      const drawn = await layoutOf(still);
+      const unhydrated = await layoutOf(still);
       await blocked.close();
 
       const live = await browser.newContext(options);
@@ -254,17 +281,58 @@ describe("the users list's first paint is its final layout, with the school's br
         () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
       );
       expect(await page.getByTestId('header-brand').innerText()).toContain(school);
-      expect(await layoutOf(page)).toEqual(drawn);
+      expect(await layoutOf(page)).toEqual(unhydrated);
       await live.close();
 
       // Nothing wider than the screen; on a phone and a tablet the menu is a bar above the list.
-      expect(drawn.pageWidth).toBeLessThanOrEqual(width);
-      if (width < 768) {
-        expect(drawn.content!.x).toBeLessThan(40);
-        expect(drawn.content!.y).toBeGreaterThan(drawn.nav!.y);
+      expect(unhydrated.pageWidth).toBeLessThanOrEqual(width);
+      if (width < 500) {
+        // A phone: the users as cards, and no sidebar (the settings menu is a bar above them).
+        expect(unhydrated.rows).toBe('flex');
+        expect(unhydrated.head).toBe('none');
       } else {
-        expect(drawn.content!.x).toBeGreaterThan(drawn.nav!.x + 200);
+        expect(unhydrated.rows).toBe('table-row');
+      }
+      if (width < 768) {
+        expect(unhydrated.content!.x).toBeLessThan(40);
+        expect(unhydrated.content!.y).toBeGreaterThan(unhydrated.nav!.y);
+      } else {
+        expect(unhydrated.content!.x).toBeGreaterThan(unhydrated.nav!.x + 200);
       }
     });
   }
+
+  it("/login/{brand} with scripts blocked shows the school's look, and the same once hydrated", async () => {
+    const lookOf = (page: Page) =>
+      page.evaluate(() => ({
+        name: document.querySelector('[data-testid="brand-name"]')?.textContent ?? null,
+        logo:
+          document.querySelector<HTMLImageElement>('[data-testid="brand-logo"]')?.getAttribute('src') ?? null,
+        background: getComputedStyle(document.querySelector('.auth-layout')!).backgroundColor,
+        brand: document.querySelector('.auth-layout')?.getAttribute('data-brand') ?? null,
+      }));
+    const options = {
+      baseURL: appUrl(),
+      serviceWorkers: 'block' as const,
+      viewport: { width: 390, height: 844 },
+    };
+    const blocked = await browser.newContext({ ...options, javaScriptEnabled: false });
+    const still = await blocked.newPage();
+    await still.goto(`/login/${brand}`);
+    expect(await serverRendered(still)).toBe('login');
+    const unhydrated = await lookOf(still);
+    expect(unhydrated.brand).toBe(brand);
+    expect(unhydrated.name).toBe(school);
+    expect(unhydrated.logo).not.toBeNull();
+    await blocked.close();
+
+    const live = await browser.newContext(options);
+    const page = await live.newPage();
+    await page.goto(`/login/${brand}`);
+    await page.waitForFunction(
+      () => document.querySelector('#root')?.getAttribute('data-hydrated') === 'true',
+    );
+    expect(await lookOf(page)).toEqual(unhydrated);
+    await live.close();
+  });
 });

@@ -78,7 +78,7 @@ describe('users lists paged, searched and sorted by the server', () => {
     const answer = await page.goto('/user/settings/users-list');
     // The API renders the list with the page the app asks first (apps/api/src/http/server-render.ts and
     // the web's route prefetch), and the app then starts with that answer instead of asking for it.
-    const drawnList = (await answer?.text())?.includes('data-prerendered="users-list"') ?? false;
+    const serverRenderedList = (await answer?.text())?.includes('data-server-rendered="users-list"') ?? false;
     const rows = page.locator('tbody tr.ant-table-row');
     const names = () => rows.locator('td:first-child').allInnerTexts();
 
@@ -86,8 +86,8 @@ describe('users lists paged, searched and sorted by the server', () => {
     await rows.first().waitFor();
     expect(await rows.count()).toBe(20);
     expect((await names())[0]).toContain(`Aaron Owner ${id}`);
-    expect(asked.some((u) => u.includes('page=1') && u.includes('pageSize=20'))).toBe(!drawnList);
-    // Pressed on the drawn page, the app makes the press again once it has taken the page over (after
+    expect(asked.some((u) => u.includes('page=1') && u.includes('pageSize=20'))).toBe(!serverRenderedList);
+    // Pressed on the server-rendered page, the app makes the press again once it has taken the page over (after
     // its session refresh: many seconds on a loaded 2-core machine).
     await page.locator('.ant-pagination-item-2').click();
     await expect.poll(async () => (await names())[0], { timeout: 45_000 }).toContain(`Paged Pupil ${id} 19`);

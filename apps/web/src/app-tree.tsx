@@ -19,7 +19,7 @@ function AfterFirstRender({ extras, onMounted }: { extras?: ReactNode; onMounted
 }
 
 /**
- * The app's tree around the router, the same on the server (src/prerender/render-route.server.tsx,
+ * The app's tree around the router, the same on the server (src/server-render/render-route.server.tsx,
  * with a static router) and in the browser (src/app.tsx), so the browser hydrates the server's markup.
  */
 export function AppTree(props: {

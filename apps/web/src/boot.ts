@@ -10,6 +10,7 @@
 // The app's own stylesheet (about 2 kB) is this entry's, so the build inlines it into index.html
 // (build/inline-entry-css.ts): no request before the first paint or before the app starts.
 import './styles/global.css';
+import { holdSubmitsUntilHydrated } from './forms/press-before-hydration';
 
 // zod without its compiled fast path, set before any schema is built (zod reads this object when it
 // loads, and each object schema reads it when built): the fast path compiles parsers with
@@ -60,7 +61,10 @@ function start(): void {
 // Over the boot screen, the app starts after the next frame is painted (a task queued from
 // requestAnimationFrame runs after that paint); the timer covers a tab opened in the background, where
 // frames wait until it is shown.
-if (document.getElementById('root')?.dataset.prerendered) {
+const root = document.getElementById('root');
+if (root?.dataset.serverRendered) {
+  // A form sent before hydration is sent once the page is hydrated (forms/press-before-hydration.ts).
+  holdSubmitsUntilHydrated(root);
   start();
 } else {
   let started = false;

@@ -501,8 +501,8 @@ function inheritedEnv(): Record<string, string> {
 
 const BUILDS = [
   { output: 'apps/web/dist/index.html', sources: ['apps/web', 'packages/shared/src'] },
-  // The web app's server bundle (the drawn home page), written by the same build.
-  { output: 'apps/web/dist-server/home-page.server.js', sources: ['apps/web', 'packages/shared/src'] },
+  // The web app's server bundle (the server-rendered pages), written by the same build.
+  { output: 'apps/web/dist-server/render-page.server.js', sources: ['apps/web', 'packages/shared/src'] },
   { output: 'apps/viewer/dist/index.html', sources: ['apps/viewer', 'packages/shared/src'] },
 ];
 /** The compiled processes (checked only when they are what runs). */

@@ -4,14 +4,14 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ServerRenderContext } from '@helix/shared/server-render';
+import type { SessionRenderContext } from '@helix/shared/server-render';
 import { freePort } from '@helix/stack/services/net';
 import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
 import type { ServerDeps } from '@helix/server/deps';
 import { seedRoles } from '@helix/server/testing/factories';
 import { createHarness, type Harness } from '../../test/harness.ts';
 import { bearer, customer, member, platformAdmin, type Caller } from '../../test/models.ts';
-import type { PagesRenderer } from './drawn-home.ts';
+import { SERVER_RENDERS_PER_MINUTE, type ServerBundle } from './server-render-support.ts';
 import { serverRenderedPage } from './server-render.ts';
 
 let h: Harness;
@@ -22,23 +22,31 @@ let failing: boolean;
 /** Users the web app's guard would send elsewhere (renderPage answers null for them). */
 let elsewhere: Set<number>;
 /** What each render asked and got: the url, the context, and GET /user/all's first page. */
-let renders: { url: string; ctx: ServerRenderContext; users: unknown }[];
+let renders: { url: string; ctx: SessionRenderContext; users: unknown }[];
+/** The same for the home: GET /model/all as the grid asks it first. */
+let homes: { ctx: SessionRenderContext; listing: unknown }[];
 /** The same for the subscription page. */
-let subscriptions: { ctx: ServerRenderContext; plans: unknown; summary: unknown; views: unknown }[];
+let subscriptions: { ctx: SessionRenderContext; plans: unknown; summary: unknown; views: unknown }[];
 
 const INDEX =
   '<!doctype html><html><head><title>Helix</title></head><body><div id="root"></div></body></html>';
 const FIRST_PAGE = '/user/all?page=1&pageSize=20&sort=name&order=asc';
+const FIRST_LISTING = '/model/all?sort=createdAt-Asc';
 
 /**
  * The web bundle's renderPage stands in here, asking what the web app's users-list route prefetches
  * (apps/web/src/server-render/route-prefetch.ts) through the context's `get`: the real API routes
  * answer it, with the visitor's session (the real bundle is walked by apps/web/e2e/server-render.e2e).
  */
-const renderer: PagesRenderer = {
-  renderHomeDocument: () => Promise.resolve(null),
+const renderer: ServerBundle = {
   async renderPage(_index, url, ctx) {
-    if (elsewhere.has(ctx.user.id)) return null;
+    if (ctx.user === null || elsewhere.has(ctx.user.id)) return null;
+    if (url === '/user/home') {
+      const listing = await ctx.get(FIRST_LISTING);
+      if (failing) throw new Error('render failed');
+      homes.push({ ctx, listing });
+      return `<!doctype html><p>home of ${ctx.tenant}</p>`;
+    }
     if (url === '/user/settings/subscription') {
       // The plans or the app shell; the summary and the usage left out when refused or unread.
       const optional = (p: string) => ctx.get(p).catch(() => null);
@@ -63,6 +71,7 @@ const cookies = (token: string) => `other=1; apiToken=${encodeURIComponent(token
 function appWith(deps: ServerDeps, api: Express): Express {
   const options = { webDist: dir, portalHost: 'portal.test', renderer: async () => renderer };
   const served = express();
+  served.get('/user/home', serverRenderedPage(deps, options, 'home page'));
   served.get('/user/settings/users-list', serverRenderedPage(deps, options, 'users list'));
   served.get('/user/settings/subscription', serverRenderedPage(deps, options, 'subscription page'));
   served.use((req, res, next) => (req.path.startsWith('/api/') ? api(req, res, next) : next()));
@@ -84,6 +93,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   renders = [];
+  homes = [];
   subscriptions = [];
   failing = false;
   elsewhere = new Set();
@@ -207,5 +217,82 @@ describe('a server-rendered page (the subscription page)', () => {
       expect(res.text).toBe('app shell');
     }
     expect(subscriptions).toHaveLength(0);
+  });
+});
+
+describe('a server-rendered page (the home)', () => {
+  const home = (cookie?: string, host?: string, url = '/user/home') => get(url, cookie, host);
+
+  it("renders the session user's home with exactly what GET /model/all answers them, never cached", async () => {
+    const res = await home(cookies(owner.token)).set('Accept-Encoding', 'gzip');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.vary).toMatch(/Cookie/);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.text).toContain(`home of ${owner.tenant.domainPrefix}`);
+    expect(homes).toHaveLength(1);
+    const { ctx, listing } = homes[0]!;
+    expect(ctx.tenant).toBe(owner.tenant.domainPrefix);
+    expect(ctx.authType).toBe('login');
+    expect(ctx.user).toEqual((await api(owner, '/user/info')).body);
+    expect(listing).toEqual((await api(owner, FIRST_LISTING)).body);
+    expect(listing).toEqual((await api(owner, '/model/all')).body);
+  });
+
+  it("renders each tenant's own home", async () => {
+    const other = await customer(h);
+    await home(cookies(other.token));
+    await home(cookies(owner.token));
+    expect(homes.map((c) => c.ctx.tenant)).toEqual([other.tenant.domainPrefix, owner.tenant.domainPrefix]);
+    expect(homes.map((c) => c.ctx.user.id)).toEqual([other.user.id, owner.user.id]);
+  });
+
+  it('leaves every other case to the app shell', async () => {
+    const noRights = await member(h, owner.tenant, []);
+    const admin = await platformAdmin(h);
+    for (const res of [
+      await home(),
+      await home('apiToken='),
+      await home(cookies('not-a-session-token-at-all-0000000000000')),
+      // GET /model/all refuses a user who may not list models (403): the API's own check.
+      await home(cookies(noRights.token)),
+      await home(cookies(owner.token), 'models.acme.example'),
+      // The usage e-mail's link asks the app for the Add Views dialog: the app starts at once.
+      await home(cookies(owner.token), 'portal.test', '/user/home?buy-views=1'),
+      await home(cookies(admin.token)),
+    ]) {
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('app shell');
+    }
+    expect(homes).toHaveLength(0);
+  });
+
+  it('renders for a session SERVER_RENDERS_PER_MINUTE times a minute, then serves the app shell', async () => {
+    const busy = await member(h, owner.tenant, ['User']);
+    const texts: string[] = [];
+    for (let i = 0; i <= SERVER_RENDERS_PER_MINUTE; i += 1)
+      texts.push((await home(cookies(busy.token))).text);
+    expect(texts.filter((t) => t.startsWith('<!doctype html><p>home of'))).toHaveLength(
+      SERVER_RENDERS_PER_MINUTE,
+    );
+    expect(texts.at(-1)).toBe('app shell');
+    // Other sessions are not affected.
+    expect((await home(cookies(owner.token))).text).toContain('home of');
+  });
+
+  it('serves the app shell to a user the route guard sends elsewhere, and when the render fails', async () => {
+    elsewhere.add(owner.user.id);
+    expect((await home(cookies(owner.token))).text).toBe('app shell');
+    elsewhere.clear();
+    failing = true;
+    expect((await home(cookies(owner.token))).text).toBe('app shell');
+  });
+
+  it('sends brotli to a browser that takes it', async () => {
+    const res = await home(cookies(owner.token)).set('Accept-Encoding', 'br');
+    expect(res.headers['content-encoding']).toBe('br');
+    // supertest decodes it, as a browser does.
+    expect(res.text).toContain('home of');
   });
 });

@@ -18,10 +18,10 @@ const BIG_CSS = Array.from({ length: 200 }, (_, i) => `.c${i} { color: #5f51fb; 
 );
 const INDEX = `<!doctype html><title>Helix</title>${'<!-- shell -->'.repeat(200)}`;
 const EMBED = `<!doctype html><title>Helix</title>${'<!-- embed shell -->'.repeat(200)}`;
-const LOGIN = `<!doctype html><html data-google="on"><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}<button>Continue with Google</button></form>`;
-const SIGNUP = `<!doctype html><html data-google="on"><title>Sign Up · Helix</title><form id="signup">${'<!-- drawn -->'.repeat(200)}<button>Continue with Google</button></form>`;
-const SIGNUP_PASSWORD = `<!doctype html><html data-google="off"><title>Sign Up · Helix</title><form id="signup">${'<!-- drawn -->'.repeat(200)}</form>`;
-const LOGIN_PASSWORD = `<!doctype html><html data-google="off"><title>Login · Helix</title><form id="login">${'<!-- drawn -->'.repeat(200)}</form>`;
+const LOGIN = `<!doctype html><html data-google="on"><title>Login · Helix</title><form id="login">${'<!-- rendered -->'.repeat(200)}<button>Continue with Google</button></form>`;
+const SIGNUP = `<!doctype html><html data-google="on"><title>Sign Up · Helix</title><form id="signup">${'<!-- rendered -->'.repeat(200)}<button>Continue with Google</button></form>`;
+const SIGNUP_PASSWORD = `<!doctype html><html data-google="off"><title>Sign Up · Helix</title><form id="signup">${'<!-- rendered -->'.repeat(200)}</form>`;
+const LOGIN_PASSWORD = `<!doctype html><html data-google="off"><title>Login · Helix</title><form id="login">${'<!-- rendered -->'.repeat(200)}</form>`;
 
 const eml = (subject: string, to: string, text: string) =>
   [
@@ -174,20 +174,20 @@ describe('the built web app', () => {
     expect(embed.headers['x-frame-options']).toBeUndefined();
   });
 
-  it('answers /login on the portal host with the drawn login page, and other hosts with the app shell', async () => {
+  it('answers /login on the portal host with the login page rendered at build time, and other hosts with the app shell', async () => {
     // The harness's PUBLIC_URL is http://portal.test.
-    const drawn = await request(app).get('/login').set('Host', 'portal.test').set('Accept-Encoding', 'br');
-    expect(drawn.status).toBe(200);
-    expect(drawn.headers['content-encoding']).toBe('br');
-    expect(drawn.headers['cache-control']).toBe('no-cache');
-    expect(drawn.headers['content-security-policy']).toContain("frame-ancestors 'self'");
-    expect(drawn.text).toContain('<form id="login">');
+    const built = await request(app).get('/login').set('Host', 'portal.test').set('Accept-Encoding', 'br');
+    expect(built.status).toBe(200);
+    expect(built.headers['content-encoding']).toBe('br');
+    expect(built.headers['cache-control']).toBe('no-cache');
+    expect(built.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(built.text).toContain('<form id="login">');
     expect((await request(app).get('/login/').set('Host', 'portal.test')).text).toContain(
       '<form id="login">',
     );
-    // The harness has no Google provider: the drawn page without its button.
-    expect(drawn.text).toBe(LOGIN_PASSWORD);
-    expect(drawn.text).not.toContain('Continue with Google');
+    // The harness has no Google provider: the page without its button.
+    expect(built.text).toBe(LOGIN_PASSWORD);
+    expect(built.text).not.toContain('Continue with Google');
 
     // A brand in the path, or a tenant's custom domain: the app shell, which asks for the look.
     for (const [host, route] of [
@@ -200,10 +200,10 @@ describe('the built web app', () => {
     }
   });
 
-  it('answers /signup on the portal host without a session or parameters with the drawn sign-up', async () => {
-    const drawn = await request(app).get('/signup').set('Host', 'portal.test');
-    expect(drawn.headers['cache-control']).toBe('no-cache');
-    expect(drawn.text).toBe(SIGNUP_PASSWORD);
+  it('answers /signup on the portal host without a session or parameters with the sign-up rendered at build time', async () => {
+    const built = await request(app).get('/signup').set('Host', 'portal.test');
+    expect(built.headers['cache-control']).toBe('no-cache');
+    expect(built.text).toBe(SIGNUP_PASSWORD);
     expect((await request(app).get('/signup/').set('Host', 'portal.test')).text).toBe(SIGNUP_PASSWORD);
     // A signed-in visitor (moved on by the app), an invitation link, a brand, a custom domain: the shell.
     for (const req of [

@@ -14,9 +14,9 @@ const NO_CACHE = new Set([
   'registerSW.js',
   'manifest.webmanifest',
 ]);
-/** The login page without a brand in the path: the one the build prerenders. */
+/** The login page without a brand in the path: the one the build renders. */
 const LOGIN = /^\/login\/?$/;
-/** The sign-up page without a brand in the path: drawn at build time too. */
+/** The sign-up page without a brand in the path: rendered at build time too. */
 const SIGNUP = /^\/signup\/?$/;
 /** The web app's session cookie (apps/web/src/session/storage-keys.ts). */
 const SESSION_COOKIE = /(?:^|;\s*)apiToken=/;
@@ -35,14 +35,14 @@ const SOURCE_MAP = /\.map(\.(br|gz))?$/i;
  * allows (brotli first), with `Vary: Accept-Encoding` for caches. The compressed files are found when
  * the server starts, so a rebuild is served compressed after a restart (as `npm start` does).
  *
- * `/login` on the portal's own host is login.html, the login page drawn at build time
- * (apps/web/build/prerender-login.ts). Other hosts are tenants' custom domains, whose login shows the
+ * `/login` on the portal's own host is login.html, the login page rendered at build time
+ * (apps/web/build/render-login.ts). Other hosts are tenants' custom domains, whose login shows the
  * tenant's look once the app has asked for it: they get the app shell, as every other page does.
- * The build draws it twice: login.html offers "Continue with Google", login-password.html does not
+ * The build renders it twice: login.html offers "Continue with Google", login-password.html does not
  * (for a server without a Google provider, `googleSignIn` false); a build without the file that fits
  * gets the app shell, whose app asks GET /api/auth/providers.
  * `/signup` on the portal's own host, without parameters and for a browser without a session, is
- * signup.html (or signup-password.html), the sign-up form drawn at build time the same way (a signed-in
+ * signup.html (or signup-password.html), the sign-up form rendered at build time the same way (a signed-in
  * visitor is moved on by the app, and `?token=` opens the invitation page).
  * `/embed/{token}` and `/share/{token}` are embed.html, the shell without the app's module preloads
  * (apps/web/build/embed-document.ts): the embed and share pages are not the app.
@@ -82,16 +82,16 @@ export function webApp(dir: string, options: { portalHost?: string; googleSignIn
     // The app shell, compressed like any other file.
     const url = req.url;
     const portal = req.hostname === options.portalHost;
-    const drawnLogin = loginPage && LOGIN.test(req.path) && portal;
-    const drawnSignup =
+    const builtLogin = loginPage && LOGIN.test(req.path) && portal;
+    const builtSignup =
       signupPage &&
       SIGNUP.test(req.path) &&
       portal &&
       !req.url.includes('?') &&
       !SESSION_COOKIE.test(req.headers.cookie ?? '');
-    req.url = drawnLogin
+    req.url = builtLogin
       ? `/${loginFile}`
-      : drawnSignup
+      : builtSignup
         ? `/${signupFile}`
         : embedPage && PUBLIC_LINK.test(req.path)
           ? '/embed.html'

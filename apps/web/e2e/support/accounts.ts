@@ -30,7 +30,7 @@ export async function startLoginPage(page: Page): Promise<void> {
   await waitForApp(page);
 }
 
-/** Until the app's first render is committed: the server's page hydrated, or the app drawn itself. */
+/** Until the app's first render is committed: the server's page hydrated, or the app rendered itself. */
 export async function waitForApp(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const root = document.querySelector('#root');

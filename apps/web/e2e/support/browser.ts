@@ -31,11 +31,11 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   return { context, page };
 }
 
-/** Until a server-rendered page (#root[data-prerendered]) is hydrated; at once for any other page. */
+/** Until a server-rendered page (#root[data-server-rendered]) is hydrated; at once for any other page. */
 export async function untilHydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const root = document.querySelector('#root');
-    if (!root?.hasAttribute('data-prerendered')) return true;
+    if (!root?.hasAttribute('data-server-rendered')) return true;
     return root.getAttribute('data-hydrated') === 'true' || root.getAttribute('data-rendered') === 'true';
   });
 }

@@ -13,7 +13,7 @@ const serverAnswers = new WeakSet<Query>();
  * answers over as the client's dehydrated state (serverRenderedAnswers).
  *
  * Every mount asks again (staleTime 0) but for the server's answers above (`server`: the client of one
- * server render, src/prerender/render-route.server.tsx). Failures are not retried
+ * server render, src/server-render/render-route.server.tsx). Failures are not retried
  * here, and a read without network fails at once (networkMode 'always') rather than waiting: a page
  * meant for offline shows its saved answer then (offline/query-persister.ts), and the API client
  * already handles the session's own failures.
@@ -40,7 +40,7 @@ export function createQueryClient(options: { server?: boolean } = {}): QueryClie
   return client;
 }
 
-/** The browser app's client (the server makes one per render: src/prerender/render-route.server.tsx). */
+/** The browser app's client (the server makes one per render: src/server-render/render-route.server.tsx). */
 export const queryClient = createQueryClient();
 
 /** A server-rendered page's answers (its dehydrated state) into the browser's client. */

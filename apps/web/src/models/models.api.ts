@@ -47,13 +47,18 @@ export async function fetchModels(
   },
   signal?: AbortSignal,
 ): Promise<ModelListing> {
+  const answer = await tenantApi.get<unknown>(modelListPath(query), { signal, toast: false });
+  return toListing(answer);
+}
+
+/** GET /model/all's tenant path for a query (the browser's call, and a server render's `ctx.get`). */
+export function modelListPath(query: { search?: string; sort?: ModelSort; stats?: boolean }): string {
   const params = new URLSearchParams();
   if (query.search) params.set('search', query.search);
   if (query.sort) params.set('sort', query.sort);
   if (query.stats) params.set('stats', 'true');
   const qs = params.toString();
-  const answer = await tenantApi.get<unknown>(`/model/all${qs ? `?${qs}` : ''}`, { signal, toast: false });
-  return toListing(answer);
+  return `/model/all${qs ? `?${qs}` : ''}`;
 }
 
 /** Add (id 0) or update; multipart because of the thumbnail and the .glb. */

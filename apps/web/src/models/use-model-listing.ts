@@ -1,3 +1,4 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MSG } from '@helix/shared';
 import type { ModelSort } from '@helix/shared/schemas/model';
@@ -7,20 +8,12 @@ import { useSessionUser } from '../session/use-session';
 import { toastError } from '../ui/notify';
 import { cacheKey, readCachedListing, writeCachedListing, type CachedListing } from './model-cache';
 import { filterAndSort, upsertModel } from './model-listing';
-import { takePrefetchedListing } from './listing-prefetch';
-import { peekSeededListing } from './listing-seed';
-import { fetchModels, type Model, type ModelViews, type UserStats } from './models.api';
+import { refetchOnMount } from './listing-prefetch';
+import { MODEL_LISTINGS_KEY, modelListingQuery, type ListingAnswer } from './listing-query';
+import type { Model, ModelViews, UserStats } from './models.api';
 import { useDebouncedValue } from './use-debounced-value';
 
 const SEARCH_DEBOUNCE_MS = 300;
-
-interface Answer {
-  search: string;
-  sort: ModelSort;
-  models: Model[];
-  views: ModelViews | null;
-  users: UserStats[];
-}
 
 export interface ModelListingView {
   models: Model[];
@@ -43,23 +36,29 @@ export interface ModelListingView {
 }
 
 /**
- * The model grid's data: GET /model/all for the current search and sort, with the last full listing
- * from IndexedDB shown until the server answers (or when it cannot). A server answer always wins.
+ * The model grid's data: GET /model/all for the current search and sort, a TanStack query
+ * (./listing-query.ts; a server-rendered home hands the first one over in its query state), with the
+ * last full listing from IndexedDB shown until the server answers (or when it cannot). A server answer
+ * always wins; while another search or sort is asked, or when asking fails, the last answer is shown
+ * filtered and sorted here.
  */
 export function useModelListing(search: string, sort: ModelSort, enabled: boolean): ModelListingView {
   const user = useSessionUser();
   const userId = user?.id ?? null;
   const key = userId !== null ? cacheKey(readTenant(), userId) : null;
   const serverSearch = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  // A drawn page's grid starts with the listing it was drawn with (./listing-seed.ts).
-  const [answer, setAnswer] = useState<Answer | null>(() => {
-    const seeded = peekSeededListing({ search: '', sort });
-    return seeded ? { search: '', sort, ...seeded } : null;
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    ...modelListingQuery(serverSearch, sort),
+    enabled,
+    placeholderData: keepPreviousData,
+    refetchOnMount,
   });
+  // The last answer shown stays when the next one fails (the query then holds only its error).
+  const [last, setLast] = useState<ListingAnswer | undefined>(query.data);
+  if (query.data && query.data !== last) setLast(query.data);
+  const answer = query.data ?? last;
   const [cached, setCached] = useState<CachedListing | null>(null);
-  const [pending, setPending] = useState(() => answer === null);
-  const [failed, setFailed] = useState(false);
-  const [tick, setTick] = useState(0);
 
   useEffect(() => {
     if (!key || !enabled) return;
@@ -72,52 +71,49 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
     };
   }, [key, enabled]);
 
+  // A full listing from the server is the device's offline copy.
+  const fresh = query.isPlaceholderData ? undefined : query.data;
   useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    setPending(true);
-    const request =
-      takePrefetchedListing({ search: serverSearch, sort }) ??
-      fetchModels({ search: serverSearch, sort }, controller.signal);
-    request
-      .then((listing) => {
-        // The prefetched request cannot be aborted: a stale answer is dropped here.
-        if (controller.signal.aborted) return;
-        setAnswer({ search: serverSearch, sort, ...listing });
-        setFailed(false);
-        setPending(false);
-        if (key && userId !== null && serverSearch === '')
-          void writeCachedListing(key, userId, listing.models, listing.views);
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setFailed(true);
-        setPending(false);
-        // A 401 already opened the popup or signed the user out; a second message would only confuse.
-        if (!(error instanceof ApiError && error.statusCode === 401)) toastError(MSG.failedLoadModels);
-      });
-    return () => controller.abort();
-  }, [serverSearch, sort, key, userId, enabled, tick]);
+    if (fresh && key && userId !== null && fresh.search === '')
+      void writeCachedListing(key, userId, fresh.models, fresh.views);
+  }, [fresh, key, userId]);
 
-  const reload = useCallback(() => setTick((t) => t + 1), []);
+  // A 401 already opened the popup or signed the user out; a second message would only confuse.
+  const { error, errorUpdatedAt } = query;
+  useEffect(() => {
+    if (error && !(error instanceof ApiError && error.statusCode === 401)) toastError(MSG.failedLoadModels);
+  }, [error, errorUpdatedAt]);
+
+  const reload = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: MODEL_LISTINGS_KEY }),
+    [queryClient],
+  );
 
   const saved = useCallback(
     (model: Model) => {
-      setAnswer((a) => (a ? { ...a, models: upsertModel(a.models, model, a.search, a.sort) } : a));
+      const upsert = (a: ListingAnswer | undefined) =>
+        a ? { ...a, models: upsertModel(a.models, model, a.search, a.sort) } : a;
+      queryClient.setQueriesData<ListingAnswer>({ queryKey: MODEL_LISTINGS_KEY }, upsert);
+      setLast(upsert);
       reload();
     },
-    [reload],
+    [queryClient, reload],
   );
 
   const removed = useCallback(
     (id: number) => {
-      setAnswer((a) => (a ? { ...a, models: a.models.filter((m) => m.id !== id) } : a));
+      const without = (a: ListingAnswer | undefined) =>
+        a ? { ...a, models: a.models.filter((m) => m.id !== id) } : a;
+      queryClient.setQueriesData<ListingAnswer>({ queryKey: MODEL_LISTINGS_KEY }, without);
+      setLast(without);
       setCached((c) => (c ? { ...c, models: c.models.filter((m) => m.id !== id) } : c));
       reload();
     },
-    [reload],
+    [queryClient, reload],
   );
 
+  const pending = query.isFetching;
+  const failed = query.isError;
   return useMemo(() => {
     const current = search.trim();
     let models: Model[] = [];
@@ -135,7 +131,7 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
       models,
       views: answer?.views ?? cached?.views ?? null,
       users: answer?.users ?? [],
-      loading: !answer && !cached && pending && enabled,
+      loading: !answer && !cached && (pending || query.isPending) && enabled,
       refreshing: pending,
       failed,
       fromCache,
@@ -144,5 +140,5 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
       saved,
       removed,
     };
-  }, [answer, cached, search, sort, pending, failed, enabled, reload, saved, removed]);
+  }, [answer, cached, search, sort, pending, failed, enabled, reload, saved, removed, query.isPending]);
 }

@@ -1,6 +1,5 @@
 import { hydrateServerAnswers } from '../api/query-client';
-import { seedFirstListing } from '../models/listing-seed';
-import { readDrawnHomeData, readDrawnPageData } from '../prerender/drawn-data';
+import { readPageData } from './page-data';
 import { readTenant } from '../session/cookies';
 import { appStore, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import type { SessionUser } from '../session/session-user';
@@ -9,7 +8,7 @@ import type { SessionUser } from '../session/session-user';
 const GUEST_PAGES = ['login', 'signup', 'choose-subscription'];
 
 /**
- * Whether the browser may hydrate the markup the server rendered in `root` (`data-prerendered` says
+ * Whether the browser may hydrate the markup the server rendered in `root` (`data-server-rendered` says
  * which page), and if so, sets up what the server rendered it with, so the app's first render is the
  * same: the page's answers (the query client's dehydrated state), and for a signed-in page the session user it was rendered for, with the session
  * taken as read (the refresh started by initSession goes on behind it). A page rendered for another
@@ -17,32 +16,24 @@ const GUEST_PAGES = ['login', 'signup', 'choose-subscription'];
  * (the app moves them on), is not adopted: the app renders itself over it.
  */
 export function adoptServerRender(root: HTMLElement): boolean {
-  const kind = root.dataset.prerendered;
+  const kind = root.dataset.serverRendered;
   if (!kind) return false;
   const user = appStore.get(sessionUserAtom);
   if (GUEST_PAGES.includes(kind)) {
     if (user || window.location.search) return false;
-    const drawn = readDrawnPageData();
-    if (drawn?.queries) hydrateServerAnswers(drawn.queries);
+    const rendered = readPageData();
+    if (rendered?.queries) hydrateServerAnswers(rendered.queries);
     return true;
   }
-  if (kind === 'home') {
-    const drawn = readDrawnHomeData();
-    if (!drawn || !isThisSession(drawn, user)) return false;
-    seedFirstListing(drawn.listing);
-    if (drawn.queries) hydrateServerAnswers(drawn.queries);
-    adoptUser(drawn.user, user);
-    return true;
-  }
-  const drawn = readDrawnPageData();
-  if (!drawn || !isThisSession(drawn, user)) return false;
-  if (drawn.queries) hydrateServerAnswers(drawn.queries);
-  adoptUser(drawn.user, user);
+  const rendered = readPageData();
+  if (!rendered || !isThisSession(rendered, user)) return false;
+  if (rendered.queries) hydrateServerAnswers(rendered.queries);
+  adoptUser(rendered.user, user);
   return true;
 }
 
-function isThisSession(drawn: { tenant?: string; userId?: number }, user: SessionUser | null): boolean {
-  return user !== null && drawn.tenant === readTenant() && drawn.userId === user.id;
+function isThisSession(rendered: { tenant?: string; userId?: number }, user: SessionUser | null): boolean {
+  return user !== null && rendered.tenant === readTenant() && rendered.userId === user.id;
 }
 
 /** The user the server rendered the page for (read from the database just now), as this browser keeps it. */

@@ -6,7 +6,10 @@ import { matchRoutes, type RouteObject } from 'react-router-dom';
  * loading screen while the chunks arrive (a hydration would not match). React Router's own way for a
  * server-rendered app with lazy routes.
  */
-export async function loadMatchedRoutes(routes: RouteObject[], location: { pathname: string }): Promise<void> {
+export async function loadMatchedRoutes(
+  routes: RouteObject[],
+  location: { pathname: string },
+): Promise<void> {
   const matches = matchRoutes(routes, location) ?? [];
   await Promise.all(
     matches.map(async ({ route }) => {

@@ -1,23 +1,45 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { DrawnPage, ServerRenderContext } from '@helix/shared/server-render';
+import { matchPath } from 'react-router-dom';
+import { BrandingView } from '@helix/shared/schemas/tenant';
+import { whiteLabelKey } from '../branding/use-white-label';
+import type {
+  ServerRenderedPage,
+  GuestRenderContext,
+  SessionRenderContext,
+} from '@helix/shared/server-render';
 import { TENANT_USERS_FIRST_PAGE, TenantUserPage } from '@helix/shared/schemas/tenant-user';
 import { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
-import type { ViewsSummary } from '@helix/shared/schemas/model';
+import { DEFAULT_MODEL_SORT, type ViewsSummary } from '@helix/shared/schemas/model';
+import { modelListingQuery } from '../models/listing-query';
+import { modelListPath, toListing } from '../models/models.api';
 import { planListQuery, summaryQuery, viewsSummaryQuery } from '../pages/subscription/subscription-queries';
 import { toPlanList } from '../plans/plan-display';
 import { abilitiesOf } from '../session/session-user';
 import { serverListKey, withListQuery } from '../ui/use-server-list';
 
-/** A page the server renders through renderPage: its kind (`#root[data-prerendered]`) and its data. */
-export interface ServerRenderedRoute {
-  kind: DrawnPage;
-  /**
-   * Fills the render's query client with what the page shows first, under the keys its components
-   * ask them by, each asked of the API with the visitor's session (`ctx.get`). A refusal or failure
-   * throws: the API then answers the app shell.
-   */
-  prefetch(queryClient: QueryClient, ctx: ServerRenderContext): Promise<unknown>;
-}
+/** The address's parameters (`/login/:brand`'s brand). */
+type RouteParams = Record<string, string | undefined>;
+
+/** A page the server renders through renderPage: its kind (`#root[data-server-rendered]`) and its data. */
+export type ServerRenderedRoute =
+  | {
+      kind: ServerRenderedPage;
+      /** A signed-in visitor's page, rendered for their session. */
+      guest?: false;
+      /**
+       * Fills the render's query client with what the page shows first, under the keys its components
+       * ask them by, each asked of the API with the visitor's session (`ctx.get`). A refusal or
+       * failure throws: the API then answers the app shell.
+       */
+      prefetch(queryClient: QueryClient, ctx: SessionRenderContext, params: RouteParams): Promise<unknown>;
+    }
+  | {
+      kind: ServerRenderedPage;
+      /** A signed-out visitor's page: one render for every such visitor (the API caches it). */
+      guest: true;
+      /** The same, asked of the API's public routes (`ctx.get`). */
+      prefetch(queryClient: QueryClient, ctx: GuestRenderContext, params: RouteParams): Promise<unknown>;
+    };
 
 /**
  * The routes renderPage renders, by path. The users list: GET /user/all's first page
@@ -25,6 +47,40 @@ export interface ServerRenderedRoute {
  * `snapshot: 'tenant-users'`, no filters).
  */
 export const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
+  /**
+   * A school's login: /login/{brand} on any host, /login on its custom domain (the portal's own
+   * /login is rendered at build time). The look the API resolved (`ctx.look`) under the white-label
+   * query's key, so the first paint carries the school's logo, name and colours.
+   */
+  '/login/:brand': { kind: 'login', guest: true, prefetch: seedWhiteLabel },
+  '/login': { kind: 'login', guest: true, prefetch: seedWhiteLabel },
+  /** The sign-up's plan step for a signed-out visitor: the guest plans, under the plan list's key. */
+  '/choose-subscription': {
+    kind: 'choose-subscription',
+    guest: true,
+    prefetch: (queryClient, ctx) =>
+      queryClient.ensureQueryData({
+        queryKey: planListQuery('guest').queryKey,
+        queryFn: async () => toPlanList(await ctx.get('/guest/subscription/list')),
+      }),
+  },
+  /**
+   * The home's model grid: GET /model/all with no search and the default sort, as the grid asks it
+   * first, under the grid's key (src/models/listing-query.ts). A user who may not list models is
+   * refused by the API (403): the app shell.
+   */
+  '/user/home': {
+    kind: 'home',
+    prefetch: (queryClient, ctx) =>
+      queryClient.ensureQueryData({
+        queryKey: modelListingQuery('', DEFAULT_MODEL_SORT).queryKey,
+        queryFn: async () => ({
+          search: '',
+          sort: DEFAULT_MODEL_SORT,
+          ...toListing(await ctx.get(modelListPath({ sort: DEFAULT_MODEL_SORT }))),
+        }),
+      }),
+  },
   '/user/settings/users-list': {
     kind: 'users-list',
     prefetch: (queryClient, ctx) =>
@@ -61,3 +117,25 @@ export const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
       ]),
   },
 };
+
+/** The white-label look a guest page was rendered with, under the key its layout asks it by. */
+function seedWhiteLabel(
+  queryClient: QueryClient,
+  ctx: GuestRenderContext,
+  params: RouteParams,
+): Promise<void> {
+  const look = BrandingView.safeParse(ctx.look);
+  queryClient.setQueryData(whiteLabelKey(params.brand ?? null), look.success ? look.data : null);
+  return Promise.resolve();
+}
+
+/** The route renderPage renders at `path`, with its parameters; null when it renders none there. */
+export function serverRenderedRoute(
+  path: string,
+): { route: ServerRenderedRoute; params: RouteParams } | null {
+  for (const [pattern, route] of Object.entries(SERVER_RENDERED_ROUTES)) {
+    const match = matchPath(pattern, path);
+    if (match) return { route, params: match.params };
+  }
+  return null;
+}

@@ -6,10 +6,10 @@ import { fetchAuthProviders } from '../api/auth.api';
  * apps/api/src/http/web-app.ts) says it on its <html data-google="on|off">, so the app that takes the
  * page over renders the very same form; every other page asks GET /api/auth/providers once.
  */
-export const googleSignInAtom = atom<boolean | null>(drawnGoogleFlag());
+export const googleSignInAtom = atom<boolean | null>(renderedGoogleFlag());
 
-/** The drawn document's flag, or null (the app shell, or Node while prerendering). */
-export function drawnGoogleFlag(): boolean | null {
+/** The server-rendered document's flag, or null (the app shell, or Node while rendering). */
+export function renderedGoogleFlag(): boolean | null {
   if (typeof document === 'undefined') return null;
   const flag = document.documentElement.dataset.google;
   return flag === 'on' ? true : flag === 'off' ? false : null;

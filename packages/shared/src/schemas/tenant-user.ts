@@ -53,7 +53,7 @@ export type TenantUsersQueryInput = z.output<typeof TenantUsersQuery>;
 
 /**
  * The page the users list asks first (apps/web users-list.page.tsx), and so the one the API draws it
- * with (apps/api http/drawn-pages.ts): the app then starts with that answer instead of asking again.
+ * with (apps/web src/server-render/route-prefetch.ts): the app then starts with that answer instead of asking again.
  */
 export const TENANT_USERS_FIRST_PAGE = {
   page: 1,

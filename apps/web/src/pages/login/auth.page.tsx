@@ -10,7 +10,7 @@ import { LoginForm } from './login.form';
 // The sign-up steps (with the plan list) are their own chunk: /login does not download them.
 let signupModule: typeof SignupFlowModule | null = null;
 /**
- * Loads the sign-up steps; the sign-up routes wait for it (routes.tsx), so a drawn /signup or
+ * Loads the sign-up steps; the sign-up routes wait for it (routes.tsx), so a server-rendered /signup or
  * /choose-subscription is replaced by the same page, never by its loading line (and the build draws
  * the steps, not the line).
  */

@@ -46,7 +46,7 @@ export function ModelsPage() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<ModelSort>(DEFAULT_MODEL_SORT);
   // The usage e-mail's "Buy views" link (/user/home?buy-views=1) opens the Add Views dialog. Read from
-  // the router, not window: the page is also drawn on the server (prerender/home-page.server.tsx).
+  // the router, not window: the page is also rendered on the server (server-render/render-page.server.tsx).
   const [query] = useSearchParams();
   const [dialog, setDialog] = useState<Dialog>(() => (query.has('buy-views') ? { kind: 'buy-views' } : null));
   const listing = useModelListing(search, sort, abilities.list);

@@ -45,11 +45,11 @@ export function UsersListPage() {
   const list = useServerList<TenantUserView, Sort, TenantUserPage>({
     fetchPage: fetchTenantUsersPage,
     sorts: TENANT_USERS_SORTS,
-    // The first page the API draws (apps/api/src/http/drawn-pages.ts) asks the same.
+    // The first page the server render asks (src/server-render/route-prefetch.ts) is the same.
     sort: TENANT_USERS_FIRST_PAGE.sort,
     order: TENANT_USERS_FIRST_PAGE.order,
     pageSize: TENANT_USERS_FIRST_PAGE.pageSize,
-    // A server-rendered list came with its first page under this key (src/prerender/home-page.server.tsx).
+    // A server-rendered list came with its first page under this key (src/server-render/render-page.server.tsx).
     snapshot: 'tenant-users',
     texts: { failed: MSG.failedLoadUsers, empty: MSG.noTenantUsers, noMatch: MSG.usersNoMatch },
     onError: () => toastError(MSG.failedLoadUsers),
@@ -144,11 +144,7 @@ export function UsersListPage() {
               },
             }}
           >
-            <Button
-              size="small"
-              icon={<MoreOutlined />}
-              aria-label={`Actions for ${user.name}`}
-            />
+            <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} />
           </Dropdown>
         ),
     },

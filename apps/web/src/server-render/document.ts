@@ -1,4 +1,4 @@
-import type { DrawnPage } from '@helix/shared/server-render';
+import type { ServerRenderedPage } from '@helix/shared/server-render';
 
 /** The boot screen index.html paints inside #root (see index.html). */
 const ROOT = /<div id="root">[\s\S]*?<\/div>/;
@@ -8,27 +8,24 @@ const HOISTED = /^(?:<title>[^<]*<\/title>|<link [^>]*\/?>|<meta [^>]*\/?>)+/;
 /** The app's module preloads in index.html (build/preload-app.ts marks them low priority). */
 export const APP_PRELOADS = /\s*<link rel="modulepreload" crossorigin fetchpriority="low" href="[^"]+">/g;
 
-/** The id of the JSON a drawn page carries for the app that takes it over (src/prerender/drawn-data.ts). */
-export const DRAWN_DATA_ID = 'drawn-data';
-
-/** The drawn pages (@helix/shared/server-render). */
-export type DrawnKind = DrawnPage;
+/** The id of the JSON a server-rendered page carries for the app that takes it over (src/server-render/page-data.ts). */
+export const PAGE_DATA_ID = 'page-data';
 
 /** JSON that can sit inside a <script> element: no `<` can close it. */
 const scriptJson = (data: unknown): string => JSON.stringify(data).replace(/</g, '\\u003c');
 
 /**
- * index.html with a page drawn in Node inside #root (`data-prerendered` says which), its title and
+ * index.html with a page rendered in Node inside #root (`data-server-rendered` says which), its title and
  * hoisted links in the head, its styles last in the head, and, for a page with data, the data as a
  * JSON script (not run: `type="application/json"`, which the Content-Security-Policy allows).
  */
-export function drawnDocument(
+export function serverRenderedDocument(
   indexHtml: string,
   page: { html: string; css: string },
-  kind: DrawnKind,
+  kind: ServerRenderedPage,
   data?: unknown,
 ): string {
-  if (!ROOT.test(indexHtml)) throw new Error('drawn page: index.html has no <div id="root">');
+  if (!ROOT.test(indexHtml)) throw new Error('server render: index.html has no <div id="root">');
   const hoisted = HOISTED.exec(page.html)?.[0] ?? '';
   const body = page.html.slice(hoisted.length);
   const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
@@ -39,12 +36,12 @@ export function drawnDocument(
   const json =
     data === undefined
       ? ''
-      : `<script type="application/json" id="${DRAWN_DATA_ID}">${scriptJson(data)}</script>`;
-  return html.replace(ROOT, () => `<div id="root" data-prerendered="${kind}">${body}</div>${json}`);
+      : `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>`;
+  return html.replace(ROOT, () => `<div id="root" data-server-rendered="${kind}">${body}</div>${json}`);
 }
 
 /**
- * `<html data-google="on|off">` on the drawn login: the app that takes the page over reads it
+ * `<html data-google="on|off">` on a login or sign-up rendered by the server: the app that takes the page over reads it
  * (src/session/sign-in-providers.ts), so it renders the same form (with or without "Continue with
  * Google") without asking the server.
  */

@@ -7,7 +7,7 @@ import { createQueryClient } from '../api/query-client';
 import { AppTree } from '../app-tree';
 import { routes } from '../routing/routes';
 
-export interface PrerenderedPage {
+export interface RenderedPage {
   /** The markup inside #root, as the app renders it. */
   html: string;
   /** antd's full styles for that markup's components, as CSS, with antd's cache map. */
@@ -18,9 +18,9 @@ export interface PrerenderedPage {
 
 /**
  * One address of the app rendered in Node with the app's own routes, guard and components, over
- * `store` (the session the page is drawn for). `beforeRender` runs right before the synchronous render
+ * `store` (the session the page is rendered for). `beforeRender` runs right before the synchronous render
  * and its answer right after (what a page needs set only for its own render). A route that failed to
- * load would be drawn as the error page: this throws instead. `queryClient`: the page's data layer,
+ * load would be rendered as the error page: this throws instead. `queryClient`: the page's data layer,
  * seeded with the answers the page is rendered with. Runs in Node only.
  */
 export async function renderRoute(
@@ -28,7 +28,7 @@ export async function renderRoute(
   store: ReturnType<typeof createStore>,
   beforeRender: () => () => void = () => () => undefined,
   queryClient: QueryClient = createQueryClient({ server: true }),
-): Promise<PrerenderedPage> {
+): Promise<RenderedPage> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${path}`));
   if (context instanceof Response) throw new Error(`${path} answered ${context.status}`);

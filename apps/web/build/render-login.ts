@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
-import { drawnDocument, withGoogleFlag } from '../src/prerender/drawn-document';
-import type { PrerenderedPage } from '../src/prerender/login-page.server';
+import { serverRenderedDocument, withGoogleFlag } from '../src/server-render/document';
+import type { RenderedPage } from '../src/server-render/login-page.server';
 import { writeCompressed } from './write-compressed';
 
-const ENTRY = '/src/prerender/login-page.server.tsx';
+const ENTRY = '/src/server-render/login-page.server.tsx';
 
 /**
- * The drawn login with "Continue with Google" (login.html) and without it (login-password.html, for a
+ * The login rendered at build time with "Continue with Google" (login.html) and without it (login-password.html, for a
  * server without a Google provider); apps/api/src/http/web-app.ts serves the one that fits.
  */
 export const LOGIN_VARIANTS = [
@@ -17,16 +17,16 @@ export const LOGIN_VARIANTS = [
   { file: 'login-password.html', google: false },
 ] as const;
 
-/** The drawn /signup, with and without "Continue with Google", the same way (issue 18 §14). */
+/** The /signup page, with and without "Continue with Google", the same way (issue 18 §14). */
 export const SIGNUP_VARIANTS = [
   { file: 'signup.html', google: true },
   { file: 'signup-password.html', google: false },
 ] as const;
 
-export function prerenderLogin(): Plugin {
+export function renderLogin(): Plugin {
   let config: ResolvedConfig;
   return {
-    name: 'helix:prerender-login',
+    name: 'helix:render-login',
     apply: 'build',
     configResolved(resolved) {
       config = resolved;
@@ -50,7 +50,7 @@ export function prerenderLogin(): Plugin {
         ssr: { noExternal: [/^antd\//, /^antd$/, /^@ant-design\//, /^@rc-component\//, /^@emotion\//] },
       });
       try {
-        type Render = (options: { google: boolean }) => Promise<PrerenderedPage>;
+        type Render = (options: { google: boolean }) => Promise<RenderedPage>;
         const { renderLoginPage, renderSignupPage } = (await server.ssrLoadModule(ENTRY)) as {
           renderLoginPage: Render;
           renderSignupPage: Render;
@@ -62,11 +62,11 @@ export function prerenderLogin(): Plugin {
         ];
         for (const variant of pages) {
           const page = await variant.render({ google: variant.google });
-          const html = withGoogleFlag(drawnDocument(indexHtml, page, variant.kind), variant.google);
+          const html = withGoogleFlag(serverRenderedDocument(indexHtml, page, variant.kind), variant.google);
           const file = path.join(outDir, variant.file);
           writeCompressed(file, html);
           config.logger.info(
-            `prerender: ${path.relative(config.root, file)} (${(html.length / 1024).toFixed(1)} kB)`,
+            `server render: ${path.relative(config.root, file)} (${(html.length / 1024).toFixed(1)} kB)`,
           );
         }
       } finally {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { drawnDocument, withGoogleFlag } from '../src/prerender/drawn-document';
-import { LOGIN_VARIANTS, SIGNUP_VARIANTS } from './prerender-login';
+import { serverRenderedDocument, withGoogleFlag } from '../src/server-render/document';
+import { LOGIN_VARIANTS, SIGNUP_VARIANTS } from './render-login';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
 
-describe('the drawn login document', () => {
+describe('the login document rendered at build time', () => {
   it('puts the page in #root, its title and hoisted links in the head, and its styles last in the head', () => {
-    const html = drawnDocument(
+    const html = serverRenderedDocument(
       INDEX,
       {
         html: '<link rel="preload" as="image" href="/favicon.svg"/><title>Login · Helix</title><form id="login">$&</form>',
@@ -20,7 +20,7 @@ describe('the drawn login document', () => {
       /<link rel="preload" as="image" href="\/favicon.svg"\/><style>\.a\{color:red\}<\/style>\s*<\/head>/,
     );
     // The markup is taken literally (no $& replacement patterns), and the boot screen is gone.
-    expect(html).toContain('<div id="root" data-prerendered="login"><form id="login">$&</form></div>');
+    expect(html).toContain('<div id="root" data-server-rendered="login"><form id="login">$&</form></div>');
     expect(html).not.toContain('boot-screen');
     expect(html).toContain('<script type="module" src="/assets/index.js"></script>');
   });
@@ -42,7 +42,7 @@ describe('the drawn login document', () => {
 
   it('refuses an index.html without the root element', () => {
     expect(() =>
-      drawnDocument('<html><head></head><body></body></html>', { html: '', css: '' }, 'login'),
+      serverRenderedDocument('<html><head></head><body></body></html>', { html: '', css: '' }, 'login'),
     ).toThrow(/root/);
   });
 });
