@@ -162,16 +162,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
   mkdirSync(dataDir, { recursive: true });
   const compiled = options.compiled ?? process.env.HELIX_COMPILED === '1';
-  const entries = { ...(compiled ? COMPILED_ENTRIES : DEFAULT_ENTRIES), ...options.entries };
-  // A compiled start builds first when the output is missing (HELIX_BUILD=never aside).
-  const needBuild = compiled && Object.values(entries).some((file) => !existsSync(file));
-  for (const [name, file] of Object.entries(entries)) {
-    if (!existsSync(file) && !(needBuild && options.build !== false))
-      throw new Error(
-        `cannot start ${name}: ${path.relative(ROOT, file)} does not exist` +
-          (compiled ? ' (run `npm run build`)' : ''),
-      );
-  }
+  const { entries, needBuild } = entriesOf(options, compiled);
 
   const services: Service[] = [];
   const startupFailure = new AbortController();
@@ -199,17 +190,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     })());
 
   try {
-    const apiPort = await choosePort(options.apiPort, 'PORT');
-    const viewerPort = await choosePort(options.viewerPort, 'VIEWER_PORT');
-    const cluster = options.cluster && {
-      apis: Math.max(1, options.cluster.apis),
-      workers: Math.max(1, options.cluster.workers),
-    };
-    // In a cluster nginx takes apiPort and viewerPort; the processes listen on ports of their own.
-    const apiPorts = cluster
-      ? await Promise.all(Array.from({ length: cluster.apis }, () => freePort()))
-      : [apiPort];
-    const viewerProcessPort = cluster ? await freePort() : viewerPort;
+    const { apiPort, viewerPort, cluster, apiPorts, viewerProcessPort } = await portsOf(options);
     signal.throwIfAborted();
 
     // The build does not need the services: both run at once.
@@ -219,62 +200,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         : Promise.resolve();
     building.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
 
-    const serviceOptions = { dataDir, quiet, log };
-    const settled = await Promise.allSettled([
-      resolvePostgres({ ...serviceOptions, databaseUrl: options.databaseUrl }),
-      resolveRedis({ ...serviceOptions, redisUrl: options.redisUrl }),
-      resolveSmtp({ ...serviceOptions, smtpUrl: options.smtpUrl }),
-    ]);
-    for (const result of settled) if (result.status === 'fulfilled') services.push(result.value);
-    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
-    const [postgres, redis, smtp] = services as [Service, Service, SmtpService];
-    // Object storage: the local folder, or S3 (S3_ENDPOINT/S3_BUCKET when set, else the embedded
-    // S3-compatible server). A cluster's processes share S3 by default, the way a deployment does;
-    // HELIX_STORAGE=local keeps them on the one local folder (every process here reads the same disk).
-    const wantsS3 = cluster
-      ? (options.clusterStorage ?? process.env.HELIX_STORAGE ?? 's3') === 's3'
-      : (options.storage ?? process.env.STORAGE) === 's3';
-    let s3: S3Service | undefined;
-    if (wantsS3) services.push((s3 = await resolveS3(serviceOptions)));
-    for (const service of services) log(service.description);
+    const { postgres, redis, smtp, s3 } = await startServices(options, Boolean(cluster), services, {
+      dataDir,
+      quiet,
+      log,
+    });
     signal.throwIfAborted();
 
-    const applied = await migrate(postgres.url);
-    log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
-    if (options.seed !== false) {
-      const { seed } = await import('../../../prisma/seed.ts');
-      const summary = await seed(postgres.url);
-      log(`seed: ${summary}`);
-    }
+    await prepareDatabase(postgres.url, options.seed !== false, log);
     await building;
     signal.throwIfAborted();
 
-    const env: Record<string, string> = {
-      ...inheritedEnv(),
-      NODE_ENV: process.env.NODE_ENV ?? 'development',
-      PORT: String(apiPorts[0]),
-      VIEWER_PORT: String(viewerProcessPort),
-      PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${apiPort}`,
-      VIEWER_URL: process.env.VIEWER_URL ?? `http://localhost:${viewerPort}`,
-      DATABASE_URL: postgres.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: process.env.REDIS_PREFIX ?? 'helix',
-      SMTP_URL: smtp.url,
-      WEB_DIST_DIR: process.env.WEB_DIST_DIR ?? WEB_DIST_DIR,
-      STORAGE_DIR: process.env.STORAGE_DIR ?? path.join(dataDir, 'storage'),
-      ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
-      ...s3?.env,
-      // Behind the local nginx: X-Forwarded-* are believed from it (127.0.0.1) only; a stopping API
-      // drains for 2 s (readiness 503, Connection: close) before it closes its port.
-      ...(cluster
-        ? {
-            TRUST_PROXY: process.env.TRUST_PROXY ?? '127.0.0.1',
-            SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '2000',
-          }
-        : {}),
-      ...options.env,
-    };
+    const env = processEnv(options, {
+      apiPort,
+      viewerPort,
+      apiProcessPort: apiPorts[0]!,
+      viewerProcessPort,
+      dataDir,
+      cluster: Boolean(cluster),
+      postgres,
+      redis,
+      smtp,
+      s3,
+    });
     // stripe-local (without STRIPE_SECRET_KEY) is one of the supervised processes, started first: the
     // API and the worker get its address and keys.
     const stripe = await resolveStripe({
@@ -294,30 +242,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       log(`demo models: ${await seedCatalogue(postgres.url, env, dataDir)}`);
     }
 
-    const apiNames: string[] = [];
-    const workerNames: string[] = [];
-    if (cluster) {
-      apiPorts.forEach((port, i) => {
-        apiNames.push(`api-${i + 1}`);
-        const { command, args } = processCommand(entries.api);
-        supervisor.start({ name: `api-${i + 1}`, command, args, env: { ...env, PORT: String(port) }, quiet });
-      });
-      for (let i = 0; i < cluster.workers; i += 1) {
-        const name = `worker-${i + 1}`;
-        workerNames.push(name);
-        const { command, args } = processCommand(entries.worker);
-        // Each worker's metrics port of its own, when metrics are on.
-        const metrics = env.METRICS_PORT ? { METRICS_PORT: String(Number(env.METRICS_PORT) + i) } : {};
-        supervisor.start({ name, command, args, env: { ...env, ...metrics }, quiet });
-      }
-      const { command, args } = processCommand(entries.viewer);
-      supervisor.start({ name: 'viewer', command, args, env, quiet });
-    } else {
-      for (const name of ['api', 'worker', 'viewer'] as const) {
-        const { command, args } = processCommand(entries[name]);
-        supervisor.start({ name, command, args, env, quiet });
-      }
-    }
+    const { apiNames, workerNames } = startProcesses(supervisor, {
+      entries,
+      env,
+      cluster,
+      apiPorts,
+      quiet,
+    });
     const exited = supervisor.gaveUp.then((exit) => {
       console.error('[stack] the portal is not complete any more.');
       return exit;
@@ -329,41 +260,21 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const timeoutMs = options.readyTimeoutMs ?? 120_000;
     let nginx: NginxService | undefined;
     try {
-      // Each answer must come from our own process (portHeldBy): another server that took the port
-      // meanwhile would answer too, while ours dies with EADDRINUSE.
-      await Promise.all([
-        ...apiPorts.map((port, i) =>
-          waitFor(
-            `the API (GET http://127.0.0.1:${port}/api/health answering 200)`,
-            async () =>
-              (await httpStatus(`http://127.0.0.1:${port}/api/health`)) === 200 &&
-              portHeldBy(port, supervisor.current(cluster ? `api-${i + 1}` : 'api')?.pid),
-            { timeoutMs, intervalMs: 250, signal: waitSignal },
-          ),
-        ),
-        // Any HTTP answer will do: the viewer's routes are its own business.
-        waitFor(
-          `the viewer on port ${viewerProcessPort}`,
-          async () => {
-            await httpStatus(`http://127.0.0.1:${viewerProcessPort}/`);
-            return portHeldBy(viewerProcessPort, supervisor.current('viewer')?.pid);
-          },
-          { timeoutMs, intervalMs: 250, signal: waitSignal },
-        ),
-      ]);
+      await waitUntilAnswering(supervisor, {
+        apiPorts,
+        viewerProcessPort,
+        cluster: Boolean(cluster),
+        timeoutMs,
+        signal: waitSignal,
+      });
       if (cluster) {
-        nginx = await startNginx({
-          prefix: path.join(dataDir, 'cluster', 'nginx'),
-          values: {
-            apis: apiPorts.map((port) => `127.0.0.1:${port}`),
-            viewers: [`127.0.0.1:${viewerProcessPort}`],
-            portalListen: `127.0.0.1:${apiPort}`,
-            viewerListen: `127.0.0.1:${viewerPort}`,
-            webDist: env.WEB_DIST_DIR ?? WEB_DIST_DIR,
-            // The largest model upload, with room for the form around it.
-            maxBody: `${Number(env.MODEL_UPLOAD_MAX_MB ?? 50) + 10}m`,
-          },
-          ports: [apiPort, viewerPort],
+        nginx = await startClusterNginx({
+          dataDir,
+          env,
+          apiPort,
+          viewerPort,
+          apiPorts,
+          viewerProcessPort,
           quiet,
           signal: waitSignal,
         });
@@ -408,48 +319,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           ])
         : exited,
       process: (name) => supervisor.current(name),
-      restart: async (name, restartOptions = {}) => {
-        const started = performance.now();
-        const portOf = (instance: string) => {
-          if (instance === 'viewer') return viewerProcessPort;
-          if (instance === 'api') return apiPorts[0]!;
-          const index = apiNames.indexOf(instance);
-          return index >= 0 ? apiPorts[index] : undefined;
-        };
-        const infoLogged = !/^(warn|error|fatal|silent)$/.test(env.LOG_LEVEL ?? 'info');
-        const { child, exit } = await supervisor.restart(name, restartOptions.stopTimeoutMs ?? 30_000);
-        const stoppedMs = performance.now() - started;
-        // Listen for the worker's line before it can be printed.
-        const workerStarted =
-          name.startsWith('worker') && infoLogged
-            ? child.waitForLine(/worker started/, restartOptions.readyTimeoutMs ?? timeoutMs)
-            : name === 'stripe-local'
-              ? child.waitForLine(/listening on http/, restartOptions.readyTimeoutMs ?? timeoutMs)
-              : undefined;
-        workerStarted?.catch(() => {}); // raced below
-        // A new process that exits while starting fails the restart at once (not at the timeout).
-        const died = child.exited.then((exit) => {
-          throw new Error(describeExit(exit, child.output()));
-        });
-        died.catch(() => {});
-        const port = portOf(name);
-        if (port !== undefined) {
-          const ready = name === 'viewer' ? '/' : '/api/health/ready';
-          await Promise.race([
-            died,
-            waitFor(
-              `${name} (GET http://127.0.0.1:${port}${ready} answering)`,
-              async () => {
-                const status = await httpStatus(`http://127.0.0.1:${port}${ready}`);
-                return (name === 'viewer' || status === 200) && portHeldBy(port, child.pid);
-              },
-              { timeoutMs: restartOptions.readyTimeoutMs ?? timeoutMs, intervalMs: 100 },
-            ),
-          ]);
-        }
-        await Promise.race([died, workerStarted]);
-        return { child, exit, stoppedMs, readyMs: performance.now() - started - stoppedMs };
-      },
+      restart: restarter(supervisor, {
+        env,
+        apiNames,
+        apiPorts,
+        viewerProcessPort,
+        timeoutMs,
+      }),
       ...(cluster && nginx
         ? {
             cluster: {
@@ -466,6 +342,286 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await stop();
     throw error;
   }
+}
+
+/** The three processes' entry files; a compiled start builds first when its output is missing. */
+function entriesOf(options: StackOptions, compiled: boolean) {
+  const entries = { ...(compiled ? COMPILED_ENTRIES : DEFAULT_ENTRIES), ...options.entries };
+  // A compiled start builds first when the output is missing (HELIX_BUILD=never aside).
+  const needBuild = compiled && Object.values(entries).some((file) => !existsSync(file));
+  for (const [name, file] of Object.entries(entries)) {
+    if (!existsSync(file) && !(needBuild && options.build !== false))
+      throw new Error(
+        `cannot start ${name}: ${path.relative(ROOT, file)} does not exist` +
+          (compiled ? ' (run `npm run build`)' : ''),
+      );
+  }
+  return { entries, needBuild };
+}
+
+/** The portal's two ports and, in a cluster, the processes' own ports behind nginx. */
+async function portsOf(options: StackOptions) {
+  const apiPort = await choosePort(options.apiPort, 'PORT');
+  const viewerPort = await choosePort(options.viewerPort, 'VIEWER_PORT');
+  const cluster = options.cluster && {
+    apis: Math.max(1, options.cluster.apis),
+    workers: Math.max(1, options.cluster.workers),
+  };
+  // In a cluster nginx takes apiPort and viewerPort; the processes listen on ports of their own.
+  const apiPorts = cluster
+    ? await Promise.all(Array.from({ length: cluster.apis }, () => freePort()))
+    : [apiPort];
+  const viewerProcessPort = cluster ? await freePort() : viewerPort;
+  return { apiPort, viewerPort, cluster, apiPorts, viewerProcessPort };
+}
+
+/**
+ * PostgreSQL, Redis and SMTP (found or started, services.ts) and, when wanted, S3. Each one started is
+ * pushed onto `services` at once, so the caller stops it even when a later one fails.
+ */
+async function startServices(
+  options: StackOptions,
+  cluster: boolean,
+  services: Service[],
+  serviceOptions: { dataDir: string; quiet: boolean; log: (message: string) => void },
+) {
+  const settled = await Promise.allSettled([
+    resolvePostgres({ ...serviceOptions, databaseUrl: options.databaseUrl }),
+    resolveRedis({ ...serviceOptions, redisUrl: options.redisUrl }),
+    resolveSmtp({ ...serviceOptions, smtpUrl: options.smtpUrl }),
+  ]);
+  for (const result of settled) if (result.status === 'fulfilled') services.push(result.value);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [postgres, redis, smtp] = services as [Service, Service, SmtpService];
+  // Object storage: the local folder, or S3 (S3_ENDPOINT/S3_BUCKET when set, else the embedded
+  // S3-compatible server). A cluster's processes share S3 by default, the way a deployment does;
+  // HELIX_STORAGE=local keeps them on the one local folder (every process here reads the same disk).
+  const wantsS3 = cluster
+    ? (options.clusterStorage ?? process.env.HELIX_STORAGE ?? 's3') === 's3'
+    : (options.storage ?? process.env.STORAGE) === 's3';
+  let s3: S3Service | undefined;
+  if (wantsS3) services.push((s3 = await resolveS3(serviceOptions)));
+  for (const service of services) serviceOptions.log(service.description);
+  return { postgres, redis, smtp, s3 };
+}
+
+/** Applies the migrations and, unless told not to, the seed (both idempotent). */
+async function prepareDatabase(url: string, withSeed: boolean, log: (message: string) => void) {
+  const applied = await migrate(url);
+  log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
+  if (withSeed) {
+    const { seed } = await import('../../../prisma/seed.ts');
+    const summary = await seed(url);
+    log(`seed: ${summary}`);
+  }
+}
+
+/** Starts the API, worker and viewer processes under the supervisor (a cluster: N APIs and workers). */
+function startProcesses(
+  supervisor: Supervisor,
+  opts: {
+    entries: Record<ProcessName, string>;
+    env: Record<string, string>;
+    cluster: { apis: number; workers: number } | undefined;
+    apiPorts: number[];
+    quiet: boolean;
+  },
+) {
+  const { entries, env, cluster, apiPorts, quiet } = opts;
+  const apiNames: string[] = [];
+  const workerNames: string[] = [];
+  if (cluster) {
+    apiPorts.forEach((port, i) => {
+      apiNames.push(`api-${i + 1}`);
+      const { command, args } = processCommand(entries.api);
+      supervisor.start({ name: `api-${i + 1}`, command, args, env: { ...env, PORT: String(port) }, quiet });
+    });
+    for (let i = 0; i < cluster.workers; i += 1) {
+      const name = `worker-${i + 1}`;
+      workerNames.push(name);
+      const { command, args } = processCommand(entries.worker);
+      // Each worker's metrics port of its own, when metrics are on.
+      const metrics = env.METRICS_PORT ? { METRICS_PORT: String(Number(env.METRICS_PORT) + i) } : {};
+      supervisor.start({ name, command, args, env: { ...env, ...metrics }, quiet });
+    }
+    const { command, args } = processCommand(entries.viewer);
+    supervisor.start({ name: 'viewer', command, args, env, quiet });
+  } else {
+    for (const name of ['api', 'worker', 'viewer'] as const) {
+      const { command, args } = processCommand(entries[name]);
+      supervisor.start({ name, command, args, env, quiet });
+    }
+  }
+  return { apiNames, workerNames };
+}
+
+/** The environment of the API, worker and viewer processes: the services' addresses and the ports. */
+function processEnv(
+  options: StackOptions,
+  at: {
+    apiPort: number;
+    viewerPort: number;
+    apiProcessPort: number;
+    viewerProcessPort: number;
+    dataDir: string;
+    cluster: boolean;
+    postgres: Service;
+    redis: Service;
+    smtp: SmtpService;
+    s3: S3Service | undefined;
+  },
+): Record<string, string> {
+  const { apiPort, viewerPort, viewerProcessPort, dataDir, cluster, postgres, redis, smtp, s3 } = at;
+  return {
+    ...inheritedEnv(),
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
+    PORT: String(at.apiProcessPort),
+    VIEWER_PORT: String(viewerProcessPort),
+    PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${apiPort}`,
+    VIEWER_URL: process.env.VIEWER_URL ?? `http://localhost:${viewerPort}`,
+    DATABASE_URL: postgres.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: process.env.REDIS_PREFIX ?? 'helix',
+    SMTP_URL: smtp.url,
+    WEB_DIST_DIR: process.env.WEB_DIST_DIR ?? WEB_DIST_DIR,
+    STORAGE_DIR: process.env.STORAGE_DIR ?? path.join(dataDir, 'storage'),
+    ...(smtp.mailDir ? { DEV_MAIL_DIR: smtp.mailDir } : {}),
+    ...s3?.env,
+    // Behind the local nginx: X-Forwarded-* are believed from it (127.0.0.1) only; a stopping API
+    // drains for 2 s (readiness 503, Connection: close) before it closes its port.
+    ...(cluster
+      ? {
+          TRUST_PROXY: process.env.TRUST_PROXY ?? '127.0.0.1',
+          SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '2000',
+        }
+      : {}),
+    ...options.env,
+  };
+}
+
+/** Stack.restart: one instance stopped and started again, resolved once the new one answers. */
+function restarter(
+  supervisor: Supervisor,
+  at: {
+    env: Record<string, string>;
+    apiNames: string[];
+    apiPorts: number[];
+    viewerProcessPort: number;
+    timeoutMs: number;
+  },
+): Stack['restart'] {
+  const { env, apiNames, apiPorts, viewerProcessPort, timeoutMs } = at;
+  return async (name, restartOptions = {}) => {
+    const started = performance.now();
+    const portOf = (instance: string) => {
+      if (instance === 'viewer') return viewerProcessPort;
+      if (instance === 'api') return apiPorts[0]!;
+      const index = apiNames.indexOf(instance);
+      return index >= 0 ? apiPorts[index] : undefined;
+    };
+    const infoLogged = !/^(warn|error|fatal|silent)$/.test(env.LOG_LEVEL ?? 'info');
+    const { child, exit } = await supervisor.restart(name, restartOptions.stopTimeoutMs ?? 30_000);
+    const stoppedMs = performance.now() - started;
+    // Listen for the worker's line before it can be printed.
+    const workerStarted =
+      name.startsWith('worker') && infoLogged
+        ? child.waitForLine(/worker started/, restartOptions.readyTimeoutMs ?? timeoutMs)
+        : name === 'stripe-local'
+          ? child.waitForLine(/listening on http/, restartOptions.readyTimeoutMs ?? timeoutMs)
+          : undefined;
+    workerStarted?.catch(() => {}); // raced below
+    // A new process that exits while starting fails the restart at once (not at the timeout).
+    const died = child.exited.then((exit) => {
+      throw new Error(describeExit(exit, child.output()));
+    });
+    died.catch(() => {});
+    const port = portOf(name);
+    if (port !== undefined) {
+      const ready = name === 'viewer' ? '/' : '/api/health/ready';
+      await Promise.race([
+        died,
+        waitFor(
+          `${name} (GET http://127.0.0.1:${port}${ready} answering)`,
+          async () => {
+            const status = await httpStatus(`http://127.0.0.1:${port}${ready}`);
+            return (name === 'viewer' || status === 200) && portHeldBy(port, child.pid);
+          },
+          { timeoutMs: restartOptions.readyTimeoutMs ?? timeoutMs, intervalMs: 100 },
+        ),
+      ]);
+    }
+    await Promise.race([died, workerStarted]);
+    return { child, exit, stoppedMs, readyMs: performance.now() - started - stoppedMs };
+  };
+}
+
+/**
+ * Until every API answers GET /api/health with 200 and the viewer answers at all. Each answer must come
+ * from our own process (portHeldBy): another server that took the port meanwhile would answer too,
+ * while ours dies with EADDRINUSE.
+ */
+async function waitUntilAnswering(
+  supervisor: Supervisor,
+  at: {
+    apiPorts: number[];
+    viewerProcessPort: number;
+    cluster: boolean;
+    timeoutMs: number;
+    signal: AbortSignal;
+  },
+): Promise<void> {
+  const { apiPorts, viewerProcessPort, cluster, timeoutMs } = at;
+  const waitSignal = at.signal;
+  await Promise.all([
+    ...apiPorts.map((port, i) =>
+      waitFor(
+        `the API (GET http://127.0.0.1:${port}/api/health answering 200)`,
+        async () =>
+          (await httpStatus(`http://127.0.0.1:${port}/api/health`)) === 200 &&
+          portHeldBy(port, supervisor.current(cluster ? `api-${i + 1}` : 'api')?.pid),
+        { timeoutMs, intervalMs: 250, signal: waitSignal },
+      ),
+    ),
+    // Any HTTP answer will do: the viewer's routes are its own business.
+    waitFor(
+      `the viewer on port ${viewerProcessPort}`,
+      async () => {
+        await httpStatus(`http://127.0.0.1:${viewerProcessPort}/`);
+        return portHeldBy(viewerProcessPort, supervisor.current('viewer')?.pid);
+      },
+      { timeoutMs, intervalMs: 250, signal: waitSignal },
+    ),
+  ]);
+}
+
+/** A cluster's front: nginx on the portal's two ports, over the API processes and the viewer. */
+function startClusterNginx(at: {
+  dataDir: string;
+  env: Record<string, string>;
+  apiPort: number;
+  viewerPort: number;
+  apiPorts: number[];
+  viewerProcessPort: number;
+  quiet: boolean;
+  signal: AbortSignal;
+}): Promise<NginxService> {
+  const { dataDir, env, apiPort, viewerPort, apiPorts, viewerProcessPort, quiet, signal } = at;
+  return startNginx({
+    prefix: path.join(dataDir, 'cluster', 'nginx'),
+    values: {
+      apis: apiPorts.map((port) => `127.0.0.1:${port}`),
+      viewers: [`127.0.0.1:${viewerProcessPort}`],
+      portalListen: `127.0.0.1:${apiPort}`,
+      viewerListen: `127.0.0.1:${viewerPort}`,
+      webDist: env.WEB_DIST_DIR ?? WEB_DIST_DIR,
+      // The largest model upload, with room for the form around it.
+      maxBody: `${Number(env.MODEL_UPLOAD_MAX_MB ?? 50) + 10}m`,
+    },
+    ports: [apiPort, viewerPort],
+    quiet,
+    signal,
+  });
 }
 
 /** The status of a GET (the body read and dropped); rejects when nothing answers within 3 s. */
