@@ -20,10 +20,10 @@ import {
   DEMO_TENANT,
   PLATFORM_TENANT,
   type DemoAccount,
-} from '@helix/stack/demo-accounts';
+} from './seed/demo-accounts.ts';
 import { PLANS } from './seed/plans.ts';
 
-export { DEMO_ACCOUNTS, DEMO_TENANT, PLATFORM_TENANT } from '@helix/stack/demo-accounts';
+export { DEMO_ACCOUNTS, DEMO_TENANT, PLATFORM_TENANT } from './seed/demo-accounts.ts';
 export { PLANS } from './seed/plans.ts';
 
 /** Concurrent seeds of one database (two test files, two starts) wait for each other. */

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { migrate } from './migrate.ts';
+import { migrate } from '@helix/server/db/migrate';
 import { ROOT, WEB_DIST_DIR } from './paths.ts';
 import { freePort, portHeldBy, portIsFree, waitFor } from './services/net.ts';
 import { resolvePostgres } from './services/postgres.ts';
