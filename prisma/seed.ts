@@ -6,10 +6,9 @@
  * time without undoing edits made in the portal (changed passwords, edited roles or plans). To pick up
  * changes to the data here on an existing database, reset the database.
  *
- *   npm run db:seed                 (seeds DATABASE_URL)
+ *   npm run db:seed                 (seeds DATABASE_URL: packages/stack/src/db-seed.ts)
  *   npm run db:seed -- --no-demo    (without the demo tenant and the demo logins, e.g. in production)
  */
-import { pathToFileURL } from 'node:url';
 import { hashPassword } from '@helix/server/auth/password';
 import { createDb, type Prisma } from '@helix/server/db';
 import { withTransaction } from '@helix/server/db/transaction';
@@ -20,10 +19,10 @@ import {
   DEMO_TENANT,
   PLATFORM_TENANT,
   type DemoAccount,
-} from '@helix/stack/demo-accounts';
+} from './seed/demo-accounts.ts';
 import { PLANS } from './seed/plans.ts';
 
-export { DEMO_ACCOUNTS, DEMO_TENANT, PLATFORM_TENANT } from '@helix/stack/demo-accounts';
+export { DEMO_ACCOUNTS, DEMO_TENANT, PLATFORM_TENANT } from './seed/demo-accounts.ts';
 export { PLANS } from './seed/plans.ts';
 
 /** Concurrent seeds of one database (two test files, two starts) wait for each other. */
@@ -156,17 +155,4 @@ async function seedWith(tx: Tx, demo: boolean): Promise<string[]> {
   }
   count('users', users);
   return created;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { loadDotEnv } = await import('../packages/stack/src/paths.ts');
-  loadDotEnv();
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    console.error(
-      'DATABASE_URL is not set. (`npm start` finds or starts a database by itself; db:seed needs one.)',
-    );
-    process.exit(2);
-  }
-  console.log(`seed: ${await seed(url, { demo: !process.argv.includes('--no-demo') })}`);
 }

@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '@helix/stack/chromium';
-import { DEMO_ACCOUNTS } from '@helix/stack/demo-accounts';
+import { DEMO_ACCOUNTS } from '../../../prisma/seed/demo-accounts.ts';
 import { startStack } from '@helix/stack/stack';
 import type { Page } from 'playwright-core';
 

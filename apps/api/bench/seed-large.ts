@@ -8,7 +8,7 @@
  * empty database.
  */
 import pg from 'pg';
-import { migrate } from '@helix/stack/migrate';
+import { migrate } from '@helix/server/db/migrate';
 import { createDatabase, dropDatabase } from '@helix/stack/test-db';
 import { seed } from '../../../prisma/seed.ts';
 

@@ -277,7 +277,3 @@ export function config(): Config {
   cached ??= parseConfig();
   return cached;
 }
-/** Tests replace the configuration before building an app. */
-export function setConfig(next: Config): void {
-  cached = next;
-}

@@ -331,7 +331,3 @@ export type JobPayload<N extends JobName> = z.output<Extract<JobDefinition, { na
 /** The declaration of a job name, or undefined for a name no contract declares. */
 export const jobNamed = (name: string): JobDefinition | undefined =>
   Object.values(JOBS).find((job) => job.name === name);
-
-/** The jobs of one family (its worker runs exactly these). */
-export const jobsOf = (family: QueueFamilyName): JobDefinition[] =>
-  Object.values(JOBS).filter((job) => job.family === family);

@@ -551,5 +551,3 @@ export const MSG = {
   showRowDetails: 'Show details',
   hideRowDetails: 'Hide details',
 } as const;
-
-export type MessageKey = keyof typeof MSG;

@@ -57,7 +57,3 @@ export function planTiers(
     { up_to: 'inf', unit_amount: toCents(plan.price) },
   ];
 }
-
-/** Cents for `blocks` blocks of 1,000 additional views. */
-export const viewBlocksAmountCents = (additionalViewsPrice: number, blocks: number): number =>
-  additionalViewsPrice * blocks;

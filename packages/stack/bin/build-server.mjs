@@ -31,9 +31,7 @@ const ENTRIES = [
   },
   { name: 'viewer', entry: 'apps/viewer/src/serve.ts', outDir: 'apps/viewer/dist-node' },
   { name: 'db-migrate', entry: 'packages/stack/src/db-migrate.ts', outDir: 'packages/stack/dist-node' },
-  // Beside db-migrate (not prisma/dist-node): the stack's paths.ts it bundles finds the repository
-  // root three folders up from the bundle, as from packages/stack/src.
-  { name: 'db-seed', entry: 'prisma/seed.ts', outDir: 'packages/stack/dist-node', outName: 'db-seed.js' },
+  { name: 'db-seed', entry: 'packages/stack/src/db-seed.ts', outDir: 'packages/stack/dist-node' },
   {
     name: 'storage-migrate',
     entry: 'packages/stack/src/storage-migrate.ts',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNginx } from './nginx.ts';
 import { portAnswers } from './services/net.ts';
 import { startStack, type Stack } from './stack.ts';
-import { createTestDatabase, dropDatabase } from './test-db.ts';
+import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
 
 /**
  * `npm run start:cluster`'s shape: two API processes, two workers and the viewer behind nginx, over one

@@ -2,7 +2,7 @@
  * `npm run db:migrate`: applies prisma/migrations to DATABASE_URL (the Procfile's release step).
  * The database itself is created first when the server has no database of that name yet.
  */
-import { migrate } from './migrate.ts';
+import { migrate } from '@helix/server/db/migrate';
 import { loadDotEnv } from './paths.ts';
 import { ensureDatabase } from './services/postgres.ts';
 

@@ -4,11 +4,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
-import { migrate } from './migrate.ts';
-import { listMigrations } from './migration-files.ts';
+import { migrate } from '@helix/server/db/migrate';
+import { listMigrations } from '@helix/server/db/migration-files';
 import { schemaCatalog } from './schema-catalog.ts';
 import { diffSchemas, isEmptyMigration } from './schema-diff.ts';
-import { ADMIN_DATABASE_URL, createDatabase, dropDatabase } from './test-db.ts';
+import { ADMIN_DATABASE_URL, createDatabase, dropDatabase } from '@helix/server/testing/test-db';
 
 /**
  * `npm run db:migration -- <name>` (new-migration.ts): the SQL from what the migrations build to the

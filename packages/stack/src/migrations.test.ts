@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCHEMA_PATH } from './migration-files.ts';
-import { migrate } from './migrate.ts';
+import { SCHEMA_PATH } from '@helix/server/db/migration-files';
+import { migrate } from '@helix/server/db/migrate';
 import { schemaCatalog } from './schema-catalog.ts';
 import { diffSchemas } from './schema-diff.ts';
-import { createDatabase, dropDatabase } from './test-db.ts';
+import { createDatabase, dropDatabase } from '@helix/server/testing/test-db';
 
 describe('schema.prisma and prisma/migrations', () => {
   const names: string[] = [];

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PRISMA_DIR } from './migration-files.ts';
+import { PRISMA_DIR } from '@helix/server/db/migration-files';
 import { writeMigration } from './migration-writer.ts';
 
 /**

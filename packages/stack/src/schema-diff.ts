@@ -1,5 +1,5 @@
 import { openSchemaEngine, NO_FILTERS } from './schema-engine.ts';
-import { ADMIN_DATABASE_URL } from './test-db.ts';
+import { ADMIN_DATABASE_URL } from '@helix/server/testing/test-db';
 
 /**
  * Migration SQL between two versions of schema.prisma (null = empty database). A datamodel-to-

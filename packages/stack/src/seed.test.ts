@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, seed } from '../../../prisma/seed.ts';
 import { verifyPassword } from '@helix/server/auth/password';
-import { createTestDatabase, dropDatabase } from './test-db.ts';
+import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
 
 async function counts(url: string) {
   const client = new pg.Client({ connectionString: url });

@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listMigrations } from './migration-files.ts';
-import { migrate } from './migrate.ts';
+import { listMigrations } from '@helix/server/db/migration-files';
+import { migrate } from '@helix/server/db/migrate';
 import { freePort, which } from './services/net.ts';
 import { resolvePostgres } from './services/postgres.ts';
 import { MissingServiceError, redisPing, resolveRedis } from './services/redis.ts';
 import { resolveSmtp } from './services/smtp.ts';
-import { ADMIN_DATABASE_URL, databaseUrl, dropDatabase } from './test-db.ts';
+import { ADMIN_DATABASE_URL, databaseUrl, dropDatabase } from '@helix/server/testing/test-db';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'helix-stack-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

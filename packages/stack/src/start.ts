@@ -5,7 +5,7 @@
  * `npm run start:cluster` (`npm start -- --cluster`, or HELIX_CLUSTER=1): the deployed shape, two API
  * processes and two workers with the viewer behind nginx (HELIX_APIS / HELIX_WORKERS change the counts).
  */
-import { DEMO_ACCOUNTS } from './demo-accounts.ts';
+import { DEMO_ACCOUNTS } from '../../../prisma/seed/demo-accounts.ts';
 import { loadDotEnv } from './paths.ts';
 import { displayPath } from './services/types.ts';
 import { startStack, type Stack } from './stack.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@helix/stack/services/net';
 import { createDatabase } from '@helix/stack/test-db';
-import { migrate } from '@helix/stack/migrate';
+import { migrate } from '@helix/server/db/migrate';
 
 const run = promisify(execFile);
 const BIN = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';

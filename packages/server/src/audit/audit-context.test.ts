@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
 import { createDb, type Db } from '../db.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_PERMISSIONS, PERMISSIONS, USER_ROLE_PERMISSIONS, type Permission } from '@helix/shared';
-import { DEMO_ACCOUNTS, DEMO_SUBSCRIPTION } from '@helix/stack/demo-accounts';
+import { DEMO_ACCOUNTS, DEMO_SUBSCRIPTION } from '../../../../prisma/seed/demo-accounts.ts';
 import { PLANS } from '../../../../prisma/seed/plans.ts';
 import type { SessionUserRecord } from '../sessions/session-user.include.ts';
 import { BASE_PERMISSIONS, effectivePermissions, planIsInForce } from './permissions.ts';

@@ -15,10 +15,6 @@ export const PLAN_FEATURE_PERMISSIONS = {
   customBranding: 'Brand.update',
 } as const satisfies Record<string, Permission>;
 
-export const PLAN_GATED_PERMISSIONS: ReadonlySet<Permission> = new Set(
-  Object.values(PLAN_FEATURE_PERMISSIONS),
-);
-
 /**
  * Whether the tenant's plan is in force: the one subscription state (billing/subscription-state.ts)
  * decides (trial, subscribed, payment failed while Stripe retries, cancelled before its end date).

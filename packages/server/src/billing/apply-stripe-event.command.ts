@@ -58,9 +58,6 @@ export interface ApplyResult {
 
 type Deps = BillingDeps & Pick<ServerDeps, 'queue'>;
 
-/** Wait before asking by e-mail to finish a 3-D Secure payment (the web shows the challenge at once). */
-export const ACTION_MAIL_DELAY_MS = 10 * 60 * 1000;
-
 /**
  * Per tenant, when the last sync of this process began reading Stripe (ms). An event that arrived
  * before that moment is already reflected in the stored state: it is only recorded.

@@ -45,7 +45,7 @@ describe('TtlCache', () => {
     expect(cache.has('b')).toBe(false);
   });
 
-  it('holds at most maxEntries, dropping the oldest insertion first', () => {
+  it('holds at most maxEntries, dropping the least recently used first', () => {
     const cache = new TtlCache<number, number>({ ttlMs: 1_000, maxEntries: 3 });
     for (let i = 1; i <= 5; i += 1) cache.set(i, i * 10);
     expect(cache.size).toBe(3);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
 import { createDb, Prisma, type Db } from '../db.ts';
 import { AppError } from '../errors.ts';
 import {

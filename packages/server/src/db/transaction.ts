@@ -135,9 +135,6 @@ export function databaseError(error: unknown): AppError | null {
   return null;
 }
 
-/** The transaction of the current async context, if any (for code that must know, e.g. tests). */
-export const currentTransaction = (): TransactionClient | undefined => ambient.getStore()?.frame?.tx;
-
 /**
  * Runs `fn` after the outermost transaction of this context commits, in the order registered; dropped
  * if it (or the savepoint `fn` was registered in) rolls back. Outside a transaction: now.

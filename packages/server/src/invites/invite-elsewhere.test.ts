@@ -1,6 +1,6 @@
 import type { Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
 import { createDb, type Db, type Tenant } from '../db.ts';
 import { openInvite } from '../accounts/join.command.ts';
 import { renderMail } from '../mail/templates.ts';

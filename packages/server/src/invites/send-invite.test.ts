@@ -3,7 +3,7 @@ import { Worker } from 'bullmq';
 import type { Transporter } from 'nodemailer';
 import { JOBS } from '@helix/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
 import { createDb, type Db } from '../db.ts';
 import { openInvite } from '../accounts/join.command.ts';
 import { createTenant, createUser, seedRoles } from '../testing/factories.ts';

@@ -47,5 +47,3 @@ export function glbProblems(bytes: Uint8Array): string[] {
   }
   return [];
 }
-
-export const isGlb = (bytes: Uint8Array): boolean => glbProblems(bytes).length === 0;

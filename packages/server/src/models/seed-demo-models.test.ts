@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
 import { createDb, type Db } from '../db.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
 import { glbProblems } from './glb.ts';

@@ -1,4 +1,4 @@
-import { SUPPORT_TARGETS, type SupportTier } from '@helix/shared/support';
+import type { SupportTier } from '@helix/shared/support';
 import { planInForce } from '../billing/subscription-state.ts';
 import type { PolicyActor } from '../sessions/session.service.ts';
 
@@ -16,5 +16,3 @@ export function supportTierOf(actor: PolicyActor, now = new Date()): SupportTier
     actor.permissions.includes('Customersupport');
   return fastTrack ? 'priority' : 'standard';
 }
-
-export const supportTargetOf = (tier: SupportTier) => SUPPORT_TARGETS[tier];

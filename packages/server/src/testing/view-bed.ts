@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
+import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
 import { createDb, type Db } from '../db.ts';
 import { createRedis, type Redis } from '../redis.ts';
 import type { TenantPlanContext } from '../views/allowance.ts';

@@ -70,8 +70,6 @@ const stripeId = (prefix?: string) =>
       error: 'Not a valid id.',
     });
 
-export const DISPLAY_TYPES = ['MONTHLY', 'YEARLY'] as const;
-
 // ---- requests --------------------------------------------------------------------------------------
 
 /**

@@ -1,7 +1,6 @@
 /**
  * The demo tenants and logins. Other code and tests rely on these exact values; README.md lists them.
- * The stack owns them (its start banner prints the logins); prisma/seed.ts imports them from here, so
- * the stack never reaches into the seed.
+ * The seed (prisma/seed.ts) makes them; the stack's start banner prints the logins from here.
  */
 export const PLATFORM_TENANT = {
   domainPrefix: 'services',

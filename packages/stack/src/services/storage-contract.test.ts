@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3RVER_CREDENTIALS, startS3Server, type S3Service } from '@helix/stack/services/s3';
-import { copyStorage } from './copy-storage.ts';
-import { LocalStorage } from './local-storage.ts';
-import { S3Storage } from './s3-storage.ts';
-import { storageContract } from './storage-contract.ts';
-import { StorageUnavailableError } from './storage-unavailable.error.ts';
+import { S3RVER_CREDENTIALS, startS3Server, type S3Service } from './s3.ts';
+import { copyStorage } from '@helix/server/storage/copy-storage';
+import { LocalStorage } from '@helix/server/storage/local-storage';
+import { S3Storage } from '@helix/server/storage/s3-storage';
+import { storageContract } from '@helix/server/storage/storage-contract';
+import { StorageUnavailableError } from '@helix/server/storage/storage-unavailable.error';
 
 const MIB = 1024 * 1024;
 let dir: string;

@@ -9,6 +9,7 @@ export const PRISMA_DIR = path.resolve(
   '..',
   '..',
   '..',
+  '..',
   'prisma',
 );
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
