@@ -118,7 +118,7 @@ describe('server-rendered pages hydrate', () => {
       await shows(page);
       expect(errors.filter((e) => MISMATCH.test(e))).toEqual([]);
       // The server's styles carry antd's cache map: the browser's antd injects none of the styles it
-      // lists again (src/prerender/render-route.server.tsx).
+      // lists again (src/server-render/render-route.server.tsx).
       const styles = await page.evaluate(() => {
         const map = Array.from(document.querySelectorAll('style'))
           .map((s) => /\.data-ant-cssinjs-cache-path\{content:"([^"]*)"/.exec(s.textContent ?? '')?.[1])

@@ -10,7 +10,7 @@ import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/sess
 import { googleSignInAtom } from '../session/sign-in-providers';
 import type { PageData } from './page-data';
 import { serverRenderedDocument, withGoogleFlag } from './document';
-import { renderRoute, type RenderedPage } from './render-route.server';
+import { renderRoute } from './render-route.server';
 
 /** The app's own stylesheets of each page's route chunks, by page (build/server-bundle.ts defines it). */
 declare const __PAGE_CSS__: Record<
