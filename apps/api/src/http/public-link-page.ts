@@ -35,6 +35,24 @@ export function oembedDiscovery(config: Pick<Config, 'PUBLIC_URL'>, pageUrl: str
   return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(href)}" title="oEmbed">`;
 }
 
+/**
+ * The embed document cut once where each page puts its own: before the title, the rest of the head,
+ * the body up to #root, and after #root (a shell without them gets them added).
+ */
+function shellParts(html: string): [string, string, string, string] {
+  const untitled = html.replace(/<title>[^<]*<\/title>/, '');
+  const titleAt = html.search(/<title>/);
+  const top = titleAt >= 0 ? html.slice(0, titleAt) : untitled.slice(0, untitled.indexOf('</head>'));
+  const rest = titleAt >= 0 ? untitled.slice(titleAt) : untitled.slice(untitled.indexOf('</head>'));
+  const headEnd = rest.indexOf('</head>');
+  const inHead = rest.slice(0, headEnd);
+  const body = rest.slice(headEnd + '</head>'.length);
+  const root = ROOT.exec(body);
+  if (root) return [top, inHead, body.slice(0, root.index), body.slice(root.index + root[0].length)];
+  const bodyEnd = body.lastIndexOf('</body>');
+  return [top, inHead, body.slice(0, bodyEnd), body.slice(bodyEnd)];
+}
+
 /** What the page shows: the link's viewer, the allowlist's panel, or the unavailable page. */
 type LinkState = 'ready' | 'not-allowed' | 'unavailable';
 
@@ -77,7 +95,7 @@ export function publicLinkPage(
 ): RequestHandler {
   const { config } = deps;
   const file = path.join(path.resolve(webDist), 'embed.html');
-  const shell = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  const shell = existsSync(file) ? shellParts(readFileSync(file, 'utf8')) : null;
   const portal = new URL(config.PUBLIC_URL);
   const viewerOrigin = new URL(config.VIEWER_URL).origin;
   return async (req, res, next) => {
@@ -142,11 +160,8 @@ export function publicLinkPage(
     if (state === 'ready') head += `<link rel="preconnect" href="${escapeHtml(viewerOrigin)}">`;
     head += oembedDiscovery(config, pageUrl);
     const root = `<div id="root" data-link="${state}">${body}</div>`;
-    const html = shell
-      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(titleText(title))}</title>`)
-      .replace('</head>', `${head}</head>`)
-      .replace(ROOT, () => root);
-    const page = ROOT.test(shell) ? html : html.replace('</body>', `${root}</body>`);
+    const [top, inHead, inBody, end] = shell;
+    const page = `${top}<title>${escapeHtml(titleText(title))}</title>${inHead}${head}</head>${inBody}${root}${end}`;
     res.status(state === 'unavailable' ? 404 : 200);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store');
@@ -155,7 +170,8 @@ export function publicLinkPage(
     const [before, after = ''] = viewer ? page.split(TOKEN_SLOT) : [page];
     if (req.acceptsEncodings('gzip') === 'gzip') {
       res.setHeader('Content-Encoding', 'gzip');
-      res.end(splicedGzip(before!, viewer ?? '', after));
+      // The page's own parts name its compressed parts: a short key instead of the whole page.
+      res.end(splicedGzip(before!, viewer ?? '', after, `${kind}\u0000${title}\u0000${head}\u0000${root}`));
     } else {
       res.end(viewer ? `${before}${viewer}${after}` : page);
     }
