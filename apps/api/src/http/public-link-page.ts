@@ -8,7 +8,7 @@ import { escapeHtml } from '@helix/server/escape-html';
 import { embedBackground } from '@helix/server/models/embed-background';
 import { EMBED_TOKEN_SHAPE, embedAccess, type EmbedRecord } from '@helix/server/models/embed-access';
 import { embeddingAllowed } from '@helix/server/models/embed-host.policy';
-import { apiOrigin, viewerPageUrl } from '@helix/server/models/viewer-urls';
+import { apiOrigin, signedModelFileUrl, viewerPageUrl } from '@helix/server/models/viewer-urls';
 import { presentBrandingLook } from '@helix/server/presenters/branding.presenter';
 import { embedViewerToken } from '@helix/server/views/embed-viewer';
 import {
@@ -126,7 +126,12 @@ export function publicLinkPage(
         } else {
           state = 'ready';
           if (place === 'allowed') viewer = embedViewerToken(config, embed.id, req.ip ?? '');
-          const frameUrl = viewerPageUrl(config, embed.model, token, 'embedding', viewer && TOKEN_SLOT);
+          // The model's signed file address too: the viewer's document starts its download at once
+          // (apps/viewer/src/model-hint.ts); the viewer's API call stays the authority on it.
+          const glb = embed.model.fileKey
+            ? `&glb=${encodeURIComponent(signedModelFileUrl(config, embed.model))}`
+            : '';
+          const frameUrl = `${viewerPageUrl(config, embed.model, token, 'embedding', viewer && TOKEN_SLOT)}${glb}`;
           const backdrop = embedBackground(embed);
           if (kind === 'embed') {
             title = embed.model.name || '3D model';
