@@ -19,6 +19,7 @@
  * for its diagnostics: main-thread work, request chains, long tasks).
  * Exit code 1 when a target is missed.
  */
+import os from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -55,7 +56,8 @@ const OWNER = { email: 'owner@demo.helix.local', password: 'owner-demo-2026' };
 const TARGETS = { performance: 0.95, accessibility: 0.95, 'best-practices': 0.95 } as const;
 // Lighthouse reports KiB; 250 kB is read as 250 KiB.
 const LOGIN_BYTES_MAX = 250 * 1024;
-const FIRST_FRAME_MAX_MS = 1500;
+/** The /embed first frame's target (issue 30): median of FRAME_RUNS cold loads. */
+const FIRST_FRAME_MAX_MS = Number(process.env.BENCH_FIRST_FRAME_MAX_MS ?? 900);
 
 type Category = keyof typeof TARGETS;
 
@@ -197,7 +199,6 @@ async function auditHydrated(browser: Browser, port: number, page: string, url: 
   return auditMedian(port, page, url);
 }
 
-
 let reportCount = 0;
 
 /** The brotli body of a URL as the server sends it (not decoded), in bytes. */
@@ -304,9 +305,9 @@ async function auditMedian(port: number, page: string, url: string): Promise<Pag
  * so the frame's mark can be placed on the page's timeline. A fresh profile each time: a first visit.
  */
 interface FrameTiming {
-  /** The viewer frame's navigation starts (the embed page has its detail and made the iframe). */
+  /** The viewer frame's navigation starts (the frame is in the page's HTML, drawn by the server). */
   frameStart: number;
-  /** The model file is downloaded (after the viewer's script and its API lookup). */
+  /** The model file is downloaded (started by the viewer document's preload, beside its script). */
   fetched: number;
   /** The glTF is parsed. */
   parsed: number;
@@ -469,7 +470,11 @@ async function main() {
     const step = (k: keyof FrameTiming) => median(timings.map((t) => t[k])).toFixed(0);
     console.log(
       `  medians: viewer frame starts ${step('frameStart')} ms, model downloaded ${step('fetched')} ms, ` +
-        `parsed ${step('parsed')} ms, first frame ${step('ready')} ms`,
+        `parsed ${step('parsed')} ms, first frame ${step('ready')} ms ` +
+        `(load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' / ')} on ${os.cpus().length} cores)`,
     );
     if (frameMedian > FIRST_FRAME_MAX_MS) {
       failed = true;
