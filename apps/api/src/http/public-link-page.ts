@@ -6,7 +6,12 @@ import type { Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { escapeHtml } from '@helix/server/escape-html';
 import { embedBackground } from '@helix/server/models/embed-background';
-import { EMBED_TOKEN_SHAPE, embedAccess, type EmbedRecord } from '@helix/server/models/embed-access';
+import {
+  EMBED_TOKEN_SHAPE,
+  embedAccess,
+  type EmbedAccess,
+  type EmbedRecord,
+} from '@helix/server/models/embed-access';
 import { embeddingAllowed } from '@helix/server/models/embed-host.policy';
 import { apiOrigin, signedModelFileUrl, viewerPageUrl } from '@helix/server/models/viewer-urls';
 import { presentBrandingLook } from '@helix/server/presenters/branding.presenter';
@@ -113,7 +118,9 @@ export function publicLinkPage(
     let head = '';
     let viewer: string | undefined;
     try {
-      const access = await embedAccess(deps, token);
+      // Looked up already by the frame policy for this request (embed-frame-policy.ts), else here.
+      const seen = res.locals.embedAccess as { token: string; access: EmbedAccess } | undefined;
+      const access = seen?.token === token ? seen.access : await embedAccess(deps, token);
       if (access.ok) {
         const { embed } = access;
         const domain = embed.tenant.customDomainName?.toLowerCase();
