@@ -191,9 +191,9 @@ async function timed(stats: Stats, request: () => Promise<Response>): Promise<{ 
 
 const newStats = (label: string): Stats => ({ label, requests: 0, errors: 0, latencies: [], seconds: 0 });
 
-/** The median and the spread of a list of numbers. */
+/** The median and the spread of a list of numbers (a pair whose bare slice stalled is left out). */
 function spread(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
   const at = (q: number) => {
     const i = (sorted.length - 1) * q;
     const lo = Math.floor(i);

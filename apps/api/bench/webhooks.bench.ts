@@ -14,6 +14,7 @@
  * child process; the Stripe-compatible server (packages/stripe-local) and the load generator in this
  * one. Each webhook re-reads the customer's subscriptions from Stripe one tenant at a time (per process), then stores in a short transaction.
  */
+import os from 'node:os';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -130,7 +131,11 @@ async function main() {
     console.log(
       `webhook deliveries ${String(run.deliveries).padStart(6)}  ${run.perSecond.toFixed(0).padStart(5)} events/s  ` +
         `p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms` +
-        (run.errors ? `  (${run.errors} non-2xx)` : ''),
+        (run.errors ? `  (${run.errors} non-2xx)` : '') +
+        `  (load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' / ')} on ${os.cpus().length} cores)`,
     );
     const processed = await db.processedStripeEvent.count();
     console.log(`events recorded once: ${processed} of ${events.length} distinct`);

@@ -64,7 +64,9 @@ export async function fetchModel(
 ): Promise<ArrayBuffer> {
   let res: Response;
   try {
-    res = await fetch(url, { signal, credentials: 'omit' });
+    // No cookies go to the API's origin either way; 'same-origin' is the mode of the viewer document's
+    // preload of the model (crossorigin=anonymous, model-hint.ts), so the preloaded download is used.
+    res = await fetch(url, { signal, credentials: 'same-origin' });
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     throw new ModelLoadError('network', 0, (e as Error).message);

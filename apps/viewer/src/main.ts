@@ -4,6 +4,7 @@ import type { GLTF } from 'three/addons/loaders/GLTFLoader.js';
 import { readAllowSrc, readApiUrl } from './api-config.ts';
 import { createApiLookup } from './api-lookup.ts';
 import { fetchModel, ModelLoadError } from './load-model.ts';
+import { hintedModelUrl } from './model-hint.ts';
 import { offlineModeOf, receiveOfflineCopy, registerOfflineViewer } from './offline-copy.ts';
 import { resolveModelSource, type ModelSource } from './model-source.ts';
 import { parseViewerParams } from './params.ts';
@@ -136,7 +137,10 @@ async function start(): Promise<void> {
   app.append(loading.el);
 
   // The model file downloads while three.js is still arriving.
-  const download = fetchModel(source.glbUrl, (loaded, total) => loading.progress(loaded, total));
+  // On a share or embed page its document's preload has started it (the page's hint, model-hint.ts).
+  const download = fetchModel(hintedModelUrl(params.glb, source.glbUrl), (loaded, total) =>
+    loading.progress(loaded, total),
+  );
   download.catch(() => undefined); // awaited below
 
   let runtime: Awaited<typeof sceneRuntime>;

@@ -81,7 +81,7 @@ describe('parseColour / parseUrl', () => {
 describe('withoutDevParams', () => {
   it('drops src and every free-form settings/branding/title parameter, keeping the catalogue ones', () => {
     const p = parseViewerParams(
-      '?model=m&subscription=s&currentmode=standard&version=3&viewer=AbCdEfGhIjKlMnOp&src=/x.glb&settings=info&bg=red' +
+      '?model=m&subscription=s&currentmode=standard&version=3&viewer=AbCdEfGhIjKlMnOp&glb=https://a.test/f&src=/x.glb&settings=info&bg=red' +
         '&bgcolor=blue&bgimage=/b.png&loading=/l.png&primary=%23fff&name=N&description=D',
     );
     const gated = withoutDevParams(p);
@@ -91,6 +91,7 @@ describe('withoutDevParams', () => {
       currentmode: 'standard',
       version: '3',
       viewer: 'AbCdEfGhIjKlMnOp',
+      glb: 'https://a.test/f',
       src: null,
       settings: null,
       bg: null,

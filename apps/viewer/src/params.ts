@@ -12,6 +12,8 @@ export interface ViewerParams {
   version: string | null;
   /** The share/embed page's viewer token (minted by the API), passed to the API lookup (a view counts once per viewer). */
   viewer: string | null;
+  /** The share/embed page's hint of the model file's signed address (model-hint.ts), downloaded early. */
+  glb: string | null;
   /** Direct URL of the .glb to load (tests, development); when given the API is not asked. */
   src: string | null;
   /** Raw `settings` value: comma-separated enabled embed flags; null when absent. */
@@ -44,6 +46,7 @@ export function parseViewerParams(search: string | URLSearchParams): ViewerParam
       : 'embedding',
     version: get('version') || null,
     viewer: get('viewer') || null,
+    glb: get('glb') || null,
     src: get('src') || null,
     settings: get('settings'),
     bg: get('bg') || null,

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import sirv from 'sirv';
 import { allowSrcFromEnv, apiUrlFromEnv, injectAllowSrcMeta, injectApiMeta } from './api-config.ts';
+import { modelPreloadLink } from './model-hint.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_DIST = path.resolve(here, '..', 'dist');
@@ -87,7 +88,11 @@ const served = (handler: ReturnType<typeof sirv>, req: http.IncomingMessage, res
  * app). Rewritten documents are held per file version; the ETag follows the bytes actually sent, so a
  * changed configuration (same file) is never answered with a stale 304.
  */
-function htmlHandler(file: string, transform: (html: string) => string) {
+function htmlHandler(
+  file: string,
+  transform: (html: string) => string,
+  extraHeaders: (req: http.IncomingMessage) => Record<string, string> = () => ({}),
+) {
   let cached: { version: string; body: Buffer; etag: string; mtime: Date } | null = null;
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> => {
     const info = await stat(file).catch(() => null);
@@ -105,6 +110,7 @@ function htmlHandler(file: string, transform: (html: string) => string) {
       ETag: cached.etag,
       'Last-Modified': cached.mtime.toUTCString(),
       'Cache-Control': 'no-cache',
+      ...extraHeaders(req),
     };
     if (req.headers['if-none-match'] === cached.etag) {
       res.writeHead(304, headers);
@@ -142,8 +148,14 @@ export function createViewerServer(options: ViewerServerOptions = {}): http.Serv
   const allowSrc = options.allowSrc === true;
   const config = JSON.stringify({ apiUrl, allowSrc });
   const distDir = path.resolve(options.distDir ?? DEFAULT_DIST);
-  const html = htmlHandler(path.join(distDir, 'index.html'), (page) =>
-    injectAllowSrcMeta(injectApiMeta(page, apiUrl), allowSrc),
+  const html = htmlHandler(
+    path.join(distDir, 'index.html'),
+    (page) => injectAllowSrcMeta(injectApiMeta(page, apiUrl), allowSrc),
+    (req): Record<string, string> => {
+      // A share or embed page's model starts downloading with this document (model-hint.ts).
+      const link = modelPreloadLink(new URL(req.url ?? '/', 'http://localhost').search, apiUrl);
+      return link ? { Link: link } : {};
+    },
   );
   const assets = sirv(distDir, {
     etag: true,

@@ -126,9 +126,19 @@ describe('the share page', () => {
     const { context, page } = await newPage(browser);
     /** The API calls of every frame of the page (the model file and images are files, not calls). */
     const calls: URL[] = [];
+    /** Downloads of the model file: one, started by the viewer document's preload and used by the viewer. */
+    const modelFiles: URL[] = [];
     page.on('request', (r) => {
       const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/files/models/')) modelFiles.push(url);
       if (url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/files/')) calls.push(url);
+    });
+    /** The viewer document's preload of the model (its Link header). */
+    const preloads: string[] = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'document' && new URL(r.url()).searchParams.has('glb')) {
+        preloads.push(r.headers()['link'] ?? '');
+      }
     });
     const ready = async () => {
       const handle = await page.locator('iframe.embed-frame').elementHandle({ timeout: 20_000 });
@@ -146,6 +156,9 @@ describe('the share page', () => {
     const first = calls[0]!;
     expect(first.searchParams.get('viewer')).toMatch(/^vw1\./);
     expect(first.searchParams.has('kept')).toBe(false);
+    expect(preloads).toHaveLength(1);
+    expect(preloads[0]).toMatch(/^<[^>]+\/api\/files\/models\/\d+\?[^>]+>; rel=preload; as=fetch/);
+    expect(modelFiles).toHaveLength(1);
 
     // A reload: again one call, sending the token the viewer kept from the first load.
     calls.length = 0;

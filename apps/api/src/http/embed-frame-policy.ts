@@ -31,6 +31,8 @@ export function embedFramePolicy(deps: Pick<ServerDeps, 'db' | 'config' | 'logge
     try {
       const token = req.path.split('/')[2] ?? '';
       const access = await embedAccess(deps, token);
+      // The page's own handler reads the same answer (public-link-page.ts): one lookup per page load.
+      res.locals.embedAccess = { token, access };
       if (access.ok && access.embed.allowedHosts.length > 0) {
         const { allowedHosts, tenant } = access.embed;
         const referrer = req.get('referer');

@@ -6,9 +6,14 @@ import type { Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { escapeHtml } from '@helix/server/escape-html';
 import { embedBackground } from '@helix/server/models/embed-background';
-import { EMBED_TOKEN_SHAPE, embedAccess, type EmbedRecord } from '@helix/server/models/embed-access';
+import {
+  EMBED_TOKEN_SHAPE,
+  embedAccess,
+  type EmbedAccess,
+  type EmbedRecord,
+} from '@helix/server/models/embed-access';
 import { embeddingAllowed } from '@helix/server/models/embed-host.policy';
-import { apiOrigin, viewerPageUrl } from '@helix/server/models/viewer-urls';
+import { apiOrigin, signedModelFileUrl, viewerPageUrl } from '@helix/server/models/viewer-urls';
 import { presentBrandingLook } from '@helix/server/presenters/branding.presenter';
 import { embedViewerToken } from '@helix/server/views/embed-viewer';
 import {
@@ -33,6 +38,24 @@ const TOKEN_SLOT = 'HelixViewerTokenSlot0';
 export function oembedDiscovery(config: Pick<Config, 'PUBLIC_URL'>, pageUrl: string): string {
   const href = `${new URL(config.PUBLIC_URL).origin}/api/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;
   return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(href)}" title="oEmbed">`;
+}
+
+/**
+ * The embed document cut once where each page puts its own: before the title, the rest of the head,
+ * the body up to #root, and after #root (a shell without them gets them added).
+ */
+function shellParts(html: string): [string, string, string, string] {
+  const untitled = html.replace(/<title>[^<]*<\/title>/, '');
+  const titleAt = html.search(/<title>/);
+  const top = titleAt >= 0 ? html.slice(0, titleAt) : untitled.slice(0, untitled.indexOf('</head>'));
+  const rest = titleAt >= 0 ? untitled.slice(titleAt) : untitled.slice(untitled.indexOf('</head>'));
+  const headEnd = rest.indexOf('</head>');
+  const inHead = rest.slice(0, headEnd);
+  const body = rest.slice(headEnd + '</head>'.length);
+  const root = ROOT.exec(body);
+  if (root) return [top, inHead, body.slice(0, root.index), body.slice(root.index + root[0].length)];
+  const bodyEnd = body.lastIndexOf('</body>');
+  return [top, inHead, body.slice(0, bodyEnd), body.slice(bodyEnd)];
 }
 
 /** What the page shows: the link's viewer, the allowlist's panel, or the unavailable page. */
@@ -77,7 +100,7 @@ export function publicLinkPage(
 ): RequestHandler {
   const { config } = deps;
   const file = path.join(path.resolve(webDist), 'embed.html');
-  const shell = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  const shell = existsSync(file) ? shellParts(readFileSync(file, 'utf8')) : null;
   const portal = new URL(config.PUBLIC_URL);
   const viewerOrigin = new URL(config.VIEWER_URL).origin;
   return async (req, res, next) => {
@@ -95,7 +118,9 @@ export function publicLinkPage(
     let head = '';
     let viewer: string | undefined;
     try {
-      const access = await embedAccess(deps, token);
+      // Looked up already by the frame policy for this request (embed-frame-policy.ts), else here.
+      const seen = res.locals.embedAccess as { token: string; access: EmbedAccess } | undefined;
+      const access = seen?.token === token ? seen.access : await embedAccess(deps, token);
       if (access.ok) {
         const { embed } = access;
         const domain = embed.tenant.customDomainName?.toLowerCase();
@@ -108,7 +133,12 @@ export function publicLinkPage(
         } else {
           state = 'ready';
           if (place === 'allowed') viewer = embedViewerToken(config, embed.id, req.ip ?? '');
-          const frameUrl = viewerPageUrl(config, embed.model, token, 'embedding', viewer && TOKEN_SLOT);
+          // The model's signed file address too: the viewer's document starts its download at once
+          // (apps/viewer/src/model-hint.ts); the viewer's API call stays the authority on it.
+          const glb = embed.model.fileKey
+            ? `&glb=${encodeURIComponent(signedModelFileUrl(config, embed.model))}`
+            : '';
+          const frameUrl = `${viewerPageUrl(config, embed.model, token, 'embedding', viewer && TOKEN_SLOT)}${glb}`;
           const backdrop = embedBackground(embed);
           if (kind === 'embed') {
             title = embed.model.name || '3D model';
@@ -142,11 +172,8 @@ export function publicLinkPage(
     if (state === 'ready') head += `<link rel="preconnect" href="${escapeHtml(viewerOrigin)}">`;
     head += oembedDiscovery(config, pageUrl);
     const root = `<div id="root" data-link="${state}">${body}</div>`;
-    const html = shell
-      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(titleText(title))}</title>`)
-      .replace('</head>', `${head}</head>`)
-      .replace(ROOT, () => root);
-    const page = ROOT.test(shell) ? html : html.replace('</body>', `${root}</body>`);
+    const [top, inHead, inBody, end] = shell;
+    const page = `${top}<title>${escapeHtml(titleText(title))}</title>${inHead}${head}</head>${inBody}${root}${end}`;
     res.status(state === 'unavailable' ? 404 : 200);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store');
@@ -155,7 +182,8 @@ export function publicLinkPage(
     const [before, after = ''] = viewer ? page.split(TOKEN_SLOT) : [page];
     if (req.acceptsEncodings('gzip') === 'gzip') {
       res.setHeader('Content-Encoding', 'gzip');
-      res.end(splicedGzip(before!, viewer ?? '', after));
+      // The page's own parts name its compressed parts: a short key instead of the whole page.
+      res.end(splicedGzip(before!, viewer ?? '', after, `${kind}\u0000${title}\u0000${head}\u0000${root}`));
     } else {
       res.end(viewer ? `${before}${viewer}${after}` : page);
     }

@@ -16,8 +16,7 @@ const parts = new Map<string, { head: Buffer; tail: Buffer; headCrc: number }>()
 const HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 const MAX_STORED = 0xffff;
 
-function partsOf(head: string, tail: string) {
-  const key = `${head}\u0000${tail}`;
+function partsOf(head: string, tail: string, key: string) {
   let kept = parts.get(key);
   if (!kept) {
     const headBytes = Buffer.from(head);
@@ -32,9 +31,12 @@ function partsOf(head: string, tail: string) {
   return kept;
 }
 
-/** The gzip bytes of `head + piece + tail`; `piece` is at most 64 kB. */
-export function splicedGzip(head: string, piece: string, tail: string): Buffer {
-  const kept = partsOf(head, tail);
+/**
+ * The gzip bytes of `head + piece + tail`; `piece` is at most 64 kB. `key` names head and tail (the
+ * same key must always mean the same parts); by default they are their own key.
+ */
+export function splicedGzip(head: string, piece: string, tail: string, key = `${head}\u0000${tail}`): Buffer {
+  const kept = partsOf(head, tail, key);
   const middle = Buffer.from(piece);
   if (middle.length > MAX_STORED) throw new Error('a spliced piece is at most 64 kB');
   // A stored block: BFINAL 0, BTYPE 00 (byte-aligned after the full flush), LEN, NLEN, the bytes.

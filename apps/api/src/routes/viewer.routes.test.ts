@@ -608,6 +608,26 @@ describe('abuse of public links', () => {
     expect((await request(limited).post('/api/model/embed/detail').send({ token: other })).status).toBe(200);
     expect(await recorded({ modelId: model.id })).toBe(3);
   });
+
+  it('limits loads per client address (EMBED_RATE_LIMIT_MAX); another address has its own count', async () => {
+    const limited = h.appWith({ EMBED_RATE_LIMIT_MAX: '2', TRUST_PROXY: 'true' });
+    const a = await customer(h);
+    const model = await createModel(h);
+    const params = paramsOf((await detail(await embedToken(a, model.id))).body.url);
+    const from = (ip: string) =>
+      request(limited)
+        .get('/api/viewer/model')
+        .query({ ...params, viewer: viewerId() })
+        .set('Origin', VIEWER)
+        .set('X-Forwarded-For', ip);
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await from('198.51.100.77')).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const refused = await from('198.51.100.77');
+    expect(refused.body).toMatchObject({ statusCode: 429 });
+    // Another address has its own count.
+    expect((await from('198.51.100.78')).status).toBe(200);
+  });
 });
 
 describe('the embed access cache (EMBED_ACCESS_CACHE_MS)', () => {

@@ -10,8 +10,8 @@ const loadedAtThisAddress = (): boolean =>
   performance.getEntriesByType('navigation')[0]?.name === window.location.href;
 
 /**
- * /embed/:token and /share/:token inside the app. Neither page is a screen of the app: src/boot.ts
- * draws each on its own without React (./embed-start.ts, ./share-start.ts), so an address reached by a
+ * /embed/:token and /share/:token inside the app. Neither page is a screen of the app: the API draws
+ * each (apps/api/src/http/public-link-page.ts, started by ./link-page-start.ts), so an address reached by a
  * navigation within the app is loaded as its own document. An address boot did not take for such a
  * link is unavailable (and is never reloaded in a loop); the share page says what to do, the embed page
  * (inside someone else's site) stays neutral.
