@@ -5,25 +5,25 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoModels, demoModelDefs, type DemoModel } from './build-demo-models.ts';
-import { readGlb, triangleCountOf, validateGlb, type GltfDocument } from './glb-inspect.ts';
+import { readGlb, triangleCountOf, validateGlb, type GltfJson } from './glb-inspect.ts';
 import { modelToGlb } from './glb-writer.ts';
 
 let outDir = '';
 let models: DemoModel[] = [];
-const docs = new Map<string, GltfDocument>();
+const docs = new Map<string, GltfJson>();
 
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(tmpdir(), 'helix-demo-'));
   models = await buildDemoModels(outDir);
   for (const m of models)
-    docs.set(m.urlModelName, readGlb(new Uint8Array(await readFile(path.join(outDir, m.file)))).json);
+    docs.set(m.urlModelName, await readGlb(new Uint8Array(await readFile(path.join(outDir, m.file)))));
 }, 60_000);
 
 afterAll(async () => {
   if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
-const nodeNames = (doc: GltfDocument) => (doc.nodes ?? []).map((n) => n.name ?? '');
+const nodeNames = (doc: GltfJson) => (doc.nodes ?? []).map((n) => n.name ?? '');
 
 describe('buildDemoModels', () => {
   it('returns the catalogue entries', () => {
@@ -48,7 +48,7 @@ describe('buildDemoModels', () => {
       const bytes = new Uint8Array(await readFile(path.join(outDir, m.file)));
       expect(Buffer.from(bytes.subarray(0, 4)).toString('latin1')).toBe('glTF');
       expect(new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true)).toBe(2);
-      expect(validateGlb(bytes)).toEqual([]);
+      expect(await validateGlb(bytes)).toEqual([]);
       const doc = docs.get(m.urlModelName)!;
       expect(doc.asset.version).toBe('2.0');
       expect(nodeNames(doc).every((n) => n.length > 0)).toBe(true);
@@ -127,7 +127,7 @@ describe('buildDemoModels', () => {
     for (const def of again) {
       const file = await readFile(path.join(outDir, `${def.urlModelName}.glb`));
       const hash = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-      expect(hash(modelToGlb(def))).toBe(hash(file));
+      expect(hash(await modelToGlb(def))).toBe(hash(file));
     }
   });
 });

@@ -54,8 +54,8 @@ export async function buildDemoModels(outDir: string, options: BuildOptions = {}
     defs.map(async (def): Promise<DemoModel> => {
       const file = `${def.urlModelName}.glb`;
       const thumbnail = `${def.urlModelName}.png`;
-      const glb = modelToGlb(def);
-      const problems = validateGlb(glb);
+      const glb = await modelToGlb(def);
+      const problems = await validateGlb(glb);
       if (problems.length) throw new Error(`${file} is not valid glTF: ${problems.join('; ')}`);
       await writeFile(path.join(outDir, file), glb);
       if (options.thumbnails !== false)

@@ -42,7 +42,7 @@ const meshesOf = (root: Object3D): Mesh[] => {
 describe('the USDZ of the ubiquitin model', () => {
   let gltf: GLTF;
   beforeAll(async () => {
-    const glb = modelToGlb(buildUbiquitin(parsePdb(await readFile(defaultPdbPath, 'utf8'))));
+    const glb = await modelToGlb(buildUbiquitin(parsePdb(await readFile(defaultPdbPath, 'utf8'))));
     gltf = await new GLTFLoader().parseAsync(glb.slice().buffer, '');
   });
 

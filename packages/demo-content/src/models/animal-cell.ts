@@ -2,10 +2,9 @@ import {
   add,
   cylinder,
   ellipsoid,
-  emptyMesh,
   length,
   mapVertices,
-  mergeInto,
+  merge,
   normalize,
   orient,
   scale,
@@ -14,7 +13,6 @@ import {
   surface,
   translate,
   tube,
-  catmullRom,
   type MeshData,
   type Vec3,
 } from '../geometry.ts';
@@ -71,17 +69,16 @@ export function buildAnimalCell(): ModelDef {
   // Golgi apparatus: a stack of curved, flattened cisternae plus budding vesicles.
   const golgiCenter: Vec3 = [2.6, -0.3, -0.9];
   occupied.push({ c: golgiCenter, r: 1.3 });
-  const golgi = emptyMesh();
+  const golgi: MeshData[] = [];
   for (let k = 0; k < 5; k++) {
     const w = 1.2 - k * 0.12;
     const disc = ellipsoid([w, 0.07, w * 0.55], 24, 10);
     const bent = mapVertices(disc, (p) => [p[0], p[1] + (0.35 * (p[0] * p[0])) / (w * w) + k * 0.2, p[2]]);
-    mergeInto(golgi, translate(bent, add(golgiCenter, [0, -0.4, 0])));
+    golgi.push(translate(bent, add(golgiCenter, [0, -0.4, 0])));
   }
   for (let v = 0; v < 7; v++) {
     const a = (v / 7) * Math.PI * 2;
-    mergeInto(
-      golgi,
+    golgi.push(
       sphere(
         0.1 + 0.03 * (v % 3),
         add(golgiCenter, [Math.cos(a) * 1.45, 0.45 + 0.15 * Math.sin(2 * a), Math.sin(a) * 0.8]),
@@ -92,8 +89,8 @@ export function buildAnimalCell(): ModelDef {
   }
 
   // Rough ER: stacked, wavy sheets wrapped around one side of the nucleus; ribosomes dot them.
-  const er = emptyMesh();
-  const ribosomes = emptyMesh();
+  const er: MeshData[] = [];
+  const ribosomes: MeshData[] = [];
   for (let layer = 0; layer < 4; layer++) {
     const r = NUCLEUS_RADIUS + 0.35 + layer * 0.28;
     const sheet = surface(
@@ -110,15 +107,14 @@ export function buildAnimalCell(): ModelDef {
       40,
       22,
     );
-    mergeInto(er, sheet);
+    er.push(sheet);
     for (let k = 0; k < 45; k++) {
       const u = rand();
       const v = rand();
       const theta = 0.8 + v * 1.4;
       const phi = 2.3 + u * 1.9 + 0.1 * layer;
       const rr = r + 0.09 * Math.sin(9 * u + layer) * Math.sin(7 * v) + 0.05;
-      mergeInto(
-        ribosomes,
+      ribosomes.push(
         sphere(
           0.045,
           add(NUCLEUS_CENTER, [
@@ -133,7 +129,7 @@ export function buildAnimalCell(): ModelDef {
     }
   }
   // Smooth ER: a few branching tubules on the far side.
-  const smoothEr = emptyMesh();
+  const smoothEr: MeshData[] = [];
   for (let t = 0; t < 4; t++) {
     const start: Vec3 = add(NUCLEUS_CENTER, [-0.3 + t * 0.35, -NUCLEUS_RADIUS - 0.5, -0.8 + t * 0.5]);
     const ctrl: Vec3[] = [start];
@@ -141,10 +137,10 @@ export function buildAnimalCell(): ModelDef {
       const last = ctrl[ctrl.length - 1]!;
       ctrl.push(add(last, [range(-0.6, 0.9), range(-0.5, 0.1), range(-0.5, 0.5)]));
     }
-    mergeInto(smoothEr, tube(catmullRom(ctrl, 6), 0.08, 8));
+    smoothEr.push(tube(ctrl, 0.08, 8, true, (ctrl.length - 1) * 6));
   }
   // Free ribosomes in the cytosol.
-  for (let k = 0; k < 60; k++) mergeInto(ribosomes, sphere(0.045, place(0.02, 0.85, false), 6, 4));
+  for (let k = 0; k < 60; k++) ribosomes.push(sphere(0.045, place(0.02, 0.85, false), 6, 4));
 
   const mitochondria: PartDef[] = [];
   for (let k = 0; k < 7; k++) {
@@ -169,20 +165,24 @@ export function buildAnimalCell(): ModelDef {
     });
   }
 
-  const peroxisomes = emptyMesh();
+  const peroxisomes: MeshData[] = [];
   for (let k = 0; k < 4; k++) {
     const r = range(0.14, 0.2);
-    mergeInto(peroxisomes, sphere(r, place(r), 12, 8));
+    peroxisomes.push(sphere(r, place(r), 12, 8));
   }
 
   // Centrosome: two centrioles at right angles.
   const centrosomeAt = place(0.5);
-  const centrosome = merge2(
+  const centrosome = merge([
     translate(orient(cylinder(0.09, 0.09, 0.45, 9), [0, 1, 0], [0, -0.22, 0]), centrosomeAt),
     translate(orient(cylinder(0.09, 0.09, 0.45, 9), [1, 0, 0], [-0.22, 0, 0.12]), centrosomeAt),
-  );
+  ]);
 
-  const anchorOf = (mesh: MeshData): Vec3 => [mesh.positions[0]!, mesh.positions[1]!, mesh.positions[2]!];
+  const anchorOf = (meshes: MeshData[]): Vec3 => [
+    meshes[0]!.positions[0]!,
+    meshes[0]!.positions[1]!,
+    meshes[0]!.positions[2]!,
+  ];
   const centreOfPart = (p: PartDef): Vec3 => {
     const m = p.mesh!;
     const c: Vec3 = [0, 0, 0];
@@ -223,28 +223,28 @@ export function buildAnimalCell(): ModelDef {
       {
         name: 'Rough endoplasmic reticulum',
         description: 'Membrane sheets studded with ribosomes; folds and processes secreted proteins.',
-        mesh: er,
+        mesh: merge(er),
         material: { name: 'Rough ER', color: '#4fb3a9', roughness: 0.55, doubleSided: true },
         extras: { labelAnchor: add(NUCLEUS_CENTER, [-NUCLEUS_RADIUS - 1.0, 0.4, 0.4]) },
       },
       {
         name: 'Smooth endoplasmic reticulum',
         description: 'Tubular membranes that make lipids and store calcium.',
-        mesh: smoothEr,
+        mesh: merge(smoothEr),
         material: { name: 'Smooth ER', color: '#8fd694', roughness: 0.55 },
         extras: { labelAnchor: anchorOf(smoothEr) },
       },
       {
         name: 'Ribosomes',
         description: 'Protein factories, free in the cytosol or bound to the rough ER.',
-        mesh: ribosomes,
+        mesh: merge(ribosomes),
         material: { name: 'Ribosome', color: '#273043', roughness: 0.7 },
         extras: { labelAnchor: anchorOf(ribosomes) },
       },
       {
         name: 'Golgi apparatus',
         description: 'Stacked cisternae that modify, sort and package proteins into vesicles.',
-        mesh: golgi,
+        mesh: merge(golgi),
         material: { name: 'Golgi apparatus', color: '#f2c84b', roughness: 0.5 },
         extras: { labelAnchor: add(golgiCenter, [0, 0.7, 0]) },
       },
@@ -263,7 +263,7 @@ export function buildAnimalCell(): ModelDef {
       {
         name: 'Peroxisomes',
         description: 'Small organelles that break down fatty acids and detoxify hydrogen peroxide.',
-        mesh: peroxisomes,
+        mesh: merge(peroxisomes),
         material: { name: 'Peroxisome', color: '#7ccf3c', roughness: 0.5 },
         extras: { labelAnchor: anchorOf(peroxisomes) },
       },
@@ -287,8 +287,4 @@ export function buildAnimalCell(): ModelDef {
     root,
     thumbnail: { yaw: -0.5, pitch: 0.45, background: ['#13202c', '#2f4858'] },
   };
-}
-
-function merge2(a: MeshData, b: MeshData): MeshData {
-  return mergeInto(mergeInto(emptyMesh(), a), b);
 }

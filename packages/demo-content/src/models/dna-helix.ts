@@ -1,4 +1,4 @@
-import { cylinderBetween, emptyMesh, lerp, mergeInto, sphere, tube, type Vec3 } from '../geometry.ts';
+import { cylinderBetween, lerp, merge, sphere, tube, type MeshData, type Vec3 } from '../geometry.ts';
 import type { ModelDef, PartDef } from '../model-def.ts';
 
 /** B-DNA proportions in nanometres. */
@@ -29,15 +29,15 @@ export function buildDnaHelix(): ModelDef {
     return tube(pts, 0.11, 8, true);
   });
 
-  const phosphates = emptyMesh();
-  const bases = new Map<string, ReturnType<typeof emptyMesh>>();
+  const phosphates: MeshData[] = [];
+  const bases = new Map<string, MeshData[]>();
   const anchors = new Map<string, { target: number; best: number; point: Vec3 }>();
   const targets: Record<string, number> = { A: 0.12, T: 0.37, G: 0.62, C: 0.87 };
   for (let i = 0; i < n; i++) {
     const p1 = strandPoint(0, i);
     const p2 = strandPoint(1, i);
-    mergeInto(phosphates, sphere(0.19, p1, 10, 7));
-    mergeInto(phosphates, sphere(0.19, p2, 10, 7));
+    phosphates.push(sphere(0.19, p1, 10, 7));
+    phosphates.push(sphere(0.19, p2, 10, 7));
     const b1 = DNA_SEQUENCE[i]!;
     const b2 = COMPLEMENT[b1]!;
     const mid = lerp(p1, p2, 0.5);
@@ -46,8 +46,8 @@ export function buildDnaHelix(): ModelDef {
       [b2, p2, mid],
     ] as const) {
       let mesh = bases.get(base);
-      if (!mesh) bases.set(base, (mesh = emptyMesh()));
-      mergeInto(mesh, cylinderBetween(from, lerp(from, to, 0.97), 0.1, 8, true));
+      if (!mesh) bases.set(base, (mesh = []));
+      mesh.push(cylinderBetween(from, lerp(from, to, 0.97), 0.1, 8, true));
       // Label each base at the pair nearest its own height, so the four labels spread out.
       const f = i / (n - 1);
       const prev = anchors.get(base);
@@ -60,7 +60,7 @@ export function buildDnaHelix(): ModelDef {
   const baseParts: PartDef[] = ['A', 'T', 'G', 'C'].map((b) => ({
     name: BASE_NAME[b]!,
     description: `${BASE_NAME[b]} (${b}) bases; pairs with ${BASE_NAME[COMPLEMENT[b]!]} (${COMPLEMENT[b]}).`,
-    mesh: bases.get(b)!,
+    mesh: merge(bases.get(b)!),
     material: { name: BASE_NAME[b]!, color: BASE_COLOR[b]!, roughness: 0.5 },
     extras: { labelAnchor: anchors.get(b)!.point },
   }));
@@ -87,7 +87,7 @@ export function buildDnaHelix(): ModelDef {
       {
         name: 'Phosphate groups',
         description: 'One phosphate per nucleotide links the deoxyribose sugars.',
-        mesh: phosphates,
+        mesh: merge(phosphates),
         material: { name: 'Phosphate', color: '#f4e3b5', roughness: 0.35 },
         extras: { labelAnchor: strandPoint(0, Math.round(n / 2), RADIUS) },
       },

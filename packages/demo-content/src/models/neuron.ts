@@ -1,9 +1,7 @@
 import {
   add,
-  catmullRom,
   ellipsoid,
-  emptyMesh,
-  mergeInto,
+  merge,
   normalize,
   rotateAround,
   perpendicular,
@@ -41,7 +39,7 @@ export function buildNeuron(): ModelDef {
   const nucleolus = translate(ellipsoid(0.17, 12, 9), [0.05, 0.22, 0.3]);
 
   // Dendrites: recursive, tapering branches leaving the soma on the side away from the axon.
-  const dendrites = emptyMesh();
+  const dendrites: MeshData[] = [];
   const grow = (start: Vec3, dir: Vec3, len: number, r: number, depth: number) => {
     const ctrl: Vec3[] = [start];
     let d = dir;
@@ -51,12 +49,8 @@ export function buildNeuron(): ModelDef {
       p = add(p, scale(d, len / 4));
       ctrl.push(p);
     }
-    const pts = catmullRom(ctrl, 4);
     const rEnd = r * 0.55;
-    mergeInto(
-      dendrites,
-      tube(pts, (_i, t) => r + (rEnd - r) * t, 8, true),
-    );
+    dendrites.push(tube(ctrl, (t) => r + (rEnd - r) * t, 8, true, (ctrl.length - 1) * 4));
     if (depth > 0) {
       const branches = depth > 1 ? 2 : 2 + Math.floor(rand() * 2);
       for (let b = 0; b < branches; b++) {
@@ -67,7 +61,7 @@ export function buildNeuron(): ModelDef {
         grow(p, nd, len * range(0.55, 0.75), rEnd, depth - 1);
       }
     } else {
-      mergeInto(dendrites, sphere(rEnd * 1.3, p, 8, 6));
+      dendrites.push(sphere(rEnd * 1.3, p, 8, 6));
     }
   };
   const primary = 6;
@@ -85,7 +79,7 @@ export function buildNeuron(): ModelDef {
   // Axon hillock: a cone from the soma into the axon.
   const hillockPts: Vec3[] = [];
   for (let s = 0; s <= 8; s++) hillockPts.push(axonPoint(0.7 + (s / 8) * (AXON_START + 0.9 - 0.7)));
-  const hillock = tube(hillockPts, (_i, t) => 0.5 * (1 - t) + 0.13 * t, 14, true);
+  const hillock = tube(hillockPts, (t) => 0.5 * (1 - t) + 0.13 * t, 14, true);
 
   const axonPts: Vec3[] = [];
   for (let x = AXON_START + 0.8; x <= AXON_END + 1e-9; x += 0.1) axonPts.push(axonPoint(x));
@@ -93,7 +87,7 @@ export function buildNeuron(): ModelDef {
 
   // Myelin sheaths with gaps (nodes of Ranvier) between them.
   const sheaths: PartDef[] = [];
-  const nodes = emptyMesh();
+  const nodes: MeshData[] = [];
   const nodeCentres: Vec3[] = [];
   const sheathLength = 1.7;
   const gap = 0.3;
@@ -105,7 +99,7 @@ export function buildNeuron(): ModelDef {
     // Rounded ends: the sheath thins at both ends.
     const mesh = tube(
       pts,
-      (_i, t) => 0.32 * Math.pow(Math.sin(Math.PI * Math.min(1, 0.12 + t * 0.76)), 0.35),
+      (t) => 0.32 * Math.pow(Math.sin(Math.PI * Math.min(1, 0.12 + t * 0.76)), 0.35),
       16,
       true,
     );
@@ -116,8 +110,7 @@ export function buildNeuron(): ModelDef {
     });
     const nodeAt = axonPoint(x + sheathLength + gap / 2);
     nodeCentres.push(nodeAt);
-    mergeInto(
-      nodes,
+    nodes.push(
       tube(
         [axonPoint(x + sheathLength + 0.03), nodeAt, axonPoint(x + sheathLength + gap - 0.03)],
         0.145,
@@ -130,7 +123,7 @@ export function buildNeuron(): ModelDef {
   }
 
   // Axon terminals: a fan of branches ending in synaptic boutons.
-  const terminals = emptyMesh();
+  const terminals: MeshData[] = [];
   const end = axonPoint(AXON_END);
   for (let k = 0; k < 6; k++) {
     const a = (k / 6) * Math.PI * 2;
@@ -141,11 +134,8 @@ export function buildNeuron(): ModelDef {
       p = add(p, scale(normalize(add(dir, [range(-0.2, 0.2), range(-0.2, 0.2), range(-0.2, 0.2)])), 0.55));
       ctrl.push(p);
     }
-    mergeInto(
-      terminals,
-      tube(catmullRom(ctrl, 5), (_i, t) => 0.1 - 0.04 * t, 8, false),
-    );
-    mergeInto(terminals, sphere(0.22, p, 14, 10));
+    terminals.push(tube(ctrl, (t) => 0.1 - 0.04 * t, 8, false, (ctrl.length - 1) * 5));
+    terminals.push(sphere(0.22, p, 14, 10));
   }
 
   const root: PartDef = {
@@ -174,7 +164,7 @@ export function buildNeuron(): ModelDef {
       {
         name: 'Dendrites',
         description: 'Branching processes that receive signals from other neurons.',
-        mesh: dendrites,
+        mesh: merge(dendrites),
         material: { name: 'Dendrite', color: '#e58fc0', roughness: 0.5 },
         extras: { labelAnchor: [-3, 1.2, 0] },
       },
@@ -201,14 +191,14 @@ export function buildNeuron(): ModelDef {
       {
         name: 'Nodes of Ranvier',
         description: 'Gaps between sheaths where the signal jumps (saltatory conduction).',
-        mesh: nodes,
+        mesh: merge(nodes),
         material: { name: 'Node of Ranvier', color: '#4fc3d9', roughness: 0.4 },
         extras: { labelAnchor: nodeCentres[Math.min(4, nodeCentres.length - 1)] ?? firstPoint(nodes) },
       },
       {
         name: 'Axon terminals',
         description: 'Branch endings with synaptic boutons that release neurotransmitters.',
-        mesh: terminals,
+        mesh: merge(terminals),
         material: { name: 'Axon terminal', color: '#f2a541', roughness: 0.45 },
         extras: { labelAnchor: add(end, [1.3, 0.6, 0]) },
       },
@@ -226,6 +216,6 @@ export function buildNeuron(): ModelDef {
   };
 }
 
-function firstPoint(mesh: MeshData): Vec3 {
-  return [mesh.positions[0]!, mesh.positions[1]!, mesh.positions[2]!];
+function firstPoint(meshes: MeshData[]): Vec3 {
+  return [meshes[0]!.positions[0]!, meshes[0]!.positions[1]!, meshes[0]!.positions[2]!];
 }

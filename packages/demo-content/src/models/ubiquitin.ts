@@ -1,4 +1,4 @@
-import { cylinderBetween, ellipsoid, emptyMesh, mergeInto, translate, type Vec3 } from '../geometry.ts';
+import { cylinderBetween, ellipsoid, merge, translate, type MeshData, type Vec3 } from '../geometry.ts';
 import type { MaterialDef, ModelDef, PartDef } from '../model-def.ts';
 import { CPK_COLOR, inferBonds, proteinAtoms, type PdbStructure } from '../pdb.ts';
 
@@ -32,15 +32,15 @@ export function buildUbiquitin(structure: PdbStructure): ModelDef {
   };
 
   // One low-poly unit sphere per element, reused for every atom of that element.
-  const byElement = new Map<string, { mesh: ReturnType<typeof emptyMesh>; count: number }>();
+  const byElement = new Map<string, { mesh: MeshData[]; count: number }>();
   atoms.forEach((a, i) => {
     const radius = (VDW[a.element] ?? 1.6) * BALL * SCALE;
     let entry = byElement.get(a.element);
     if (!entry) {
-      entry = { mesh: emptyMesh(), count: 0 };
+      entry = { mesh: [], count: 0 };
       byElement.set(a.element, entry);
     }
-    mergeInto(entry.mesh, translate(ellipsoid(radius, 10, 6), pos(i)));
+    entry.mesh.push(translate(ellipsoid(radius, 10, 6), pos(i)));
     entry.count++;
   });
 
@@ -73,8 +73,8 @@ export function buildUbiquitin(structure: PdbStructure): ModelDef {
     const mid: Vec3 = [(pos(i)[0] + pos(j)[0]) / 2, (pos(i)[1] + pos(j)[1]) / 2, (pos(i)[2] + pos(j)[2]) / 2];
     if (mid[1] < bondAnchor[1]) bondAnchor = mid;
   }
-  const bondMesh = emptyMesh();
-  for (const [i, j] of bonds) mergeInto(bondMesh, cylinderBetween(pos(i), pos(j), 0.13 * SCALE, 6));
+  const bondMesh: MeshData[] = [];
+  for (const [i, j] of bonds) bondMesh.push(cylinderBetween(pos(i), pos(j), 0.13 * SCALE, 6));
 
   const elementOrder = ['C', 'N', 'O', 'S', 'P', 'H'];
   const elements = [...byElement.keys()].sort(
@@ -92,7 +92,7 @@ export function buildUbiquitin(structure: PdbStructure): ModelDef {
     return {
       name: `${label} atoms`,
       description: `${entry.count} ${label.toLowerCase()} atoms, coloured ${el === 'C' ? 'grey' : 'by element'} (CPK).`,
-      mesh: entry.mesh,
+      mesh: merge(entry.mesh),
       material,
       extras: { labelAnchor: anchorFor(el) },
     };
@@ -114,7 +114,7 @@ export function buildUbiquitin(structure: PdbStructure): ModelDef {
         {
           name: 'Covalent bonds',
           description: `${bonds.length} bonds inferred from interatomic distances.`,
-          mesh: bondMesh,
+          mesh: merge(bondMesh),
           material: { name: 'Bond', color: '#c8c8c8', roughness: 0.5 },
           extras: { labelAnchor: bondAnchor },
         },
