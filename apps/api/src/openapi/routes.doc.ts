@@ -177,11 +177,6 @@ const route = (signature: `${Uppercase<HttpMethod>} /api${string}`, doc: Omit<Ro
  */
 
 // ---- answers that have no shared schema (no presenter: the route writes them itself) ----
-const StripeEvent = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  data: z.looseObject({ object: z.looseObject({}) }),
-});
 const html = (description: string, status = 200) => ({ status, type: 'text/html', description });
 const csv = (description: string) => ({
   type: 'text/csv',
@@ -197,8 +192,6 @@ const redirect = (description: string) => ({
   description,
   headers: { Location: 'Where the browser goes next.' },
 });
-
-const STRIPE_ERRORS = [402, 404, 409, 422, 429, 502];
 
 section('Reference', 'This document and its interactive reference.');
 route('GET /api/openapi.json', {
@@ -225,65 +218,6 @@ route('GET /api/docs/assets/:file', {
 section('Operations', 'Liveness and readiness for load balancers.');
 
 section('Accounts', 'Sign-in, sign-up, invitations, password reset and the session user.');
-route('POST /api/user/login', {
-  summary: 'Log in',
-  description:
-    "A new login ends the user's other sessions. Wrong credentials answer 400 with `errors.password`.",
-  body: LoginRequest,
-  limited: true,
-  ok: AuthResponse,
-});
-route('POST /api/user/register', {
-  summary: 'Sign up (a new school or individual); with `token` it is a join',
-  body: RegisterRequest,
-  limited: true,
-  errors: [409],
-  ok: { status: 201, schema: AuthResponse },
-});
-route('POST /api/user/join', {
-  summary: 'Join the inviting tenant',
-  body: JoinRequest,
-  limited: true,
-  errors: [409],
-  ok: { status: 201, schema: AuthResponse },
-});
-route('POST /api/validate-user', {
-  summary: 'Is this e-mail or username free?',
-  body: ValidateUserRequest,
-  limited: true,
-  ok: ValidateUserResponse,
-});
-route('POST /api/user/send_password_reset_token', {
-  summary: 'E-mail a password reset link (the same answer whether or not the address exists)',
-  body: ForgotPasswordRequest,
-  limited: true,
-  ok: MessageView,
-});
-route('POST /api/user/reset_password', {
-  summary: 'Set a new password with a reset token',
-  body: ResetPasswordRequest,
-  limited: true,
-  ok: MessageView,
-});
-route('POST /api/user/validate', {
-  summary: 'Google sign-up, second half: trade the one-time code for a session',
-  description: 'Needs the `helix_oauth` cookie of the browser that started sign-in.',
-  body: GoogleValidateRequest,
-  limited: true,
-  ok: AuthResponse,
-});
-route('POST /api/user/validate-login', {
-  summary: 'Google login, second half: trade the one-time code for a session',
-  body: GoogleValidateRequest,
-  limited: true,
-  ok: AuthResponse,
-});
-route('POST /api/user/logout', {
-  summary: 'Log out (base call)',
-  auth: 'session',
-  body: LogoutRequest,
-  ok: noContent('The session is ended.'),
-});
 route('GET /api/auth/providers', {
   summary: 'Which sign-in providers are configured',
   query: NoQuery,
@@ -301,73 +235,10 @@ route('GET /api/auth/google/callback', {
   errors: [404],
   ok: redirect("To the web app's /auth/google with a one-time code, or with error=1."),
 });
-route('GET /api/user/invitation', {
-  summary: 'What an invitation link opens (open, expired, used or invalid)',
-  query: InvitationQuery,
-  limited: true,
-  ok: InvitationView,
-});
-route('POST /api/user/invitation/accept', {
-  summary: 'Accept an invitation: set name and password, signed in to the school',
-  body: AcceptInvitationRequest,
-  limited: true,
-  errors: [409],
-  ok: { status: 201, schema: AuthResponse },
-});
-route('POST /api/user/invitation/renewal-request', {
-  summary: "An expired invitation's holder asks the school for a new one",
-  body: InvitationRenewalRequest,
-  limited: true,
-  ok: MessageView,
-});
-route('GET /api/t/:tenant/user/info', {
-  summary: 'The session user as it is now',
-  query: NoQuery,
-  ok: SessionUser,
-});
-route('POST /api/t/:tenant/user/logout', {
-  summary: 'Log out',
-  body: LogoutRequest,
-  ok: noContent('The session is ended.'),
-});
-route('POST /api/t/:tenant/user/edit', {
-  summary: 'Edit the own profile (name, picture, password)',
-  permission: 'Profile.update',
-  body: ProfileUpdate,
-  bodyType: 'multipart',
-  uploads: true,
-  outbox: {},
-  limited: true,
-  ok: ProfileUpdateResponse,
-});
 
 section('Plans', 'The plan catalogue.');
 
 section('Branding', 'White-label branding of a school.');
-route('POST /api/tenant/custom-branding-detail', {
-  summary: "A white-label page's branding, before login",
-  description: "By domain or brand name; a lookup by the request's host without a white label answers 204.",
-  body: CustomBrandingRequest,
-  limited: true,
-  errors: [404],
-  ok: [BrandingView, noContent('No white label for this host.')],
-});
-route('GET /api/t/:tenant/tenant/get', {
-  summary: "The tenant's branding",
-  query: NoQuery,
-  ok: TenantBrandingView,
-});
-route('POST /api/t/:tenant/tenant/update', {
-  summary: "Update the tenant's branding (logos, colours, brand name, domain)",
-  permission: 'Brand.update',
-  who: 'customer tenants only',
-  body: BrandingUpdate,
-  bodyType: 'multipart',
-  uploads: true,
-  outbox: {},
-  errors: [409],
-  ok: TenantBrandingView,
-});
 
 section('Models', 'The model catalogue, share and embed links, views.');
 route('GET /api/t/:tenant/model/all', {
@@ -458,21 +329,6 @@ route('GET /api/t/:tenant/tenant/getAllTenants', {
   query: TenantOptionsQuery,
   ok: { schema: z.union([TenantOptionPage, z.array(TenantOption)]) },
 });
-route('POST /api/t/:tenant/model/offline-copy', {
-  summary: 'Pin a model for offline use',
-  permission: 'Model.view',
-  body: OfflineCopyRequest,
-  errors: [409],
-  ok: OfflineCopy,
-});
-route('POST /api/t/:tenant/model/offline-view', {
-  summary: 'Record a view made offline',
-  permission: 'Model.view',
-  body: OfflineViewRequest,
-  limited: true,
-  errors: [409, 422],
-  ok: OfflineViewAnswer,
-});
 route('POST /api/model/embed/detail', {
   summary: "The share and embed pages' model and a viewer token (the viewer's lookup counts the view)",
   description:
@@ -534,170 +390,12 @@ route('GET /api/files/images/:key', {
 });
 
 section('Users', "A tenant's users, invitations and bulk invites; platform users.");
-route('GET /api/t/:tenant/user/all', {
-  summary: "The tenant's users (platform admins: every user); one page with page/pageSize, else all",
-  permission: 'User.listing.view',
-  who: 'platform admins see every user (User.listing.view or Permission.listing.view)',
-  query: TenantUsersQuery.extend({
-    sort: z.enum([...TENANT_USERS_SORTS, ...PLATFORM_USERS_SORTS]).optional(),
-  }),
-  ok: { schema: z.union([TenantUserPage, TenantUserList, PlatformUserPage, PlatformUserList]) },
-});
-route('POST /api/t/:tenant/user/detail', {
-  summary: 'One user',
-  permission: 'User.detail.view',
-  body: UserDetailRequest,
-  ok: UserDetailView,
-});
-route('POST /api/t/:tenant/user/delete', {
-  summary: 'Remove a user',
-  permission: 'User.delete',
-  body: DeleteUserRequest,
-  errors: [409],
-  ok: MessageView,
-});
-route('POST /api/t/:tenant/user/invite', {
-  summary: 'Invite one user by e-mail',
-  permission: 'User.invite',
-  who: 'not platform admins',
-  body: InviteRequest,
-  outbox: { ifMatch: false },
-  errors: [409],
-  ok: { status: 201, schema: MessageAnswer },
-});
-route('POST /api/t/:tenant/user/resend-invite', {
-  summary: 'Send an invitation again',
-  permission: 'User.invite',
-  body: ResendInviteRequest,
-  errors: [409],
-  ok: MessageAnswer,
-});
-route('POST /api/t/:tenant/user/bulk-invite', {
-  summary: 'Invite up to 10,000 users at once (12 MB body)',
-  permission: 'User.invite',
-  body: BulkInviteRequest,
-  errors: [409, 422],
-  ok: { status: 202, schema: BulkInviteStarted, description: 'Accepted: the batch runs in the background.' },
-});
-route('GET /api/t/:tenant/user/bulk-invite/:id', {
-  summary: "A bulk invite's progress",
-  permission: 'User.invite',
-  params: BatchIdParams,
-  ok: BulkInviteBatchView,
-});
-route('POST /api/t/:tenant/user/add-user', {
-  summary: 'Add a customer (a new tenant and its owner)',
-  permission: 'User.invite',
-  who: 'platform admins',
-  body: AddUserRequest,
-  errors: [409],
-  ok: { status: 201, schema: AddUserResponse },
-});
 
 section('Roles', 'Roles, permissions and role assignment (platform admins).');
-route('GET /api/t/:tenant/role/all', {
-  summary: 'Every role',
-  permission: 'Role.listing.view',
-  who: 'platform admins',
-  query: NoQuery,
-  ok: z.array(RoleView),
-});
-route('POST /api/t/:tenant/role/create', {
-  summary: 'Create (id 0) or update a role',
-  permission: ['Role.create', 'Role.update'],
-  who: 'platform admins (Role.create to create, Role.update to update)',
-  body: RoleSave,
-  outbox: {},
-  errors: [409],
-  ok: [RoleSaved, { status: 201, schema: RoleSaved, description: 'Created.' }],
-});
-route('POST /api/t/:tenant/role/delete', {
-  summary: 'Delete a role',
-  permission: 'Role.delete',
-  who: 'platform admins',
-  body: RoleDelete,
-  outbox: {},
-  errors: [409],
-  ok: MessageView,
-});
-route('POST /api/t/:tenant/role/permissions', {
-  summary: "A role's permissions and the others",
-  permission: 'Role.listing.view',
-  who: 'platform admins',
-  body: RoleIdRequest,
-  ok: RolePermissionsView,
-});
-route('GET /api/t/:tenant/permission/all', {
-  summary: 'The permission vocabulary',
-  permission: 'Permission.listing.view',
-  who: 'platform admins',
-  query: NoQuery,
-  ok: z.array(PermissionView),
-});
-route('POST /api/t/:tenant/user/assignRoles', {
-  summary: "Set a user's roles",
-  permission: 'Role.assign',
-  who: 'platform admins',
-  body: AssignRoles,
-  outbox: {},
-  errors: [409],
-  ok: RolesAssigned,
-});
 
 section('Newsletter', 'The newsletter list and its unsubscribe link.');
-route('GET /api/t/:tenant/subscribers', {
-  summary: 'Newsletter subscribers (one page with page/pageSize, else all)',
-  permission: 'Sidebar.listing.view',
-  who: 'platform admins',
-  query: NewsletterListQuery,
-  ok: { schema: z.union([SubscriberPage, SubscriberList]) },
-});
-route('GET /api/newsletter/unsubscribe', {
-  summary: 'The unsubscribe confirmation page (HTML)',
-  query: UnsubscribeQuery,
-  limited: true,
-  ok: [html('Asks to confirm.'), html('The link is not valid.', 400)],
-});
-route('POST /api/newsletter/unsubscribe', {
-  summary: 'Unsubscribe (the confirmation form, or one-click List-Unsubscribe-Post)',
-  body: UnsubscribeQuery,
-  bodyType: 'form',
-  limited: true,
-  ok: [html('Unsubscribed.'), html('The link is not valid.', 400)],
-});
 
 section('Support', 'Fast-track support requests.');
-route('POST /api/t/:tenant/support', {
-  summary: 'Ask for support (with an optional screenshot)',
-  description: 'Limited per user.',
-  body: SupportRequestCreate,
-  bodyType: 'multipart',
-  uploads: true,
-  ok: { status: 201, schema: SupportRequestCreated },
-});
-route('GET /api/t/:tenant/support', {
-  summary: 'Support requests (one page with page/pageSize, else all)',
-  permission: 'Sidebar.listing.view',
-  who: 'platform admins',
-  query: SupportListQuery,
-  ok: { schema: z.union([SupportRequestPage, SupportRequestList]) },
-});
-route('POST /api/t/:tenant/support/:id/status', {
-  summary: "Set a support request's status",
-  permission: 'Sidebar.listing.view',
-  who: 'platform admins',
-  params: SupportIdParams,
-  body: SupportStatusUpdate,
-  ok: SupportRequestView,
-});
-route('GET /api/t/:tenant/support/:id/screenshot', {
-  summary: "A support request's screenshot",
-  permission: 'Sidebar.listing.view',
-  who: 'platform admins',
-  params: SupportIdParams,
-  query: NoQuery,
-  ok: { type: 'image/webp', description: 'The screenshot.' },
-});
 
 section('Audit', 'The audit log.');
 
@@ -705,130 +403,6 @@ section(
   'Billing',
   "Plans, payments and the subscription (Stripe). Money calls are the owner's (403 BILLING_OWNER_ONLY).",
 );
-route('GET /api/billing/config', {
-  summary: 'What the browser needs to load Stripe.js',
-  query: NoQuery,
-  ok: BillingConfigView,
-});
-route('POST /api/stripe/webhook', {
-  summary: "Stripe's webhook",
-  description:
-    'The signature covers the raw body (up to 512 kB). A failure while applying answers 5xx so Stripe retries.',
-  auth: 'stripe',
-  body: StripeEvent,
-  bodyType: 'raw',
-  errors: [413, ...STRIPE_ERRORS],
-  ok: WebhookAnswer,
-});
-const billing = (
-  summary: string,
-  body: z.ZodType,
-  ok: z.ZodType,
-  extra: Partial<Parameters<typeof route>[1]> = {},
-) => ({
-  summary,
-  permission: 'Subscription.listing.view' as const,
-  who: "the school's owner for money calls",
-  body,
-  errors: STRIPE_ERRORS,
-  ok,
-  ...extra,
-});
-route(
-  'POST /api/subscription/setup_intents',
-  billing('Start saving a card (base call, right after sign-up)', SetupIntentCreate, SetupIntentView, {
-    auth: 'session',
-  }),
-);
-route(
-  'POST /api/subscription/createtrials/guest',
-  billing('Start the trial or subscription (base call, right after sign-up)', TrialCreate, SubscriptionView, {
-    auth: 'session',
-  }),
-);
-route('GET /api/t/:tenant/subscription/summary', {
-  summary: "The subscription page's summary",
-  permission: 'Subscription.listing.view',
-  query: NoQuery,
-  errors: [502],
-  ok: SubscriptionSummaryView,
-});
-route('GET /api/t/:tenant/subscription/invoices', {
-  summary: 'Invoices, newest first',
-  permission: 'Subscription.listing.view',
-  query: InvoiceListQuery,
-  errors: STRIPE_ERRORS,
-  ok: InvoiceListView,
-});
-route(
-  'POST /api/t/:tenant/subscription/preview',
-  billing('What a plan or seats change would cost now', ChangePreview, ChangePreviewView),
-);
-route(
-  'POST /api/t/:tenant/subscription/change-plan',
-  billing('Change plan in place (prorated)', PlanChange, PlanChangeView),
-);
-route(
-  'POST /api/t/:tenant/subscription/seats',
-  billing('Change the number of seats', SeatsChange, PlanChangeView),
-);
-route(
-  'POST /api/t/:tenant/checkout/create',
-  billing('A Stripe Checkout page for a plan', CheckoutCreate, CheckoutUrl),
-);
-route(
-  'POST /api/t/:tenant/subscription/change',
-  billing("Stripe's portal page to change plan", SubscriptionChange, CheckoutUrl),
-);
-route(
-  'POST /api/t/:tenant/subscription/detail',
-  billing("Stripe's billing portal", PortalRequest, CheckoutUrl),
-);
-route(
-  'POST /api/t/:tenant/subscription/cancel_plan',
-  billing("Stripe's portal page to cancel", PortalRequest, CheckoutUrl),
-);
-route(
-  'POST /api/t/:tenant/subscription/create_views',
-  billing('Buy blocks of 1,000 views (Checkout)', BuyViews, CheckoutUrl),
-);
-route(
-  'POST /api/t/:tenant/subscription/setup_intents',
-  billing('Start saving a card', SetupIntentCreate, SetupIntentView),
-);
-route(
-  'POST /api/t/:tenant/subscription/setup_intents/cancel',
-  billing('Cancel saving a card', SetupIntentCancel, SetupIntentView),
-);
-route(
-  'POST /api/t/:tenant/subscription/setup_intents/update',
-  billing('Change the card being saved', SetupIntentUpdate, SetupIntentView),
-);
-route(
-  'POST /api/t/:tenant/subscription/setup_intents/confirm',
-  billing('Confirm saving a card', SetupIntentConfirm, SetupIntentView),
-);
-route(
-  'POST /api/t/:tenant/subscription/createtrials',
-  billing('Start the trial or subscription', TrialCreate, SubscriptionView),
-);
-route(
-  'POST /api/t/:tenant/subscription/payment-intent',
-  billing('Pay for a plan by card', PaymentIntentCreate, CardCheckoutView),
-);
-route(
-  'POST /api/t/:tenant/subscription/payment-intent/update',
-  billing('Change the card of a pending payment', PaymentIntentUpdate, PaymentIntentView),
-);
-route(
-  'POST /api/t/:tenant/subscription/latest-invoice/payment-invoice',
-  billing("The latest invoice's payment", LatestInvoicePayment, PaymentIntentView),
-);
-route(
-  'POST /api/t/:tenant/subscription/cancel_subscription',
-  billing('Cancel the subscription now', CancelSubscription, CancelSubscriptionView),
-);
-
 section('Classrooms', 'oEmbed for pasted links, and Helix as an LTI 1.3 tool (docs/lti.md).');
 route('GET /api/oembed', {
   summary: 'oEmbed 1.0 for a share or embed link (type rich)',

@@ -2,7 +2,7 @@ import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { z } from 'zod';
 import type { Permission } from '@helix/shared';
 import type { ServerDeps } from '@helix/server/deps';
-import { can } from '../http/auth.ts';
+import { auth, can } from '../http/auth.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute, type HttpMethod, type RouteDoc } from '../openapi/describe.ts';
 
@@ -10,7 +10,8 @@ type Source = 'params' | 'query' | 'body';
 
 /**
  * One route, declared once: what the reference says of it (RouteDoc: summary, schemas, answers) and
- * how it is mounted. The chain is `can()` of `can`, then `before`, then validate() of the declared
+ * how it is mounted. The chain is the session (`auth: 'session'` on a base path; tenant paths have it
+ * from their router), `can()` of `can`, then `before`, then validate() of the declared
  * params, query or body (each onto req.input, read with inputOf), then `after`, then the handler.
  */
 export interface RouteSpec<D = ServerDeps> extends RouteDoc {
@@ -47,6 +48,7 @@ export interface Route<D = ServerDeps> {
 export function defineRoute<D = ServerDeps>(spec: RouteSpec<D>): Route<D> {
   const { method, path, before, after, describeOnly = [], handler, onError, ...doc } = spec;
   const gate = spec.can ? [spec.can].flat() : [];
+  const session = doc.auth === 'session' && !path.startsWith(TENANT);
   describeRoute(method, path, {
     ...doc,
     ...(gate.length || doc.permission
@@ -62,6 +64,7 @@ export function defineRoute<D = ServerDeps>(spec: RouteSpec<D>): Route<D> {
     method,
     path,
     chain: (deps) => [
+      ...(session ? [auth((deps as Pick<ServerDeps, 'db'>).db)] : []),
       ...(gate.length ? [can(...gate)] : []),
       ...(before?.(deps) ?? []),
       ...validated.map((source) => validate(spec[source] as z.ZodType, source)),
