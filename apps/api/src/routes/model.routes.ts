@@ -1,9 +1,10 @@
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { MSG } from '@helix/shared';
 import {
   EmbedCreate,
   EmbedCreated,
+  EmbedDetail,
   EmbedDetailRequest,
   ModelIdRequest,
   ModelListQuery,
@@ -47,11 +48,11 @@ import { ifMatch } from '../http/if-match.ts';
 import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
-import { inputOf, NoQuery, validate } from '../http/validate.ts';
+import { inputOf, NoQuery } from '../http/validate.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import { wantsPage } from '../http/paged.ts';
-import { csv } from '../openapi/describe.ts';
-import { defineRoute, routerOf, TENANT } from './define-route.ts';
+import { ApiError, component, csv } from '../openapi/describe.ts';
+import { API, defineRoute, routerOf, TENANT } from './define-route.ts';
 
 const MB = 1024 * 1024;
 
@@ -286,22 +287,30 @@ const embedErrors: ErrorRequestHandler = (err, req, res, next) => {
 };
 
 /** The public share and embed pages' call (base, no login), rate-limited per client address. */
-export function embedRoutes(deps: ServerDeps): Router {
-  const router = Router();
-  const limit = rateLimiter({
-    redis: deps.redis,
-    prefix: deps.config.REDIS_PREFIX,
-    logger: deps.logger,
-    name: 'embed-detail',
-    limit: deps.config.EMBED_RATE_LIMIT_MAX,
-    windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
-  });
-  const perToken = tokenLimiter(
-    deps,
-    'embed-detail-token',
-    (req) => (req.body as { token?: unknown })?.token,
-  );
-  router.post('/model/embed/detail', limit, perToken, validate(EmbedDetailRequest), async (req, res) => {
+const embedDetailRoute = defineRoute({
+  method: 'post',
+  path: '/api/model/embed/detail',
+  tag: 'Models',
+  summary: "The share and embed pages' model and a viewer token (the viewer's lookup counts the view)",
+  description:
+    'Failures carry `success: false` beside the error shape. A link limited to some sites answers 403 EMBED_HOST_NOT_ALLOWED on a page of any other site.',
+  body: EmbedDetailRequest,
+  errorShape: component('EmbedDetailError', ApiError.extend({ success: z.literal(false) })),
+  limited: true,
+  errors: [403, 404, 409],
+  ok: EmbedDetail,
+  before: (deps) => [
+    rateLimiter({
+      redis: deps.redis,
+      prefix: deps.config.REDIS_PREFIX,
+      logger: deps.logger,
+      name: 'embed-detail',
+      limit: deps.config.EMBED_RATE_LIMIT_MAX,
+      windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
+    }),
+    tokenLimiter(deps, 'embed-detail-token', (req) => (req.body as { token?: unknown })?.token),
+  ],
+  handler: (deps) => async (req, res) => {
     // The answer carries this load's viewer token: never stored by a cache.
     res.set('Cache-Control', 'no-store');
     res.json(
@@ -310,7 +319,8 @@ export function embedRoutes(deps: ServerDeps): Router {
         fetchSite: req.get('sec-fetch-site'),
       }),
     );
-  });
-  router.use('/model/embed/detail', embedErrors);
-  return router;
-}
+  },
+  onError: embedErrors,
+});
+
+export const embedRoutes = (deps: ServerDeps): Router => routerOf(deps, API, [embedDetailRoute]);
