@@ -6,6 +6,10 @@ import { auth, can } from '../http/auth.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute, type HttpMethod, type RouteDoc } from '../openapi/describe.ts';
 
+/** Where base calls are mounted, and tenant calls (behind the session and the tenant check, app.ts). */
+export const API = '/api';
+export const TENANT = '/api/t/:tenant';
+
 type Source = 'params' | 'query' | 'body';
 
 /**
@@ -90,6 +94,3 @@ export function mountRoutes<D>(router: Router, deps: D, prefix: string, routes: 
 /** A router of declared routes at `prefix`. */
 export const routerOf = <D>(deps: D, prefix: string, routes: Route<D>[]): Router =>
   mountRoutes(Router({ mergeParams: true }), deps, prefix, routes);
-
-export const API = '/api';
-export const TENANT = '/api/t/:tenant';
