@@ -16,7 +16,7 @@ type Source = 'params' | 'query' | 'body';
  * One route, declared once: what the reference says of it (RouteDoc: summary, schemas, answers) and
  * how it is mounted. The chain is the session (`auth: 'session'` on a base path; tenant paths have it
  * from their router), `can()` of `can`, then `before`, then validate() of the declared
- * params, query or body (each onto req.input, read with inputOf), then `after`, then the handler.
+ * params, query or body (one of them, onto req.input, read with inputOf), then `after`, then the handler.
  */
 export interface RouteSpec<D = ServerDeps> extends RouteDoc {
   method: HttpMethod;
