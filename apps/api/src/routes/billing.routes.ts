@@ -33,6 +33,7 @@ import {
 } from '@helix/shared/schemas/billing';
 import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
+import type { Actor } from '@helix/server/sessions/session.service';
 import { applyStripeEvent, parseStripeEvent } from '@helix/server/billing/apply-stripe-event.command';
 import { previewChange } from '@helix/server/billing/billing-preview.query';
 import { changePlanInPlace, changeSeats } from '@helix/server/billing/change-subscription.command';
@@ -105,11 +106,9 @@ const StripeEvent = z.looseObject({
 const STRIPE_ERRORS = [402, 404, 409, 422, 429, 502];
 
 /**
- * POST /api/stripe/webhook: mounted before the JSON body parser (the signature covers the raw
- * body). A missing or bad signature is a 400, and so is a signed body that is not an event (`{}`,
- * `null`, no `data`); a verified event answers 200 once applied or recorded (unknown types, unknown
- * customers and objects Stripe no longer has included); a failure while applying (Stripe or the
- * database unreachable) answers 5xx so Stripe retries.
+ * Mounted before the JSON body parser. A missing or bad signature is a 400, and so is a signed body
+ * that is not an event (`{}`, `null`, no `data`); a verified event answers 200 once applied or recorded
+ * (unknown types, unknown customers and objects Stripe no longer has included).
  */
 const webhook = defineRoute({
   method: 'post',
@@ -156,12 +155,6 @@ const webhook = defineRoute({
 
 export const billingWebhookRoutes = (deps: ServerDeps): Router => routerOf(deps, API, [webhook]);
 
-type BillingCommand<S extends z.ZodType> = (
-  deps: ServerDeps,
-  actor: ReturnType<typeof actorOf>,
-  input: z.output<S>,
-) => Promise<unknown>;
-
 /**
  * A billing call: Subscription.listing.view, the body checked with its schema, then the command's
  * answer for the signed-in actor. A call that changes money or the subscription names its audit action
@@ -173,7 +166,7 @@ function billingCall<S extends z.ZodType>(
   summary: string,
   body: S,
   ok: z.ZodType,
-  command: BillingCommand<S>,
+  command: (deps: ServerDeps, actor: Actor, input: z.output<S>) => Promise<unknown>,
   action?: AuditAction,
   extra: Partial<RouteSpec> = {},
 ) {
