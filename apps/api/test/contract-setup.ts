@@ -12,7 +12,7 @@ function failOnDrift() {
   if (!list?.length) return;
   const found = list.splice(0);
   throw new Error(
-    `${found.length} answer(s) drift from the API reference (apps/api/src/openapi/routes.doc.ts):\n${found.join('\n')}`,
+    `${found.length} answer(s) drift from the API reference (each route's defineRoute declaration):\n${found.join('\n')}`,
   );
 }
 

@@ -1,14 +1,15 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { registry, tags } from './describe.ts';
-import './routes.doc.ts';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
 let document: OpenApiDocument | undefined;
 
 /**
- * The OpenAPI 3.1 document of every /api route, generated once per process from the shared zod
- * schemas (routes.doc.ts). Served as /api/openapi.json; the API tests check every answer against it.
+ * The OpenAPI 3.1 document of every /api route, generated once per process from the routes'
+ * declarations (defineRoute, in apps/api/src/routes/*.routes.ts: each describes itself when its module
+ * loads, so app.ts has loaded them all before it asks). Served as /api/openapi.json; the API tests
+ * check every answer against it, and openapi.test.ts that it has every mounted route.
  */
 export function openApiDocument(): OpenApiDocument {
   document ??= new OpenApiGeneratorV31(registry.definitions).generateDocument({

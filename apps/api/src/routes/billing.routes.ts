@@ -1,27 +1,39 @@
-import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import type { z } from 'zod';
+import express, { type ErrorRequestHandler, type Router } from 'express';
+import { z } from 'zod';
 import {
+  BillingConfigView,
   BuyViews,
   CancelSubscription,
+  CancelSubscriptionView,
+  CardCheckoutView,
   ChangePreview,
+  ChangePreviewView,
   CheckoutCreate,
+  CheckoutUrl,
   InvoiceListQuery,
+  InvoiceListView,
   LatestInvoicePayment,
   PaymentIntentCreate,
   PaymentIntentUpdate,
+  PaymentIntentView,
   PlanChange,
+  PlanChangeView,
   PortalRequest,
   SeatsChange,
   SetupIntentCancel,
   SetupIntentConfirm,
   SetupIntentCreate,
   SetupIntentUpdate,
+  SetupIntentView,
   SubscriptionChange,
+  SubscriptionSummaryView,
+  SubscriptionView,
   TrialCreate,
-  type BillingConfigView,
+  WebhookAnswer,
 } from '@helix/shared/schemas/billing';
 import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
+import type { Actor } from '@helix/server/sessions/session.service';
 import { applyStripeEvent, parseStripeEvent } from '@helix/server/billing/apply-stripe-event.command';
 import { previewChange } from '@helix/server/billing/billing-preview.query';
 import { changePlanInPlace, changeSeats } from '@helix/server/billing/change-subscription.command';
@@ -43,8 +55,9 @@ import {
 } from '@helix/server/billing/setup-intent.command';
 import { stripeOf } from '@helix/server/billing/stripe-client';
 import { audited } from '../http/audited.ts';
-import { actorOf, auth, can } from '../http/auth.ts';
-import { inputOf, NoQuery, validate } from '../http/validate.ts';
+import { actorOf } from '../http/auth.ts';
+import { inputOf, NoQuery } from '../http/validate.ts';
+import { API, defineRoute, routerOf, TENANT, type RouteSpec } from './define-route.ts';
 import { ERROR_CODES } from '@helix/shared/schemas/outbox';
 import type { AuditAction } from '@helix/shared/schemas/audit';
 import { webhookLagSeconds, webhookOutcomes } from '@helix/server/metrics/metrics';
@@ -84,181 +97,303 @@ export const stripeErrors: ErrorRequestHandler = (err, req, _res, next) => {
   }
 };
 
+const StripeEvent = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
+
+const STRIPE_ERRORS = [402, 404, 409, 422, 429, 502];
+
 /**
- * POST /api/stripe/webhook: mounted before the JSON body parser (the signature covers the raw
- * body). A missing or bad signature is a 400, and so is a signed body that is not an event (`{}`,
- * `null`, no `data`); a verified event answers 200 once applied or recorded (unknown types, unknown
- * customers and objects Stripe no longer has included); a failure while applying (Stripe or the
- * database unreachable) answers 5xx so Stripe retries.
+ * Mounted before the JSON body parser. A missing or bad signature is a 400, and so is a signed body
+ * that is not an event (`{}`, `null`, no `data`); a verified event answers 200 once applied or recorded
+ * (unknown types, unknown customers and objects Stripe no longer has included).
  */
-export function billingWebhookRoutes(deps: ServerDeps): Router {
-  const router = Router();
-  router.post(
-    '/stripe/webhook',
-    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
-    async (req, res) => {
-      const secret = deps.config.STRIPE_WEBHOOK_SECRET;
-      if (!secret)
-        throw new AppError('BILLING_UNAVAILABLE', { status: 503, message: 'Webhooks are not configured.' });
-      const signature = req.get('stripe-signature');
-      if (!signature || !Buffer.isBuffer(req.body)) throw AppError.badRequest('Missing Stripe signature.');
-      let verified: unknown;
-      try {
-        verified = stripeOf(deps).webhooks.constructEvent(req.body, signature, secret);
-      } catch {
-        webhookOutcomes.inc({ outcome: 'refused' });
-        throw AppError.badRequest('Invalid Stripe signature.');
-      }
-      const event = parseStripeEvent(verified);
-      // A malformed event may lack its creation time: no lag for it (a NaN would throw).
-      if (Number.isFinite(event.created)) {
-        webhookLagSeconds.observe(Math.max(0, Date.now() / 1000 - event.created));
-      }
-      const result = await applyStripeEvent(deps, event).catch((err: unknown) => {
-        webhookOutcomes.inc({ outcome: 'failed' });
-        throw err;
-      });
-      webhookOutcomes.inc({ outcome: result.outcome });
-      res.json({ received: true, outcome: result.outcome });
+const webhook = defineRoute({
+  method: 'post',
+  path: '/api/stripe/webhook',
+  tag: 'Billing',
+  summary: "Stripe's webhook",
+  description:
+    'The signature covers the raw body (up to 512 kB). A failure while applying answers 5xx so Stripe retries.',
+  auth: 'stripe',
+  body: StripeEvent,
+  bodyType: 'raw',
+  // Read once the signature is checked (parseStripeEvent).
+  describeOnly: ['body'],
+  errors: [413, ...STRIPE_ERRORS],
+  ok: WebhookAnswer,
+  before: () => [express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT })],
+  handler: (deps) => async (req, res) => {
+    const secret = deps.config.STRIPE_WEBHOOK_SECRET;
+    if (!secret)
+      throw new AppError('BILLING_UNAVAILABLE', { status: 503, message: 'Webhooks are not configured.' });
+    const signature = req.get('stripe-signature');
+    if (!signature || !Buffer.isBuffer(req.body)) throw AppError.badRequest('Missing Stripe signature.');
+    let verified: unknown;
+    try {
+      verified = stripeOf(deps).webhooks.constructEvent(req.body, signature, secret);
+    } catch {
+      webhookOutcomes.inc({ outcome: 'refused' });
+      throw AppError.badRequest('Invalid Stripe signature.');
+    }
+    const event = parseStripeEvent(verified);
+    // A malformed event may lack its creation time: no lag for it (a NaN would throw).
+    if (Number.isFinite(event.created)) {
+      webhookLagSeconds.observe(Math.max(0, Date.now() / 1000 - event.created));
+    }
+    const result = await applyStripeEvent(deps, event).catch((err: unknown) => {
+      webhookOutcomes.inc({ outcome: 'failed' });
+      throw err;
+    });
+    webhookOutcomes.inc({ outcome: result.outcome });
+    res.json({ received: true, outcome: result.outcome });
+  },
+  onError: stripeErrors,
+});
+
+export const billingWebhookRoutes = (deps: ServerDeps): Router => routerOf(deps, API, [webhook]);
+
+/**
+ * A billing call: Subscription.listing.view, the body checked with its schema, then the command's
+ * answer for the signed-in actor. A call that changes money or the subscription names its audit action
+ * (docs/audit-log.md): recorded once Stripe accepted it, since Stripe's change cannot be part of our
+ * transaction. Stripe's errors answer as stripeErrors says.
+ */
+function billingCall<S extends z.ZodType>(
+  path: `/api${string}`,
+  summary: string,
+  body: S,
+  ok: z.ZodType,
+  command: (deps: ServerDeps, actor: Actor, input: z.output<S>) => Promise<unknown>,
+  action?: AuditAction,
+  extra: Partial<RouteSpec> = {},
+) {
+  return defineRoute({
+    method: 'post',
+    path,
+    tag: 'Billing',
+    summary,
+    can: 'Subscription.listing.view',
+    who: "the school's owner for money calls",
+    body,
+    errors: STRIPE_ERRORS,
+    ok,
+    ...(action ? { after: (deps: ServerDeps) => [audited(deps, action, action.split('.')[0]!)] } : {}),
+    handler: (deps) => async (req, res) => {
+      res.json(await command(deps, actorOf(req), inputOf(req, body)));
     },
-  );
-  router.use(stripeErrors);
-  return router;
+    onError: stripeErrors,
+    ...extra,
+  });
 }
 
 /**
  * Base billing calls (/api): the Stripe.js configuration (no login), and the two calls a
  * just-registered visitor makes with the session sign-up answered (the tenant is the session's).
  */
-export function billingBaseRoutes(deps: ServerDeps): Router {
-  const router = Router();
-  router.get('/billing/config', validate(NoQuery, 'query'), (_req, res) => {
-    const answer: BillingConfigView = {
-      publishableKey: deps.config.STRIPE_SECRET_KEY ? (deps.config.STRIPE_PUBLISHABLE_KEY ?? null) : null,
-      stripeJsUrl: deps.config.STRIPE_JS_URL,
-    };
-    res.json(answer);
-  });
-  router.post(
-    '/subscription/setup_intents',
-    auth(deps.db),
-    can('Subscription.listing.view'),
-    validate(SetupIntentCreate),
-    audited(deps, 'payment-method.setup', 'payment-method'),
-    async (req, res) => {
-      res.json(await createSetupIntent(deps, actorOf(req)));
+const baseRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/billing/config',
+    tag: 'Billing',
+    summary: 'What the browser needs to load Stripe.js',
+    query: NoQuery,
+    ok: BillingConfigView,
+    handler: (deps) => (_req, res) => {
+      const answer: BillingConfigView = {
+        publishableKey: deps.config.STRIPE_SECRET_KEY ? (deps.config.STRIPE_PUBLISHABLE_KEY ?? null) : null,
+        stripeJsUrl: deps.config.STRIPE_JS_URL,
+      };
+      res.json(answer);
     },
-  );
-  router.post(
-    '/subscription/createtrials/guest',
-    auth(deps.db),
-    can('Subscription.listing.view'),
-    validate(TrialCreate),
-    audited(deps, 'subscription.create', 'subscription'),
-    async (req, res) => {
-      res.json(
-        await createTrialOrSubscription(deps, actorOf(req), inputOf(req, TrialCreate), { guest: true }),
-      );
-    },
-  );
-  router.use(stripeErrors);
-  return router;
-}
+  }),
+  billingCall(
+    '/api/subscription/setup_intents',
+    'Start saving a card (base call, right after sign-up)',
+    SetupIntentCreate,
+    SetupIntentView,
+    createSetupIntent,
+    'payment-method.setup',
+    { auth: 'session' },
+  ),
+  billingCall(
+    '/api/subscription/createtrials/guest',
+    'Start the trial or subscription (base call, right after sign-up)',
+    TrialCreate,
+    SubscriptionView,
+    (deps, actor, input) => createTrialOrSubscription(deps, actor, input, { guest: true }),
+    'subscription.create',
+    { auth: 'session' },
+  ),
+];
 
-type BillingCommand<S extends z.ZodType> = (
-  deps: ServerDeps,
-  actor: ReturnType<typeof actorOf>,
-  input: z.output<S>,
-) => Promise<unknown>;
-
-/**
- * A billing call: the body checked with its schema, then the command's answer for the signed-in actor.
- * A call that changes money or the subscription names its audit action (docs/audit-log.md): recorded
- * once Stripe accepted it, since Stripe's change cannot be part of our transaction.
- */
-const commandCall =
-  (deps: ServerDeps) =>
-  <S extends z.ZodType>(schema: S, command: BillingCommand<S>, action?: AuditAction): RequestHandler[] => [
-    validate(schema),
-    ...(action ? [audited(deps, action, action.split('.')[0]!)] : []),
-    async (req, res) => {
-      res.json(await command(deps, actorOf(req), inputOf(req, schema)));
-    },
-  ];
+export const billingBaseRoutes = (deps: ServerDeps): Router => routerOf(deps, API, baseRoutes);
 
 /** Tenant billing calls (/api/t/:tenant, after auth and the tenant check): Subscription.listing.view. */
-export function billingTenantRoutes(deps: ServerDeps): Router {
-  const router = Router({ mergeParams: true });
-  const gate = can('Subscription.listing.view');
+const tenantRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/t/:tenant/subscription/summary',
+    tag: 'Billing',
+    summary: "The subscription page's summary",
+    can: 'Subscription.listing.view',
+    query: NoQuery,
+    errors: [502],
+    ok: SubscriptionSummaryView,
+    handler: (deps) => async (req, res) => {
+      res.json(await subscriptionSummary(deps, actorOf(req)));
+    },
+    onError: stripeErrors,
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/t/:tenant/subscription/invoices',
+    tag: 'Billing',
+    summary: 'Invoices, newest first',
+    can: 'Subscription.listing.view',
+    query: InvoiceListQuery,
+    errors: STRIPE_ERRORS,
+    ok: InvoiceListView,
+    handler: (deps) => async (req, res) => {
+      res.json(await listInvoices(deps, actorOf(req), inputOf(req, InvoiceListQuery)));
+    },
+    onError: stripeErrors,
+  }),
+  billingCall(
+    '/api/t/:tenant/subscription/preview',
+    'What a plan or seats change would cost now',
+    ChangePreview,
+    ChangePreviewView,
+    previewChange,
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/change-plan',
+    'Change plan in place (prorated)',
+    PlanChange,
+    PlanChangeView,
+    changePlanInPlace,
+    'subscription.change-plan',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/seats',
+    'Change the number of seats',
+    SeatsChange,
+    PlanChangeView,
+    changeSeats,
+    'subscription.seats',
+  ),
+  billingCall(
+    '/api/t/:tenant/checkout/create',
+    'A Stripe Checkout page for a plan',
+    CheckoutCreate,
+    CheckoutUrl,
+    createCheckout,
+    'subscription.checkout',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/change',
+    "Stripe's portal page to change plan",
+    SubscriptionChange,
+    CheckoutUrl,
+    changePlan,
+    'subscription.change',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/detail',
+    "Stripe's billing portal",
+    PortalRequest,
+    CheckoutUrl,
+    billingDetail,
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/cancel_plan',
+    "Stripe's portal page to cancel",
+    PortalRequest,
+    CheckoutUrl,
+    cancelPlan,
+    'subscription.cancel-plan',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/create_views',
+    'Buy blocks of 1,000 views (Checkout)',
+    BuyViews,
+    CheckoutUrl,
+    createViewsCheckout,
+    'views.purchase',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/setup_intents',
+    'Start saving a card',
+    SetupIntentCreate,
+    SetupIntentView,
+    createSetupIntent,
+    'payment-method.setup',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/setup_intents/cancel',
+    'Cancel saving a card',
+    SetupIntentCancel,
+    SetupIntentView,
+    cancelSetupIntent,
+    'payment-method.cancel',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/setup_intents/update',
+    'Change the card being saved',
+    SetupIntentUpdate,
+    SetupIntentView,
+    updateSetupIntent,
+    'payment-method.update',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/setup_intents/confirm',
+    'Confirm saving a card',
+    SetupIntentConfirm,
+    SetupIntentView,
+    confirmSetupIntent,
+    'payment-method.confirm',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/createtrials',
+    'Start the trial or subscription',
+    TrialCreate,
+    SubscriptionView,
+    createTrialOrSubscription,
+    'subscription.create',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/payment-intent',
+    'Pay for a plan by card',
+    PaymentIntentCreate,
+    CardCheckoutView,
+    createCardCheckout,
+    'subscription.payment',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/payment-intent/update',
+    'Change the card of a pending payment',
+    PaymentIntentUpdate,
+    PaymentIntentView,
+    updatePaymentIntent,
+    'subscription.payment-update',
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/latest-invoice/payment-invoice',
+    "The latest invoice's payment",
+    LatestInvoicePayment,
+    PaymentIntentView,
+    latestInvoicePayment,
+  ),
+  billingCall(
+    '/api/t/:tenant/subscription/cancel_subscription',
+    'Cancel the subscription now',
+    CancelSubscription,
+    CancelSubscriptionView,
+    cancelSubscriptionNow,
+    'subscription.cancel',
+  ),
+];
 
-  const call = commandCall(deps);
-  router.get('/subscription/summary', gate, validate(NoQuery, 'query'), async (req, res) => {
-    res.json(await subscriptionSummary(deps, actorOf(req)));
-  });
-  router.get('/subscription/invoices', gate, validate(InvoiceListQuery, 'query'), async (req, res) => {
-    res.json(await listInvoices(deps, actorOf(req), inputOf(req, InvoiceListQuery)));
-  });
-  router.post('/subscription/preview', gate, ...call(ChangePreview, previewChange));
-  router.post(
-    '/subscription/change-plan',
-    gate,
-    ...call(PlanChange, changePlanInPlace, 'subscription.change-plan'),
-  );
-  router.post('/subscription/seats', gate, ...call(SeatsChange, changeSeats, 'subscription.seats'));
-  router.post('/checkout/create', gate, ...call(CheckoutCreate, createCheckout, 'subscription.checkout'));
-  router.post('/subscription/change', gate, ...call(SubscriptionChange, changePlan, 'subscription.change'));
-  router.post('/subscription/detail', gate, ...call(PortalRequest, billingDetail));
-  router.post(
-    '/subscription/cancel_plan',
-    gate,
-    ...call(PortalRequest, cancelPlan, 'subscription.cancel-plan'),
-  );
-  router.post('/subscription/create_views', gate, ...call(BuyViews, createViewsCheckout, 'views.purchase'));
-  router.post(
-    '/subscription/setup_intents',
-    gate,
-    ...call(SetupIntentCreate, createSetupIntent, 'payment-method.setup'),
-  );
-  router.post(
-    '/subscription/setup_intents/cancel',
-    gate,
-    ...call(SetupIntentCancel, cancelSetupIntent, 'payment-method.cancel'),
-  );
-  router.post(
-    '/subscription/setup_intents/update',
-    gate,
-    ...call(SetupIntentUpdate, updateSetupIntent, 'payment-method.update'),
-  );
-  router.post(
-    '/subscription/setup_intents/confirm',
-    gate,
-    ...call(SetupIntentConfirm, confirmSetupIntent, 'payment-method.confirm'),
-  );
-  router.post(
-    '/subscription/createtrials',
-    gate,
-    ...call(TrialCreate, createTrialOrSubscription, 'subscription.create'),
-  );
-  router.post(
-    '/subscription/payment-intent',
-    gate,
-    ...call(PaymentIntentCreate, createCardCheckout, 'subscription.payment'),
-  );
-  router.post(
-    '/subscription/payment-intent/update',
-    gate,
-    ...call(PaymentIntentUpdate, updatePaymentIntent, 'subscription.payment-update'),
-  );
-  router.post(
-    '/subscription/latest-invoice/payment-invoice',
-    gate,
-    ...call(LatestInvoicePayment, latestInvoicePayment),
-  );
-  router.post(
-    '/subscription/cancel_subscription',
-    gate,
-    ...call(CancelSubscription, cancelSubscriptionNow, 'subscription.cancel'),
-  );
-  router.use(stripeErrors);
-  return router;
-}
+export const billingTenantRoutes = (deps: ServerDeps): Router => routerOf(deps, TENANT, tenantRoutes);

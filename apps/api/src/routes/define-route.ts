@@ -2,16 +2,21 @@ import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { z } from 'zod';
 import type { Permission } from '@helix/shared';
 import type { ServerDeps } from '@helix/server/deps';
-import { can } from '../http/auth.ts';
+import { auth, can } from '../http/auth.ts';
 import { validate } from '../http/validate.ts';
 import { describeRoute, type HttpMethod, type RouteDoc } from '../openapi/describe.ts';
+
+/** Where base calls are mounted, and tenant calls (behind the session and the tenant check, app.ts). */
+export const API = '/api';
+export const TENANT = '/api/t/:tenant';
 
 type Source = 'params' | 'query' | 'body';
 
 /**
  * One route, declared once: what the reference says of it (RouteDoc: summary, schemas, answers) and
- * how it is mounted. The chain is `can()` of `can`, then `before`, then validate() of the declared
- * params, query or body (each onto req.input, read with inputOf), then `after`, then the handler.
+ * how it is mounted. The chain is the session (`auth: 'session'` on a base path; tenant paths have it
+ * from their router), `can()` of `can`, then `before`, then validate() of the declared
+ * params, query or body (one of them, onto req.input, read with inputOf), then `after`, then the handler.
  */
 export interface RouteSpec<D = ServerDeps> extends RouteDoc {
   method: HttpMethod;
@@ -47,6 +52,7 @@ export interface Route<D = ServerDeps> {
 export function defineRoute<D = ServerDeps>(spec: RouteSpec<D>): Route<D> {
   const { method, path, before, after, describeOnly = [], handler, onError, ...doc } = spec;
   const gate = spec.can ? [spec.can].flat() : [];
+  const session = doc.auth === 'session' && !path.startsWith(TENANT);
   describeRoute(method, path, {
     ...doc,
     ...(gate.length || doc.permission
@@ -62,6 +68,7 @@ export function defineRoute<D = ServerDeps>(spec: RouteSpec<D>): Route<D> {
     method,
     path,
     chain: (deps) => [
+      ...(session ? [auth((deps as Pick<ServerDeps, 'db'>).db)] : []),
       ...(gate.length ? [can(...gate)] : []),
       ...(before?.(deps) ?? []),
       ...validated.map((source) => validate(spec[source] as z.ZodType, source)),
@@ -87,6 +94,3 @@ export function mountRoutes<D>(router: Router, deps: D, prefix: string, routes: 
 /** A router of declared routes at `prefix`. */
 export const routerOf = <D>(deps: D, prefix: string, routes: Route<D>[]): Router =>
   mountRoutes(Router({ mergeParams: true }), deps, prefix, routes);
-
-export const API = '/api';
-export const TENANT = '/api/t/:tenant';

@@ -1,18 +1,30 @@
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
+import { z } from 'zod';
 import { MSG } from '@helix/shared';
 import {
   EmbedCreate,
+  EmbedCreated,
+  EmbedDetail,
   EmbedDetailRequest,
   ModelIdRequest,
   ModelListQuery,
+  ModelListResponse,
   ModelUpdate,
+  ModelView,
+  TenantOption,
+  ViewerUrl,
+  ViewsSummary,
 } from '@helix/shared/schemas/model';
 import {
   EmbedLinkExpiry,
   EmbedLinkHosts,
+  EmbedLinkList,
   EmbedLinkListQuery,
+  EmbedLinkPage,
   EmbedLinkRevoke,
+  EmbedLinkView,
 } from '@helix/shared/schemas/embed-link';
+import { MessageView } from '@helix/shared/schemas/role';
 import type { ServerDeps } from '@helix/server/deps';
 import { deleteModel } from '@helix/server/models/delete-model.command';
 import { embedDetail } from '@helix/server/models/embed-detail.query';
@@ -28,17 +40,19 @@ import { viewerUrl } from '@helix/server/models/viewer-model.query';
 import { viewsExportCsv } from '@helix/server/views/views-export.query';
 import { viewsSummary } from '@helix/server/views/views-summary';
 import { listCustomerTenants, pageCustomerTenants } from '@helix/server/tenants/list-tenants.query';
-import { TenantOptionsQuery } from '@helix/shared/schemas/tenant-option';
-import { actorOf, can } from '../http/auth.ts';
+import { TenantOptionPage, TenantOptionsQuery } from '@helix/shared/schemas/tenant-option';
+import { actorOf } from '../http/auth.ts';
 import { audited } from '../http/audited.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { ifMatch } from '../http/if-match.ts';
 import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter, tokenLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
-import { inputOf, NoQuery, validate } from '../http/validate.ts';
+import { inputOf, NoQuery } from '../http/validate.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import { wantsPage } from '../http/paged.ts';
+import { ApiError, component, csv } from '../openapi/describe.ts';
+import { API, defineRoute, routerOf, TENANT } from './define-route.ts';
 
 const MB = 1024 * 1024;
 
@@ -48,10 +62,8 @@ const catalogueAdmin: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Models, share and embed, statistics: tenant calls (/api/t/:tenant, after auth and the tenant check). */
-export function modelTenantRoutes(deps: ServerDeps): Router {
-  const router = Router({ mergeParams: true });
-  const modelUpload = upload({
+const modelUpload = (deps: ServerDeps) =>
+  upload({
     files: [
       {
         name: 'file',
@@ -65,31 +77,71 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
     maxFields: 12,
   });
 
-  router.get('/model/all', can('Model.listing.view'), validate(ModelListQuery, 'query'), async (req, res) => {
-    res.json(await listModels(deps, actorOf(req), inputOf(req, ModelListQuery)));
-  });
-
+/** Models, share and embed, statistics: tenant calls (/api/t/:tenant, after auth and the tenant check). */
+const tenantRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/t/:tenant/model/all',
+    tag: 'Models',
+    summary: 'The models the tenant may see',
+    description:
+      "Each model carries the caller's `abilities`. `stats=true` is an admin's (a platform admin, the school's owner or the Admin role): 403 for anyone else.",
+    can: 'Model.listing.view',
+    query: ModelListQuery,
+    ok: ModelListResponse,
+    handler: (deps) => async (req, res) => {
+      res.json(await listModels(deps, actorOf(req), inputOf(req, ModelListQuery)));
+    },
+  }),
   // The period's usage (home and subscription pages) and its export (statistics page).
-  router.get('/views/summary', can('Model.listing.view'), validate(NoQuery, 'query'), async (req, res) => {
-    res.json(await viewsSummary(deps, actorOf(req)));
-  });
-  router.get('/views/export', can('Model.listing.view'), validate(NoQuery, 'query'), async (req, res) => {
-    const { filename, csv } = await viewsExportCsv(deps, actorOf(req));
-    res.type('text/csv; charset=utf-8').attachment(filename).set('Cache-Control', 'no-store').send(csv);
-  });
-
+  defineRoute({
+    method: 'get',
+    path: '/api/t/:tenant/views/summary',
+    tag: 'Models',
+    summary: "The billing period's view usage",
+    can: 'Model.listing.view',
+    query: NoQuery,
+    ok: ViewsSummary,
+    handler: (deps) => async (req, res) => {
+      res.json(await viewsSummary(deps, actorOf(req)));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/t/:tenant/views/export',
+    tag: 'Models',
+    summary: "The period's views as CSV",
+    can: 'Model.listing.view',
+    who: "statistics readers: a platform admin, the school's owner or the Admin role",
+    query: NoQuery,
+    ok: csv('Views per model.'),
+    handler: (deps) => async (req, res) => {
+      const { filename, csv } = await viewsExportCsv(deps, actorOf(req));
+      res.type('text/csv; charset=utf-8').attachment(filename).set('Cache-Control', 'no-store').send(csv);
+    },
+  }),
   // An outbox call (Idempotency-Key, If-Match: the model's version).
-  const once = idempotent(deps);
-  const thumbnailLimit = imageUploadLimiter(deps, ['thumbnail']);
-  router.post('/model/update', audited(deps, 'model.update', 'model', 'id'));
-  router.post(
-    '/model/update',
-    catalogueAdmin,
-    modelUpload,
-    once,
-    thumbnailLimit,
-    validate(ModelUpdate),
-    async (req, res) => {
+  defineRoute({
+    method: 'post',
+    path: '/api/t/:tenant/model/update',
+    tag: 'Models',
+    summary: 'Add (id 0) or update a model, with its .glb and thumbnail',
+    permission: ['Model.add', 'Model.update'],
+    who: 'platform admins (Model.add to add, Model.update to update)',
+    body: ModelUpdate,
+    bodyType: 'multipart',
+    uploads: true,
+    outbox: {},
+    errors: [409],
+    ok: [ModelView, { status: 201, schema: ModelView, description: 'Added.' }],
+    before: (deps) => [
+      audited(deps, 'model.update', 'model', 'id'),
+      catalogueAdmin,
+      modelUpload(deps),
+      idempotent(deps),
+      imageUploadLimiter(deps, ['thumbnail']),
+    ],
+    handler: (deps) => async (req, res) => {
       const files = uploadedFiles(req);
       const { model, created } = await saveModel(
         deps,
@@ -100,60 +152,132 @@ export function modelTenantRoutes(deps: ServerDeps): Router {
       );
       res.status(created ? 201 : 200).json(model);
     },
-  );
-
-  router.post('/model/delete', audited(deps, 'model.delete', 'model', 'id'));
-  router.post('/model/delete', can('Model.delete'), validate(ModelIdRequest), async (req, res) => {
-    res.json(await deleteModel(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
-  });
-
-  router.post('/model/embed', audited(deps, 'link.create', 'model', 'id'));
-  router.post('/model/embed', can('Model.embed'), validate(EmbedCreate), async (req, res) => {
-    res.json(await createEmbed(deps, actorOf(req), inputOf(req, EmbedCreate)));
-  });
-
-  router.get('/model/links', can('Model.embed'), validate(EmbedLinkListQuery, 'query'), async (req, res) => {
-    const query = inputOf(req, EmbedLinkListQuery);
-    res.set('Cache-Control', 'no-store');
-    res.json(
-      wantsPage(req)
-        ? await embedLinkPage(deps, actorOf(req), query)
-        : await listEmbedLinks(deps, actorOf(req), query),
-    );
-  });
-
-  router.post('/model/links/revoke', audited(deps, 'link.revoke', 'link', 'id'));
-  router.post('/model/links/revoke', can('Model.embed'), validate(EmbedLinkRevoke), async (req, res) => {
-    res.json(await revokeEmbedLink(deps, actorOf(req), inputOf(req, EmbedLinkRevoke).id));
-  });
-
-  router.post('/model/links/expiry', audited(deps, 'link.expiry', 'link', 'id'));
-  router.post('/model/links/expiry', can('Model.embed'), validate(EmbedLinkExpiry), async (req, res) => {
-    res.json(await setEmbedLinkExpiry(deps, actorOf(req), inputOf(req, EmbedLinkExpiry)));
-  });
-
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/t/:tenant/model/delete',
+    tag: 'Models',
+    summary: 'Delete a model',
+    can: 'Model.delete',
+    who: 'platform admins',
+    body: ModelIdRequest,
+    ok: MessageView,
+    before: (deps) => [audited(deps, 'model.delete', 'model', 'id')],
+    handler: (deps) => async (req, res) => {
+      res.json(await deleteModel(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/t/:tenant/model/embed',
+    tag: 'Models',
+    summary: 'Make a share or embed link',
+    can: 'Model.embed',
+    body: EmbedCreate,
+    errors: [409, 422],
+    ok: EmbedCreated,
+    before: (deps) => [audited(deps, 'link.create', 'model', 'id')],
+    handler: (deps) => async (req, res) => {
+      res.json(await createEmbed(deps, actorOf(req), inputOf(req, EmbedCreate)));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/t/:tenant/model/links',
+    tag: 'Models',
+    summary: 'Share and embed links (one page with page/pageSize, else all)',
+    can: 'Model.embed',
+    query: EmbedLinkListQuery,
+    ok: { schema: z.union([EmbedLinkPage, EmbedLinkList]) },
+    handler: (deps) => async (req, res) => {
+      const query = inputOf(req, EmbedLinkListQuery);
+      res.set('Cache-Control', 'no-store');
+      res.json(
+        wantsPage(req)
+          ? await embedLinkPage(deps, actorOf(req), query)
+          : await listEmbedLinks(deps, actorOf(req), query),
+      );
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/t/:tenant/model/links/revoke',
+    tag: 'Models',
+    summary: 'Revoke a link',
+    can: 'Model.embed',
+    body: EmbedLinkRevoke,
+    ok: EmbedLinkView,
+    before: (deps) => [audited(deps, 'link.revoke', 'link', 'id')],
+    handler: (deps) => async (req, res) => {
+      res.json(await revokeEmbedLink(deps, actorOf(req), inputOf(req, EmbedLinkRevoke).id));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/t/:tenant/model/links/expiry',
+    tag: 'Models',
+    summary: "Set or clear a link's expiry",
+    can: 'Model.embed',
+    body: EmbedLinkExpiry,
+    errors: [409, 422],
+    ok: EmbedLinkView,
+    before: (deps) => [audited(deps, 'link.expiry', 'link', 'id')],
+    handler: (deps) => async (req, res) => {
+      res.json(await setEmbedLinkExpiry(deps, actorOf(req), inputOf(req, EmbedLinkExpiry)));
+    },
+  }),
   // The sites whose pages may show the link (docs/links.md, "Where a link may be shown").
-  router.post('/model/links/hosts', audited(deps, 'link.hosts', 'link', 'id'));
-  router.post('/model/links/hosts', can('Model.embed'), validate(EmbedLinkHosts), async (req, res) => {
-    res.json(await setEmbedLinkHosts(deps, actorOf(req), inputOf(req, EmbedLinkHosts)));
-  });
-
-  router.post('/model/viewer-url', can('Model.view'), validate(ModelIdRequest), async (req, res) => {
-    res.json(await viewerUrl(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
-  });
-
+  defineRoute({
+    method: 'post',
+    path: '/api/t/:tenant/model/links/hosts',
+    tag: 'Models',
+    summary: 'Set the sites whose pages may show a link (empty: any site)',
+    description:
+      'Patterns `school.org` or `*.school.org`, at most 20; a revoked link answers 409. docs/links.md, "Only on our sites".',
+    can: 'Model.embed',
+    who: "the link's creator, or the school's owner",
+    body: EmbedLinkHosts,
+    errors: [409],
+    ok: EmbedLinkView,
+    before: (deps) => [audited(deps, 'link.hosts', 'link', 'id')],
+    handler: (deps) => async (req, res) => {
+      res.json(await setEmbedLinkHosts(deps, actorOf(req), inputOf(req, EmbedLinkHosts)));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/t/:tenant/model/viewer-url',
+    tag: 'Models',
+    summary: "The viewer frame's address for a model",
+    can: 'Model.view',
+    body: ModelIdRequest,
+    errors: [409],
+    ok: ViewerUrl,
+    handler: (deps) => async (req, res) => {
+      res.json(await viewerUrl(deps, actorOf(req), inputOf(req, ModelIdRequest).id));
+    },
+  }),
   // With page or pageSize: one page (the model form's tenant picker); without: every matching tenant.
-  router.get('/tenant/getAllTenants', validate(TenantOptionsQuery, 'query'), async (req, res) => {
-    const query = inputOf(req, TenantOptionsQuery);
-    res.json(
-      wantsPage(req)
-        ? await pageCustomerTenants(deps.db, actorOf(req), query)
-        : await listCustomerTenants(deps.db, actorOf(req), query),
-    );
-  });
+  defineRoute({
+    method: 'get',
+    path: '/api/t/:tenant/tenant/getAllTenants',
+    tag: 'Models',
+    summary: 'Customer tenants for pickers (one page with page/pageSize, else all)',
+    who: 'platform admins',
+    query: TenantOptionsQuery,
+    ok: { schema: z.union([TenantOptionPage, z.array(TenantOption)]) },
+    handler: (deps) => async (req, res) => {
+      const query = inputOf(req, TenantOptionsQuery);
+      res.json(
+        wantsPage(req)
+          ? await pageCustomerTenants(deps.db, actorOf(req), query)
+          : await listCustomerTenants(deps.db, actorOf(req), query),
+      );
+    },
+  }),
+];
 
-  return router;
-}
+export const modelTenantRoutes = (deps: ServerDeps): Router => routerOf(deps, TENANT, tenantRoutes);
 
 /** The embed page's failures carry `success: false` beside the standard error shape. */
 const embedErrors: ErrorRequestHandler = (err, req, res, next) => {
@@ -163,22 +287,30 @@ const embedErrors: ErrorRequestHandler = (err, req, res, next) => {
 };
 
 /** The public share and embed pages' call (base, no login), rate-limited per client address. */
-export function embedRoutes(deps: ServerDeps): Router {
-  const router = Router();
-  const limit = rateLimiter({
-    redis: deps.redis,
-    prefix: deps.config.REDIS_PREFIX,
-    logger: deps.logger,
-    name: 'embed-detail',
-    limit: deps.config.EMBED_RATE_LIMIT_MAX,
-    windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
-  });
-  const perToken = tokenLimiter(
-    deps,
-    'embed-detail-token',
-    (req) => (req.body as { token?: unknown })?.token,
-  );
-  router.post('/model/embed/detail', limit, perToken, validate(EmbedDetailRequest), async (req, res) => {
+const embedDetailRoute = defineRoute({
+  method: 'post',
+  path: '/api/model/embed/detail',
+  tag: 'Models',
+  summary: "The share and embed pages' model and a viewer token (the viewer's lookup counts the view)",
+  description:
+    'Failures carry `success: false` beside the error shape. A link limited to some sites answers 403 EMBED_HOST_NOT_ALLOWED on a page of any other site.',
+  body: EmbedDetailRequest,
+  errorShape: component('EmbedDetailError', ApiError.extend({ success: z.literal(false) })),
+  limited: true,
+  errors: [403, 404, 409],
+  ok: EmbedDetail,
+  before: (deps) => [
+    rateLimiter({
+      redis: deps.redis,
+      prefix: deps.config.REDIS_PREFIX,
+      logger: deps.logger,
+      name: 'embed-detail',
+      limit: deps.config.EMBED_RATE_LIMIT_MAX,
+      windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
+    }),
+    tokenLimiter(deps, 'embed-detail-token', (req) => (req.body as { token?: unknown })?.token),
+  ],
+  handler: (deps) => async (req, res) => {
     // The answer carries this load's viewer token: never stored by a cache.
     res.set('Cache-Control', 'no-store');
     res.json(
@@ -187,7 +319,8 @@ export function embedRoutes(deps: ServerDeps): Router {
         fetchSite: req.get('sec-fetch-site'),
       }),
     );
-  });
-  router.use('/model/embed/detail', embedErrors);
-  return router;
-}
+  },
+  onError: embedErrors,
+});
+
+export const embedRoutes = (deps: ServerDeps): Router => routerOf(deps, API, [embedDetailRoute]);

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { AddUserRequest, PlatformUsersQuery } from '@helix/shared/schemas/platform-user';
+import { AddUserRequest, AddUserResponse, PlatformUsersQuery } from '@helix/shared/schemas/platform-user';
 import type { ServerDeps } from '@helix/server/deps';
 import { isPlatformAdmin } from '@helix/server/models/model.policy';
 import { addUser } from '@helix/server/platform-users/add-user.command';
@@ -8,11 +8,28 @@ import { audited } from '../http/audited.ts';
 import { actorOf } from '../http/auth.ts';
 import { wantsPage } from '../http/paged.ts';
 import { inputOf, validate } from '../http/validate.ts';
+import { defineRoute, mountRoutes, TENANT } from './define-route.ts';
+
+const addUserRoute = defineRoute({
+  method: 'post',
+  path: '/api/t/:tenant/user/add-user',
+  tag: 'Users',
+  summary: 'Add a customer (a new tenant and its owner)',
+  permission: 'User.invite',
+  who: 'platform admins',
+  body: AddUserRequest,
+  errors: [409],
+  ok: { status: 201, schema: AddUserResponse },
+  after: (deps) => [audited(deps, 'user.add', 'user', 'email', { atAnswer: true })],
+  handler: (deps) => async (req, res) => {
+    res.status(201).json(await addUser(deps, actorOf(req), inputOf(req, AddUserRequest)));
+  },
+});
 
 /**
  * The platform admin's users (/users, /permissions) and add-user (/users/add-user): tenant calls.
  * GET /user/all answers every user for a platform admin; for anyone else the tenant's own users list
- * (users.routes.ts) answers it, so this router steps aside.
+ * (users.routes.ts, which declares the route for both) answers it, so this router steps aside.
  */
 export function platformUserRoutes(deps: ServerDeps): Router {
   const router = Router({ mergeParams: true });
@@ -30,14 +47,5 @@ export function platformUserRoutes(deps: ServerDeps): Router {
     );
   });
 
-  router.post(
-    '/user/add-user',
-    validate(AddUserRequest),
-    audited(deps, 'user.add', 'user', 'email', { atAnswer: true }),
-    async (req, res) => {
-      res.status(201).json(await addUser(deps, actorOf(req), inputOf(req, AddUserRequest)));
-    },
-  );
-
-  return router;
+  return mountRoutes(router, deps, TENANT, [addUserRoute]);
 }

@@ -1,7 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import express, { Router, type RequestHandler } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
+import { z } from 'zod';
 import { openApiDocument } from '../openapi/document.ts';
+import { html } from '../openapi/describe.ts';
+import { API, defineRoute, routerOf } from './define-route.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -46,37 +49,76 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/**
- * The API reference (apps/api/API.md): GET /api/openapi.json, generated once from the shared zod
- * schemas, and GET /api/docs, Swagger UI served from node_modules (swagger-ui-dist; no CDN, so it
- * works offline and under the app's content security policy: only 'self' scripts).
- */
-export function referenceRoutes(): Router {
-  const router = Router();
-  const document = JSON.stringify(openApiDocument());
-  const files = express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d', fallthrough: true });
-  const assets: RequestHandler = (req, res, next) => {
-    if (req.path === '/init.js') {
-      res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(INIT_SCRIPT);
-      return;
-    }
-    if (!SWAGGER_UI_FILES.has(req.path)) {
-      next();
-      return;
-    }
-    files(req, res, next);
-  };
+const files = express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d', fallthrough: true });
+const assets: RequestHandler = (req, res, next) => {
+  if (req.path === '/init.js') {
+    res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(INIT_SCRIPT);
+    return;
+  }
+  if (!SWAGGER_UI_FILES.has(req.path)) {
+    next();
+    return;
+  }
+  files(req, res, next);
+};
 
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);
-  });
-  router.get('/docs', (_req, res) => {
-    res.type('html').set('Cache-Control', 'public, max-age=300').send(PAGE);
-  });
-  router.get('/docs/assets/:file', (req, res, next) => {
-    // express.static reads the file name from the path: the route's own prefix is taken off.
-    req.url = `/${req.params.file}`;
-    assets(req, res, next);
-  });
-  return router;
-}
+/** Nothing: the reference needs no dependencies. */
+type None = Record<string, never>;
+
+const routes = [
+  defineRoute<None>({
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: 'Reference',
+    summary: 'This OpenAPI 3.1 document',
+    ok: {
+      type: 'application/json',
+      schema: z.looseObject({ openapi: z.string() }),
+      description: 'The document.',
+    },
+    handler: () => {
+      // Generated when the app is made: every route module has declared its routes by then.
+      const document = JSON.stringify(openApiDocument());
+      return (_req, res) => {
+        res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);
+      };
+    },
+  }),
+  defineRoute<None>({
+    method: 'get',
+    path: '/api/docs',
+    tag: 'Reference',
+    summary: 'The interactive API reference (HTML)',
+    ok: html('The reference page.'),
+    handler: () => (_req, res) => {
+      res.type('html').set('Cache-Control', 'public, max-age=300').send(PAGE);
+    },
+  }),
+  defineRoute<None>({
+    method: 'get',
+    path: '/api/docs/assets/:file',
+    tag: 'Reference',
+    summary: "The reference page's script, stylesheet and icon (Swagger UI, from this server)",
+    errors: [404],
+    ok: [
+      {
+        type: ['text/javascript', 'application/javascript', 'text/css', 'image/png'],
+        description: 'The file.',
+      },
+      { status: 304, description: 'Not modified.' },
+    ],
+    handler: () => (req, res, next) => {
+      // express.static reads the file name from the path: the route's own prefix is taken off.
+      req.url = `/${req.params.file}`;
+      assets(req, res, next);
+    },
+  }),
+];
+
+/**
+ * The API reference (apps/api/API.md): GET /api/openapi.json, generated once from the routes'
+ * declarations (defineRoute), and GET /api/docs, Swagger UI served from node_modules
+ * (swagger-ui-dist; no CDN, so it works offline and under the app's content security policy: only
+ * 'self' scripts).
+ */
+export const referenceRoutes = (): Router => routerOf<None>({}, API, routes);

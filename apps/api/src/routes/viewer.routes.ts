@@ -1,6 +1,11 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
-import { ViewerModelQuery, ViewerRecordQuery } from '@helix/shared/schemas/model';
+import {
+  ViewerModel,
+  ViewerModelQuery,
+  ViewerRecordGrant,
+  ViewerRecordQuery,
+} from '@helix/shared/schemas/model';
 import { AppError, type Config } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { authorizeModelFile } from '@helix/server/models/model-file.query';
@@ -11,7 +16,9 @@ import { storageOf } from '@helix/server/storage/create-storage';
 import { publicLimiter } from '../http/public-limit.ts';
 import { rateLimiter } from '../http/rate-limit.ts';
 import { serveStoredObject } from '../http/serve-object.ts';
-import { inputOf, validate } from '../http/validate.ts';
+import { inputOf } from '../http/validate.ts';
+import { noContent, stored } from '../openapi/describe.ts';
+import { API, defineRoute, routerOf } from './define-route.ts';
 
 /** The viewer host (another origin) may read these answers: CORS for VIEWER_URL's origin only. */
 function viewerCors(config: Config): RequestHandler {
@@ -34,13 +41,13 @@ function viewerCors(config: Config): RequestHandler {
   };
 }
 
-export const FileParams = z.strictObject({
+const FileParams = z.strictObject({
   id: z
     .string()
     .regex(/^\d{1,10}$/)
     .transform(Number),
 });
-export const FileQuery = z.strictObject({
+const FileQuery = z.strictObject({
   exp: z
     .string()
     .regex(/^\d{1,12}$/)
@@ -51,18 +58,12 @@ export const FileQuery = z.strictObject({
     .regex(/^\d{1,10}$/)
     .optional(),
 });
-export const ImageParams = z.strictObject({ key: z.string().max(200) });
+const ImageParams = z.strictObject({ key: z.string().max(200) });
 
 const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', png: 'image/png' };
 
-/**
- * Base calls of the viewer host: the model lookup that counts a view, the signed .glb download, and the
- * public images (thumbnails, branding).
- */
-export function viewerRoutes(deps: ServerDeps): Router {
-  const router = Router();
-  const cors = viewerCors(deps.config);
-  const limit = rateLimiter({
+const viewerLimit = (deps: ServerDeps) =>
+  rateLimiter({
     redis: deps.redis,
     prefix: deps.config.REDIS_PREFIX,
     logger: deps.logger,
@@ -71,51 +72,109 @@ export function viewerRoutes(deps: ServerDeps): Router {
     windowSeconds: deps.config.EMBED_RATE_LIMIT_WINDOW_SECONDS,
   });
 
-  router.options(['/viewer/model', '/viewer/record', '/files/models/:id'], cors);
-
-  // The page load's one API call: both of its limits (address, link) in one Redis round trip.
-  const limits = publicLimiter(deps, 'viewer-model', (req) => req.query.subscription);
-
-  router.get('/viewer/model', cors, limits, validate(ViewerModelQuery, 'query'), async (req, res) => {
-    res.set('Cache-Control', 'no-store');
-    res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
+const preflight = (path: `/api${string}`) =>
+  defineRoute({
+    method: 'options',
+    path,
+    tag: 'Viewer',
+    summary: 'CORS preflight of the viewer host',
+    ok: noContent("CORS headers for VIEWER_URL's origin."),
+    handler: (deps) => viewerCors(deps.config),
   });
 
+/**
+ * Base calls of the viewer host: the model lookup that counts a view, the signed .glb download, and the
+ * public images (thumbnails, branding).
+ */
+const routes = [
+  preflight('/api/viewer/model'),
+  preflight('/api/viewer/record'),
+  preflight('/api/files/models/:id'),
+  defineRoute({
+    method: 'get',
+    path: '/api/viewer/model',
+    tag: 'Viewer',
+    summary: 'The model a viewer load shows (counts a view)',
+    query: ViewerModelQuery,
+    limited: true,
+    errors: [403, 404, 409],
+    ok: ViewerModel,
+    // The page load's one API call: both of its limits (address, link) in one Redis round trip.
+    before: (deps) => [
+      viewerCors(deps.config),
+      publicLimiter(deps, 'viewer-model', (req) => req.query.subscription),
+    ],
+    handler: (deps) => async (req, res) => {
+      res.set('Cache-Control', 'no-store');
+      res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
+    },
+  }),
   // The Record control asks before each recording (the server decides again; no view is counted).
-  router.get('/viewer/record', cors, limit, validate(ViewerRecordQuery, 'query'), async (req, res) => {
-    res.set('Cache-Control', 'no-store');
-    res.json(await authorizeRecording(deps, inputOf(req, ViewerRecordQuery)));
-  });
-
-  router.get('/files/models/:id', cors, validate(FileParams, 'params'), async (req, res) => {
+  defineRoute({
+    method: 'get',
+    path: '/api/viewer/record',
+    tag: 'Viewer',
+    summary: 'May this viewer record now?',
+    query: ViewerRecordQuery,
+    limited: true,
+    errors: [403, 404],
+    ok: ViewerRecordGrant,
+    before: (deps) => [viewerCors(deps.config), viewerLimit(deps)],
+    handler: (deps) => async (req, res) => {
+      res.set('Cache-Control', 'no-store');
+      res.json(await authorizeRecording(deps, inputOf(req, ViewerRecordQuery)));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/files/models/:id',
+    tag: 'Viewer',
+    summary: "A model's .glb (signed URL from the viewer model answer)",
+    description: 'A missing, malformed or expired signature answers 403.',
+    params: FileParams,
+    query: FileQuery,
     // A malformed signature is refused like a wrong one (403), not as bad input.
-    const query = FileQuery.safeParse(req.query);
-    const key = await authorizeModelFile(
-      deps,
-      inputOf(req, FileParams).id,
-      query.success ? query.data : null,
-    );
-    await serveStoredObject(req, res, storageOf(deps), key, {
-      'Content-Type': 'model/gltf-binary',
-      'Cache-Control': 'private, max-age=600',
-      'Content-Disposition': 'inline',
-    });
-  });
+    describeOnly: ['query'],
+    errors: [403, 404],
+    ok: stored(['model/gltf-binary'], 'The file.'),
+    before: (deps) => [viewerCors(deps.config)],
+    handler: (deps) => async (req, res) => {
+      const query = FileQuery.safeParse(req.query);
+      const key = await authorizeModelFile(
+        deps,
+        inputOf(req, FileParams).id,
+        query.success ? query.data : null,
+      );
+      await serveStoredObject(req, res, storageOf(deps), key, {
+        'Content-Type': 'model/gltf-binary',
+        'Cache-Control': 'private, max-age=600',
+        'Content-Disposition': 'inline',
+      });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/files/images/:key',
+    tag: 'Viewer',
+    summary: 'A public image (thumbnail, branding)',
+    params: ImageParams,
+    errors: [404],
+    ok: stored(['image/webp', 'image/png'], 'The image.'),
+    handler: (deps) => async (req, res) => {
+      const name = inputOf(req, ImageParams).key;
+      const key = imageKeyOf(name);
+      if (!key) throw AppError.notFound();
+      await serveStoredObject(req, res, storageOf(deps), key, {
+        'Content-Type': CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
+        'X-Content-Type-Options': 'nosniff',
+        // Public, re-encoded images: the viewer host may use them as WebGL textures (needs CORS).
+        'Access-Control-Allow-Origin': '*',
+        // Keys are never reused for other bytes: a new upload gets a new key.
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+      });
+    },
+  }),
+];
 
-  router.get('/files/images/:key', validate(ImageParams, 'params'), async (req, res) => {
-    const name = inputOf(req, ImageParams).key;
-    const key = imageKeyOf(name);
-    if (!key) throw AppError.notFound();
-    await serveStoredObject(req, res, storageOf(deps), key, {
-      'Content-Type': CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
-      'X-Content-Type-Options': 'nosniff',
-      // Public, re-encoded images: the viewer host may use them as WebGL textures (needs CORS).
-      'Access-Control-Allow-Origin': '*',
-      // Keys are never reused for other bytes: a new upload gets a new key.
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
-    });
-  });
-
-  return router;
-}
+export const viewerRoutes = (deps: ServerDeps): Router => routerOf(deps, API, routes);
