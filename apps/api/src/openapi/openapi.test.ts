@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -42,6 +43,18 @@ describe('the OpenAPI document', () => {
     expect(undocumented, 'declare each with defineRoute (apps/api/src/routes/define-route.ts)').toEqual([]);
     const stale = [...described].filter((r) => !mounted.includes(r));
     expect(stale, 'described but not mounted').toEqual([]);
+  });
+
+  it('keeps every path and operation it had when each route was declared twice (operations.json)', () => {
+    // operations.json: the document's operations as built from routes.doc.ts, before defineRoute. A route
+    // added or removed on purpose updates that list in the same change.
+    const operations = Object.entries(openApiDocument().paths ?? {}).flatMap(([path, methods]) =>
+      Object.keys(methods ?? {})
+        .filter((key) => ['get', 'post', 'put', 'patch', 'delete', 'options', 'head'].includes(key))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const before: unknown = JSON.parse(readFileSync(new URL('./operations.json', import.meta.url), 'utf8'));
+    expect(operations.sort()).toEqual(before);
   });
 
   it('names the auth, the permission and the error shape of each operation', () => {
