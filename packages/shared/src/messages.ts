@@ -1,3 +1,4 @@
+// One file: every user-facing message verbatim, one catalogue as the specification asks.
 /**
  * The specification's user-facing strings, verbatim (typos included: they are the contract).
  * Everything the UI or the API says to a person comes from here.

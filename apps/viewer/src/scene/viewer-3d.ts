@@ -1,3 +1,4 @@
+// One file: the three.js scene's one owner (renderer, camera, controls, model); its parts share that state.
 import {
   AmbientLight,
   AnimationMixer,

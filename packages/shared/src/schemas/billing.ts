@@ -1,3 +1,4 @@
+// One file: the billing requests and answers, shared by the API's routes and the web's forms and pages.
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { opaqueText } from './text.ts';

@@ -1,3 +1,4 @@
+// One file: every record stripe-local keeps, side by side as Stripe's objects refer to each other.
 /**
  * What the server keeps. These are internal records; `render/` turns each into the pinned API version's
  * object shape. Times are Unix seconds.

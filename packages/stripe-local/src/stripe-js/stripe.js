@@ -1,3 +1,4 @@
+/* One file: the Stripe.js stand-in is served to the browser as is, one script like js.stripe.com's. */
 /* eslint-disable @typescript-eslint/no-this-alias -- plain ES5 served as is (no build step): closures keep `self`. */
 /*
  * Stripe.js stand-in served by stripe-local at /v3/ (never in production). It implements the part of
