@@ -20,7 +20,8 @@ export default defineConfig({
     maxWorkers: 1,
     // The files import playwright and the server's modules once, not once each (about a minute).
     isolate: false,
-    testTimeout: 60_000,
-    hookTimeout: 180_000,
+    // Hang detectors, not speed checks (as vitest.config.ts).
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
   },
 });

@@ -88,7 +88,7 @@ describe.skipIf(!findNginx())('nginx in front of a process that closes connectio
       ports: [portal!, viewer!],
       quiet: true,
     });
-  }, 30_000);
+  }, 240_000);
   afterAll(async () => {
     await nginx?.stop();
     closing.close();

@@ -57,7 +57,7 @@ beforeAll(async () => {
       '--no-first-run',
     ],
   });
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();

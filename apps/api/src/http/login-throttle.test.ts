@@ -91,7 +91,7 @@ describe('login throttling for schools', () => {
     // The owner at an address with no failures signs in; another account is untouched.
     expect((await login(target.email.toUpperCase(), PASSWORD, '203.0.113.200')).status).toBe(200);
     expect((await login(other.email, PASSWORD, '192.0.2.100')).status).toBe(200);
-  }, 60_000);
+  }, 240_000);
 
   it('malformed requests guess nothing: they are refused by validation and not counted', async () => {
     const tenant = await createTenant(h.db);
