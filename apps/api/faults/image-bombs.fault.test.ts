@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOBS } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { IMAGE_CHECK_BUDGET, IMAGE_CHECKS_PER_TENANT } from '@helix/shared/images';
 import { seedRoles } from '@helix/server/testing/factories';
 import { freePort, portHeldBy, waitFor } from '@helix/stack/services/net';

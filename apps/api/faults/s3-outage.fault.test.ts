@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { signModelFile } from '@helix/server/models/signing';
 import { S3Storage } from '@helix/server/storage/s3-storage';
 import { patterned, slowStream } from '@helix/server/storage/storage-contract';

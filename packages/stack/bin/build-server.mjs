@@ -8,13 +8,16 @@
 // runtime and its WebAssembly, sharp). The output sits at the same depth below its package as src/,
 // so paths a module derives from import.meta.url (the repository root, the viewer's dist/) still hold.
 // Source maps are written beside each bundle (dist-node is never served) and used for stack traces
-// (`node --enable-source-maps`).
+// (`node --enable-source-maps`). The build fails when a package a bundle leaves to node_modules resolves,
+// from the bundle's folder, to a version outside the range its importing workspace (or the app) declares
+// (external-versions.mjs).
 //
 //   node packages/stack/bin/build-server.mjs [--quiet]
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { checkBundleExternals } from './external-versions.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const quiet = process.argv.includes('--quiet');
@@ -53,10 +56,11 @@ const externalPackages = {
 const started = performance.now();
 for (const dir of new Set(ENTRIES.map((e) => e.outDir)))
   rmSync(path.join(root, dir), { recursive: true, force: true });
+const problems = [];
 await Promise.all(
   ENTRIES.map(async ({ name, entry, outDir, outName, copy = [] }) => {
     const outfile = path.join(root, outDir, outName ?? path.basename(entry).replace(/\.ts$/, '.js'));
-    await build({
+    const { metafile } = await build({
       absWorkingDir: root,
       entryPoints: [path.join(root, entry)],
       outfile,
@@ -70,13 +74,27 @@ await Promise.all(
       plugins: [externalPackages],
       logLevel: 'warning',
       legalComments: 'none',
+      metafile: true,
     });
+    // The app's own package.json: the package the entry's src/ (or bin/) sits in.
+    const appDir = path.dirname(path.dirname(entry));
+    const externals = checkBundleExternals({ metafile, root, outDir, appDir });
+    problems.push(...externals.problems.map((p) => `${name}: ${p}`));
+    if (!quiet) for (const p of externals.undeclared) console.warn(`[build:server] ${name}: ${p}`);
     mkdirSync(path.join(root, outDir), { recursive: true });
     for (const file of copy)
       copyFileSync(path.join(root, file), path.join(root, outDir, path.basename(file)));
     if (!quiet) console.log(`[build:server] ${name}: ${path.relative(root, outfile)}`);
   }),
 );
+if (problems.length > 0) {
+  console.error(
+    `[build:server] external imports that would not load as declared:\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
+      '[build:server] declare the package in the workspace that imports it (and run npm install), so the version ' +
+      'installed where the bundle runs is the one its code was written for.',
+  );
+  process.exit(1);
+}
 if (!quiet)
   console.log(
     `[build:server] compiled ${ENTRIES.length} entries in ${Math.round(performance.now() - started)} ms`,

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { MSG } from '@helix/shared';
 import { QUEUED_AT_HEADER, type AuditAction } from '@helix/shared/schemas/audit';
-import { ERROR_CODES, REPLAYED_HEADER } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
+import { REPLAYED_HEADER } from '@helix/shared/schemas/outbox';
 import { AppError } from '@helix/server';
 import { currentAudit, runAudited, writePendingAudit } from '@helix/server/audit/audit-context';
 import { withTransaction } from '@helix/server/db/transaction';

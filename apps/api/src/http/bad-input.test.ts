@@ -11,7 +11,8 @@ import {
   seedRoles,
   uniqueName,
 } from '@helix/server/testing/factories';
-import { ERROR_CODES, IDEMPOTENCY_HEADER } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
+import { IDEMPOTENCY_HEADER } from '@helix/shared/schemas/outbox';
 import { bearer, customer, platformAdmin, type Caller } from '../../test/models.ts';
 import { openApiDocument } from '../openapi/document.ts';
 

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import { MSG, type ApiErrorBody } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { AppError, reasonFor } from '@helix/server';
 import { databaseError } from '@helix/server/db/transaction';
 import type { DependencyOutage } from '@helix/server/health/dependency-outage';

@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { MSG } from '@helix/shared';
-import {
-  ERROR_CODES,
-  IDEMPOTENCY_HEADER,
-  IDEMPOTENCY_KEY_PATTERN,
-  REPLAYED_HEADER,
-} from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '@helix/shared/schemas/outbox';
 import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';
 import { crashPoint } from '@helix/server/crash-point';

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { MSG } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { AppError } from '@helix/server';
 
 /**

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { MSG } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import type { ServerDeps } from '@helix/server/deps';
 import { AppError } from '@helix/server';
 import { isRedisUnavailable, redisKey, watchRedis } from '@helix/server/redis';

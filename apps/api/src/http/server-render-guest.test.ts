@@ -1,23 +1,26 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GuestRenderContext, ServerBundle } from '@helix/shared/server-render';
 import type { ServerDeps } from '@helix/server/deps';
-import { createTenant, seedRoles } from '@helix/server/testing/factories';
-import { createHarness, type Harness } from '../../test/harness.ts';
-import { customer, type Caller } from '../../test/models.ts';
+import {
+  createPlan,
+  createTenant,
+  CUSTOMER_PLAN_PERMISSIONS,
+  uniqueName,
+} from '@helix/server/testing/factories';
+import type { Harness } from '../../test/harness.ts';
+import { bearer, customer, type Caller } from '../../test/models.ts';
 import {
   brandedLogin,
   CHOOSE_SUBSCRIPTION,
   GUEST_PAGE_TTL_MS,
   guestRenderedPage,
 } from './server-render-guest.ts';
+import { cookies, getOf, inFrontOf, useServerRenderSetup } from './server-render-testing.ts';
 
+const setup = useServerRenderSetup('helix-server-render-guest-');
 let h: Harness;
-let dir: string;
 let app: Express;
 let clock: number;
 let failing: boolean;
@@ -26,9 +29,6 @@ let renders: { url: string; ctx: GuestRenderContext; plans: unknown }[];
 let owner: Caller;
 /** The branded logins rendered: the address and the look they were given. */
 let logins: { url: string; look: unknown }[];
-
-const INDEX =
-  '<!doctype html><html><head><title>Helix</title></head><body><div id="root"></div></body></html>';
 
 /**
  * The web bundle's renderPage stands in here, asking what the web app's /choose-subscription route
@@ -40,7 +40,8 @@ const renderer: ServerBundle = {
     if (ctx.user !== null) return null;
     if (url.startsWith('/login')) {
       logins.push({ url, look: ctx.look });
-      return `<!doctype html><p>login of ${(ctx.look as { name?: string } | null)?.name ?? 'Helix'}</p>`;
+      const look = ctx.look as { name?: string; primaryColor?: string } | null;
+      return `<!doctype html><p>login of ${look?.name ?? 'Helix'} in ${look?.primaryColor ?? 'blue'}</p>`;
     }
     const plans = await ctx.get('/guest/subscription/list');
     if (failing) throw new Error('render failed');
@@ -49,14 +50,12 @@ const renderer: ServerBundle = {
   },
 };
 
-const cookies = (token: string) => `other=1; apiToken=${encodeURIComponent(token)}; auth-type=login`;
-
 /** The guest page in front of the real API, as app.ts mounts it: its `get` reaches the same server. */
 function appWith(deps: ServerDeps, api: Express, options: { warm?: boolean } = {}): Express {
   const guest = guestRenderedPage(
     deps,
     {
-      webDist: dir,
+      webDist: setup.dir,
       portalHost: 'portal.test',
       renderer: async () => renderer,
       now: () => clock,
@@ -64,27 +63,18 @@ function appWith(deps: ServerDeps, api: Express, options: { warm?: boolean } = {
     },
     (req) => (req.hostname === 'portal.test' ? CHOOSE_SUBSCRIPTION : null),
   );
-  const served = express();
-  if (options.warm) served.use(guest.warm);
-  served.get('/choose-subscription', guest.page);
-  served.use((req, res, next) => (req.path.startsWith('/api/') ? api(req, res, next) : next()));
-  served.use((_req, res) => void res.send('app shell'));
-  return served;
+  return inFrontOf(api, (served) => {
+    if (options.warm) served.use(guest.warm);
+    served.get('/choose-subscription', guest.page);
+  });
 }
 
 beforeAll(async () => {
-  h = await createHarness();
-  await seedRoles(h.db);
-  dir = await mkdtemp(path.join(os.tmpdir(), 'helix-server-render-guest-'));
-  await writeFile(path.join(dir, 'index.html'), INDEX);
+  h = setup.h;
   app = appWith(h.deps, h.app);
   owner = await customer(h);
   // The public route answered once before: its first answer on a cold, busy machine is not timed here.
   await request(h.app).get('/api/guest/subscription/list');
-});
-afterAll(async () => {
-  await h?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
   renders = [];
@@ -93,10 +83,7 @@ beforeEach(() => {
   clock = 0;
 });
 
-const get = (url: string, cookie?: string, host = 'portal.test', on: Express = app) => {
-  const req = request(on).get(url).set('Host', host);
-  return cookie ? req.set('Cookie', cookie) : req;
-};
+const get = getOf(() => app);
 
 describe('a server-rendered guest page (/choose-subscription)', () => {
   it('renders the guest plans the public route answers once for everyone, and again behind a visitor once it is old', async () => {
@@ -158,7 +145,7 @@ describe("a school's login, server rendered with its look", () => {
     });
     const guest = guestRenderedPage(
       h.deps,
-      { webDist: dir, portalHost: 'portal.test', renderer: async () => renderer },
+      { webDist: setup.dir, portalHost: 'portal.test', renderer: async () => renderer },
       brandedLogin(h.deps, 'portal.test'),
     );
     login = express();
@@ -193,5 +180,44 @@ describe("a school's login, server rendered with its look", () => {
       expect(res.text).toBe('app shell');
     }
     expect(logins).toHaveLength(0);
+  });
+});
+
+describe("a school's login after its branding changed", () => {
+  it('carries the new colour at the next load, in every API process', async () => {
+    const school = await customer(h, {
+      plan: await createPlan(h.db, { customBranding: true, permissions: CUSTOMER_PLAN_PERMISSIONS }),
+    });
+    const brand = uniqueName('look').toLowerCase();
+    const update = (primaryColor: string) =>
+      request(h.app)
+        .post(`${school.base}/tenant/update`)
+        .set(bearer(school.token))
+        .field('customBrandName', brand)
+        .field('primaryColor', primaryColor)
+        .expect(200);
+    await update('#112233');
+    // Two API processes: two caches of renders, one Redis.
+    const processes = [1, 2].map(() => {
+      const guest = guestRenderedPage(
+        h.deps,
+        { webDist: setup.dir, portalHost: 'portal.test', renderer: async () => renderer },
+        brandedLogin(h.deps, 'portal.test'),
+      );
+      const login = express();
+      login.get('/login/:brand', guest.page);
+      return login;
+    });
+    for (const login of processes)
+      expect((await get(`/login/${brand}`, undefined, 'portal.test', login)).text).toContain('#112233');
+    await update('#445566');
+    for (const login of processes) {
+      const again = await get(`/login/${brand}`, undefined, 'portal.test', login);
+      expect(again.text).toContain('#445566');
+      expect(again.text).not.toContain('#112233');
+    }
+    // Rendered once per process and look: the next visitor is served the same render.
+    await get(`/login/${brand}`, undefined, 'portal.test', processes[0]);
+    expect(logins).toHaveLength(4);
   });
 });

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { GuestRenderContext } from '@helix/shared/server-render';
 import type { ServerDeps } from '@helix/server/deps';
 import { AppError } from '@helix/server/errors';
+import { brandingVersion } from '@helix/server/tenants/branding-version';
 import { customBrandingDetail } from '@helix/server/tenants/custom-branding-detail.query';
 import {
   loadServerBundle,
@@ -11,9 +11,13 @@ import {
   serverRenderFailed,
   indexReader,
   RefusedAnswer,
+  compressedOnce,
+  loopbackGet,
+  originOf,
+  sendEncoded,
+  type EncodedPage,
   type ServerRenderOptions,
 } from './server-render-support.ts';
-import { SERVER_RENDER_ANSWER_MS } from './server-render.ts';
 
 /** How long a guest page's render is served before it is rendered again: the catalogue changes rarely. */
 export const GUEST_PAGE_TTL_MS = 30_000;
@@ -24,22 +28,12 @@ export const GUEST_PAGE_TTL_MS = 30_000;
  * anyone. Only `/guest/` paths; anything but a 2xx answer rejects (RefusedAnswer).
  */
 export function guestGet(origin: string): (path: string) => Promise<unknown> {
+  const get = loopbackGet(origin);
   return async (path) => {
     if (!path.startsWith('/guest/')) throw new Error(`server render: ${path} is not a guest path`);
-    const res = await fetch(`${origin}/api${path}`, {
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(SERVER_RENDER_ANSWER_MS),
-    });
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new RefusedAnswer(res.status);
-    }
-    return res.json();
+    return get(`/api${path}`);
   };
 }
-
-/** This server's own loopback origin, from a request it is answering. */
-const originOf = (req: Request): string => `http://127.0.0.1:${req.socket.localPort}`;
 
 /** What a guest render of one request is: its cache key, the address rendered, and its look. */
 export interface GuestTarget {
@@ -48,6 +42,12 @@ export interface GuestTarget {
   path: string;
   /** The white-label look, read when the page is (re)rendered; null for Helix's look. */
   look?: () => Promise<unknown>;
+  /**
+   * The look's version, read at every request: a render made at another version is not served (the
+   * visitor waits for a new one), so a change of look shows at the next load. Null: unknown (Redis
+   * down), the render is served within its lifetime as without a version.
+   */
+  version?: () => Promise<string | null>;
 }
 
 export interface GuestRenderedPage {
@@ -60,6 +60,10 @@ export interface GuestRenderedPage {
   warm: RequestHandler;
 }
 
+/** The target's look version; null without one, or when it cannot be read. */
+const versionOf = (to: GuestTarget): Promise<string | null> =>
+  to.version ? to.version().catch(() => null) : Promise.resolve(null);
+
 /** Renders kept per page (a branded login per host and brand): the oldest is dropped beyond it. */
 const GUEST_RENDERS_MAX = 500;
 
@@ -69,8 +73,10 @@ const GUEST_RENDERS_MAX = 500;
  * API's public routes; the white-label look): one render per target serves every visitor without a
  * session cookie and without parameters. Once it is older than GUEST_PAGE_TTL_MS the next visitor
  * still gets it while it is rendered again behind them, so no visitor waits for a render but the
- * very first (`warm`). `target` says what a request is (null: not this page, the app shell). Signed
- * in, parameters, no bundle, a refusal or a failure: the app shell (`next()`).
+ * very first (`warm`); a render made at another version of its look (GuestTarget.version: a school's
+ * branding was changed, in any API process) is rendered again before it is served. `target` says what
+ * a request is (null: not this page, the app shell). Signed in, parameters, no bundle, a refusal or a
+ * failure: the app shell (`next()`).
  */
 export function guestRenderedPage(
   deps: ServerDeps,
@@ -80,10 +86,11 @@ export function guestRenderedPage(
   const loadRenderer = options.renderer ?? loadServerBundle(options.webDist);
   const readIndex = indexReader(options.webDist);
   const now = options.now ?? Date.now;
-  const cached = new Map<string, { at: number; page: CompressedPage }>();
-  const rendering = new Map<string, Promise<CompressedPage | null>>();
+  const cached = new Map<string, { at: number; version: string | null; page: EncodedPage }>();
+  /** The renders under way, by target and version. */
+  const rendering = new Map<string, Promise<EncodedPage | null>>();
 
-  const render = async (origin: string, to: GuestTarget): Promise<CompressedPage | null> => {
+  const render = async (origin: string, to: GuestTarget): Promise<EncodedPage | null> => {
     const renderer = await loadRenderer();
     const index = readIndex();
     if (!renderer || index === null) return null;
@@ -94,31 +101,33 @@ export function guestRenderedPage(
       get: guestGet(origin),
     };
     const html = await renderer.renderPage(index, to.path, ctx);
-    return html === null ? null : compressed(html);
+    return html === null ? null : compressedOnce(html);
   };
-  /** One render per target at a time: visitors arriving meanwhile wait for the same one. */
-  const rerender = (origin: string, to: GuestTarget): Promise<CompressedPage | null> => {
-    const pending = rendering.get(to.key);
+  /** One render per target and version at a time: visitors arriving meanwhile wait for the same one. */
+  const rerender = (origin: string, to: GuestTarget, version: string | null): Promise<EncodedPage | null> => {
+    const id = `${to.key}\u0000${version}`;
+    const pending = rendering.get(id);
     if (pending) return pending;
     const next = render(origin, to)
       .then((page) => {
         cached.delete(to.key);
-        if (page) cached.set(to.key, { at: now(), page });
+        if (page) cached.set(to.key, { at: now(), version, page });
         if (cached.size > GUEST_RENDERS_MAX) cached.delete(cached.keys().next().value!);
         return page;
       })
-      .finally(() => rendering.delete(to.key));
-    rendering.set(to.key, next);
+      .finally(() => rendering.delete(id));
+    rendering.set(id, next);
     return next;
   };
-  const behind = (origin: string, to: GuestTarget) =>
-    void rerender(origin, to).catch((error: unknown) => serverRenderFailed(deps, error, to.path));
+  const behind = (origin: string, to: GuestTarget, version: string | null) =>
+    void rerender(origin, to, version).catch((error: unknown) => serverRenderFailed(deps, error, to.path));
 
   let warmed = false;
   const warm: RequestHandler = (req, _res, next) => {
     if (!warmed && options.warm) {
       warmed = true;
-      behind(originOf(req), options.warm);
+      const to = options.warm;
+      void versionOf(to).then((version) => behind(originOf(req), to, version));
     }
     next();
   };
@@ -128,12 +137,13 @@ export function guestRenderedPage(
     const to = target(req);
     if (!to) return next();
     try {
+      const version = await versionOf(to);
       const hit = cached.get(to.key);
-      if (hit) {
-        if (now() - hit.at > GUEST_PAGE_TTL_MS) behind(originOf(req), to);
+      if (hit && (hit.version === version || version === null)) {
+        if (now() - hit.at > GUEST_PAGE_TTL_MS) behind(originOf(req), to, version);
         return sendPublicHtml(req, res, hit.page);
       }
-      const rendered = await rerender(originOf(req), to);
+      const rendered = await rerender(originOf(req), to, version);
       if (!rendered) return next();
       sendPublicHtml(req, res, rendered);
     } catch (error) {
@@ -150,8 +160,9 @@ export const CHOOSE_SUBSCRIPTION: GuestTarget = { key: '/choose-subscription', p
 /**
  * A school's login: /login/{brand} on any host, /login on a tenant's custom domain (the portal's own
  * /login is the build's login.html), with the look POST /tenant/custom-branding-detail answers for
- * it (customBrandingDetail: by brand name, else by host). An unknown brand or a host without a white
- * label: the app shell, as before.
+ * it (customBrandingDetail: by brand name, else by host), kept per version of the looks (bumped by
+ * every branding update, branding-version.ts), so a change shows at the next load. An unknown brand or
+ * a host without a white label: the app shell, as before.
  */
 export function brandedLogin(deps: ServerDeps, portalHost: string | undefined) {
   return (req: Request): GuestTarget | null => {
@@ -164,6 +175,7 @@ export function brandedLogin(deps: ServerDeps, portalHost: string | undefined) {
       });
     return {
       key: `login|${req.hostname}|${(brand ?? '').toLowerCase()}`,
+      version: () => brandingVersion(deps),
       path: brand ? `/login/${encodeURIComponent(brand)}` : '/login',
       look: () =>
         lookup().catch((error: unknown) => {
@@ -173,31 +185,10 @@ export function brandedLogin(deps: ServerDeps, portalHost: string | undefined) {
   };
 }
 
-interface CompressedPage {
-  html: string;
-  br: Buffer;
-  gzip: Buffer;
-}
-
-const compressed = (html: string): CompressedPage => ({
-  html,
-  br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-  gzip: gzipSync(html, { level: 9 }),
-});
-
 /** The same page for everyone: revalidated like index.html, chosen by the session cookie's absence. */
-function sendPublicHtml(req: Request, res: Response, page: CompressedPage): void {
+function sendPublicHtml(req: Request, res: Response, page: EncodedPage): void {
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('Vary', 'Cookie, Accept-Encoding');
-  const accepts = req.acceptsEncodings('br', 'gzip');
-  if (accepts === 'br') {
-    res.setHeader('Content-Encoding', 'br');
-    res.end(page.br);
-  } else if (accepts === 'gzip') {
-    res.setHeader('Content-Encoding', 'gzip');
-    res.end(page.gzip);
-  } else {
-    res.end(page.html);
-  }
+  sendEncoded(req, res, page);
 }

@@ -57,21 +57,66 @@ export function sendHtml(req: Request, res: Response, html: string): void {
   // Personal: never stored by the browser's cache or a proxy, and never served for another cookie.
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Vary', 'Cookie, Accept-Encoding');
-  endCompressed(req, res, html);
+  sendEncoded(req, res, { html });
 }
 
-/** Ends the answer with `html` in the best encoding the browser accepts (brotli 5, gzip 6, or none). */
-export function endCompressed(req: Request, res: Response, html: string): void {
+/** A page and, when it was compressed ahead (a page served to many), its brotli and gzip bytes. */
+export interface EncodedPage {
+  html: string;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** A page served to many, compressed once at the highest settings (brotli 11, gzip 9). */
+export const compressedOnce = (html: string): Required<EncodedPage> => ({
+  html,
+  br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  gzip: gzipSync(html, { level: 9 }),
+});
+
+/**
+ * Ends the answer with the page in the best encoding the browser accepts (brotli, gzip, or none): the
+ * bytes compressed ahead when the page has them, else compressed now (brotli 5, gzip 6).
+ */
+export function sendEncoded(req: Request, res: Response, page: EncodedPage): void {
   const accepts = req.acceptsEncodings('br', 'gzip');
   if (accepts === 'br') {
     res.setHeader('Content-Encoding', 'br');
-    res.end(brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
+    res.end(page.br ?? brotliCompressSync(page.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
   } else if (accepts === 'gzip') {
     res.setHeader('Content-Encoding', 'gzip');
-    res.end(gzipSync(html, { level: 6 }));
+    res.end(page.gzip ?? gzipSync(page.html, { level: 6 }));
   } else {
-    res.end(html);
+    res.end(page.html);
   }
+}
+
+/** How long one of a server render's API answers may take before the app shell answers instead. */
+export const SERVER_RENDER_ANSWER_MS = 5_000;
+
+/** This server's own loopback origin, from a request it is answering. */
+export const originOf = (req: Request): string => `http://127.0.0.1:${req.socket.localPort}`;
+
+/**
+ * `GET {origin}{path}` with these headers, asked of this very server (`origin`: originOf) for a server
+ * render, answered as JSON within SERVER_RENDER_ANSWER_MS; anything but a 2xx answer rejects
+ * (RefusedAnswer).
+ */
+export function loopbackGet(
+  origin: string,
+  headers: Record<string, string> = {},
+): (path: string) => Promise<unknown> {
+  return async (path) => {
+    const res = await fetch(`${origin}${path}`, {
+      headers: { ...headers, accept: 'application/json' },
+      signal: AbortSignal.timeout(SERVER_RENDER_ANSWER_MS),
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new RefusedAnswer(res.status);
+    }
+    return res.json();
+  };
 }
 
 export interface ServerRenderOptions {

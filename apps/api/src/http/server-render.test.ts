@@ -1,21 +1,18 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionRenderContext } from '@helix/shared/server-render';
 import { freePort } from '@helix/stack/services/net';
 import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';
 import type { ServerDeps } from '@helix/server/deps';
-import { seedRoles } from '@helix/server/testing/factories';
-import { createHarness, type Harness } from '../../test/harness.ts';
+import type { Harness } from '../../test/harness.ts';
 import { bearer, customer, member, platformAdmin, type Caller } from '../../test/models.ts';
 import { SERVER_RENDERS_PER_MINUTE, type ServerBundle } from './server-render-support.ts';
 import { serverRenderedPage } from './server-render.ts';
+import { cookies, getOf, inFrontOf, useServerRenderSetup } from './server-render-testing.ts';
 
+const setup = useServerRenderSetup('helix-server-render-');
 let h: Harness;
-let dir: string;
 let app: Express;
 let owner: Caller;
 let failing: boolean;
@@ -28,8 +25,6 @@ let homes: { ctx: SessionRenderContext; listing: unknown }[];
 /** The same for the subscription page. */
 let subscriptions: { ctx: SessionRenderContext; plans: unknown; summary: unknown; views: unknown }[];
 
-const INDEX =
-  '<!doctype html><html><head><title>Helix</title></head><body><div id="root"></div></body></html>';
 const FIRST_PAGE = '/user/all?page=1&pageSize=20&sort=name&order=asc';
 const FIRST_LISTING = '/model/all?sort=createdAt-Asc';
 
@@ -65,31 +60,20 @@ const renderer: ServerBundle = {
   },
 };
 
-const cookies = (token: string) => `other=1; apiToken=${encodeURIComponent(token)}; auth-type=login`;
-
 /** The server render in front of the real API, as app.ts mounts it: its `get` reaches the same server. */
 function appWith(deps: ServerDeps, api: Express): Express {
-  const options = { webDist: dir, portalHost: 'portal.test', renderer: async () => renderer };
-  const served = express();
-  served.get('/user/home', serverRenderedPage(deps, options, 'home page'));
-  served.get('/user/settings/users-list', serverRenderedPage(deps, options, 'users list'));
-  served.get('/user/settings/subscription', serverRenderedPage(deps, options, 'subscription page'));
-  served.use((req, res, next) => (req.path.startsWith('/api/') ? api(req, res, next) : next()));
-  served.use((_req, res) => void res.send('app shell'));
-  return served;
+  const options = { webDist: setup.dir, portalHost: 'portal.test', renderer: async () => renderer };
+  return inFrontOf(api, (served) => {
+    served.get('/user/home', serverRenderedPage(deps, options, 'home page'));
+    served.get('/user/settings/users-list', serverRenderedPage(deps, options, 'users list'));
+    served.get('/user/settings/subscription', serverRenderedPage(deps, options, 'subscription page'));
+  });
 }
 
 beforeAll(async () => {
-  h = await createHarness();
-  await seedRoles(h.db);
-  dir = await mkdtemp(path.join(os.tmpdir(), 'helix-server-render-'));
-  await writeFile(path.join(dir, 'index.html'), INDEX);
+  h = setup.h;
   app = appWith(h.deps, h.app);
   owner = await customer(h);
-});
-afterAll(async () => {
-  await h?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
   renders = [];
@@ -99,10 +83,7 @@ beforeEach(() => {
   elsewhere = new Set();
 });
 
-const get = (url: string, cookie?: string, host = 'portal.test', on: Express = app) => {
-  const req = request(on).get(url).set('Host', host);
-  return cookie ? req.set('Cookie', cookie) : req;
-};
+const get = getOf(() => app);
 const usersList = (cookie?: string, host?: string) => get('/user/settings/users-list', cookie, host);
 const api = (caller: Caller, route: string) =>
   request(h.app).get(`${caller.base}${route}`).set(bearer(caller.token));

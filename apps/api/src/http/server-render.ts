@@ -13,14 +13,12 @@ import {
   COOKIE,
   serverRenderFailed,
   indexReader,
-  RefusedAnswer,
+  loopbackGet,
+  originOf,
   sendHtml,
   withinLimit,
   type ServerRenderOptions,
 } from './server-render-support.ts';
-
-/** How long one of a server render's API answers may take before the app shell answers instead. */
-export const SERVER_RENDER_ANSWER_MS = 5_000;
 
 /**
  * `GET /api/t/{tenant}{path}` asked of this very server (its own loopback address and port) with the
@@ -29,18 +27,10 @@ export const SERVER_RENDER_ANSWER_MS = 5_000;
  * Anything but a 2xx answer rejects (RefusedAnswer).
  */
 export function sessionGet(req: Request, token: string, tenant: string): (path: string) => Promise<unknown> {
-  const origin = `http://127.0.0.1:${req.socket.localPort}`;
+  const get = loopbackGet(originOf(req), { authorization: `Bearer ${token}` });
   return async (path) => {
     if (!path.startsWith('/')) throw new Error(`server render: ${path} is not a tenant path`);
-    const res = await fetch(`${origin}/api/t/${encodeURIComponent(tenant)}${path}`, {
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-      signal: AbortSignal.timeout(SERVER_RENDER_ANSWER_MS),
-    });
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new RefusedAnswer(res.status);
-    }
-    return res.json();
+    return get(`/api/t/${encodeURIComponent(tenant)}${path}`);
   };
 }
 

@@ -6,7 +6,8 @@ import {
 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Permission } from '@helix/shared';
-import { ERROR_CODES, IDEMPOTENCY_HEADER } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
+import { IDEMPOTENCY_HEADER } from '@helix/shared/schemas/outbox';
 import { TenantParams } from '@helix/shared/schemas/tenant';
 import './schema-names.ts';
 

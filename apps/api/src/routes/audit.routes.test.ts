@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditPage, QUEUED_AT_HEADER } from '@helix/shared/schemas/audit';
-import { ERROR_CODES, IDEMPOTENCY_HEADER } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
+import { IDEMPOTENCY_HEADER } from '@helix/shared/schemas/outbox';
 import { CUSTOMER_PLAN_PERMISSIONS, createPlan, seedRoles } from '@helix/server/testing/factories';
 import { createHarness, type Harness } from '../../test/harness.ts';
 import { bearer, customer, member, platformAdmin, type Caller } from '../../test/models.ts';

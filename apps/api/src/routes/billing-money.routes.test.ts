@@ -9,7 +9,7 @@ import {
   SubscriptionSummaryView,
   SubscriptionView,
 } from '@helix/shared/schemas/billing';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { planAmountCents } from '@helix/shared/plan-price';
 import { reconcileBilling } from '@helix/server/billing/reconcile-billing.command';
 import { createUser } from '@helix/server/testing/factories';

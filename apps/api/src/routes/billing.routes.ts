@@ -58,7 +58,7 @@ import { audited } from '../http/audited.ts';
 import { actorOf } from '../http/auth.ts';
 import { inputOf, NoQuery } from '../http/validate.ts';
 import { API, defineRoute, routerOf, TENANT, type RouteSpec } from './define-route.ts';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import type { AuditAction } from '@helix/shared/schemas/audit';
 import { webhookLagSeconds, webhookOutcomes } from '@helix/server/metrics/metrics';
 

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import request from 'supertest';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb } from '@helix/server/db';
 import { COMMAND_CLIENT_OPTIONS, createRedis } from '@helix/server/redis';

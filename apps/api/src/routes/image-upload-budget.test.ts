@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { tenantImageSlot } from '@helix/server/models/tenant-image-slot';
 import { filterBombSvg } from '@helix/worker/images/filter-bomb.fixture';
 import {

@@ -11,7 +11,7 @@ import {
   LtiSettings,
   LtiToolView,
 } from '@helix/shared/schemas/lti';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { MSG } from '@helix/shared';
 import { AppError } from '@helix/server';
 import type { ServerDeps } from '@helix/server/deps';

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
-import { ERROR_CODES, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '@helix/shared/schemas/outbox';
 import {
   CUSTOMER_PLAN_PERMISSIONS,
   createPlan,

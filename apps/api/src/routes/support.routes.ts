@@ -24,7 +24,7 @@ import { actorOf } from '../http/auth.ts';
 import { imageUploadLimiter } from '../http/image-upload-limit.ts';
 import { rateLimiter } from '../http/rate-limit.ts';
 import { upload, uploadedFiles } from '../http/upload.ts';
-import { wantsPage } from '../http/paged.ts';
+import { pageOrList } from '../http/paged.ts';
 import { inputOf, NoQuery } from '../http/validate.ts';
 import { defineRoute, routerOf, TENANT } from './define-route.ts';
 
@@ -82,15 +82,7 @@ const routes = [
     who: 'platform admins',
     query: SupportListQuery,
     ok: { schema: z.union([SupportRequestPage, SupportRequestList]) },
-    handler: (deps) => async (req, res) => {
-      const query = inputOf(req, SupportListQuery);
-      res.set('Cache-Control', 'no-store');
-      res.json(
-        wantsPage(req)
-          ? await supportRequestPage(deps.db, actorOf(req), query)
-          : await listSupportRequests(deps.db, actorOf(req), query),
-      );
-    },
+    handler: pageOrList(SupportListQuery, supportRequestPage, listSupportRequests, { cache: 'no-store' }),
   }),
   defineRoute({
     method: 'post',

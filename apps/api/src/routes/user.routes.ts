@@ -32,21 +32,6 @@ const meta = (req: Request) => ({ userAgent: req.get('user-agent') ?? null });
 
 const limit = (name: string) => (deps: ServerDeps) => [routeLimiter(deps, name)];
 
-/**
- * Google sign-in, second half: the web's /auth/google page trades the one-time code for a session,
- * from the browser that started sign-in (its cookie, sent by the same-origin fetch). The cookie is
- * used up either way.
- */
-const googleValidate: RouteHandler = (deps) => {
-  const oauth = oauthCookie(deps.config);
-  return async (req, res) => {
-    const browserSecret = oauth.read(req);
-    oauth.clear(res);
-    const { code } = inputOf(req, GoogleValidateRequest);
-    res.json(await validateGoogle(deps, { code, browserSecret }, meta(req)));
-  };
-};
-
 const logoutHandler: RouteHandler = (deps) => async (req, res) => {
   await logout(deps.db, actorOf(req));
   res.status(204).end();
@@ -141,29 +126,34 @@ const baseRoutes = [
       res.json(await resetPassword(deps, inputOf(req, ResetPasswordRequest)));
     },
   }),
-  defineRoute({
-    method: 'post',
-    path: '/api/user/validate',
-    tag: 'Accounts',
-    summary: 'Google sign-up, second half: trade the one-time code for a session',
-    description: 'Needs the `helix_oauth` cookie of the browser that started sign-in.',
-    body: GoogleValidateRequest,
-    limited: true,
-    ok: AuthResponse,
-    before: limit('google-validate'),
-    handler: googleValidate,
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/api/user/validate-login',
-    tag: 'Accounts',
-    summary: 'Google login, second half: trade the one-time code for a session',
-    body: GoogleValidateRequest,
-    limited: true,
-    ok: AuthResponse,
-    before: limit('google-validate'),
-    handler: googleValidate,
-  }),
+  /**
+   * Google sign-in, second half: the web's /auth/google page trades the one-time code for a session,
+   * from the browser that started sign-in (its cookie, sent by the same-origin fetch). The cookie is
+   * used up either way. One route at the web's two paths: after a sign-up (validate) and after a
+   * login (validate-login).
+   */
+  ...(['/api/user/validate', '/api/user/validate-login'] as const).map((path) =>
+    defineRoute({
+      method: 'post',
+      path,
+      tag: 'Accounts',
+      summary: 'Google sign-up or login, second half: trade the one-time code for a session',
+      description: 'Needs the `helix_oauth` cookie of the browser that started sign-in.',
+      body: GoogleValidateRequest,
+      limited: true,
+      ok: AuthResponse,
+      before: limit('google-validate'),
+      handler: (deps) => {
+        const oauth = oauthCookie(deps.config);
+        return async (req, res) => {
+          const browserSecret = oauth.read(req);
+          oauth.clear(res);
+          const { code } = inputOf(req, GoogleValidateRequest);
+          res.json(await validateGoogle(deps, { code, browserSecret }, meta(req)));
+        };
+      },
+    }),
+  ),
   // Also reachable as a base call, for a client that lost its tenant.
   defineRoute({
     method: 'post',

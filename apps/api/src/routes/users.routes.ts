@@ -36,7 +36,7 @@ import { actorOf } from '../http/auth.ts';
 import { audited } from '../http/audited.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { jsonBody } from '../http/json-body.ts';
-import { wantsPage } from '../http/paged.ts';
+import { pageOrList } from '../http/paged.ts';
 import { inputOf, validate } from '../http/validate.ts';
 import { defineRoute, routerOf, TENANT } from './define-route.ts';
 
@@ -69,14 +69,7 @@ const routes = [
     describeOnly: ['query'],
     ok: { schema: z.union([TenantUserPage, TenantUserList, PlatformUserPage, PlatformUserList]) },
     before: () => [validate(TenantUsersQuery, 'query')],
-    handler: (deps) => async (req, res) => {
-      const query = inputOf(req, TenantUsersQuery);
-      res.json(
-        wantsPage(req)
-          ? await pageTenantUsers(deps.db, actorOf(req), query)
-          : await listTenantUsers(deps.db, actorOf(req), query),
-      );
-    },
+    handler: pageOrList(TenantUsersQuery, pageTenantUsers, listTenantUsers),
   }),
   defineRoute({
     method: 'post',

@@ -11,6 +11,7 @@ import { newImageBytes } from '../profile/uploaded-image.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { storageOf } from '../storage/create-storage.ts';
 import { authorizeBranding } from './branding.policy.ts';
+import { bumpBrandingVersion } from './branding-version.ts';
 import { ownTenant } from './tenant-scope.ts';
 import { afterCommit, withTransaction } from '../db/transaction.ts';
 
@@ -37,7 +38,8 @@ const taken = (field: 'customBrandName' | 'customDomainName', message: string) =
  * flag (without a new image) restores the default; neither keeps the current one. Images are stored
  * before the database write and removed again if it fails; replaced ones are removed after it.
  * Every update increments the branding's version; with `expectedVersion` (If-Match) branding changed
- * since answers 409 VERSION_CONFLICT with the branding as it is now (0: never saved).
+ * since answers 409 VERSION_CONFLICT with the branding as it is now (0: never saved). Once it has
+ * committed, the looks' version is bumped (branding-version.ts).
  */
 export async function updateBranding(
   deps: ServerDeps,
@@ -134,6 +136,8 @@ export async function updateBranding(
       return tx.tenant.findUniqueOrThrow({ where: { id: actor.tenant.id }, include: { branding: true } });
     });
 
+    // Once committed: what was rendered with the old look is rendered again at its next load.
+    await afterCommit(() => bumpBrandingVersion(deps));
     for (const { field } of IMAGES) {
       const old = current?.[field];
       if (old && old !== tenant.branding?.[field] && old.startsWith('images/')) {

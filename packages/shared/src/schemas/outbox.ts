@@ -7,9 +7,6 @@ import { ERROR_CODES } from '../error-codes.ts';
  * a queued edit. The API answers errors as `{ statusCode, error, code, message, errors? }`.
  */
 
-/** Re-exported for the API's routes and the web app, which still import the codes from here. */
-export { ERROR_CODES, type ErrorCode } from '../error-codes.ts';
-
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Set on an answer read back from the idempotency store instead of acting again. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

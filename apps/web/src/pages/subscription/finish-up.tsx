@@ -17,7 +17,7 @@ import { PaymentsNotConfigured } from '../../billing/stripe-settings';
 import { chargeText, formatUsd, planPrice, toCents, TRIAL_DAYS, type Plan } from '../../plans/plan-display';
 import { toastError } from '../../ui/notify';
 import { ApiError } from '../../api/api-error';
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { CardErrorText } from './card-error-text';
 
 dayjs.extend(advancedFormat);

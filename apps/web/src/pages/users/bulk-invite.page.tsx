@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@helix/shared/schemas/outbox';
+import { ERROR_CODES } from '@helix/shared/error-codes';
 import { DownloadOutlined, DownOutlined, UploadOutlined, WarningOutlined } from '@ant-design/icons';
 import { Alert, Button, Dropdown, Progress, Space, Spin, Tag, Typography, Upload } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
