@@ -186,7 +186,7 @@ export async function login(bed: BillingBed, email: string): Promise<string> {
 export async function waitFor<T>(
   check: () => Promise<T>,
   what: string,
-  timeoutMs = 15_000,
+  timeoutMs = 90_000, // a liveness bound, not a speed check
 ): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   let last: T;

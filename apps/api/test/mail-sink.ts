@@ -90,7 +90,7 @@ export async function startMailSink(
   const { port } = server.server.address() as { port: number };
 
   /** Resolves when at least `count` messages arrived (rejects after timeoutMs). */
-  const waitFor = (count: number, timeoutMs = 20_000) =>
+  const waitFor = (count: number, timeoutMs = 90_000) =>
     new Promise<SunkMail[]>((resolve, reject) => {
       const check = () => {
         if (mails.length >= count) {

@@ -89,7 +89,10 @@ describe('health', () => {
       // Logged once as an outage, not as an unhandled error per request.
       await request(app).get('/api/guest/subscription/list');
       // The outage starts once a SELECT 1 confirms it (at once here: the connection is refused).
-      await vi.waitFor(() => expect(h.logs.text.slice(logged)).toMatch(/postgresql unavailable/));
+      await vi.waitFor(() => expect(h.logs.text.slice(logged)).toMatch(/postgresql unavailable/), {
+        timeout: 60_000,
+        interval: 50,
+      });
       await request(app).get('/api/guest/subscription/list');
       const text = h.logs.text.slice(logged);
       expect(text).not.toMatch(/unhandled error/);

@@ -105,11 +105,14 @@ describe('POST /support', () => {
     expect(subjectOf(user[0]!)).toContain(`support request #${body.request.id}`);
     expect(readable(user[0]!.raw)).toContain('4 business hours');
     // The markers are written right after the SMTP server accepted each e-mail.
-    await vi.waitFor(async () => {
-      const stored = await h.db.supportRequest.findUniqueOrThrow({ where: { id: body.request.id } });
-      expect(stored.supportMailSentAt).not.toBeNull();
-      expect(stored.confirmationMailSentAt).not.toBeNull();
-    });
+    await vi.waitFor(
+      async () => {
+        const stored = await h.db.supportRequest.findUniqueOrThrow({ where: { id: body.request.id } });
+        expect(stored.supportMailSentAt).not.toBeNull();
+        expect(stored.confirmationMailSentAt).not.toBeNull();
+      },
+      { timeout: 60_000, interval: 50 },
+    );
   });
 
   it('gives the standard target to a plan without fast-track support', async () => {

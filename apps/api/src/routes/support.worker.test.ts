@@ -97,7 +97,10 @@ describe('send-support-request', () => {
     sink = await startMailSink({ port });
     await (await jobOf(id)).promote();
     const mails = await sink.waitFor(2);
-    await vi.waitFor(async () => expect(await (await jobOf(id)).getState()).toBe('completed'));
+    await vi.waitFor(async () => expect(await (await jobOf(id)).getState()).toBe('completed'), {
+      timeout: 60_000,
+      interval: 50,
+    });
     expect(mails.map((m) => m.to[0]).sort()).toEqual([SUPPORT_EMAIL, owner.user.email].sort());
     expect(mails.find((m) => m.to[0] === SUPPORT_EMAIL)!.raw).toContain('[Priority]');
 
@@ -125,7 +128,10 @@ describe('send-support-request', () => {
     sink!.refuseTemporarily(null);
     await (await jobOf(id)).promote();
     await sink!.waitFor(before + 2);
-    await vi.waitFor(async () => expect((await rowOf(id)).confirmationMailSentAt).not.toBeNull());
+    await vi.waitFor(async () => expect((await rowOf(id)).confirmationMailSentAt).not.toBeNull(), {
+      timeout: 60_000,
+      interval: 50,
+    });
     expect(sink!.mails.slice(before).map((m) => m.to[0])).toEqual([SUPPORT_EMAIL, owner.user.email]);
   });
 
@@ -142,7 +148,10 @@ describe('send-support-request', () => {
     const before = sink!.mails.length;
     expect(await requeueUnsentSupportRequests(h.db, h.deps.queue, logger)).toBe(1);
     await sink!.waitFor(before + 2);
-    await vi.waitFor(async () => expect((await rowOf(row.id)).confirmationMailSentAt).not.toBeNull());
+    await vi.waitFor(async () => expect((await rowOf(row.id)).confirmationMailSentAt).not.toBeNull(), {
+      timeout: 60_000,
+      interval: 50,
+    });
     expect(sink!.mails.slice(before).some((m) => m.raw.includes('Stored, never queued'))).toBe(true);
   });
 });

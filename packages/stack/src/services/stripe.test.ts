@@ -87,7 +87,7 @@ describe('resolveStripe', () => {
       first.signal('SIGKILL');
       expect(await first.exited).toMatchObject({ signal: 'SIGKILL' });
       // Restarted after the backoff, on the same address, with what it had answered.
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 90_000; // a liveness bound, not a speed check
       let kept: Stripe.Customer | Stripe.DeletedCustomer | undefined;
       while (!kept && Date.now() < deadline) {
         kept = await stripe.customers.retrieve(customer.id).catch(() => undefined);

@@ -50,7 +50,7 @@ export async function startReceiver(secret: () => string): Promise<Receiver> {
     events,
     attempts,
     failNext,
-    async waitFor(predicate, timeoutMs = 5000) {
+    async waitFor(predicate, timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;
       while (!predicate(events)) {
         if (Date.now() > until)
