@@ -9,8 +9,8 @@ import type { Permission } from '@helix/shared';
  * 12 x the monthly price less the 15% yearly discount. viewLimit is per billing period (0 = unlimited),
  * so a yearly plan has 12 x the monthly views. additionalViewsPrice is cents per block of 1,000 views.
  */
-export const TRIAL_DAYS = 30;
-export const YEARLY_DISCOUNT = 0.15;
+const TRIAL_DAYS = 30;
+const YEARLY_DISCOUNT = 0.15;
 
 const yearly = (monthly: number): number => Math.round(monthly * 12 * (1 - YEARLY_DISCOUNT) * 100) / 100;
 const dollars = (amount: number): string => amount.toFixed(2);
@@ -66,7 +66,7 @@ const ENTERPRISE_PERMISSIONS: readonly Permission[] = [
   'Customersupport',
 ];
 
-export const PLAN_FAMILIES: readonly Family[] = [
+const PLAN_FAMILIES: readonly Family[] = [
   {
     family: 'individual',
     title: 'Individual',

@@ -50,7 +50,7 @@ import { viewCommands } from '@helix/server/views/view-store';
 export type AppDeps = ServerDeps;
 
 /** JSON bodies above this are refused with 413. */
-export const JSON_BODY_LIMIT = '100kb';
+const JSON_BODY_LIMIT = '100kb';
 
 /**
  * The HTTP app (no listen): base calls under /api, tenant calls under /api/t/:tenant (session first,

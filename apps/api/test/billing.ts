@@ -32,7 +32,7 @@ export interface BillingBed {
   close(): Promise<void>;
 }
 
-export async function createBillingBed(): Promise<BillingBed> {
+async function createBillingBed(): Promise<BillingBed> {
   const realKey = process.env.STRIPE_TEST_SECRET_KEY;
   const local = realKey
     ? null

@@ -9,7 +9,7 @@
  */
 
 /** Name of the <meta> element carrying the API origin. */
-export const API_META_NAME = 'helix-api';
+const API_META_NAME = 'helix-api';
 
 /** The API's default origin in development (the API's own PUBLIC_URL default). */
 export const DEFAULT_API_URL = 'http://localhost:3000';
@@ -49,7 +49,7 @@ export function injectApiMeta(html: string, apiUrl: string): string {
 }
 
 /** Fills (or inserts) `<meta name="${name}" content="${content}">`, as injectApiMeta does. */
-export function injectMeta(html: string, name: string, content: string): string {
+function injectMeta(html: string, name: string, content: string): string {
   const tag = `<meta name="${name}" content="${escapeAttr(content)}" />`;
   const existing = new RegExp(`<meta\\s+name=["']${name}["'][^>]*>`, 'i');
   if (existing.test(html)) return html.replace(existing, () => tag);
@@ -60,7 +60,7 @@ export function injectMeta(html: string, name: string, content: string): string 
 }
 
 /** Name of the <meta> element saying whether `src` (and the other development parameters) is honoured. */
-export const ALLOW_SRC_META_NAME = 'helix-allow-src';
+const ALLOW_SRC_META_NAME = 'helix-allow-src';
 
 /**
  * VIEWER_ALLOW_SRC for the server: `true`/`1` allows `src`, unset, empty, `false`/`0` refuse it

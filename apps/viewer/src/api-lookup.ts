@@ -42,7 +42,7 @@ export interface ApiLookupOptions {
 const HOST_NOT_ALLOWED = 'EMBED_HOST_NOT_ALLOWED';
 
 /** location.ancestorOrigins as a list; undefined where the browser does not have it (Firefox). */
-export function ancestorOrigins(): readonly string[] | undefined {
+function ancestorOrigins(): readonly string[] | undefined {
   const list = (globalThis as { location?: { ancestorOrigins?: DOMStringList } }).location?.ancestorOrigins;
   return list ? Array.from(list) : undefined;
 }

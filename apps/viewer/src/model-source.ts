@@ -36,7 +36,7 @@ export interface ModelSource {
  */
 export type ModelLookup = (params: ViewerParams) => Promise<ModelSource | null>;
 
-export function brandingFromParams(params: ViewerParams, base: string): Branding {
+function brandingFromParams(params: ViewerParams, base: string): Branding {
   // `bg` is either a colour or an image URL; `bgcolor` / `bgimage` name one explicitly.
   const bgAsColour = parseColour(params.bg);
   return {

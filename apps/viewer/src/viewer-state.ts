@@ -34,7 +34,7 @@ export interface ViewerTestState {
 }
 
 /** Breakpoint of the compact layout (the spec's 767 px mobile breakpoint). */
-export const MOBILE_QUERY = '(max-width: 767px)';
+const MOBILE_QUERY = '(max-width: 767px)';
 
 /** desktop_view forces the desktop layout; otherwise narrow frames get the compact layout. */
 export function applyLayout(flags: ReadonlySet<EmbedFlag>): void {

@@ -9,7 +9,7 @@ import { writeCompressed } from './write-compressed';
 const SHARE_CSS = fileURLToPath(new URL('../src/pages/share/share.css', import.meta.url));
 
 /** CSS without its comments and runs of white space (a few hundred bytes less in every page load). */
-export const compactCss = (css: string): string =>
+const compactCss = (css: string): string =>
   css
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\s+/g, ' ')

@@ -5,9 +5,9 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
 
 /** What the API imports at run time to draw pages for a session (apps/api/src/http/server-render-support.ts). */
-export const SERVER_ENTRY = 'src/server-render/render-page.server.tsx';
+const SERVER_ENTRY = 'src/server-render/render-page.server.tsx';
 /** Beside dist/, never served as a static file (SERVER_BUNDLE_DIR of @helix/shared/server-render, which the API reads). */
-export const SERVER_OUT_DIR = 'dist-server';
+const SERVER_OUT_DIR = 'dist-server';
 
 /**
  * The lazy modules each page the bundle renders is made of (src/routing/routes.tsx; src/boot.ts starts

@@ -11,7 +11,7 @@ import { MSG } from './messages.ts';
 /** At most this many patterns per link. */
 export const MAX_EMBED_HOSTS = 20;
 /** The longest pattern (a DNS name is at most 253 characters, plus `*.`). */
-export const MAX_EMBED_HOST_LENGTH = 255;
+const MAX_EMBED_HOST_LENGTH = 255;
 
 export type HostPatternResult = { ok: true; pattern: string } | { ok: false; message: string };
 

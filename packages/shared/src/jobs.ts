@@ -126,14 +126,7 @@ export const SendEmailPayload = z.object({
 export type SendEmailPayload = z.infer<typeof SendEmailPayload>;
 
 /** What an uploaded image is for: decides its size and dimension limits and how it is re-encoded. */
-export const IMAGE_PURPOSES = [
-  'thumbnail',
-  'logo',
-  'loading',
-  'background',
-  'profile',
-  'screenshot',
-] as const;
+const IMAGE_PURPOSES = ['thumbnail', 'logo', 'loading', 'background', 'profile', 'screenshot'] as const;
 export type ImagePurpose = (typeof IMAGE_PURPOSES)[number];
 
 /**
@@ -141,11 +134,11 @@ export type ImagePurpose = (typeof IMAGE_PURPOSES)[number];
  * content with sharp, writes the re-encoded image to `images/<purpose>-<id>.webp` and deletes the
  * upload. The API waits for the result (ValidateImageResult) while the request is open.
  */
-export const ValidateImagePayload = z.object({
+const ValidateImagePayload = z.object({
   key: z.string().regex(/^tmp\/[A-Za-z0-9_-]{8,100}$/),
   purpose: z.enum(IMAGE_PURPOSES),
 });
-export type ValidateImagePayload = z.infer<typeof ValidateImagePayload>;
+type ValidateImagePayload = z.infer<typeof ValidateImagePayload>;
 
 export const ValidateImageResult = z.discriminatedUnion('ok', [
   z.object({
@@ -172,10 +165,10 @@ export type ValidateImageResult = z.infer<typeof ValidateImageResult>;
  * flush-views: moves the view counts buffered in Redis to ModelViewDaily, exactly once. Repeated by a
  * job scheduler (VIEW_FLUSH_INTERVAL_MS); the worker also flushes on start and on shutdown.
  */
-export const FlushViewsPayload = z.object({
+const FlushViewsPayload = z.object({
   reason: z.enum(['schedule', 'start', 'shutdown', 'manual']).default('schedule'),
 });
-export type FlushViewsPayload = z.infer<typeof FlushViewsPayload>;
+type FlushViewsPayload = z.infer<typeof FlushViewsPayload>;
 
 /**
  * send-invite: one invitation e-mail for an Invite row (single invite, resend). The link's token is
@@ -183,8 +176,8 @@ export type FlushViewsPayload = z.infer<typeof FlushViewsPayload>;
  * send is claimed with a lease before SMTP and the row marked sent after the server accepted it, so
  * after a crash at most the e-mails in flight can go out twice (packages/server/src/invites/send-invite.ts).
  */
-export const SendInvitePayload = z.object({ inviteId: z.number().int().positive() });
-export type SendInvitePayload = z.infer<typeof SendInvitePayload>;
+const SendInvitePayload = z.object({ inviteId: z.number().int().positive() });
+type SendInvitePayload = z.infer<typeof SendInvitePayload>;
 
 /**
  * The bulk-invite family: `bulk-invite-dispatch` cuts the batch's invitations (in id order) into runs of
@@ -195,20 +188,20 @@ export type SendInvitePayload = z.infer<typeof SendInvitePayload>;
  * `invite-<inviteId>`) with the e-mail retry policy. The worker marks the batch done when its last row
  * is sent or failed.
  */
-export const BulkInviteDispatchPayload = z.object({ batchId: z.number().int().positive() });
-export type BulkInviteDispatchPayload = z.infer<typeof BulkInviteDispatchPayload>;
+const BulkInviteDispatchPayload = z.object({ batchId: z.number().int().positive() });
+type BulkInviteDispatchPayload = z.infer<typeof BulkInviteDispatchPayload>;
 /** Rows per bulk-invite-rows job: one job's queue overhead shared by this many e-mails. */
 export const INVITE_ROWS_PER_JOB = 20;
-export const BulkInviteRowsPayload = z.object({
+const BulkInviteRowsPayload = z.object({
   batchId: z.number().int().positive(),
   inviteIds: z.array(z.number().int().positive()).min(1).max(INVITE_ROWS_PER_JOB),
 });
-export type BulkInviteRowsPayload = z.infer<typeof BulkInviteRowsPayload>;
-export const BulkInviteRowPayload = z.object({
+type BulkInviteRowsPayload = z.infer<typeof BulkInviteRowsPayload>;
+const BulkInviteRowPayload = z.object({
   batchId: z.number().int().positive(),
   inviteId: z.number().int().positive(),
 });
-export type BulkInviteRowPayload = z.infer<typeof BulkInviteRowPayload>;
+type BulkInviteRowPayload = z.infer<typeof BulkInviteRowPayload>;
 
 /**
  * billing-email: a billing e-mail to the tenant's owner, queued by the Stripe webhook after the
@@ -226,11 +219,11 @@ export type BillingEmailPayload = z.infer<typeof BillingEmailPayload>;
  * missed webhook heals by itself. Repeated by a job scheduler (BILLING_RECONCILE_INTERVAL_MS); with a
  * tenantId, only that tenant.
  */
-export const ReconcileBillingPayload = z.object({
+const ReconcileBillingPayload = z.object({
   reason: z.enum(['schedule', 'start', 'manual']).default('schedule'),
   tenantId: z.number().int().positive().optional(),
 });
-export type ReconcileBillingPayload = z.infer<typeof ReconcileBillingPayload>;
+type ReconcileBillingPayload = z.infer<typeof ReconcileBillingPayload>;
 
 /**
  * send-support-request: e-mails a stored SupportRequest to SUPPORT_EMAIL (tenant, plan and user
@@ -238,8 +231,8 @@ export type ReconcileBillingPayload = z.infer<typeof ReconcileBillingPayload>;
  * user. Queued after the row is stored (jobId support-<id>). Each e-mail has its own sent marker on the
  * row, checked before sending: a retry after one of the two went out sends only the other.
  */
-export const SendSupportRequestPayload = z.object({ requestId: z.number().int().positive() });
-export type SendSupportRequestPayload = z.infer<typeof SendSupportRequestPayload>;
+const SendSupportRequestPayload = z.object({ requestId: z.number().int().positive() });
+type SendSupportRequestPayload = z.infer<typeof SendSupportRequestPayload>;
 
 /**
  * billing-receipt: the receipt e-mail of a paid invoice (HTML, amount, link to the invoice), queued
@@ -286,13 +279,13 @@ export type UsageAlertPayload = z.infer<typeof UsageAlertPayload>;
  * known and an unknown address; the worker looks the address up and, for a live user, makes the
  * token and queues the send-email (packages/server/src/accounts/password-reset.command.ts).
  */
-export const PasswordResetRequestPayload = z.object({
+const PasswordResetRequestPayload = z.object({
   /** As ForgotPasswordRequest accepted it (lower-cased); looked up by the worker. */
   email: z.string().min(1),
   /** The white-label brand the request came from (the link's suffix). */
   brand: z.string().optional(),
 });
-export type PasswordResetRequestPayload = z.infer<typeof PasswordResetRequestPayload>;
+type PasswordResetRequestPayload = z.infer<typeof PasswordResetRequestPayload>;
 
 /** Every job: its name, payload contract and queue family. */
 export const JOBS = {

@@ -35,7 +35,11 @@ export const isPermission = (value: string): value is Permission =>
 
 export const BUILT_IN_ROLES = { admin: 'Admin', user: 'User' } as const;
 
-/** Permissions of the built-in roles (seeded; platform admins may edit them later). */
+/**
+ * Permissions of the built-in roles (seeded; platform admins may edit them later). The admin role has
+ * them all today: a name of its own so callers say which they mean.
+ * @alias
+ */
 export const ADMIN_ROLE_PERMISSIONS: readonly Permission[] = PERMISSIONS;
 
 export const USER_ROLE_PERMISSIONS: readonly Permission[] = [

@@ -9,15 +9,8 @@ import type { SessionUser } from './schemas/session';
  */
 
 /** The pages the server renders: `#root[data-server-rendered="<page>"]`, hydrated by the browser. */
-export const SERVER_RENDERED_PAGES = [
-  'login',
-  'home',
-  'signup',
-  'choose-subscription',
-  'users-list',
-  'subscription',
-] as const;
-export type ServerRenderedPage = (typeof SERVER_RENDERED_PAGES)[number];
+export type ServerRenderedPage =
+  'login' | 'home' | 'signup' | 'choose-subscription' | 'users-list' | 'subscription';
 
 /**
  * What the web app's renderPage takes for a signed-in visitor's page: the session's frame (as the

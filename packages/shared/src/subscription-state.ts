@@ -25,21 +25,14 @@ export const SUBSCRIPTION_STORED_STATUSES = [
 ] as const;
 export type StoredSubscriptionStatus = (typeof SUBSCRIPTION_STORED_STATUSES)[number];
 
-export const SUBSCRIPTION_STATES = [
-  'not_subscribed',
-  'trial',
-  'subscribed',
-  'cancelled',
-  'deactivated',
-  'payment_failed',
-] as const;
-export type SubscriptionStateKind = (typeof SUBSCRIPTION_STATES)[number];
+type SubscriptionStateKind =
+  'not_subscribed' | 'trial' | 'subscribed' | 'cancelled' | 'deactivated' | 'payment_failed';
 
 /** A trial's stored status outlives its end by at most this while Stripe's word is on its way. */
 export const TRIAL_GRACE_MS = 60 * 60 * 1000;
 
 /** A time as stored (Date on the server) or presented (unix seconds in the session user). */
-export type Instant = Date | number | null | undefined;
+type Instant = Date | number | null | undefined;
 
 export interface StoredSubscription {
   status: StoredSubscriptionStatus;
@@ -64,7 +57,7 @@ export interface SubscriptionState {
 }
 
 /** Milliseconds of a Date or unix seconds. */
-export function instantMs(value: Instant): number | null {
+function instantMs(value: Instant): number | null {
   if (value === null || value === undefined) return null;
   return value instanceof Date ? value.getTime() : value * 1000;
 }
@@ -113,10 +106,6 @@ export function deriveSubscriptionState(
       return state('deactivated', false, 'deactivated');
   }
 }
-
-/** Shorthand for guards and checks that only ask the yes/no question. */
-export const planIsInForce = (sub: StoredSubscription | null | undefined, now?: Date | number): boolean =>
-  deriveSubscriptionState(sub, now).inForce;
 
 /** The state of a session user's `subscription` (unix seconds), for the web's guards and banners. */
 export function sessionSubscriptionState(

@@ -5,7 +5,7 @@ import type { Harness } from '../../test/harness.ts';
 import type { SunkMail } from '../../test/mail-sink.ts';
 
 /** Polls `check` every 100 ms; throws naming `what` after timeoutMs. */
-export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
+async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -3,14 +3,14 @@ import { sleep } from '@helix/stack/services/net';
 import { recordedViews, type EmbedFixture } from '../../test/embed-fixture.ts';
 import { pacedEmbedLoads, since, summarise, type Sample } from './paced-loads.ts';
 
-export interface ReadySample {
+interface ReadySample {
   at: number;
   ms: number;
   status: number;
 }
 
 /** GET /api/ready every 250 ms until stop(): how fast and what it answers through an outage. */
-export function pollReady(api: string, t0: number): { stop(): Promise<ReadySample[]> } {
+function pollReady(api: string, t0: number): { stop(): Promise<ReadySample[]> } {
   const samples: ReadySample[] = [];
   let running = true;
   const loop = (async () => {
@@ -41,7 +41,7 @@ export function pollReady(api: string, t0: number): { stop(): Promise<ReadySampl
  * Waits until `read` answers `expected` (views flushed by the worker), then a further flush interval
  * to see that nothing more arrives. Resolves with the last value read and when it got there.
  */
-export async function waitForViews(
+async function waitForViews(
   read: () => Promise<number>,
   expected: number,
   timeoutMs: number,

@@ -18,7 +18,7 @@ export const AUDIT_ACTION = Symbol('audit action');
  * value that is not an ISO 8601 time is refused (400); a time ahead of the server's clock (the
  * device's clock is off) is taken as now: refusing it would turn a good offline edit into a refusal.
  */
-export function queuedAtOf(req: Request, now = new Date()): Date | null {
+function queuedAtOf(req: Request, now = new Date()): Date | null {
   const raw = req.get(QUEUED_AT_HEADER);
   if (raw === undefined) return null;
   const time = /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(raw) ? new Date(raw) : null;

@@ -40,7 +40,7 @@ const body = (
 });
 
 /** Field errors keyed by the field's path (first message per field); unknown fields get their own. */
-export function fieldErrors(error: ZodError): { message: string; errors: Record<string, string> } {
+function fieldErrors(error: ZodError): { message: string; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   let message: string | undefined;
   for (const issue of error.issues) {

@@ -58,7 +58,7 @@ const SWEEP_EVERY_MS = 60 * 60_000;
  * How long the request's transaction may stay open. It begins at the command's first write (image
  * checks and other slow work before it hold no connection) and ends when the answer is stored.
  */
-export const IDEMPOTENT_TRANSACTION_TIMEOUT_MS = 30_000;
+const IDEMPOTENT_TRANSACTION_TIMEOUT_MS = 30_000;
 
 /** Thrown into the command when the key turned out to be taken: the claim's answer is sent instead. */
 class KeyTaken extends Error {

@@ -15,7 +15,7 @@ const BACKSLASH = 0x5c;
  * pass, no recursion), so no later recursive walk of the body (hashing, validation, logging) can
  * overflow the stack. Stops early once past `max`. Brackets inside strings do not count.
  */
-export function jsonDepth(buf: Uint8Array, max = Infinity): number {
+function jsonDepth(buf: Uint8Array, max = Infinity): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -40,7 +40,7 @@ export function jsonDepth(buf: Uint8Array, max = Infinity): number {
 }
 
 /** The error the error handler answers as 400 BODY_TOO_DEEP (body-parser keeps its status and type). */
-export class BodyTooDeepError extends Error {
+class BodyTooDeepError extends Error {
   readonly status = 400;
   readonly type = 'entity.too.deep';
   constructor() {

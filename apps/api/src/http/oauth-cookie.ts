@@ -4,7 +4,7 @@ import { GOOGLE_CODE_TTL_SECONDS } from '@helix/server/accounts/google.command';
 import { randomToken } from '@helix/server/tokens';
 
 /** The browser secret of Google sign-in (see `browserBinding` in google.command.ts). */
-export const OAUTH_COOKIE = 'helix_oauth';
+const OAUTH_COOKIE = 'helix_oauth';
 
 /** The OAuth state lives 10 minutes: long enough to pick an account at Google. */
 export const OAUTH_STATE_TTL_SECONDS = 600;

@@ -15,7 +15,7 @@ const origin = (url: string | undefined): string[] => {
  * The `frame-ancestors` sources of a share or embed page: what embed-frame-policy.ts chose for the
  * link (its sites), else any site.
  */
-export const frameAncestorsOf = (res: Response): string =>
+const frameAncestorsOf = (res: Response): string =>
   Array.isArray(res.locals.frameAncestors) ? (res.locals.frameAncestors as string[]).join(' ') : '*';
 
 /**
@@ -32,7 +32,7 @@ export const EMBEDDABLE = /^\/(embed|share)\/[A-Za-z0-9_-]{1,200}\/?$/;
  * or stylesheet a page loads, so these go without them: about 1 kB less per file, which on the login
  * page's twenty-odd files is a tablet's round trip.
  */
-export const STATIC_ASSET = /^\/assets\//;
+const STATIC_ASSET = /^\/assets\//;
 
 /**
  * Security headers for everything we serve (helmet). The content security policy is written for the

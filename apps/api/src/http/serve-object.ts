@@ -71,7 +71,7 @@ function ifRangeHolds(ifRange: string | undefined, info: ObjectInfo): boolean {
 }
 
 /** Streams a stored object; a client that goes away (or a store that fails) mid-way ends the response. */
-export async function send(body: Readable, res: Response): Promise<void> {
+async function send(body: Readable, res: Response): Promise<void> {
   try {
     await pipeline(body, res);
   } catch {

@@ -92,7 +92,7 @@ export function sendEncoded(req: Request, res: Response, page: EncodedPage): voi
 }
 
 /** How long one of a server render's API answers may take before the app shell answers instead. */
-export const SERVER_RENDER_ANSWER_MS = 5_000;
+const SERVER_RENDER_ANSWER_MS = 5_000;
 
 /** This server's own loopback origin, from a request it is answering. */
 export const originOf = (req: Request): string => `http://127.0.0.1:${req.socket.localPort}`;

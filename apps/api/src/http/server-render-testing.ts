@@ -13,7 +13,7 @@ import { createHarness, type Harness } from '../../test/harness.ts';
  * them, and requests with a session cookie on a host.
  */
 
-export const INDEX =
+const INDEX =
   '<!doctype html><html><head><title>Helix</title></head><body><div id="root"></div></body></html>';
 
 /** The web app's cookies of a signed-in browser, among another cookie. */

@@ -26,7 +26,7 @@ import {
  * tenant and permission checks, presenters and abilities exactly as the browser app's call would.
  * Anything but a 2xx answer rejects (RefusedAnswer).
  */
-export function sessionGet(req: Request, token: string, tenant: string): (path: string) => Promise<unknown> {
+function sessionGet(req: Request, token: string, tenant: string): (path: string) => Promise<unknown> {
   const get = loopbackGet(originOf(req), { authorization: `Bearer ${token}` });
   return async (path) => {
     if (!path.startsWith('/')) throw new Error(`server render: ${path} is not a tenant path`);

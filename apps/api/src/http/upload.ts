@@ -10,7 +10,7 @@ import { AppError } from '@helix/server';
  * busboy failure becomes a clear 4xx in the standard error shape; a request that is not multipart
  * passes untouched (the JSON body parser already ran).
  */
-export interface UploadField {
+interface UploadField {
   name: string;
   maxBytes: number;
   /** The field error when the file is larger. */

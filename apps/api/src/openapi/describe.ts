@@ -94,7 +94,7 @@ export type Answer =
     };
 
 /** The reference's sections, in the document's order: each route names one (`tag`). */
-export const TAGS = {
+const TAGS = {
   Reference: 'This document and its interactive reference.',
   Operations: 'Liveness and readiness for load balancers.',
   Accounts: 'Sign-in, sign-up, invitations, password reset and the session user.',
@@ -111,7 +111,7 @@ export const TAGS = {
     "Plans, payments and the subscription (Stripe). Money calls are the owner's (403 BILLING_OWNER_ONLY).",
   Classrooms: 'oEmbed for pasted links, and Helix as an LTI 1.3 tool (docs/lti.md).',
 } as const;
-export type Tag = keyof typeof TAGS;
+type Tag = keyof typeof TAGS;
 export const tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
 
 export interface RouteDoc {
@@ -177,7 +177,7 @@ export const stored = (types: string[], description: string): Answer[] => [
 ];
 
 /** Express's `/api/t/:tenant/x/:id` as OpenAPI's `/api/t/{tenant}/x/{id}`. */
-export const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 /** Every described operation, as `METHOD /express/path`: one declaration each. */
 const described = new Set<string>();

@@ -28,7 +28,7 @@ import * as tenant from '@helix/shared/schemas/tenant';
  * names live in zod-to-openapi's own registry (no change to zod's prototype or global registry, which
  * the web app shares).
  */
-export const schemaNames = new Map<z.ZodType, string>();
+const schemaNames = new Map<z.ZodType, string>();
 const taken = new Set<string>();
 for (const module of [
   abilities,

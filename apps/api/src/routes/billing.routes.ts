@@ -70,7 +70,7 @@ const WEBHOOK_BODY_LIMIT = '512kb';
  * message (the web shows it); a Stripe object that is not there is our 404; an idempotency clash a
  * 409; Stripe's rate limit a 429; anything else a logged 502 without internals.
  */
-export const stripeErrors: ErrorRequestHandler = (err, req, _res, next) => {
+const stripeErrors: ErrorRequestHandler = (err, req, _res, next) => {
   const e = err as { type?: string; statusCode?: number; message?: string; code?: string };
   if (typeof e?.type !== 'string' || !e.type.startsWith('Stripe')) {
     next(err);

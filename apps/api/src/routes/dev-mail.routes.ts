@@ -15,7 +15,7 @@ const page = (title: string, body: string) =>
   `</head><body>${body}</body></html>`;
 
 /** Plain text with its http(s) links made clickable; everything else escaped. */
-export function linkify(text: string): string {
+function linkify(text: string): string {
   return text
     .split(/(https?:\/\/[^\s<>"']+)/g)
     .map((part, i) =>

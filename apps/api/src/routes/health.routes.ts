@@ -12,7 +12,7 @@ import { API, defineRoute, routerOf, type RouteHandler } from './define-route.ts
  * Each check may take this long, and they run in parallel: the readiness answer comes within about
  * half a second whatever is down (a load balancer's probe must not hang on an outage).
  */
-export const CHECK_TIMEOUT_MS = 400;
+const CHECK_TIMEOUT_MS = 400;
 
 const TIMED_OUT = Symbol('timed out');
 

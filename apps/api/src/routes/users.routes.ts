@@ -44,7 +44,7 @@ import { defineRoute, routerOf, TENANT } from './define-route.ts';
  * The one route whose body may be larger than JSON_BODY_LIMIT: 10,000 rows of name, e-mail and note.
  * Mounted before the general JSON parser (which then leaves the parsed body alone).
  */
-export const BULK_INVITE_BODY_LIMIT = '12mb';
+const BULK_INVITE_BODY_LIMIT = '12mb';
 export const bulkInviteBodyParser = jsonBody({ limit: BULK_INVITE_BODY_LIMIT });
 export const BULK_INVITE_PATH = '/api/t/:tenant/user/bulk-invite' as const;
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const distDir = path.join(appDir, 'dist');
 
 function newestMtime(p: string): number {

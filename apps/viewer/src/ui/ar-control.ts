@@ -14,13 +14,13 @@ export interface ArControlOptions {
   onState(state: ArState): void;
 }
 
-export type ArState = 'idle' | 'preparing' | 'presenting';
+type ArState = 'idle' | 'preparing' | 'presenting';
 
 /**
  * Above this many vertices the USDZ (text, about 100 bytes a vertex) and its copy in memory would
  * strain an iPad; the action says so instead of crashing the tab (docs/ar.md).
  */
-export const AR_MAX_VERTICES = 1_000_000;
+const AR_MAX_VERTICES = 1_000_000;
 
 /** Quick Look wants an <img> as the link's first child; it is never shown. */
 const PIXEL = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';

@@ -5,7 +5,7 @@ import { formatElapsed, pickRecordingFormat, recordingFileName } from '../record
 import { ScreenRecording, type RecordingResult } from '../record/screen-recording.ts';
 import { h } from './dom.ts';
 
-export type RecordingState = 'idle' | 'starting' | 'recording' | 'ready';
+type RecordingState = 'idle' | 'starting' | 'recording' | 'ready';
 
 export interface RecordControlOptions {
   stage: HTMLElement;

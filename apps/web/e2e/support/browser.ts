@@ -32,7 +32,7 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
 }
 
 /** Until a server-rendered page (#root[data-server-rendered]) is hydrated; at once for any other page. */
-export async function untilHydrated(page: Page): Promise<void> {
+async function untilHydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const root = document.querySelector('#root');
     if (!root?.hasAttribute('data-server-rendered')) return true;

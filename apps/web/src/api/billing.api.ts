@@ -1,5 +1,4 @@
 import {
-  CancelSubscriptionView,
   CardCheckoutView,
   ChangePreviewView,
   CheckoutUrl,
@@ -19,7 +18,6 @@ import {
   type SeatsChange,
   type SetupIntentConfirm,
   type SetupIntentUpdate,
-  type SubscriptionChange,
   type TrialCreate,
 } from '@helix/shared/schemas/billing';
 import { baseSessionApi, tenantApi, type RequestOptions } from './client';
@@ -33,9 +31,6 @@ const url = async (call: Promise<unknown>) => CheckoutUrl.parse(await call).url;
 
 /** Hosted Checkout for an unsubscribed tenant. */
 export const createCheckout = (body: CheckoutCreate) => url(tenantApi.post('/checkout/create', body));
-
-/** A subscribed tenant changes plan on the provider's page (confirmed there). */
-export const changePlan = (body: SubscriptionChange) => url(tenantApi.post('/subscription/change', body));
 
 /** Billing details (the provider's billing portal). */
 export const subscriptionDetail = (body: PortalRequest) => url(tenantApi.post('/subscription/detail', body));
@@ -76,11 +71,6 @@ export async function createTrial(body: TrialCreate, guest: boolean) {
 /** Cancels any existing subscription, creates the incomplete one and answers its payment intent. */
 export const startCardCheckout = async (body: PaymentIntentCreate) =>
   CardCheckoutView.parse(await tenantApi.post('/subscription/payment-intent', body, quiet));
-
-export const cancelSubscription = async (subscriptionId: string) =>
-  CancelSubscriptionView.parse(
-    await tenantApi.post('/subscription/cancel_subscription', { subscriptionId }, quiet),
-  );
 
 export const updatePaymentIntent = async (body: PaymentIntentUpdate) =>
   PaymentIntentView.parse(await tenantApi.post('/subscription/payment-intent/update', body, quiet));

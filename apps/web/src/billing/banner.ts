@@ -6,7 +6,7 @@ import advancedFormat from 'dayjs/plugin/advancedFormat';
 dayjs.extend(advancedFormat);
 
 /** Date display of accounts 9: 'MMMM, Do YYYY'. */
-export const bannerDate = (ms: number): string => dayjs(ms).format('MMMM, Do YYYY');
+const bannerDate = (ms: number): string => dayjs(ms).format('MMMM, Do YYYY');
 
 export type BannerView =
   | { kind: 'payment_failed'; text: string }

@@ -3,7 +3,7 @@ import { listInvoices, previewChange } from '../api/billing.api';
 import type { ChangeRequest } from './change-flow';
 
 /** Invoices per page (the server allows up to 100). */
-export const INVOICE_PAGE_SIZE = 12;
+const INVOICE_PAGE_SIZE = 12;
 
 /** Billing's query keys and reads (invoices, a change's preview), in one place. */
 export const billingKeys = {

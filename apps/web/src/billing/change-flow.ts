@@ -113,7 +113,7 @@ export async function payChangeInvoice(
 }
 
 /** What the server's answer to change-plan or seats means for the page, running 3-D Secure at once. */
-export async function settleChange(
+async function settleChange(
   stripe: () => Promise<Stripe>,
   answer: PlanChangeView,
   expected?: ExpectedOrder,

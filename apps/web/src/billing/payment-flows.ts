@@ -21,7 +21,7 @@ export interface PaymentOrder {
   quantity?: number;
 }
 
-export { PaymentError, paymentErrorText } from './card-error';
+export { paymentErrorText } from './card-error';
 
 /** A Stripe.js failure in the buyer's words (a failed 3-D Secure never shows Stripe's developer text). */
 const providerFailure = (result: { error?: StripeErrorLike }): PaymentError =>

@@ -38,12 +38,3 @@ export const trialAvailable = (subscription: SessionSubscription | null | undefi
 
 /** A cancellation is pending: the plan runs to its end date and plan buttons are disabled (accounts 2). */
 export const cancellationPending = (state: SubscriptionState): boolean => state.kind === 'cancelled';
-
-/**
- * "Active subscription" for buying views (administration-content 6): the plan is in force and its
- * payments are in order; a tenant whose payment failed updates the card first.
- */
-export const subscriptionActive = (subscription: SessionSubscription | null | undefined): boolean => {
-  const state = sessionSubscriptionState(subscription);
-  return state.inForce && state.kind !== 'payment_failed';
-};

@@ -1,9 +1,9 @@
 import type { BrandingImageField } from '@helix/shared/schemas/branding';
-import { type BrandingView, TenantBrandingView } from '@helix/shared/schemas/tenant';
+import { TenantBrandingView } from '@helix/shared/schemas/tenant';
 import { tenantApi } from '../api/client';
 import { sendOrQueue, type EditResult } from '../offline/outbox';
 
-export type { BrandingView, TenantBrandingView };
+export type { TenantBrandingView };
 
 /** GET /tenant/get: the signed-in user's tenant branding. */
 export const fetchBranding = async (): Promise<TenantBrandingView> =>

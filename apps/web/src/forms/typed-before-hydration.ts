@@ -9,7 +9,7 @@ import { useEffect } from 'react';
  * not a replay of events. React's own answer (replaying change events after hydration) is still behind
  * a flag (`enableHydrationChangeEvent`).
  */
-export function typedBeforeHydration(formName: string, fields: readonly string[]): Record<string, unknown> {
+function typedBeforeHydration(formName: string, fields: readonly string[]): Record<string, unknown> {
   const typed: Record<string, unknown> = {};
   for (const field of fields) {
     const input = document.getElementById(`${formName}_${field}`);

@@ -19,9 +19,9 @@ export interface CachedListing {
 export const cacheKey = (tenant: string, userId: number): string => `${tenant}:${userId}`;
 
 /** How long a cached listing is worth showing; older ones are ignored (and overwritten later). */
-export const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
-export const isFresh = (entry: Pick<CachedListing, 'savedAt'>, now: number): boolean =>
+const isFresh = (entry: Pick<CachedListing, 'savedAt'>, now: number): boolean =>
   now - entry.savedAt <= CACHE_MAX_AGE_MS;
 
 export async function readCachedListing(key: string): Promise<CachedListing | null> {
@@ -48,7 +48,7 @@ export async function writeCachedListing(
   }
 }
 
-export async function clearModelCache(): Promise<void> {
+async function clearModelCache(): Promise<void> {
   try {
     await offlineDb()?.listings.clear();
   } catch {

@@ -1,5 +1,5 @@
 import { MSG } from '@helix/shared';
-import { MODEL_SORTS, type ModelSort } from '@helix/shared/schemas/model';
+import type { ModelSort } from '@helix/shared/schemas/model';
 import type { Model, ModelViews } from './models.api';
 import { formatCount } from '../ui/count-format';
 
@@ -9,9 +9,6 @@ export const SORT_OPTIONS: { value: ModelSort; label: string }[] = [
   { value: 'createdAt-Asc', label: 'Oldest first' },
   { value: 'createdAt-Desc', label: 'Newest first' },
 ];
-
-export const isModelSort = (value: unknown): value is ModelSort =>
-  (MODEL_SORTS as readonly unknown[]).includes(value);
 
 /** The specification's search: a case-insensitive substring of the name. */
 export const matchesSearch = (model: Pick<Model, 'name'>, search: string): boolean =>

@@ -1,6 +1,5 @@
 import type { EmbedFlag, LinkKind } from '@helix/shared';
 import {
-  type EmbedDetail,
   type ModelSort,
   type ModelView,
   type TenantOption,
@@ -22,8 +21,6 @@ export interface ModelListing {
   views: ModelViews | null;
   users: UserStats[];
 }
-
-export type { EmbedDetail };
 
 const asArray = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
 

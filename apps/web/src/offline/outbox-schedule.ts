@@ -6,7 +6,7 @@ import type { OutboxRow } from './offline-db';
  * edit made seven days offline is sent as soon as the network is back. The server keeps its
  * Idempotency-Key answers for 30 days (packages/server/src/idempotency).
  */
-export const BACKOFF_BASE_MS = 1000;
+const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 5 * 60_000;
 
 /** 1 s, 2 s, 4 s ... up to 5 minutes, with a little jitter so tabs and devices do not beat in step. */

@@ -250,7 +250,7 @@ let replaying: Promise<void> | null = null;
  * will look again). `syncing` rows met here belong to a tab that died mid-send: they are resent with
  * their key, which the server answers from its store if it had acted.
  */
-export function replayOutbox(): Promise<void> {
+function replayOutbox(): Promise<void> {
   const userId = currentUserId();
   if (userId === null || !offlineDb()) return Promise.resolve();
   if (replaying) return replaying;

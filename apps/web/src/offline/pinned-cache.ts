@@ -45,9 +45,3 @@ export async function forget(urls: readonly string[]): Promise<void> {
   const cache = await caches.open(PINNED_CACHE);
   await Promise.all(urls.map((url) => cache.delete(url)));
 }
-
-/** Every URL currently kept (tests and the storage display). */
-export async function keptUrls(): Promise<string[]> {
-  if (!cacheStorageAvailable()) return [];
-  return (await (await caches.open(PINNED_CACHE)).keys()).map((request) => request.url);
-}

@@ -14,7 +14,7 @@ import { prepareOfflineViewer } from './prepare-viewer';
  * portal URL of our own, the thumbnail and branding images under their own URLs (the service worker
  * answers those from the cache). The viewer's app is cached by the viewer's own service worker.
  */
-export interface PinnedModelData {
+interface PinnedModelData {
   /** The card as the listing showed it. */
   listing: Model;
   /** What the server answered for the offline copy (viewer origin, features, branding, copy id...). */
@@ -30,7 +30,7 @@ export type PinnedModel = Omit<PinnedModelRow, 'model'> & { model: PinnedModelDa
 export class PinError extends Error {}
 
 /** The cache URL of a pinned .glb: per user and version, on the portal's origin, never fetched. */
-export const pinnedFileUrl = (tenant: string, userId: number, modelId: number, version: number): string =>
+const pinnedFileUrl = (tenant: string, userId: number, modelId: number, version: number): string =>
   new URL(
     `/offline/pinned/${encodeURIComponent(tenant)}/${userId}/${modelId}-v${version}.glb`,
     location.origin,
@@ -145,7 +145,7 @@ export async function unpinModel(userId: number, modelId: number): Promise<void>
 }
 
 /** Forgets a user's pins and frees their files (sign-out, another user signing in). */
-export async function clearPinnedModels(userId: number): Promise<void> {
+async function clearPinnedModels(userId: number): Promise<void> {
   try {
     const db = offlineDb();
     if (!db) return;

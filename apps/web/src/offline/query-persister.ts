@@ -55,7 +55,7 @@ const storage: AsyncStorage<PersistedQuery> = {
   },
 };
 
-export const offlinePersister = experimental_createQueryPersister<PersistedQuery>({
+const offlinePersister = experimental_createQueryPersister<PersistedQuery>({
   storage,
   buster: BUSTER,
   // Kept until the next answer or sign-out, however old (the notice says when it was saved).

@@ -17,7 +17,7 @@ import { backoffMs } from './outbox-schedule';
  * online view. Like online, a user's openings of one model within the view window count once: a second
  * opening within QUEUE_WINDOW_MS of a queued one is not queued.
  */
-export const QUEUE_WINDOW_MS = 30 * 60 * 1000;
+const QUEUE_WINDOW_MS = 30 * 60 * 1000;
 const MAX_AGE_MS = OFFLINE_VIEW_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
 const LOCK_NAME = 'helix-queued-views';
 

@@ -6,7 +6,7 @@ import type { OutboxRow } from './offline-db';
 import { outboxEntries } from './outbox';
 
 /** The signed-in user's outbox, kept live by one subscription (Dexie's liveQuery sees other tabs too). */
-export const outboxRowsAtom = atom<OutboxRow[]>([]);
+const outboxRowsAtom = atom<OutboxRow[]>([]);
 
 let subscription: Subscription | null = null;
 let watchedUser: number | null = null;

@@ -11,7 +11,7 @@ import { clearUserData, offlineDb } from './offline-db';
  */
 const LAST_USER_KEY = 'helix.offline.userId';
 
-export async function clearCachedPages(userId: number): Promise<void> {
+async function clearCachedPages(userId: number): Promise<void> {
   const db = offlineDb();
   if (!db) return;
   await Promise.all([

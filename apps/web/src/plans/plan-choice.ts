@@ -3,7 +3,7 @@ import { planAmountCents } from '@helix/shared/plan-price';
 import { isDynamicQuantity, planPeriod, type Plan } from './plan-display';
 
 /** The card's choice button (accounts 2; Downgrade added by issue 15, so the label is truthful). */
-export type PlanButtonLabel = 'Upgrade' | 'Downgrade' | 'Selected' | 'Try for Free' | 'Select';
+type PlanButtonLabel = 'Upgrade' | 'Downgrade' | 'Selected' | 'Try for Free' | 'Select';
 
 export interface PlanChoiceContext {
   /** The plan the tenant holds while it is in force, else null. */
@@ -21,7 +21,7 @@ export interface PlanChoiceContext {
 }
 
 /** Seats a change to `plan` would have: the server carries them over to a plan that sells seats. */
-export const seatsOnChange = (plan: Plan, currentSeats: number | null | undefined): number =>
+const seatsOnChange = (plan: Plan, currentSeats: number | null | undefined): number =>
   isDynamicQuantity(plan) ? Math.max(plan.userLimit, currentSeats ?? plan.userLimit) : plan.userLimit;
 
 /** Cents per month of an order, so a monthly and an annual plan compare (the server's rule for direction). */

@@ -7,16 +7,6 @@ export type Plan = PlanView;
 
 export type Period = 'MONTHLY' | 'YEARLY';
 
-/** Product ids of the three flows (accounts 9): 7/9 individual, 8/10 educator, 13/14 enterprise. */
-export const PLAN_FAMILY_BY_ID: Readonly<Record<number, Plan['family']>> = {
-  7: 'individual',
-  9: 'individual',
-  8: 'educator',
-  10: 'educator',
-  13: 'enterprise',
-  14: 'enterprise',
-};
-
 /** Trial length (accounts 9). */
 export const TRIAL_DAYS = 30;
 
@@ -56,7 +46,7 @@ export function formatUsd(amount: number): string {
 export const perUserCost = (plan: Plan): string => firstTierPerSeat(plan);
 
 /** '1,009.80': the payment form's amount (accounts 2, 'charged $ {amount} per year or month'). */
-export const amountText = (amount: number): string =>
+const amountText = (amount: number): string =>
   cents(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** The payment form's charge line, by the plan's displayType. */

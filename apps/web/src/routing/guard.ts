@@ -70,7 +70,7 @@ const PAGE_ABILITIES: Array<{ path: RegExp; ability: keyof SessionAbilities }> =
 /** Payment return pages must survive the few seconds before the payment shows as active. */
 const PAYMENT_RETURN = /^\/success(\/|$)/;
 
-export const UNAUTHORIZED = '/unauthorized';
+const UNAUTHORIZED = '/unauthorized';
 
 export function normalizePath(path: string): string {
   let decoded = path;

@@ -18,7 +18,7 @@ export const rememberBrand = (brand: string): void =>
 export const clearLocalStorage = (): void => safely(() => window.localStorage.clear(), undefined);
 
 /** Only same-site paths are followed, so a crafted value cannot send the user to another site. */
-export const isSafeRedirect = (path: string | null | undefined): path is string =>
+const isSafeRedirect = (path: string | null | undefined): path is string =>
   typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
 
 export const rememberRedirect = (path: string): void =>

@@ -11,8 +11,6 @@ import { NO_SESSION_ABILITIES, type SessionAbilities } from '@helix/shared/schem
 export const StoredSessionUser = PresentedSessionUser.extend({ rememberMe: z.boolean().optional() });
 export type SessionUser = z.infer<typeof StoredSessionUser>;
 export type SessionSubscription = NonNullable<SessionUser['subscription']>;
-export type SessionRole = SessionUser['roles'][number];
-
 /** What the guard and the menus need to know about who is looking. */
 export interface Session {
   user: SessionUser | null;

@@ -9,7 +9,7 @@ import { fetchAuthProviders } from '../api/auth.api';
 export const googleSignInAtom = atom<boolean | null>(renderedGoogleFlag());
 
 /** The server-rendered document's flag, or null (the app shell, or Node while rendering). */
-export function renderedGoogleFlag(): boolean | null {
+function renderedGoogleFlag(): boolean | null {
   if (typeof document === 'undefined') return null;
   const flag = document.documentElement.dataset.google;
   return flag === 'on' ? true : flag === 'off' ? false : null;

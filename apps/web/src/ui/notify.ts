@@ -5,7 +5,7 @@
  */
 
 /** Server and failure messages stay up long enough to read and act on (accounts 8). */
-export const ERROR_TOAST_SECONDS = 15;
+const ERROR_TOAST_SECONDS = 15;
 
 type Kind = 'error' | 'success' | 'info';
 

@@ -44,6 +44,3 @@ export const theme: ThemeConfig = {
     Table: { colorTextDisabled: 'rgba(0, 0, 0, 0.6)' },
   },
 };
-
-/** Mobile breakpoints of the specification: settings screens and everything else. */
-export const BREAKPOINT = { settings: 767, other: 450 } as const;

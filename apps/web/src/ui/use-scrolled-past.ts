@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
-export const isScrolledPast = (scrollY: number, threshold: number): boolean => scrollY > threshold;
+const isScrolledPast = (scrollY: number, threshold: number): boolean => scrollY > threshold;
 
 /** True once the page has scrolled further than `threshold` pixels. */
 export function useScrolledPast(threshold: number): boolean {

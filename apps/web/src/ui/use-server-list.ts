@@ -16,7 +16,7 @@ export interface ListPageAnswer<Row> {
 }
 
 /** One page's query, as the shared `listQuery` schema's input: every field filled in by the hook. */
-export type ServerListQuery<S extends string> = Required<Omit<ListQueryParams<S>, 'search'>> & {
+type ServerListQuery<S extends string> = Required<Omit<ListQueryParams<S>, 'search'>> & {
   search?: string;
 };
 

@@ -28,13 +28,13 @@ export interface BulkFileRow {
   note: string;
 }
 
-export type BulkColumn = 'name' | 'firstName' | 'lastName' | 'email' | 'note';
+type BulkColumn = 'name' | 'firstName' | 'lastName' | 'email' | 'note';
 
 /**
  * Header names, compared without case, accents, spaces or punctuation ("E-mail address:" is
  * "emailaddress"). Any other column (Timestamp, Class, ...) is ignored.
  */
-export const BULK_HEADERS: Record<BulkColumn, readonly string[]> = {
+const BULK_HEADERS: Record<BulkColumn, readonly string[]> = {
   email: ['Email', 'E-mail', 'Email address', 'E-mail address', 'Mail', 'Mail address'],
   name: ['Name', 'Full name'],
   firstName: ['First name', 'Given name', 'Forename'],
@@ -56,7 +56,7 @@ const HEADER_LOOKUP = new Map<string, BulkColumn>(
 );
 
 /** The header cell used for each column; null when the file has no header (name, email, note). */
-export type BulkColumns = Partial<Record<BulkColumn, string>> | null;
+type BulkColumns = Partial<Record<BulkColumn, string>> | null;
 
 type TableRead =
   { ok: true; rows: BulkFileRow[]; columns: BulkColumns; ignored: string[] } | { ok: false; message: string };
@@ -99,7 +99,7 @@ function guessDelimiter(text: string): string {
  * row; otherwise the delimiter is guessed from the first line. CRLF, LF or CR line ends; quoted cells
  * may hold delimiters and line breaks; blank rows are skipped (their numbers are kept).
  */
-export function parseCsv(text: string): TableRow[] {
+function parseCsv(text: string): TableRow[] {
   const sep = SEP_LINE.exec(text);
   const body = sep ? text.slice(sep[0].length) : text;
   const delimiter = sep?.[1] ?? guessDelimiter(body);
@@ -125,7 +125,7 @@ const looksLikeEmail = (text: string) => /\S@\S/.test(text);
  * (BULK_HEADERS); "First name" and "Last name" are joined when there is no full name. A first row
  * without such a header but with an address in it means a file without header: name, email, note.
  */
-export function rowsFromTable(table: readonly TableRow[]): TableRead {
+function rowsFromTable(table: readonly TableRow[]): TableRead {
   const [first, ...rest] = table;
   if (!first) return { ok: false, message: MSG.bulkNoRows };
   const found = new Map<BulkColumn, number>();

@@ -7,7 +7,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * An .xlsx date as a person reads it: 2026-01-11, with the time when it has one (2026-01-11 08:30).
  * A spreadsheet's dates have no time zone; the reader hands them over as UTC.
  */
-export function dateText(date: Date): string {
+function dateText(date: Date): string {
   if (Number.isNaN(date.getTime())) return '';
   const day = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
   const h = date.getUTCHours();

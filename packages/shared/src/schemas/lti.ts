@@ -79,13 +79,13 @@ export const LtiPlatformView = z.strictObject({
 export type LtiPlatformView = z.infer<typeof LtiPlatformView>;
 
 /** One of the tool's public keys as the settings page shows it. */
-export const LtiToolKeyView = z.strictObject({
+const LtiToolKeyView = z.strictObject({
   kid: z.string(),
   createdAt: z.string(),
   /** null: the key in use; else when it was retired (published until LTI_KEY_GRACE_DAYS after). */
   retiredAt: z.string().nullable(),
 });
-export type LtiToolKeyView = z.infer<typeof LtiToolKeyView>;
+type LtiToolKeyView = z.infer<typeof LtiToolKeyView>;
 
 /** What the owner pastes into the LMS: Helix's addresses as a tool, and its keys. */
 export const LtiToolView = z.strictObject({
@@ -234,7 +234,7 @@ export const LtiResourceLinkClaims = LaunchBase.extend({
 });
 export type LtiResourceLinkClaims = z.infer<typeof LtiResourceLinkClaims>;
 
-export const LtiDeepLinkingSettings = z.object({
+const LtiDeepLinkingSettings = z.object({
   deep_link_return_url: z.url({ protocol: /^https?$/ }),
   accept_types: z.array(z.string().max(100)).min(1),
   accept_presentation_document_targets: z.array(z.string().max(100)).default([]),
@@ -244,7 +244,7 @@ export const LtiDeepLinkingSettings = z.object({
   text: claimText(4000).optional(),
   data: claimText(4000).optional(),
 });
-export type LtiDeepLinkingSettings = z.infer<typeof LtiDeepLinkingSettings>;
+type LtiDeepLinkingSettings = z.infer<typeof LtiDeepLinkingSettings>;
 
 export const LtiDeepLinkingClaims = LaunchBase.extend({
   [LTI_CLAIM.messageType]: z.literal('LtiDeepLinkingRequest'),

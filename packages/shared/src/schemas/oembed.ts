@@ -7,7 +7,7 @@ import { MSG } from '../messages.ts';
  */
 
 /** The frame oEmbed offers when the consumer sets no maximum (4:3, as the viewer's default view). */
-export const OEMBED_DEFAULT_SIZE = { width: 640, height: 480 } as const;
+const OEMBED_DEFAULT_SIZE = { width: 640, height: 480 } as const;
 /** The only format served; any other is 501 Not Implemented, as the spec says. */
 export const OEMBED_FORMAT = 'json';
 /** The answer's cache_age (seconds), shortened to a link's expiry. */

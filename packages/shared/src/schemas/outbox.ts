@@ -38,16 +38,6 @@ export function failureKind({ status, code }: CallFailure): FailureKind {
 
 export const isRetryable = (failure: CallFailure): boolean => failureKind(failure) === 'retry';
 
-/** 409 VERSION_CONFLICT: the record as its GET presenter shows it, with its current `version`. */
-export const VersionConflictBody = z.object({
-  statusCode: z.literal(409),
-  error: z.string(),
-  code: z.literal(ERROR_CODES.versionConflict),
-  message: z.string(),
-  current: z.unknown(),
-});
-export type VersionConflictBody = z.infer<typeof VersionConflictBody>;
-
 /** The version a conflict's `current` record carries (`version`, or `rolesVersion` for assignments). */
 export function currentVersionOf(
   current: unknown,
@@ -59,7 +49,7 @@ export function currentVersionOf(
 }
 
 /** The edits that may be queued offline (issue 8 §2). */
-export const OUTBOX_KINDS = [
+const OUTBOX_KINDS = [
   'model.update',
   'role.create',
   'role.update',
@@ -71,7 +61,7 @@ export const OUTBOX_KINDS = [
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
-export const OUTBOX_STATES = ['pending', 'syncing', 'refused', 'conflict'] as const;
+const OUTBOX_STATES = ['pending', 'syncing', 'refused', 'conflict'] as const;
 
 /** A queued edit as the web stores it (apps/web/src/offline/offline-db.ts `OutboxRow`). */
 export const OutboxEntry = z.object({

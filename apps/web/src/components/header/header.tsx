@@ -36,7 +36,7 @@ const ICONS: Record<(typeof USER_MENU_ITEMS)[number]['key'], ReactNode> = {
 };
 
 /** The header sticks to the top once the page scrolls past it (accounts 2). */
-export const STICKY_AFTER_PX = 92;
+const STICKY_AFTER_PX = 92;
 
 export function Header() {
   const user = useSessionUser();

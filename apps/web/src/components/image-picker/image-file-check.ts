@@ -13,7 +13,7 @@ export const isAcceptedImage = (file: { name: string; type: string }): boolean =
   ACCEPTED_TYPES.has(file.type) || ACCEPTED.test(file.name);
 
 /** The picture's size as the browser decodes it (an <img>, so SVG works too). */
-export function naturalSize(file: Blob): Promise<PixelSize> {
+function naturalSize(file: Blob): Promise<PixelSize> {
   return new Promise((resolve, reject) => {
     const url = URL.createObjectURL(file);
     const img = new Image();

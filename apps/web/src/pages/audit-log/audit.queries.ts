@@ -4,7 +4,7 @@ import { fetchTenants } from '../../models/models.api';
 import { fetchAuditPage } from './audit.api';
 
 /** The audit log's query keys and reads, in one place. */
-export const auditKeys = {
+const auditKeys = {
   all: ['audit'] as const,
   page: (query: AuditListQuery) => [...auditKeys.all, 'page', query] as const,
   tenants: () => [...auditKeys.all, 'tenants'] as const,

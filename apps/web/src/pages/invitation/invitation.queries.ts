@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { fetchInvitation } from '../../api/invitation.api';
 
 /** The invitation page's query keys and reads, in one place. */
-export const invitationKeys = {
+const invitationKeys = {
   all: ['invitation'] as const,
   byToken: (token: string) => [...invitationKeys.all, token] as const,
 };

@@ -4,7 +4,7 @@ import { EmbedAllowedHosts } from '@helix/shared/schemas/embed-hosts';
 import './allowed-hosts-field.css';
 
 /** The field's text as the list it stands for: one site per line (commas and spaces separate too). */
-export const hostsOfText = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
+const hostsOfText = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
 
 /**
  * The field checked with the request's own schema (EmbedAllowedHosts): the sites as they will be

@@ -2,10 +2,10 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { fetchTenantOptionsPage } from './tenant-options.api';
 
 /** Tenants per page of the tenant select. */
-export const TENANT_OPTIONS_PAGE_SIZE = 20;
+const TENANT_OPTIONS_PAGE_SIZE = 20;
 
 /** The tenant select's query keys and reads, in one place. */
-export const tenantOptionKeys = {
+const tenantOptionKeys = {
   all: ['tenant-options'] as const,
   search: (search: string) => [...tenantOptionKeys.all, 'search', search] as const,
   byIds: (ids: string) => [...tenantOptionKeys.all, 'ids', ids] as const,

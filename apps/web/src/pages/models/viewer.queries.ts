@@ -14,7 +14,7 @@ export type FrameState =
   | { status: 'failed'; message: string };
 
 /** The viewer's query keys, in one place. */
-export const viewerKeys = {
+const viewerKeys = {
   all: ['viewer'] as const,
   frame: (modelId: number, userId: number | null) => [...viewerKeys.all, 'frame', modelId, userId] as const,
 };

@@ -3,11 +3,11 @@ import { downloadTable, type ExportTable } from '../../ui/export-table';
 import type { Subscriber } from './newsletter.api';
 
 /** The spec's date format for the newsletter table and its export. */
-export const CREATED_AT_FORMAT = 'YYYY-MM-DD h:mm:ss';
+const CREATED_AT_FORMAT = 'YYYY-MM-DD h:mm:ss';
 
 export const formatCreatedAt = (iso: string): string => dayjs(iso).format(CREATED_AT_FORMAT);
 
-export const EXPORT_HEADER = ['Email', 'Created At'] as const;
+const EXPORT_HEADER = ['Email', 'Created At'] as const;
 
 /** Header and rows as the table shows them (the CSV export guards formula-looking cells). */
 export function subscriberRows(list: readonly Subscriber[]): ExportTable {
@@ -17,7 +17,7 @@ export function subscriberRows(list: readonly Subscriber[]): ExportTable {
   };
 }
 
-export const exportBaseName = (now = dayjs()) => `newsletter-subscribers-${now.format('YYYY-MM-DD')}`;
+const exportBaseName = (now = dayjs()) => `newsletter-subscribers-${now.format('YYYY-MM-DD')}`;
 
 export const downloadCsv = (list: readonly Subscriber[]): Promise<void> =>
   downloadTable(subscriberRows(list), exportBaseName(), 'csv');

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { fetchPlans } from '../../api/plans.api';
 
 /** Add User's query keys and reads, in one place. */
-export const addUserKeys = {
+const addUserKeys = {
   all: ['add-user'] as const,
   plans: () => [...addUserKeys.all, 'plans'] as const,
 };

@@ -1,19 +1,14 @@
 import {
   AddUserResponse,
-  PlatformUserList,
   PlatformUserPage,
   type AddUserRequest,
   type PlatformUsersQuery,
   type PlatformUserView,
 } from '@helix/shared/schemas/platform-user';
-import { tenantApi, type RequestOptions } from '../../api/client';
+import { tenantApi } from '../../api/client';
 import { withListQuery } from '../../ui/use-server-list';
 
 export type PlatformUser = PlatformUserView;
-
-/** GET /user/all as a platform admin: every user, with payment plan and company name. */
-export const fetchPlatformUsers = async (options?: RequestOptions): Promise<PlatformUser[]> =>
-  PlatformUserList.parse(await tenantApi.get<unknown>('/user/all', options));
 
 /** One page of every school's users (/users, /permissions; docs/lists-at-scale.md). */
 export const fetchPlatformUsersPage = async (

@@ -13,7 +13,7 @@ export interface ProfileChange {
 }
 
 /** The multipart body of POST /user/edit (the picture as a file part; '' removes it). */
-export function toProfileFormData(change: ProfileChange): FormData {
+function toProfileFormData(change: ProfileChange): FormData {
   const form = new FormData();
   form.append('name', change.name);
   if (change.newPassword || change.oldPassword || change.confirmPassword) {

@@ -1,10 +1,4 @@
-import {
-  PermissionView,
-  RolePermissionsView,
-  RoleSaved,
-  RoleView,
-  type RoleSave,
-} from '@helix/shared/schemas/role';
+import { PermissionView, RolePermissionsView, RoleSaved, RoleView } from '@helix/shared/schemas/role';
 import { tenantApi, type RequestOptions } from '../../api/client';
 import { sendOrQueue } from '../../offline/outbox';
 
@@ -20,15 +14,6 @@ export const fetchRolePermissions = async (
   options?: RequestOptions,
 ): Promise<RolePermissionsView> =>
   RolePermissionsView.parse(await tenantApi.post<unknown>('/role/permissions', { id }, options));
-
-export const saveRole = async (body: RoleSave): Promise<RoleSaved> =>
-  RoleSaved.parse(await tenantApi.post<unknown>('/role/create', body));
-
-export const deleteRole = (id: number, name: string) =>
-  tenantApi.post<{ message: string }>('/role/delete', { id, name });
-
-export const assignRoles = (id: number, roles: number[]) =>
-  tenantApi.post<{ message: string }>('/user/assignRoles', { id, roles });
 
 /** Create Role and Edit through the outbox: sent now, or queued when offline (If-Match: the role's version). */
 export const saveRoleOrQueue = (

@@ -14,7 +14,7 @@ function logged<T>(what: string, read: Promise<T>, signal: AbortSignal): Promise
 }
 
 /** The statistics page's query keys and reads, in one place. */
-export const statsKeys = {
+const statsKeys = {
   all: ['stats'] as const,
   models: () => [...statsKeys.all, 'models'] as const,
   tenants: (ids: string) => [...statsKeys.all, 'tenants', ids] as const,

@@ -15,7 +15,7 @@ const STATE_LABEL: Record<SubscriptionSummaryView['state'], string> = {
 };
 
 /** Why a typed seat count cannot be sent; null when it can. */
-export function seatsError(value: number | null, summary: SubscriptionSummaryView): string | null {
+function seatsError(value: number | null, summary: SubscriptionSummaryView): string | null {
   if (value === null || !Number.isInteger(value) || value < 1) return MSG.positiveIntegers;
   if (summary.minSeats !== null && value < summary.minSeats) return MSG.userCountMin(summary.minSeats);
   if (summary.maxSeats !== null && value > summary.maxSeats) return MSG.seatsAboveMax(summary.maxSeats);
@@ -140,10 +140,7 @@ function SeatsEditor({
           onChange={(next) => setValue(typeof next === 'number' ? next : null)}
         />
       </Form.Item>
-      <Button
-        htmlType="submit"
-        disabled={value === summary.seats || Boolean(error)}
-      >
+      <Button htmlType="submit" disabled={value === summary.seats || Boolean(error)}>
         Change users
       </Button>
     </Form>

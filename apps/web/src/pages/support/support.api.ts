@@ -19,7 +19,7 @@ export interface SupportRequestDraft {
 }
 
 /** The multipart body of POST /support (the screenshot as a file part). */
-export function toSupportFormData(draft: SupportRequestDraft): FormData {
+function toSupportFormData(draft: SupportRequestDraft): FormData {
   const form = new FormData();
   form.append('subject', draft.subject);
   form.append('message', draft.message);

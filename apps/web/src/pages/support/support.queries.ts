@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { fetchSupportScreenshot } from './support.api';
 
 /** The support requests' query keys and reads, in one place. */
-export const supportKeys = {
+const supportKeys = {
   all: ['support'] as const,
   screenshot: (id: number) => [...supportKeys.all, 'screenshot', id] as const,
 };

@@ -2,12 +2,12 @@ import dayjs from 'dayjs';
 import type { TenantUserView } from '@helix/shared/schemas/tenant-user';
 import type { ExportTable } from '../../ui/export-table';
 
-export const USERS_EXPORT_HEADER = ['Name', 'Email', 'Roles', 'Status', 'Created', 'Last login'] as const;
+const USERS_EXPORT_HEADER = ['Name', 'Email', 'Roles', 'Status', 'Created', 'Last login'] as const;
 
 const STATUS_TEXT: Record<TenantUserView['status'], string> = { invited: 'Invited', active: 'Active' };
 
 /** A date and time of the export, in the browser's time zone (sorts as text too). */
-export const exportDate = (iso: string | null): string => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '');
+const exportDate = (iso: string | null): string => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '');
 
 /** The owner's users export: name, e-mail, roles, status (invited, active), created and last login. */
 export function usersExportTable(users: readonly TenantUserView[]): ExportTable {

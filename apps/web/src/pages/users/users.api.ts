@@ -41,9 +41,6 @@ export const deleteUser = async (user: { id: number; email: string }, options?: 
     await tenantApi.post<unknown>('/user/delete', { id: user.id, email: user.email }, options),
   );
 
-export const inviteUser = async (body: InviteRequest, options?: RequestOptions) =>
-  MessageAnswer.parse(await tenantApi.post<unknown>('/user/invite', body, options));
-
 /** A single invite through the outbox: sent now, or queued when offline (sent once, by its key). */
 export const inviteUserOrQueue = (body: InviteRequest) =>
   sendOrQueue<unknown>({

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { fetchBulkBatch, fetchTenantUsers, fetchUserDetail } from './users.api';
 
 /** How often a running bulk invite's progress is asked for. */
-export const BULK_POLL_MS = 1000;
+const BULK_POLL_MS = 1000;
 
 /** The users area's query keys and reads, in one place. */
 export const userKeys = {
