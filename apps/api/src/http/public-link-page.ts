@@ -161,7 +161,11 @@ export function publicLinkPage(
             const look = presentBrandingLook(embed.tenant.branding, apiOrigin(config));
             const header = shareHeaderView(
               {
-                branding: { name: embed.tenant.name, brandLogo: look.brandLogo, primaryColor: look.primaryColor },
+                branding: {
+                  name: embed.tenant.name,
+                  brandLogo: look.brandLogo,
+                  primaryColor: look.primaryColor,
+                },
                 modelName: embed.model.name,
                 creatorName: embed.creatorName,
               },

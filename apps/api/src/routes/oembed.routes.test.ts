@@ -14,6 +14,7 @@ import {
   type Caller,
   type ModelHarness,
 } from '../../test/models.ts';
+import { writeLinkPageBundle } from '../../test/link-page-bundle.ts';
 
 let h: ModelHarness;
 let dir: string;
@@ -49,6 +50,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'web'), { recursive: true });
   await writeFile(path.join(dir, 'web', 'embed.html'), EMBED_SHELL);
   await writeFile(path.join(dir, 'web', 'index.html'), EMBED_SHELL);
+  await writeLinkPageBundle(path.join(dir, 'web'));
 });
 afterAll(async () => {
   await h?.close();

@@ -16,7 +16,9 @@ const FRAME = 'https://viewer.example/?model=a&subscription=b&viewer=vw1.x';
 /** The props a share page carries for the browser (its JSON script). */
 const markup = (html: string): string => html.slice(0, html.indexOf('<script'));
 const carried = (html: string): unknown =>
-  JSON.parse(new RegExp(`<script type="application/json" id="${LINK_PAGE_DATA_ID}">(.*)</script>$`).exec(html)![1]!);
+  JSON.parse(
+    new RegExp(`<script type="application/json" id="${LINK_PAGE_DATA_ID}">(.*)</script>$`).exec(html)![1]!,
+  );
 
 describe('the share page rendered by React on the server', () => {
   it("draws the school's logo, name and colours first, then the heading, the buttons and the frame", () => {
@@ -79,7 +81,13 @@ describe('the share page rendered by React on the server', () => {
 describe('the embed page rendered on the server', () => {
   it('is the frame alone, not hydrated (no props carried), neutral when unavailable', () => {
     expect(
-      renderLinkPage({ kind: 'embed', state: 'ready', modelName: 'Heart', frameUrl: 'https://viewer.example/?m=1', transparent: true }),
+      renderLinkPage({
+        kind: 'embed',
+        state: 'ready',
+        modelName: 'Heart',
+        frameUrl: 'https://viewer.example/?m=1',
+        transparent: true,
+      }),
     ).toBe(
       '<div id="root" data-link="ready"><div class="embed-page" data-transparent="true"><iframe class="embed-frame" title="Heart viewer" ' +
         'allow="fullscreen; xr-spatial-tracking; autoplay" src="https://viewer.example/?m=1"></iframe></div></div>',

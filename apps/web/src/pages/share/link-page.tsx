@@ -69,7 +69,11 @@ function ShareHeader({ view, children }: { view: ShareHeaderView; children: Reac
   return (
     <header className="share-header" style={underline ? { borderBottomColor: underline } : undefined}>
       {/* The school's name follows the logo as text, so the logo itself says nothing more (alt=""). */}
-      <span className="share-brand" data-testid="share-brand" style={nameColour ? { color: nameColour } : undefined}>
+      <span
+        className="share-brand"
+        data-testid="share-brand"
+        style={nameColour ? { color: nameColour } : undefined}
+      >
         <img src={view.logo} alt="" height={36} />
         <span>{view.brandName}</span>
       </span>
