@@ -111,7 +111,7 @@ export function publicLinkPage(
   return async (req, res, next) => {
     const match = req.method === 'GET' || req.method === 'HEAD' ? LINK_PAGE.exec(req.path) : null;
     const token = match?.[2];
-    if (!shell || !match || !token || !EMBED_TOKEN_SHAPE.test(token)) {
+    if (!shell || !match || !token) {
       next();
       return;
     }
@@ -133,9 +133,14 @@ export function publicLinkPage(
     let viewer: string | undefined;
     try {
       // Looked up already by the frame policy for this request (embed-frame-policy.ts), else here.
+      // A token of another shape is no link: the unavailable page, without a lookup.
       const seen = res.locals.embedAccess as { token: string; access: EmbedAccess } | undefined;
-      const access = seen?.token === token ? seen.access : await embedAccess(deps, token);
-      if (access.ok) {
+      const access = !EMBED_TOKEN_SHAPE.test(token)
+        ? null
+        : seen?.token === token
+          ? seen.access
+          : await embedAccess(deps, token);
+      if (access?.ok) {
         const { embed } = access;
         const domain = embed.tenant.customDomainName?.toLowerCase();
         if (domain && req.hostname.toLowerCase() === domain) origin = `${portal.protocol}//${domain}`;

@@ -1,8 +1,8 @@
 import { StrictMode, useEffect } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { LinkPageProps } from '@helix/shared/link-page';
 import { markRendered } from '../../server-render/mark-rendered';
-import { LinkPage } from './link-page';
+import { LinkPage, LinkUnavailable } from './link-page';
 
 /** Marks the page hydrated once React has committed it (the app's mark: tests and the bench wait for it). */
 function Hydrated({ root, props }: { root: HTMLElement; props: LinkPageProps }) {
@@ -16,6 +16,15 @@ export function hydrateSharePage(root: HTMLElement, props: LinkPageProps): void 
     root,
     <StrictMode>
       <Hydrated root={root} props={props} />
+    </StrictMode>,
+  );
+}
+
+/** A link page the server did not draw (the app shell): the unavailable page, rendered here. */
+export function showLinkUnavailable(root: HTMLElement, hint: boolean): void {
+  createRoot(root).render(
+    <StrictMode>
+      <LinkUnavailable hint={hint} />
     </StrictMode>,
   );
 }

@@ -26,9 +26,14 @@ function pageProps(): LinkPageProps | null {
 export async function startLinkPage(kind: 'share' | 'embed', root: HTMLElement): Promise<void> {
   installGlobalErrorLogger();
   quietPwaOnFramedPages(window.location.pathname);
-  if (kind !== 'share') return;
-  const props = pageProps();
-  if (!props) return;
-  const { hydrateSharePage } = await import('./hydrate-share');
-  hydrateSharePage(root, props);
+  if (root.dataset.link) {
+    const props = kind === 'share' ? pageProps() : null;
+    if (!props) return;
+    const { hydrateSharePage } = await import('./hydrate-share');
+    hydrateSharePage(root, props);
+    return;
+  }
+  // The app shell, not a link page (a server without the web's server bundle): the unavailable page.
+  const { showLinkUnavailable } = await import('./hydrate-share');
+  showLinkUnavailable(root, kind === 'share');
 }
