@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, RequestHandler } from 'express';
@@ -25,8 +26,11 @@ import { splicedGzip } from './spliced-gzip.ts';
 /** A share or embed link's page (case-insensitive, like web-app.ts's PUBLIC_LINK). */
 const LINK_PAGE = /^\/(embed|share)\/([^/]+)\/?$/i;
 const ROOT = /<div id="root">[\s\S]*?<\/div>/;
-/** Where this load's viewer token goes in the drawn page (cut out for splicedGzip). */
-const TOKEN_SLOT = 'HelixViewerTokenSlot0';
+/**
+ * Where this load's viewer token goes in the drawn page (cut out for splicedGzip): random per process,
+ * so no school or model name can hold it.
+ */
+const TOKEN_SLOT = `HelixViewerTokenSlot${randomBytes(12).toString('hex')}`;
 
 /**
  * The oEmbed discovery element of a link's page (docs/links.md, "oEmbed"): consumers that are given
