@@ -191,7 +191,8 @@ export function publicLinkPage(
     const pageUrl = `${origin}/${kind}/${token}`;
     // The viewer's document and code come from its own origin: connected while this page arrives.
     if (props.state === 'ready') head += `<link rel="preconnect" href="${escapeHtml(viewerOrigin)}">`;
-    head += oembedDiscovery(config, pageUrl);
+    // A path that cannot be a link of ours names no oEmbed answer.
+    if (EMBED_TOKEN_SHAPE.test(token)) head += oembedDiscovery(config, pageUrl);
     // The page's own parts name it (a short key instead of the whole page): drawn by React once per
     // link and look, then every load is those parts with its viewer token spliced in.
     const key = `${title}\u0000${head}\u0000${JSON.stringify(props)}`;

@@ -300,8 +300,10 @@ describe('GET /api/oembed', () => {
       `url=${encodeURIComponent(`http://models.hillside.test/share/${token}`)}&amp;format=json`,
     );
     await h.db.tenant.update({ where: { id: owner.tenant.id }, data: { customDomainName: null } });
-    // A path that cannot be a link of ours is the plain shell (its own unavailable page).
+    // A path that cannot be a link of ours: the unavailable page, naming no oEmbed answer.
     const other = await request(app).get('/share/not-a-token');
+    expect(other.status).toBe(404);
+    expect(other.text).toContain('data-testid="link-unavailable"');
     expect(other.text).not.toContain('json+oembed');
   });
 
