@@ -96,7 +96,12 @@ export default defineConfig({
           groups: [
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+            },
+            {
+              // The router apart from React: the share page hydrates with React alone (pages/share).
+              name: 'router',
+              test: /node_modules[\\/](react-router|react-router-dom)[\\/]/,
             },
             {
               // What every antd component stands on (theme, CSS-in-JS, config, shared utilities, the

@@ -31,7 +31,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,7 @@ import { peekViewerToken } from '@helix/server/views/viewer-token';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createApp } from '../src/app.ts';
 import { createEmbedFixture, recordedViews, type EmbedFixture } from '../test/embed-fixture.ts';
+import { writeLinkPageBundle } from '../test/link-page-bundle.ts';
 
 const SLICES = Number(process.env.BENCH_SLICES ?? 10);
 const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 1);
@@ -58,6 +59,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const VIEWER_ORIGIN = 'http://127.0.0.1:9';
 /** The built embed document when there is one, else a shell of the same shape. */
 const BUILT_EMBED = fileURLToPath(new URL('../../web/dist/embed.html', import.meta.url));
+/** The web's built server bundle (it renders the link pages), else its sources (test/link-page-bundle.ts). */
+const BUILT_BUNDLE = fileURLToPath(new URL('../../web/dist-server', import.meta.url));
 const SHELL =
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Helix</title></head>' +
   '<body><div id="root"><p class="boot-screen" role="status">Loading…</p></div></body></html>';
@@ -220,13 +223,17 @@ async function main() {
   const prefix = `helixbench-${randomBytes(4).toString('hex')}`;
   const db = createDb(database.url);
   const redis = createRedis(REDIS_URL);
-  const webDir = await mkdtemp(path.join(os.tmpdir(), 'helix-bench-web-'));
+  const webRoot = await mkdtemp(path.join(os.tmpdir(), 'helix-bench-web-'));
+  const webDir = path.join(webRoot, 'dist');
   let fixture: EmbedFixture | undefined;
   let child: ChildProcess | undefined;
   let failed = false;
   try {
     fixture = await createEmbedFixture(db);
     const { token, urlModelName } = fixture;
+    await mkdir(webDir);
+    if (existsSync(BUILT_BUNDLE)) await symlink(BUILT_BUNDLE, path.join(webRoot, 'dist-server'), 'dir');
+    else await writeLinkPageBundle(webDir);
     if (existsSync(BUILT_EMBED)) await copyFile(BUILT_EMBED, path.join(webDir, 'embed.html'));
     else await writeFile(path.join(webDir, 'embed.html'), SHELL);
     await writeFile(path.join(webDir, 'index.html'), SHELL);
@@ -440,7 +447,7 @@ async function main() {
     await db.$disconnect();
     await dropDatabase(database.name);
     if (fixture) await rm(fixture.storageDir, { recursive: true, force: true });
-    await rm(webDir, { recursive: true, force: true });
+    await rm(webRoot, { recursive: true, force: true });
   }
   process.exit(failed ? 1 : 0);
 }

@@ -13,8 +13,9 @@ export interface BenchPage {
   /** Needs the demo owner's session (measured after the guest pages, once signed in). */
   signedIn: boolean;
   /**
-   * False for /embed, which is drawn without React (issue 27 lets it stay as lean as it is): it is
-   * ready once its viewer frame is in the page. Every other page must be hydrated on load.
+   * False for /embed, which React draws on the server but the browser does not hydrate (issue 27 lets
+   * it stay as lean as it is): it is ready once its viewer frame is in the page. Every other page,
+   * /share included (src/pages/share/hydrate-share.tsx), must be hydrated on load.
    */
   hydrates: boolean;
   /** What the first tap presses (a CSS selector). */
@@ -83,7 +84,9 @@ export const BENCH_PAGES: BenchPage[] = [
     score: 0.95,
     signedIn: false,
     hydrates: true,
-    control: VIEWER_FRAME,
+    // Copy link: the page's status line says it was copied (or that it could not be).
+    control: '[data-testid="share-copy"]',
+    answered: '[data-testid="share-said"]:not(:empty)',
   },
   {
     name: 'home',

@@ -18,9 +18,10 @@ const compactCss = (css: string): string =>
 
 /**
  * index.html without the app's module preloads, with the share and embed pages' styles inlined: those
- * pages are not the app (the server draws them, apps/api/src/http/public-link-page.ts, and src/boot.ts
- * only loads pages/share/link-page-start.ts), so a visitor's connection goes to the viewer frame and
- * its model instead of React, the router and the session code.
+ * pages are not the app (React renders them on the server, apps/api/src/http/public-link-page.ts with
+ * src/server-render/link-page.server.tsx, and src/boot.ts only loads pages/share/link-page-start.ts,
+ * which hydrates the share page with React alone), so a visitor's connection goes to the viewer frame
+ * and its model first, never to the app's router, antd or session code.
  */
 export function embedDocument(indexHtml: string, css = ''): string {
   const styled = css

@@ -1,16 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Frame } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { MSG } from '@helix/shared';
 import { createDb, type Db } from '@helix/server/db';
 import { createTenant, createUser } from '@helix/server/testing/factories';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
 
 /**
- * /share/{token} is drawn by the server (apps/api/src/http/public-link-page.ts), as /embed/{token} is:
- * the school's header (its name, not its brand slug; its logo and colour) above the viewer frame, in
- * the page's first bytes. A page load makes one API call, the viewer's. Only an unavailable link loads
- * React and antd, for its message.
+ * /share/{token} is rendered by React on the server (apps/api/src/http/public-link-page.ts with the web's
+ * server bundle), as /embed/{token} is: the school's header (its name, not its brand slug; its logo and
+ * colour) above the viewer frame, in the page's first bytes. The browser hydrates it with React alone
+ * (no antd, router, query client or session code), and its Copy link and Full screen buttons work. A
+ * page load makes one API call, the viewer's.
  */
 
 const id = randomBytes(3)
@@ -79,7 +80,7 @@ describe('the share page', () => {
     await db?.$disconnect();
   });
 
-  it("shows the school's header and the viewer without loading React, the app or antd", async () => {
+  it("shows the school's header and the viewer, hydrated with React alone (not the app, antd or the router)", async () => {
     const token = await shareLink();
     const { context, page } = await newPage(browser);
     const scripts: string[] = [];
@@ -115,9 +116,13 @@ describe('the share page', () => {
     expect(await frame.locator('[data-flag="zoom_controls"]').count()).toBeGreaterThan(0);
     expect(await frame.locator('[data-flag="layers"]').count()).toBe(0);
 
-    // Not the app: no React, no router, no antd on the way to the frame.
+    // Hydrated by React alone: not the app, the router, the query client or antd.
+    await page.locator('#root[data-hydrated="true"]').waitFor();
+    expect(await page.evaluate(() => performance.getEntriesByName('helix:hydrated').length)).toBe(1);
     expect(scripts.length).toBeGreaterThan(0);
-    expect(scripts.filter((url) => /\/assets\/(react|main|antd)[-.]/.test(url))).toEqual([]);
+    expect(scripts.filter((url) => /\/assets\/(main|app|antd|router|query|routes)[-.]/.test(url))).toEqual(
+      [],
+    );
     await context.close();
   });
 
@@ -152,6 +157,8 @@ describe('the share page', () => {
     expect(html).toContain('data-testid="share-brand"');
     expect(html).toMatch(/<iframe[^>]+class="embed-frame"/);
     await ready();
+    // Hydrated, and still nothing asked of the API but the viewer's one call.
+    await page.locator('#root[data-hydrated="true"]').waitFor();
     expect(calls.map((u) => u.pathname)).toEqual(['/api/viewer/model']);
     const first = calls[0]!;
     expect(first.searchParams.get('viewer')).toMatch(/^vw1\./);
@@ -169,20 +176,115 @@ describe('the share page', () => {
     await context.close();
   });
 
-  it('fits a phone', async () => {
-    const token = await shareLink();
+  /** A phone's page (390 px), with or without its scripts. */
+  async function phone(javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({
       baseURL: appUrl(),
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
+      javaScriptEnabled,
     });
+    if (javaScriptEnabled) await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    return { context, page };
+  }
+
+  /** The boxes of the page's parts: the same before and after hydration (no layout shift). */
+  const boxes = (page: Page) =>
+    page.evaluate(() =>
+      [
+        '.share-header',
+        '[data-testid="share-brand"] img',
+        '[data-testid="share-brand"] span',
+        '.share-title',
+        '[data-testid="share-copy"]',
+        '[data-testid="share-full-screen"]',
+        'iframe.embed-frame',
+      ].map((selector) => {
+        const r = document.querySelector(selector)!.getBoundingClientRect();
+        return { selector, x: r.x, y: r.y, width: r.width, height: r.height };
+      }),
+    );
+
+  it('fits a phone: its final layout without scripts, the same once hydrated, and its buttons work', async () => {
+    const token = await shareLink();
+    // Scripts blocked: the server's markup alone, the school's logo and name above the frame.
+    const bare = await phone(false);
+    await bare.page.goto(`/share/${token}`);
+    const brand = bare.page.getByTestId('share-brand');
+    expect(await brand.textContent()).toBe(`Hillside School ${id}`);
+    await expect
+      .poll(() =>
+        brand.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true);
+    await bare.page.getByRole('heading', { name: modelName, level: 1 }).waitFor();
+    expect(await bare.page.locator('iframe.embed-frame').count()).toBe(1);
+    expect(await bare.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const before = await boxes(bare.page);
+    expect(before.find((b) => b.selector === 'iframe.embed-frame')!.height).toBeGreaterThan(500);
+    await bare.context.close();
+
+    // With scripts: hydrated, the same boxes.
+    const { context, page } = await phone(true);
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/files/'))
+        calls.push(url.pathname);
+    });
     await page.goto(`/share/${token}`);
-    await page.getByRole('heading', { name: modelName, level: 1 }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    const box = await page.locator('iframe.embed-frame').boundingBox();
-    expect(box!.height).toBeGreaterThan(500);
+    await page.locator('#root[data-hydrated="true"]').waitFor();
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('share-brand')
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.complete),
+      )
+      .toBe(true);
+    expect(await boxes(page)).toEqual(before);
+
+    // Copy link, from the keyboard: the page's address, and the catalogue's word for it.
+    await page.getByTestId('share-copy').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('share-said').textContent()).toBe(MSG.linkCopied);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+    expect(await boxes(page)).toEqual(before);
+
+    // Full screen, from the keyboard: the viewer's box fills the screen (the browser's full screen, or
+    // the window where it has none), and leaves it again.
+    await page.getByTestId('share-full-screen').focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const main = document.querySelector('.share-main')!;
+          return document.fullscreenElement === main || main.getAttribute('data-covering') === 'true';
+        }),
+      )
+      .toBe(true);
+    const frame = await page.locator('iframe.embed-frame').boundingBox();
+    expect(frame!.width).toBe(390);
+    await page.evaluate(() => (document.fullscreenElement ? document.exitFullscreen() : undefined));
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => document.fullscreenElement === null && !document.querySelector('.share-main[data-covering]'),
+        ),
+      )
+      .toBe(true);
+
+    // Nothing asked of the API but the viewer's one call.
+    const handle = await page.locator('iframe.embed-frame').elementHandle();
+    const viewer = (await handle!.contentFrame()) as Frame;
+    await viewer.waitForFunction(() => document.body.dataset.viewerState === 'ready', null, {
+      timeout: 45_000,
+    });
+    expect(calls).toEqual(['/api/viewer/model']);
     await context.close();
   });
 

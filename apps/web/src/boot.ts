@@ -21,8 +21,8 @@ import { holdSubmitsUntilHydrated } from './forms/press-before-hydration';
 const path = window.location.pathname.toLowerCase();
 
 function start(): void {
-  // An embed or share link is not the app: the server drew it (one frame, and the school's header on a
-  // share page; pages/share/link-page-start.ts). Case-insensitive, like the router's /embed/:token and
+  // An embed or share link is not the app: React drew it on the server (one frame, and the school's
+  // header on a share page, which pages/share/link-page-start.ts hydrates). Case-insensitive, like the router's /embed/:token and
   // /share/:token (pages/share/embed.page.tsx).
   const link = /^\/(embed|share)\/([^/]+)\/?$/i.exec(window.location.pathname);
   if (link) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, RequestHandler } from 'express';
@@ -16,26 +17,26 @@ import { embeddingAllowed } from '@helix/server/models/embed-host.policy';
 import { apiOrigin, signedModelFileUrl, viewerPageUrl } from '@helix/server/models/viewer-urls';
 import { presentBrandingLook } from '@helix/server/presenters/branding.presenter';
 import { embedViewerToken } from '@helix/server/views/embed-viewer';
-import {
-  embedPageMarkup,
-  notAllowedMarkup,
-  sharePageMarkup,
-  shareHeaderView,
-  titleText,
-} from './public-link-markup.ts';
+import type { LinkPageProps, LinkPageRenderer } from '@helix/shared/link-page';
+import { LRUCache } from 'lru-cache';
+import { shareHeaderView, titleText } from './public-link-view.ts';
+import { loadServerBundle } from './server-render-support.ts';
 import { splicedGzip } from './spliced-gzip.ts';
 
 /** A share or embed link's page (case-insensitive, like web-app.ts's PUBLIC_LINK). */
 const LINK_PAGE = /^\/(embed|share)\/([^/]+)\/?$/i;
 const ROOT = /<div id="root">[\s\S]*?<\/div>/;
-/** Where this load's viewer token goes in the drawn page (cut out for splicedGzip). */
-const TOKEN_SLOT = 'HelixViewerTokenSlot0';
+/**
+ * Where this load's viewer token goes in the drawn page (cut out for splicedGzip): random per process,
+ * so no school or model name can hold it.
+ */
+const TOKEN_SLOT = `HelixViewerTokenSlot${randomBytes(12).toString('hex')}`;
 
 /**
  * The oEmbed discovery element of a link's page (docs/links.md, "oEmbed"): consumers that are given
  * the page's address find the oEmbed answer for it here, without running the page's scripts.
  */
-export function oembedDiscovery(config: Pick<Config, 'PUBLIC_URL'>, pageUrl: string): string {
+function oembedDiscovery(config: Pick<Config, 'PUBLIC_URL'>, pageUrl: string): string {
   const href = `${new URL(config.PUBLIC_URL).origin}/api/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;
   return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(href)}" title="oEmbed">`;
 }
@@ -58,8 +59,11 @@ function shellParts(html: string): [string, string, string, string] {
   return [top, inHead, body.slice(0, bodyEnd), body.slice(bodyEnd)];
 }
 
-/** What the page shows: the link's viewer, the allowlist's panel, or the unavailable page. */
-type LinkState = 'ready' | 'not-allowed' | 'unavailable';
+/** The web's server bundle, as far as the link pages use it (loaded once, as the app's pages load it). */
+type LinkPages = () => Promise<object | null>;
+
+/** Pages kept drawn (one per link and look: its parts around the token slots); the least used goes first. */
+const DRAWN = 1_000;
 
 /**
  * Where a page of a link limited to some sites is, as its own request tells (docs/links.md, "Where a
@@ -81,57 +85,74 @@ function placeOf(config: Config, embed: EmbedRecord, req: Request): 'allowed' | 
 
 /**
  * /share/{token} and /embed/{token}, drawn by the server: the embed document (dist/embed.html, the app
- * shell without the app's preloads, share.css inlined) with the link's page in #root (public-link-
- * markup.ts): the school's header and the viewer frame, whose address carries this page load's viewer
+ * shell without the app's preloads, share.css inlined) with the link's page in #root, rendered by React
+ * in the web's server bundle (renderLinkPage, apps/web/src/pages/share/link-page.tsx; the browser
+ * hydrates the share page with the props it carries): the school's header and the viewer frame, whose
+ * address carries this page load's viewer
  * token, minted here for the link and the client's address (viewer-token.ts). The page makes no API
  * call of its own: the viewer's one call (GET /api/viewer/model) keeps the viewer's earlier token when
  * it is still ours, counts the view and answers the model. A link limited to some sites gets a token
  * only when the page's request places it inside one of them, the panel when it places it elsewhere
  * (nothing counted), and the frame without a token when it cannot tell (the viewer's ancestor origins
- * decide). An unknown, revoked or expired link answers 404 with the unavailable page (drawn by the page's
- * script). The oEmbed discovery names the portal's address (PUBLIC_URL), or the school's white-label
+ * decide). An unknown, revoked or expired link answers 404 with the unavailable page. The oEmbed discovery names the portal's address (PUBLIC_URL), or the school's white-label
  * domain when the page is asked for on it. Never cached (each load has its own token), sent gzipped
- * without compressing per load (spliced-gzip.ts).
+ * without rendering or compressing per load (spliced-gzip.ts). Without the server bundle (a build
+ * without it) the page is the web app's (web-app.ts).
  * Mounted before the API's session and body parsing: a public page pays for none of it.
  */
 export function publicLinkPage(
   deps: Pick<ServerDeps, 'db' | 'config' | 'logger'>,
   webDist: string,
+  pages: LinkPages = loadServerBundle(webDist),
 ): RequestHandler {
   const { config } = deps;
   const file = path.join(path.resolve(webDist), 'embed.html');
   const shell = existsSync(file) ? shellParts(readFileSync(file, 'utf8')) : null;
   const portal = new URL(config.PUBLIC_URL);
   const viewerOrigin = new URL(config.VIEWER_URL).origin;
+  /** Each page drawn once, cut where this load's viewer token goes (the frame's address, the props). */
+  const drawn = new LRUCache<string, string[]>({ max: DRAWN });
   return async (req, res, next) => {
     const match = req.method === 'GET' || req.method === 'HEAD' ? LINK_PAGE.exec(req.path) : null;
     const token = match?.[2];
-    if (!shell || !match || !token || !EMBED_TOKEN_SHAPE.test(token)) {
+    if (!shell || !match || !token) {
+      next();
+      return;
+    }
+    let renderLinkPage: LinkPageRenderer['renderLinkPage'] | undefined;
+    try {
+      renderLinkPage = ((await pages()) as Partial<LinkPageRenderer> | null)?.renderLinkPage;
+    } catch (err) {
+      deps.logger.warn({ err }, 'share page: the web server bundle failed to load');
+    }
+    if (!renderLinkPage) {
       next();
       return;
     }
     const kind = match[1]!.toLowerCase() as 'embed' | 'share';
     let origin = portal.origin;
-    let state: LinkState = 'unavailable';
+    let props: LinkPageProps = { kind, state: 'unavailable' };
     let title = 'Link unavailable';
-    let body = '';
     let head = '';
     let viewer: string | undefined;
     try {
       // Looked up already by the frame policy for this request (embed-frame-policy.ts), else here.
+      // A token of another shape is no link: the unavailable page, without a lookup.
       const seen = res.locals.embedAccess as { token: string; access: EmbedAccess } | undefined;
-      const access = seen?.token === token ? seen.access : await embedAccess(deps, token);
-      if (access.ok) {
+      const access = !EMBED_TOKEN_SHAPE.test(token)
+        ? null
+        : seen?.token === token
+          ? seen.access
+          : await embedAccess(deps, token);
+      if (access?.ok) {
         const { embed } = access;
         const domain = embed.tenant.customDomainName?.toLowerCase();
         if (domain && req.hostname.toLowerCase() === domain) origin = `${portal.protocol}//${domain}`;
         const place = embed.allowedHosts.length > 0 ? placeOf(config, embed, req) : 'allowed';
         if (place === 'refused') {
-          state = 'not-allowed';
+          props = { kind, state: 'not-allowed' };
           title = 'Not available on this site';
-          body = notAllowedMarkup();
         } else {
-          state = 'ready';
           if (place === 'allowed') viewer = embedViewerToken(config, embed.id, req.ip ?? '');
           // The model's signed file address too: the viewer's document starts its download at once
           // (apps/viewer/src/model-hint.ts); the viewer's API call stays the authority on it.
@@ -139,15 +160,15 @@ export function publicLinkPage(
             ? `&glb=${encodeURIComponent(signedModelFileUrl(config, embed.model))}`
             : '';
           const frameUrl = `${viewerPageUrl(config, embed.model, token, 'embedding', viewer && TOKEN_SLOT)}${glb}`;
-          const backdrop = embedBackground(embed);
           if (kind === 'embed') {
+            const { transparentBackground } = embedBackground(embed);
             title = embed.model.name || '3D model';
-            body = embedPageMarkup(frameUrl, title, backdrop.transparentBackground);
+            props = { kind, state: 'ready', modelName: title, frameUrl, transparent: transparentBackground };
             // A transparent embed: the page, like the viewer inside it, paints no background.
-            if (backdrop.transparentBackground) head += '<style>html,body{background:transparent}</style>';
+            if (transparentBackground) head += '<style>html,body{background:transparent}</style>';
           } else {
             const look = presentBrandingLook(embed.tenant.branding, apiOrigin(config));
-            const view = shareHeaderView(
+            const header = shareHeaderView(
               {
                 branding: {
                   name: embed.tenant.name,
@@ -159,8 +180,8 @@ export function publicLinkPage(
               },
               origin,
             );
-            title = view.title;
-            body = sharePageMarkup(view, frameUrl);
+            title = header.title;
+            props = { kind, state: 'ready', header, frameUrl };
           }
         }
       }
@@ -169,23 +190,29 @@ export function publicLinkPage(
     }
     const pageUrl = `${origin}/${kind}/${token}`;
     // The viewer's document and code come from its own origin: connected while this page arrives.
-    if (state === 'ready') head += `<link rel="preconnect" href="${escapeHtml(viewerOrigin)}">`;
-    head += oembedDiscovery(config, pageUrl);
-    const root = `<div id="root" data-link="${state}">${body}</div>`;
-    const [top, inHead, inBody, end] = shell;
-    const page = `${top}<title>${escapeHtml(titleText(title))}</title>${inHead}${head}</head>${inBody}${root}${end}`;
-    res.status(state === 'unavailable' ? 404 : 200);
+    if (props.state === 'ready') head += `<link rel="preconnect" href="${escapeHtml(viewerOrigin)}">`;
+    // A path that cannot be a link of ours names no oEmbed answer.
+    if (EMBED_TOKEN_SHAPE.test(token)) head += oembedDiscovery(config, pageUrl);
+    // The page's own parts name it (a short key instead of the whole page): drawn by React once per
+    // link and look, then every load is those parts with its viewer token spliced in.
+    const key = `${title}\u0000${head}\u0000${JSON.stringify(props)}`;
+    let parts = drawn.get(key);
+    if (!parts) {
+      const [top, inHead, inBody, end] = shell;
+      const root = renderLinkPage(props);
+      const page = `${top}<title>${escapeHtml(titleText(title))}</title>${inHead}${head}</head>${inBody}${root}${end}`;
+      parts = viewer ? page.split(TOKEN_SLOT) : [page];
+      drawn.set(key, parts);
+    }
+    res.status(props.state === 'unavailable' ? 404 : 200);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store');
     res.vary('Accept-Encoding');
-    // Every load's page is the same but for its viewer token: compressed once, the token spliced in.
-    const [before, after = ''] = viewer ? page.split(TOKEN_SLOT) : [page];
     if (req.acceptsEncodings('gzip') === 'gzip') {
       res.setHeader('Content-Encoding', 'gzip');
-      // The page's own parts name its compressed parts: a short key instead of the whole page.
-      res.end(splicedGzip(before!, viewer ?? '', after, `${kind}\u0000${title}\u0000${head}\u0000${root}`));
+      res.end(splicedGzip(parts, viewer ?? '', key));
     } else {
-      res.end(viewer ? `${before}${viewer}${after}` : page);
+      res.end(parts.join(viewer ?? ''));
     }
   };
 }

@@ -17,6 +17,7 @@ import {
   type Caller,
   type ModelHarness,
 } from '../../test/models.ts';
+import { writeLinkPageBundle } from '../../test/link-page-bundle.ts';
 
 /**
  * A link limited to some sites (issue 20 point 2, docs/links.md "Where a link may be shown"): the
@@ -39,6 +40,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'web'), { recursive: true });
   await writeFile(path.join(dir, 'web', 'embed.html'), SHELL);
   await writeFile(path.join(dir, 'web', 'index.html'), SHELL);
+  await writeLinkPageBundle(path.join(dir, 'web'));
   pages = h.appWith({ WEB_DIST_DIR: path.join(dir, 'web') });
   owner = await customer(h);
   modelId = (await createModel(h, { name: 'Hosts heart' })).id;
@@ -315,6 +317,16 @@ describe('the share and embed pages drawn by the server (one API call per page l
     const frame = frameOf(first.text)!;
     const pageToken = new URL(frame).searchParams.get('viewer');
     expect(pageToken).toMatch(/^vw1\./);
+    // The props the browser hydrates the page with carry the same frame (the token spliced into both).
+    const props = /<script type="application\/json" id="link-page-data">(.*?)<\/script>/.exec(
+      first.text,
+    )![1]!;
+    expect((JSON.parse(props) as { frameUrl: string }).frameUrl).toBe(frame);
+    // Rendered once for the link: the next load is the same page but for its own token.
+    const next = await request(pages).get(`/share/${token}`);
+    const nextToken = new URL(frameOf(next.text)!).searchParams.get('viewer')!;
+    expect(nextToken).not.toBe(pageToken);
+    expect(next.text.replaceAll(nextToken, 'T')).toBe(first.text.replaceAll(pageToken!, 'T'));
 
     const counted = await viewerLoad(frame);
     expect(counted.status, JSON.stringify(counted.body)).toBe(200);

@@ -14,6 +14,7 @@ import {
   type Caller,
   type ModelHarness,
 } from '../../test/models.ts';
+import { writeLinkPageBundle } from '../../test/link-page-bundle.ts';
 
 let h: ModelHarness;
 let dir: string;
@@ -49,6 +50,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'web'), { recursive: true });
   await writeFile(path.join(dir, 'web', 'embed.html'), EMBED_SHELL);
   await writeFile(path.join(dir, 'web', 'index.html'), EMBED_SHELL);
+  await writeLinkPageBundle(path.join(dir, 'web'));
 });
 afterAll(async () => {
   await h?.close();
@@ -298,8 +300,10 @@ describe('GET /api/oembed', () => {
       `url=${encodeURIComponent(`http://models.hillside.test/share/${token}`)}&amp;format=json`,
     );
     await h.db.tenant.update({ where: { id: owner.tenant.id }, data: { customDomainName: null } });
-    // A path that cannot be a link of ours is the plain shell (its own unavailable page).
+    // A path that cannot be a link of ours: the unavailable page, naming no oEmbed answer.
     const other = await request(app).get('/share/not-a-token');
+    expect(other.status).toBe(404);
+    expect(other.text).toContain('data-testid="link-unavailable"');
     expect(other.text).not.toContain('json+oembed');
   });
 

@@ -31,11 +31,15 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   return { context, page };
 }
 
-/** Until a server-rendered page (#root[data-server-rendered]) is hydrated; at once for any other page. */
+/**
+ * Until a server-rendered page (#root[data-server-rendered], or a share page: #root[data-link] with its
+ * props, src/pages/share/link-page-start.ts) is hydrated; at once for any other page.
+ */
 async function untilHydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const root = document.querySelector('#root');
-    if (!root?.hasAttribute('data-server-rendered')) return true;
+    const share = root?.hasAttribute('data-link') && document.getElementById('link-page-data') !== null;
+    if (!root || (!root.hasAttribute('data-server-rendered') && !share)) return true;
     return root.getAttribute('data-hydrated') === 'true' || root.getAttribute('data-rendered') === 'true';
   });
 }

@@ -31,12 +31,7 @@ export function SettingsLayout() {
   return (
     <div className="settings-layout">
       <nav aria-label="Settings" className="settings-nav">
-        <Menu
-          mode="inline"
-          items={items}
-          selectedKeys={selected ? [selected] : []}
-          onClick={onClick}
-        />
+        <Menu mode="inline" items={items} selectedKeys={selected ? [selected] : []} onClick={onClick} />
       </nav>
       <div className="settings-content">
         <Outlet />

@@ -42,11 +42,5 @@ function adoptUser(rendered: Omit<SessionUser, 'rememberMe'> | undefined, curren
   appStore.set(sessionReadyAtom, true);
 }
 
-/**
- * The app's first render is committed: `data-hydrated` on #root and the `helix:hydrated` performance
- * mark for a hydrated page (tests and the bench wait for them), `helix:rendered` for one the app drew.
- */
-export function markRendered(root: HTMLElement, how: 'hydrated' | 'rendered'): void {
-  root.dataset[how] = 'true';
-  performance.mark(`helix:${how}`);
-}
+// Its own module so the share page marks its hydration without the app's session code.
+export { markRendered } from './mark-rendered';

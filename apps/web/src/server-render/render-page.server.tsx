@@ -73,3 +73,6 @@ export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx
   });
   return ctx.user === null ? withGoogleFlag(html, ctx.google) : html;
 };
+
+/** The share and embed pages' renderer: pages are rendered in this one bundle (./link-page.server.tsx). */
+export { renderLinkPage } from './link-page.server';

@@ -46,7 +46,7 @@ export type ServerRenderedRoute =
  * (TENANT_USERS_FIRST_PAGE), under the key the page's list asks it by (src/ui/use-server-list.ts,
  * `snapshot: 'tenant-users'`, no filters).
  */
-export const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
+const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
   /**
    * A school's login: /login/{brand} on any host, /login on its custom domain (the portal's own
    * /login is rendered at build time). The look the API resolved (`ctx.look`) under the white-label

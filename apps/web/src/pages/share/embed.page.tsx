@@ -1,9 +1,8 @@
-import { lazy, Suspense, useEffect } from 'react';
+import './share.css';
+import { useEffect } from 'react';
 import { BootScreen } from '../../ui/boot-screen';
-
-const LinkUnavailable = lazy(() =>
-  import('./link-unavailable').then((m) => ({ default: m.LinkUnavailable })),
-);
+import { PageTitle } from '../../ui/page-title';
+import { LinkUnavailable } from './link-page';
 
 /** Whether this document was loaded at the current address (not reached by a navigation in the app). */
 const loadedAtThisAddress = (): boolean =>
@@ -11,10 +10,10 @@ const loadedAtThisAddress = (): boolean =>
 
 /**
  * /embed/:token and /share/:token inside the app. Neither page is a screen of the app: the API draws
- * each (apps/api/src/http/public-link-page.ts, started by ./link-page-start.ts), so an address reached by a
- * navigation within the app is loaded as its own document. An address boot did not take for such a
- * link is unavailable (and is never reloaded in a loop); the share page says what to do, the embed page
- * (inside someone else's site) stays neutral.
+ * each with the web's server bundle (apps/api/src/http/public-link-page.ts, ./link-page.tsx; started
+ * by ./link-page-start.ts), so an address reached by a navigation within the app is loaded as its own
+ * document. An address boot did not take for such a link is unavailable (and is never reloaded in a
+ * loop); the share page says what to do, the embed page (inside someone else's site) stays neutral.
  */
 function PublicLinkPage({ hint }: { hint: boolean }) {
   const reload = !loadedAtThisAddress();
@@ -23,9 +22,10 @@ function PublicLinkPage({ hint }: { hint: boolean }) {
   }, [reload]);
   if (reload) return <BootScreen />;
   return (
-    <Suspense fallback={null}>
+    <>
+      <PageTitle title="Link unavailable" />
       <LinkUnavailable hint={hint} />
-    </Suspense>
+    </>
   );
 }
 

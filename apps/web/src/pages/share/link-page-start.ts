@@ -1,19 +1,39 @@
+import { LINK_PAGE_DATA_ID, type LinkPageProps } from '@helix/shared/link-page';
 import { installGlobalErrorLogger } from '../../logging/error-logger';
 import { quietPwaOnFramedPages } from '../../pwa/framed-pages';
 
+/** The props the server rendered the share page with (src/server-render/link-page.server.tsx), or null. */
+function pageProps(): LinkPageProps | null {
+  const text = document.getElementById(LINK_PAGE_DATA_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const props = JSON.parse(text) as LinkPageProps | null;
+    return props && typeof props === 'object' && props.kind === 'share' ? props : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * /share/{token} and /embed/{token}, started by src/boot.ts instead of the app. The server drew the
- * page (apps/api/src/http/public-link-page.ts): the school's header and the viewer frame, whose one
- * API call counts the view, or the panel of a link limited to other sites; the page itself calls
- * nothing. Only a link that cannot be shown loads React and antd, for the unavailable page (the share
- * page's with its hint, the embed page's neutral: it sits inside someone else's site). The service
- * worker, the install prompt and the app's toasts never start here; failures are logged.
+ * /share/{token} and /embed/{token}, started by src/boot.ts instead of the app. The server rendered the
+ * page with React (src/server-render/link-page.server.tsx, called by apps/api/src/http/public-link-page.ts):
+ * the school's header and the viewer frame, whose one API call counts the view, the panel of a link
+ * limited to other sites, or the unavailable page; the page itself calls nothing. The share page is
+ * hydrated as soon as React and its component have loaded (nothing else: no antd, router or session
+ * code), so its Copy link and Full screen buttons work; the embed page stays as drawn (no React). The
+ * service worker, the install prompt and the app's toasts never start here; failures are logged.
  */
 export async function startLinkPage(kind: 'share' | 'embed', root: HTMLElement): Promise<void> {
   installGlobalErrorLogger();
   quietPwaOnFramedPages(window.location.pathname);
-  const state = root.dataset.link;
-  if (state === 'ready' || state === 'not-allowed') return;
-  const { showLinkUnavailable } = await import('./embed-unavailable');
-  showLinkUnavailable(root, { hint: kind === 'share' });
+  if (root.dataset.link) {
+    const props = kind === 'share' ? pageProps() : null;
+    if (!props) return;
+    const { hydrateSharePage } = await import('./hydrate-share');
+    hydrateSharePage(root, props);
+    return;
+  }
+  // The app shell, not a link page (a server without the web's server bundle): the unavailable page.
+  const { showLinkUnavailable } = await import('./hydrate-share');
+  showLinkUnavailable(root, kind === 'share');
 }

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  contrastOnWhite,
-  embedPageMarkup,
-  HELIX_MARK,
-  sharePageMarkup,
-  shareHeaderView,
-  type ShareHeaderSource,
-} from './public-link-markup.ts';
+import { contrastOnWhite, HELIX_MARK, shareHeaderView, type ShareHeaderSource } from './public-link-view.ts';
 
 const ORIGIN = 'https://portal.example';
 
@@ -66,28 +59,5 @@ describe("the school's colour on its name", () => {
     expect(contrastOnWhite('#fff')).toBeCloseTo(1, 5);
     expect(contrastOnWhite('#767676')).toBeCloseTo(4.54, 2);
     expect(contrastOnWhite('not a colour')).toBe(1);
-  });
-});
-
-describe('the drawn markup', () => {
-  it('puts every text and address in escaped, and a colour only when it is one', () => {
-    const view = shareHeaderView(
-      source({
-        branding: { name: '<b>Hill</b>', primaryColor: 'red;background:url(x)' },
-        model: 'Cell "A" & <B>',
-        user: '<i>x</i>',
-      }),
-      ORIGIN,
-    );
-    const html = sharePageMarkup(view, 'https://viewer.example/?model=a&subscription=b');
-    expect(html).not.toMatch(/<b>|<i>|<B>/);
-    expect(html).toContain('&lt;b&gt;Hill&lt;/b&gt;');
-    expect(html).toContain('src="https://viewer.example/?model=a&amp;subscription=b"');
-    expect(html).toContain('title="Cell &quot;A&quot; &amp; &lt;B&gt; viewer"');
-    expect(html).not.toContain('background:url');
-    expect(embedPageMarkup('https://viewer.example/?m=1', 'Heart', true)).toBe(
-      '<div class="embed-page" data-transparent="true"><iframe class="embed-frame" title="Heart viewer" ' +
-        'allow="fullscreen; xr-spatial-tracking; autoplay" src="https://viewer.example/?m=1"></iframe></div>',
-    );
   });
 });

@@ -1,0 +1,161 @@
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import type { LinkPageProps, ShareHeaderView } from '@helix/shared/link-page';
+import { MSG } from '@helix/shared/messages';
+
+/**
+ * /share/{token} and /embed/{token}: one component tree, rendered by the server (the web's server
+ * bundle, src/server-render/link-page.server.tsx, called by apps/api/src/http/public-link-page.ts) and,
+ * on the share page, hydrated by the browser with the same props (./link-page-start.ts). Only React is
+ * on this page: no antd, router, query client or session code. The styles are ./share.css, inlined
+ * into the embed document by its build (build/embed-document.ts).
+ */
+
+/** What the viewer frame may use, on the share and embed pages alike. */
+const FRAME_ALLOW = 'fullscreen; xr-spatial-tracking; autoplay';
+
+/** The viewer frame (its address carries this page load's viewer token, spliced in by the API). */
+function ViewerFrame({ src, modelName }: { src: string; modelName: string }) {
+  return <iframe className="embed-frame" title={`${modelName} viewer`} allow={FRAME_ALLOW} src={src} />;
+}
+
+/** A colour safe inside a style attribute (a hex colour), else undefined. */
+const cssColour = (colour: string | null): string | undefined =>
+  colour && /^#[0-9a-f]{3,8}$/i.test(colour.trim()) ? colour.trim() : undefined;
+
+/** Copies the page's address; the answer is said in a status line that takes no room of the layout. */
+function CopyLink({ onSaid }: { onSaid: (text: string) => void }) {
+  const copy = () => {
+    const url = window.location.href;
+    navigator.clipboard
+      .writeText(url)
+      .then(() => onSaid(MSG.linkCopied))
+      .catch(() => onSaid(MSG.clipboardFailed));
+  };
+  return (
+    <button type="button" className="share-action" data-testid="share-copy" onClick={copy}>
+      Copy link
+    </button>
+  );
+}
+
+/**
+ * The viewer full screen: the browser's own full screen of the viewer's box where it has one, else
+ * (an iPhone) the box over the whole window with a button to leave it.
+ */
+function useFullScreen(box: RefObject<HTMLElement | null>) {
+  const [covering, setCovering] = useState(false);
+  useEffect(() => {
+    if (!covering) return;
+    const leave = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setCovering(false);
+    };
+    window.addEventListener('keydown', leave);
+    return () => window.removeEventListener('keydown', leave);
+  }, [covering]);
+  const enter = () => {
+    const el = box.current;
+    if (el && document.fullscreenEnabled && el.requestFullscreen) {
+      el.requestFullscreen().catch(() => setCovering(true));
+    } else {
+      setCovering(true);
+    }
+  };
+  return { covering, enter, leave: () => setCovering(false) };
+}
+
+function ShareHeader({ view, children }: { view: ShareHeaderView; children: ReactNode }) {
+  const underline = cssColour(view.colour);
+  const nameColour = cssColour(view.nameColour);
+  return (
+    <header className="share-header" style={underline ? { borderBottomColor: underline } : undefined}>
+      {/* The school's name follows the logo as text, so the logo itself says nothing more (alt=""). */}
+      <span
+        className="share-brand"
+        data-testid="share-brand"
+        style={nameColour ? { color: nameColour } : undefined}
+      >
+        <img src={view.logo} alt="" height={36} />
+        <span>{view.brandName}</span>
+      </span>
+      <h1 className="share-title">{view.title}</h1>
+      {view.sharedBy ? <span className="share-by">{view.sharedBy}</span> : null}
+      <span className="share-actions">{children}</span>
+    </header>
+  );
+}
+
+/** The share page: the school's header (logo, name, colour, the model, who shared it) above the viewer. */
+function SharePage({ header, frameUrl }: { header: ShareHeaderView; frameUrl: string }) {
+  const main = useRef<HTMLElement>(null);
+  const full = useFullScreen(main);
+  const [said, setSaid] = useState('');
+  useEffect(() => {
+    if (!said) return;
+    const clear = setTimeout(() => setSaid(''), 3000);
+    return () => clearTimeout(clear);
+  }, [said]);
+  return (
+    <div className="share-page">
+      <ShareHeader view={header}>
+        <CopyLink onSaid={setSaid} />
+        <button type="button" className="share-action" data-testid="share-full-screen" onClick={full.enter}>
+          Full screen
+        </button>
+      </ShareHeader>
+      <main className="share-main" ref={main} data-covering={full.covering ? 'true' : undefined}>
+        <ViewerFrame src={frameUrl} modelName={header.title} />
+        {full.covering ? (
+          <button type="button" className="share-action share-leave" onClick={full.leave} autoFocus>
+            Exit full screen
+          </button>
+        ) : null}
+      </main>
+      <p className="share-said" role="status" data-testid="share-said">
+        {said}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * The panel of a share or embed page shown on a site its link is not allowed on (docs/links.md,
+ * "Where a link may be shown"): no viewer, nothing counted, and words that tell the visitor why.
+ */
+function NotAllowed() {
+  return (
+    <main className="link-not-allowed" data-testid="link-not-allowed">
+      <div className="link-not-allowed-box" role="alert">
+        <h1>{MSG.embedHostNotAllowed}</h1>
+        <p>{MSG.embedHostNotAllowedHint}</p>
+      </div>
+    </main>
+  );
+}
+
+/**
+ * The neutral page of a link that cannot be shown (any reason, never details); the share page's says
+ * what to do, the embed page's (inside someone else's site) stays neutral.
+ */
+export function LinkUnavailable({ hint }: { hint: boolean }) {
+  return (
+    <main className="link-unavailable" data-testid="link-unavailable">
+      <div className="link-unavailable-box">
+        <h1 className="status-title">{MSG.linkUnavailable}</h1>
+        {hint ? <p>{MSG.linkUnavailableHint}</p> : null}
+      </div>
+    </main>
+  );
+}
+
+/** A link's page, as its props say. */
+export function LinkPage(props: LinkPageProps) {
+  if (props.state !== 'ready') {
+    return props.state === 'not-allowed' ? <NotAllowed /> : <LinkUnavailable hint={props.kind === 'share'} />;
+  }
+  if (props.kind === 'share') return <SharePage header={props.header} frameUrl={props.frameUrl} />;
+  return (
+    <div className="embed-page" data-transparent={props.transparent ? 'true' : undefined}>
+      <ViewerFrame src={props.frameUrl} modelName={props.modelName} />
+    </div>
+  );
+}
