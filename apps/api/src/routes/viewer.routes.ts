@@ -13,7 +13,7 @@ import { loadViewerModel } from '@helix/server/models/viewer-model.query';
 import { authorizeRecording } from '@helix/server/models/viewer-record.query';
 import { imageKeyOf } from '@helix/server/presenters/image-url';
 import { storageOf } from '@helix/server/storage/create-storage';
-import { publicLimiter } from '../http/public-limit.ts';
+import { viewerLoadLimit } from '../http/public-limit.ts';
 import { rateLimiter } from '../http/rate-limit.ts';
 import { serveStoredObject } from '../http/serve-object.ts';
 import { inputOf } from '../http/validate.ts';
@@ -99,14 +99,17 @@ const routes = [
     limited: true,
     errors: [403, 404, 409],
     ok: ViewerModel,
-    // The page load's one API call: both of its limits (address, link) in one Redis round trip.
-    before: (deps) => [
-      viewerCors(deps.config),
-      publicLimiter(deps, 'viewer-model', (req) => req.query.subscription),
-    ],
+    // The page load's one API call: its limits (address, link) are checked in the script that counts
+    // its view, one Redis round trip in all (public-limit.ts).
+    before: (deps) => [viewerCors(deps.config)],
     handler: (deps) => async (req, res) => {
       res.set('Cache-Control', 'no-store');
-      res.json(await loadViewerModel(deps, inputOf(req, ViewerModelQuery), { ip: req.ip ?? '' }));
+      res.json(
+        await loadViewerModel(deps, inputOf(req, ViewerModelQuery), {
+          ip: req.ip ?? '',
+          limit: viewerLoadLimit(deps.config, req),
+        }),
+      );
     },
   }),
   // The Record control asks before each recording (the server decides again; no view is counted).

@@ -12,6 +12,7 @@ import { embedAccess } from './embed-access.ts';
 import { embedBackground } from './embed-background.ts';
 import { ancestorsAllowed, hostNotAllowed } from './embed-host.policy.ts';
 import { clientNetwork } from '../views/client-network.ts';
+import { overLoadLimit, type LoadLimit } from '../views/load-limit.ts';
 import { verifyViewerToken } from '../views/viewer-token.ts';
 import { FEATURE_PERMISSION, tenantHasFeature, type FeatureTenant } from '../plans/plan-features.policy.ts';
 import { embedViewerLoad, embedViewerToken, loadViewerToken } from '../views/embed-viewer.ts';
@@ -179,29 +180,52 @@ async function resolveLti(deps: ServerDeps, query: z.output<typeof ViewerModelQu
 /** Who sent the load (the request's client address, as Express's trust proxy setting reads it). */
 export interface ViewerClient {
   ip: string;
+  /** The load's public rate limit (load-limit.ts), checked with its view in one Redis round trip. */
+  limit?: LoadLimit;
+}
+
+/** The resolved load whose view may be counted, or the refusal (after counting it against the limit). */
+async function resolveLoad(
+  deps: ServerDeps,
+  query: z.output<typeof ViewerModelQuery>,
+  client: ViewerClient,
+): Promise<Resolved> {
+  try {
+    const resolved =
+      query.currentmode === 'standard'
+        ? await resolveStandard(deps, query)
+        : isLtiViewerTicket(query.subscription)
+          ? await resolveLti(deps, query)
+          : await resolveEmbedding(deps, query, client);
+    if (!resolved.model.fileKey) throw AppError.notFound();
+    if (!hasActivePlan(resolved.tenant)) throw AppError.forbidden(MSG.planNotActive);
+    return resolved;
+  } catch (error) {
+    // Refused before its view: it still counts against the rate limit, which answers first.
+    if (client.limit && (await overLoadLimit(deps, client.limit))) throw AppError.tooManyRequests();
+    throw error;
+  }
 }
 
 /**
  * GET /api/viewer/model: the viewer host calls it on every load. Checks the credential (a viewer ticket
  * in standard mode, an embed token in embedding mode), the model's visibility and the tenant's plan,
  * counts ONE view unless this viewer's load of the model was counted within the view window (429 over
- * the limit) and answers what the viewer shows.
+ * the limit) and answers what the viewer shows. The public rate limit (`client.limit`) is checked in
+ * the counting script: one Redis round trip per load.
  */
 export async function loadViewerModel(
   deps: ServerDeps,
   query: z.output<typeof ViewerModelQuery>,
   client: ViewerClient,
 ): Promise<ViewerModel> {
-  const resolved =
-    query.currentmode === 'standard'
-      ? await resolveStandard(deps, query)
-      : isLtiViewerTicket(query.subscription)
-        ? await resolveLti(deps, query)
-        : await resolveEmbedding(deps, query, client);
+  const resolved = await resolveLoad(deps, query, client);
   const { model, tenant } = resolved;
-  if (!model.fileKey) throw AppError.notFound();
-  if (!hasActivePlan(tenant)) throw AppError.forbidden(MSG.planNotActive);
-  await recordView(viewDepsOf(deps), tenant, resolved.load);
+  await recordView(
+    viewDepsOf(deps),
+    tenant,
+    client.limit ? { ...resolved.load, limit: client.limit } : resolved.load,
+  );
   const look = presentBrandingLook(tenant.branding, apiOrigin(deps.config));
   return {
     name: model.name,

@@ -14,6 +14,7 @@ import {
   type ViewAllowance,
 } from './allowance.ts';
 import { appliedBatches } from './flush-views.ts';
+import type { LoadLimit } from './load-limit.ts';
 import { isRedisUnavailable, redisCommandNotSent, redisOutageOf } from '../redis.ts';
 import { recordViewDirect } from './record-view-direct.ts';
 import { settleLater } from './settle-later.ts';
@@ -112,6 +113,11 @@ export interface ViewLoad {
    * network, and the tenant and the client network). At most two.
    */
   ceilings?: ViewCeiling[];
+  /**
+   * The load's public rate limit (load-limit.ts), checked in the counting script itself: over it, 429
+   * and nothing is counted. Not asked while Redis is down (the load is let through).
+   */
+  limit?: LoadLimit;
 }
 
 export interface ViewCeiling {
@@ -146,7 +152,8 @@ const COUNTER_MARGIN_SECONDS = 35 * 24 * 3600;
  * One load of a model in the viewer: checks the tenant's view limit and counts the view, atomically in
  * Redis (see view-store.ts); the flush-views job moves the count to PostgreSQL. A viewer's loads of a
  * model within the view window count once. Over the limit with additionalViewsValidation on: 429 'View
- * limit reached' and nothing is counted.
+ * limit reached' and nothing is counted. A load with a public rate limit (`load.limit`) is checked
+ * against it in the same script: ONE Redis round trip for limit, ceiling and count (429 over it).
  *
  * While Redis is down the load is counted straight in PostgreSQL instead (record-view-direct.ts), so a
  * viewer load never fails for a Redis outage: when Redis is known to be down (its outage state), and
@@ -198,14 +205,20 @@ export async function recordView(
   const redis = viewCommands(deps.redis);
   /** Set while a counting script may have reached Redis: a failure then is ambiguous. */
   let sent = false;
+  /** The windows go with the first run only: a second run of the load must not count them again. */
+  let limit = load.limit;
   const count = async () => {
+    const windows = limit ?? { keys: [], maxes: [], windowMs: 0 };
+    limit = undefined;
     sent = true;
     const answer = await redis.helixCountView(
+      5 + windows.keys.length,
       counter,
       keys.pending,
       seen,
       first?.key ?? keys.ceiling('none'), // not touched without a ceiling (max 0)
       second?.key ?? keys.ceiling('none'),
+      ...windows.keys,
       allowance.stopAt,
       allowance.refuseOverLimit ? '1' : '0',
       field,
@@ -214,6 +227,8 @@ export async function recordView(
       first?.seconds ?? 0,
       second?.max ?? 0,
       second?.seconds ?? 0,
+      windows.windowMs,
+      ...windows.maxes,
     );
     sent = false;
     return answer;
@@ -238,7 +253,7 @@ export async function recordView(
     if (settling) throw error;
     if (sent && !redisCommandNotSent(error)) {
       settleLater(
-        () => recordView(deps, tenant, load, now, true),
+        () => recordView(deps, tenant, { ...load, limit: undefined }, now, true),
         (err) =>
           deps.logger?.warn({ err, tenantId: tenant.id }, 'a view whose count was lost was not settled'),
       );
@@ -247,6 +262,7 @@ export async function recordView(
     return direct();
   }
   if (state === -1) throw new Error('The view counter could not be initialised');
+  if (state === 4) throw AppError.tooManyRequests();
   if (state === 0) throw AppError.tooManyRequests(MSG.viewLimitReached);
   if (state === 1) await noteUsage(deps, tenant.id, period, allowance, total);
   return { ...allowance, count: total, period, counted: state === 1 };

@@ -69,7 +69,10 @@ export const parseViewHash = (hash: Record<string, string>): ViewEntry[] =>
   Object.entries(hash).flatMap(([field, count]) => parseViewField(field, count) ?? []);
 
 /**
- * Count one load, atomically: when the viewer's seen flag (KEYS[3]) is already set, the load is within
+ * Count one load, atomically, and check its public rate limit in the same round trip: KEYS[6..] are the
+ * load's rate-limit windows (load-limit.ts), each INCRed first (expiring ARGV[9] ms after its first
+ * count); when one passes its most (ARGV[10..]) the load is refused as too many requests, [4, 0], and
+ * nothing else changes. Then: when the viewer's seen flag (KEYS[3]) is already set, the load is within
  * the view window of a counted one and is not counted again; when a ceiling is set (ARGV[5] > 0) and
  * its counter (KEYS[4]) has reached it, or a second ceiling (ARGV[7], counter KEYS[5]) has, the load
  * is not counted (nothing changes); else set the flag
@@ -78,9 +81,17 @@ export const parseViewHash = (hash: Record<string, string>): ViewEntry[] =>
  * counters (expiring ARGV[6] and ARGV[8] seconds after their first view) and HINCRBY the pending field.
  * Answers [-1, 0] when the counter does not exist yet (the caller initialises it and calls again),
  * [0, count] when refused, [1, count] when counted, [2, count] when already counted in the window,
- * [3, count] when over the ceiling. Run twice for one load, it counts at most once (the seen flag).
+ * [3, count] when over the ceiling. Run twice for one load, it counts at most once (the seen flag); a
+ * second run (the counter initialised, a lost answer settled) passes no windows, so they count once.
  */
 const COUNT_VIEW = `
+local over = false
+for i = 6, #KEYS do
+  local n = redis.call('INCR', KEYS[i])
+  if n == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[9]) end
+  if n > tonumber(ARGV[i + 4]) then over = true end
+end
+if over then return {4, 0} end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, 0} end
 if redis.call('EXISTS', KEYS[3]) == 1 then return {2, tonumber(redis.call('GET', KEYS[1]))} end
 local ceiling = tonumber(ARGV[5])
@@ -130,21 +141,8 @@ return out
 `;
 
 interface ViewCommands {
-  helixCountView(
-    counter: string,
-    pending: string,
-    seen: string,
-    ceiling: string,
-    ceiling2: string,
-    limit: number,
-    refuse: '0' | '1',
-    field: string,
-    windowSeconds: number,
-    ceilingMax: number,
-    ceilingSeconds: number,
-    ceiling2Max: number,
-    ceiling2Seconds: number,
-  ): Promise<[number, number]>;
+  /** COUNT_VIEW: the key count (5 + the rate-limit windows), the keys, then the arguments. */
+  helixCountView(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<[number, number]>;
   helixClaimPending(
     pending: string,
     flushing: string,
@@ -165,7 +163,7 @@ const defined = new WeakSet<Redis>();
 /** The client with the scripts defined (EVALSHA, loaded on first use). */
 export function viewCommands(redis: Redis): Redis & ViewCommands {
   if (!defined.has(redis)) {
-    redis.defineCommand('helixCountView', { numberOfKeys: 5, lua: COUNT_VIEW });
+    redis.defineCommand('helixCountView', { lua: COUNT_VIEW }); // the key count first
     redis.defineCommand('helixClaimPending', { numberOfKeys: 4, lua: CLAIM_PENDING });
     redis.defineCommand('helixViewSnapshot', { numberOfKeys: 3, lua: SNAPSHOT });
     defined.add(redis);
