@@ -18,6 +18,11 @@ export interface SendInviteDeps {
   logos: MailLogos;
   /** How long a send is claimed for; default INVITE_SEND_LEASE_MS. */
   leaseMs?: number;
+  /**
+   * Writes a sent row's marker (step 3); default markInviteSent, one statement per row. The worker's
+   * bulk sends share one inviteSentMarker, which writes the markers of the rows sent meanwhile together.
+   */
+  markSent?: (inviteId: number) => Promise<void>;
 }
 
 /**
@@ -203,7 +208,7 @@ export async function deliverClaimed(
     await releaseInvites(deps.db, [inviteId]).catch(() => undefined);
     throw error;
   }
-  await markInviteSent(deps.db, inviteId);
+  await (deps.markSent ?? ((id: number) => markInviteSent(deps.db, id)))(inviteId);
   return 'sent';
 }
 
@@ -259,17 +264,29 @@ async function nonceUnderThisSecret(
  * not at all); the row that completes the batch marks it done.
  */
 export async function markInviteSent(db: Db, inviteId: number): Promise<void> {
+  await markInvitesSent(db, [inviteId]);
+}
+
+/**
+ * markInviteSent for several rows in one statement: the rows are sent and each batch counts its rows
+ * (a row settled already is not counted again); the statement that completes a batch marks it done.
+ */
+export async function markInvitesSent(db: Db, inviteIds: readonly number[]): Promise<void> {
+  if (inviteIds.length === 0) return;
   await db.$executeRawUnsafe(
     `WITH settled AS (
        UPDATE "Invite" SET "sentAt" = ${DB_NOW}, "sendingUntil" = NULL
-       WHERE id = $1 AND "sentAt" IS NULL AND "failedAt" IS NULL
+       WHERE id = ANY($1::int[]) AND "sentAt" IS NULL AND "failedAt" IS NULL
        RETURNING "batchId"
+     ),
+     counted AS (
+       SELECT "batchId", COUNT(*)::int AS n FROM settled WHERE "batchId" IS NOT NULL GROUP BY "batchId"
      )
-     UPDATE "BulkInviteBatch" AS b SET processed = b.processed + 1,
-       status = CASE WHEN b.processed + 1 + b.failed >= b.total THEN 'done'::"BulkInviteStatus" ELSE b.status END,
-       "finishedAt" = CASE WHEN b.processed + 1 + b.failed >= b.total THEN ${DB_NOW} ELSE b."finishedAt" END
-     FROM settled WHERE b.id = settled."batchId"`,
-    inviteId,
+     UPDATE "BulkInviteBatch" AS b SET processed = b.processed + c.n,
+       status = CASE WHEN b.processed + c.n + b.failed >= b.total THEN 'done'::"BulkInviteStatus" ELSE b.status END,
+       "finishedAt" = CASE WHEN b.processed + c.n + b.failed >= b.total THEN ${DB_NOW} ELSE b."finishedAt" END
+     FROM counted AS c WHERE b.id = c."batchId"`,
+    inviteIds,
   );
 }
 
