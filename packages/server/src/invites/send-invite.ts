@@ -5,7 +5,8 @@ import { presentMailBrand } from '../mail/mail-brand.ts';
 import type { MailLogos } from '../mail/mail-logo.ts';
 import { sendTemplateMail } from '../mail/transport.ts';
 import { inviteLink } from './invite-link.ts';
-import { inviteToken, inviteTokenHash, newInviteNonce } from './invite-token.ts';
+import { sha256 } from '../tokens.ts';
+import { inviteToken, inviteTokenHash, newInviteNonce, newInviteNonces } from './invite-token.ts';
 
 export interface SendInviteDeps {
   db: Db;
@@ -103,7 +104,7 @@ export interface InviteClaim {
 export async function claimInvites(deps: SendInviteDeps, inviteIds: readonly number[]): Promise<InviteClaim> {
   if (inviteIds.length === 0) return { claimed: [], held: new Map() };
   const leaseMs = deps.leaseMs ?? INVITE_SEND_LEASE_MS;
-  const nonces = inviteIds.map(() => newInviteNonce());
+  const nonces = newInviteNonces(inviteIds.length);
   const rows = await deps.db.$queryRawUnsafe<
     Array<ClaimedInvite & { askedId: number; heldMs: number | null }>
   >(
@@ -163,7 +164,7 @@ export async function deliverClaimed(
     await markInviteFailed(deps.db, inviteId, INVITE_NOT_SENT.retired);
     return 'skipped';
   }
-  const nonce = await nonceUnderThisSecret(deps, inviteId, invite);
+  const token = await tokenUnderThisSecret(deps, inviteId, invite);
 
   try {
     // The school's look (name, logo, colours), as on its other pages.
@@ -194,7 +195,7 @@ export async function deliverClaimed(
             to: invite.email,
             vars: {
               name: invite.name,
-              link: inviteLink(deps.publicUrl, inviteToken(deps.signingSecret, nonce)),
+              link: inviteLink(deps.publicUrl, token),
               tenantName: invite.tenantName,
               inviterName: invite.inviterName ?? '',
               expiresAt: invite.expiresAt.toISOString(),
@@ -242,21 +243,23 @@ export interface ClaimedInvite {
 }
 
 /**
- * The row's nonce, when its stored hash is this secret's derivation of it. After SIGNING_SECRET
- * changed, no link derived now would match the stored hash: an unsent row gets a new nonce (only a
- * copy a crash left unmarked, mailed under the old secret, stops working).
+ * The row's token (its link's), derived from its nonce, when the stored hash is this secret's
+ * derivation of it. After SIGNING_SECRET changed, no link derived now would match the stored hash: an
+ * unsent row gets a new nonce (only a copy a crash left unmarked, mailed under the old secret, stops
+ * working).
  */
-async function nonceUnderThisSecret(
+async function tokenUnderThisSecret(
   deps: SendInviteDeps,
   inviteId: number,
   invite: ClaimedInvite,
 ): Promise<string> {
-  if (inviteTokenHash(deps.signingSecret, invite.nonce) === invite.tokenHash) return invite.nonce;
+  const token = inviteToken(deps.signingSecret, invite.nonce);
+  if (sha256(token) === invite.tokenHash) return token;
   const nonce = newInviteNonce();
   await deps.db.$executeRaw`
     UPDATE "Invite" SET "tokenNonce" = ${nonce}, "tokenHash" = ${inviteTokenHash(deps.signingSecret, nonce)}
     WHERE id = ${inviteId} AND "tokenNonce" = ${invite.nonce}`;
-  return nonce;
+  return inviteToken(deps.signingSecret, nonce);
 }
 
 /**

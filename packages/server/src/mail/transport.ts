@@ -26,11 +26,16 @@ export function createMailTransport(
     url.searchParams.set('maxConnections', String(options.maxConnections ?? 10));
     url.searchParams.set('maxMessages', 'Infinity');
   }
-  const transport = nodemailer.createTransport(url.toString());
-  // Each message leaves in one write: nodemailer streams a message as many small chunks (a header, a
-  // boundary, a line of encoded text...), each its own write to the socket, the largest CPU cost of a
-  // bulk invite. The bytes are the same, only gathered (a message is a few kB; an inline logo at most
-  // MAIL_LOGO_MAX_BYTES).
+  return sendWholeMessages(nodemailer.createTransport(url.toString()));
+}
+
+/**
+ * Each message leaves in one write: nodemailer streams a message as many small chunks (a header, a
+ * boundary, a line of encoded text...), each its own write to the socket, the largest CPU cost of a
+ * bulk invite. The bytes are the same, only gathered (a message is a few kB; an inline logo at most
+ * MAIL_LOGO_MAX_BYTES).
+ */
+export function sendWholeMessages(transport: Transporter): Transporter {
   transport.use('stream', (mail, done) => {
     mail.message.transform(() => new WholeMessage());
     done();
