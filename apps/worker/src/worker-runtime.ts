@@ -15,6 +15,7 @@ import { JobQueue } from '@helix/server/queue/job-queue';
 import { createStorage } from '@helix/server/storage/create-storage';
 import type { Storage } from '@helix/server/storage/storage';
 import { requeueOpenInvites } from '@helix/server/invites/invite-jobs';
+import { inviteSentMarker } from '@helix/server/invites/invite-sent-marker';
 import { createInlineLogos } from './mail/inline-logos.ts';
 import { buildHandlers, type HandlerDeps } from './handlers/index.ts';
 import { startWorkers, type Workers } from './registry.ts';
@@ -80,7 +81,8 @@ export function createWorkerRuntime(config: Config, logger: Logger, options: Wor
     queue,
     models,
     invites,
-    bulkInvites: { ...invites, transport: bulkTransport },
+    // Bulk rows: the sent markers of the concurrent sends written together (invite-sent-marker.ts).
+    bulkInvites: { ...invites, transport: bulkTransport, markSent: inviteSentMarker(db) },
     billing: { config, db, logger },
     support: {
       db,

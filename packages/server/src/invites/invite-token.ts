@@ -10,6 +10,12 @@ import { sha256 } from '../tokens.ts';
  */
 export const newInviteNonce = (): string => randomBytes(16).toString('base64url');
 
+/** `count` nonces as newInviteNonce makes them, from one read of the random source. */
+export const newInviteNonces = (count: number): string[] => {
+  const bytes = randomBytes(16 * count);
+  return Array.from({ length: count }, (_, i) => bytes.toString('base64url', 16 * i, 16 * (i + 1)));
+};
+
 export const inviteToken = (signingSecret: string, nonce: string): string =>
   createHmac('sha256', signingSecret).update(`helix-invite-token:${nonce}`, 'utf8').digest('base64url');
 

@@ -25,13 +25,16 @@ export interface InviteRowsOutcome {
 /**
  * Rows claimed at a time. A worker killed mid-job leaves the rows it claimed and did not send held
  * until their lease ends (then a row job sends them), so a job claims a few at a time, not its run.
+ * (10 halves the claim statements but leaves twice the rows held at a kill; 20 made the kill fault
+ * case time out under CI load, docs/cluster-benchmarks.md.)
  */
 export const INVITE_ROWS_PER_CLAIM = 5;
 
 /**
  * A bulk invite's rows job (bulk-invite-rows): its rows claimed INVITE_ROWS_PER_CLAIM at a time, one
  * statement each, and sent one after another, each marked sent as soon as the SMTP server accepted it
- * (sendInvite's steps, so the same link, lease and at-most-once-but-in-flight hold). The family runs
+ * (sendInvite's steps, so the same link, lease and at-most-once-but-in-flight hold; in the worker the
+ * markers of the concurrent jobs' sends go together, invite-sent-marker.ts). The family runs
  * 50 such jobs at once per worker over the pooled SMTP connections. A rows job never retries a row
  * itself; it leaves it to a bulk-invite-row job (jobId invite-<id>, the e-mail retry policy):
  * - a row another attempt holds: the row job looks again when that lease ends;

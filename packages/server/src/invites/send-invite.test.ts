@@ -20,6 +20,7 @@ import {
   type SendInviteDeps,
 } from './send-invite.ts';
 import { INVITE_ROWS_PER_CLAIM, sendInviteRows } from './send-invite-rows.ts';
+import { inviteSentMarker } from './invite-sent-marker.ts';
 
 /**
  * sendInvite against a real PostgreSQL with a recording transport: the link every attempt mails, the
@@ -249,6 +250,36 @@ describe('sendInviteRows (a run of a bulk invite’s rows in one job)', () => {
       handedOver: 0,
     });
     expect(ok.links).toHaveLength(5);
+  });
+
+  it('with the worker’s shared sent marker, concurrent jobs write their rows’ markers together, each once', async () => {
+    const { batchId, ids } = await invites(24, true);
+    const other = await invites(6, true);
+    const ok = recorder();
+    const { queue } = handOvers();
+    const deps = { ...depsWith(ok.transport), queue, markSent: inviteSentMarker(db) };
+    // Six jobs at once over two batches, as the worker runs them (and one row in two jobs).
+    const runs = [
+      ids.slice(0, 8),
+      ids.slice(7, 16),
+      ids.slice(16),
+      other.ids.slice(0, 3),
+      other.ids.slice(3),
+    ];
+    const outcomes = await Promise.all(
+      runs.map((run, i) => sendInviteRows(deps, i < 3 ? batchId! : other.batchId!, run)),
+    );
+    expect(outcomes.reduce((sum, o) => sum + o.sent, 0)).toBe(30);
+    expect(new Set(ok.links).size).toBe(30);
+    expect((await rowState([...ids, ...other.ids])).every((r) => r.sent && !r.leased)).toBe(true);
+    for (const [id, total] of [
+      [batchId!, 24],
+      [other.batchId!, 6],
+    ] as const) {
+      const batch = await db.bulkInviteBatch.findUnique({ where: { id } });
+      expect(batch).toMatchObject({ status: 'done', processed: total, failed: 0 });
+      expect(batch?.finishedAt).toBeInstanceOf(Date);
+    }
   });
 
   it('leaves a row another attempt holds, and after a failure a retry may change, the rest, to row jobs', async () => {

@@ -5,7 +5,8 @@ import { presentMailBrand } from '../mail/mail-brand.ts';
 import type { MailLogos } from '../mail/mail-logo.ts';
 import { sendTemplateMail } from '../mail/transport.ts';
 import { inviteLink } from './invite-link.ts';
-import { inviteToken, inviteTokenHash, newInviteNonce } from './invite-token.ts';
+import { sha256 } from '../tokens.ts';
+import { inviteToken, inviteTokenHash, newInviteNonce, newInviteNonces } from './invite-token.ts';
 
 export interface SendInviteDeps {
   db: Db;
@@ -18,6 +19,11 @@ export interface SendInviteDeps {
   logos: MailLogos;
   /** How long a send is claimed for; default INVITE_SEND_LEASE_MS. */
   leaseMs?: number;
+  /**
+   * Writes a sent row's marker (step 3); default markInviteSent, one statement per row. The worker's
+   * bulk sends share one inviteSentMarker, which writes the markers of the rows sent meanwhile together.
+   */
+  markSent?: (inviteId: number) => Promise<void>;
 }
 
 /**
@@ -98,7 +104,7 @@ export interface InviteClaim {
 export async function claimInvites(deps: SendInviteDeps, inviteIds: readonly number[]): Promise<InviteClaim> {
   if (inviteIds.length === 0) return { claimed: [], held: new Map() };
   const leaseMs = deps.leaseMs ?? INVITE_SEND_LEASE_MS;
-  const nonces = inviteIds.map(() => newInviteNonce());
+  const nonces = newInviteNonces(inviteIds.length);
   const rows = await deps.db.$queryRawUnsafe<
     Array<ClaimedInvite & { askedId: number; heldMs: number | null }>
   >(
@@ -158,7 +164,7 @@ export async function deliverClaimed(
     await markInviteFailed(deps.db, inviteId, INVITE_NOT_SENT.retired);
     return 'skipped';
   }
-  const nonce = await nonceUnderThisSecret(deps, inviteId, invite);
+  const token = await tokenUnderThisSecret(deps, inviteId, invite);
 
   try {
     // The school's look (name, logo, colours), as on its other pages.
@@ -189,7 +195,7 @@ export async function deliverClaimed(
             to: invite.email,
             vars: {
               name: invite.name,
-              link: inviteLink(deps.publicUrl, inviteToken(deps.signingSecret, nonce)),
+              link: inviteLink(deps.publicUrl, token),
               tenantName: invite.tenantName,
               inviterName: invite.inviterName ?? '',
               expiresAt: invite.expiresAt.toISOString(),
@@ -203,7 +209,7 @@ export async function deliverClaimed(
     await releaseInvites(deps.db, [inviteId]).catch(() => undefined);
     throw error;
   }
-  await markInviteSent(deps.db, inviteId);
+  await (deps.markSent ?? ((id: number) => markInviteSent(deps.db, id)))(inviteId);
   return 'sent';
 }
 
@@ -237,21 +243,23 @@ export interface ClaimedInvite {
 }
 
 /**
- * The row's nonce, when its stored hash is this secret's derivation of it. After SIGNING_SECRET
- * changed, no link derived now would match the stored hash: an unsent row gets a new nonce (only a
- * copy a crash left unmarked, mailed under the old secret, stops working).
+ * The row's token (its link's), derived from its nonce, when the stored hash is this secret's
+ * derivation of it. After SIGNING_SECRET changed, no link derived now would match the stored hash: an
+ * unsent row gets a new nonce (only a copy a crash left unmarked, mailed under the old secret, stops
+ * working).
  */
-async function nonceUnderThisSecret(
+async function tokenUnderThisSecret(
   deps: SendInviteDeps,
   inviteId: number,
   invite: ClaimedInvite,
 ): Promise<string> {
-  if (inviteTokenHash(deps.signingSecret, invite.nonce) === invite.tokenHash) return invite.nonce;
+  const token = inviteToken(deps.signingSecret, invite.nonce);
+  if (sha256(token) === invite.tokenHash) return token;
   const nonce = newInviteNonce();
   await deps.db.$executeRaw`
     UPDATE "Invite" SET "tokenNonce" = ${nonce}, "tokenHash" = ${inviteTokenHash(deps.signingSecret, nonce)}
     WHERE id = ${inviteId} AND "tokenNonce" = ${invite.nonce}`;
-  return nonce;
+  return inviteToken(deps.signingSecret, nonce);
 }
 
 /**
@@ -259,17 +267,29 @@ async function nonceUnderThisSecret(
  * not at all); the row that completes the batch marks it done.
  */
 export async function markInviteSent(db: Db, inviteId: number): Promise<void> {
+  await markInvitesSent(db, [inviteId]);
+}
+
+/**
+ * markInviteSent for several rows in one statement: the rows are sent and each batch counts its rows
+ * (a row settled already is not counted again); the statement that completes a batch marks it done.
+ */
+export async function markInvitesSent(db: Db, inviteIds: readonly number[]): Promise<void> {
+  if (inviteIds.length === 0) return;
   await db.$executeRawUnsafe(
     `WITH settled AS (
        UPDATE "Invite" SET "sentAt" = ${DB_NOW}, "sendingUntil" = NULL
-       WHERE id = $1 AND "sentAt" IS NULL AND "failedAt" IS NULL
+       WHERE id = ANY($1::int[]) AND "sentAt" IS NULL AND "failedAt" IS NULL
        RETURNING "batchId"
+     ),
+     counted AS (
+       SELECT "batchId", COUNT(*)::int AS n FROM settled WHERE "batchId" IS NOT NULL GROUP BY "batchId"
      )
-     UPDATE "BulkInviteBatch" AS b SET processed = b.processed + 1,
-       status = CASE WHEN b.processed + 1 + b.failed >= b.total THEN 'done'::"BulkInviteStatus" ELSE b.status END,
-       "finishedAt" = CASE WHEN b.processed + 1 + b.failed >= b.total THEN ${DB_NOW} ELSE b."finishedAt" END
-     FROM settled WHERE b.id = settled."batchId"`,
-    inviteId,
+     UPDATE "BulkInviteBatch" AS b SET processed = b.processed + c.n,
+       status = CASE WHEN b.processed + c.n + b.failed >= b.total THEN 'done'::"BulkInviteStatus" ELSE b.status END,
+       "finishedAt" = CASE WHEN b.processed + c.n + b.failed >= b.total THEN ${DB_NOW} ELSE b."finishedAt" END
+     FROM counted AS c WHERE b.id = c."batchId"`,
+    inviteIds,
   );
 }
 

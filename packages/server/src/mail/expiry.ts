@@ -13,9 +13,15 @@ const FORMAT = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
+/** The last date said: a bulk invite's rows share one expiry, so its e-mails format it once. */
+let last: { time: number; words: string } | undefined;
+
 export function formatMailDate(at: Date): string {
-  // One formatToParts per date (a bulk invite formats one per e-mail).
+  const time = at.getTime();
+  if (last?.time === time) return last.words;
   const parts = FORMAT.formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('day')} ${part('month')} ${part('year')} at ${part('hour')}:${part('minute')} UTC`;
+  const words = `${part('day')} ${part('month')} ${part('year')} at ${part('hour')}:${part('minute')} UTC`;
+  last = { time, words };
+  return words;
 }
