@@ -106,6 +106,12 @@ async function measure(browser: Browser, url: string, bench: BenchPage): Promise
   if (bench.signedIn) await signIn(page, new URL(url).origin);
   await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
   await page.evaluateOnNewDocument(HOOK);
+  // A hydration that did not match the server's markup is reported on the console (React's
+  // recoverable errors): any console error is printed.
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   const session = await page.createCDPSession();
   await session.send('Performance.enable');
   await session.send('Emulation.setCPUThrottlingRate', { rate: 4 });
@@ -142,6 +148,7 @@ async function measure(browser: Browser, url: string, bench: BenchPage): Promise
       `the tap until answered and painted: ${line('tap')}, script ${ms(tapped.script - settled.script)}, tasks ${ms(tapped.task - settled.task)}; ` +
       `1.5 s after: ${line('later')}, script ${ms(later.script - tapped.script)}, tasks ${ms(later.task - tapped.task)}`,
   );
+  for (const error of errors) console.log(`  console error: ${error.slice(0, 300)}`);
   if (NAMES) {
     for (const c of commits) {
       if (c.phase === 'before' && c.rendered > 50) {
