@@ -60,8 +60,11 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
   const answer = query.data ?? last;
   const [cached, setCached] = useState<CachedListing | null>(null);
 
+  // The device's copy is only shown without an answer (offline): a page that came with the server's
+  // answer does not read it, nor render the whole grid again when the read resolves after hydration.
+  const answered = answer !== undefined;
   useEffect(() => {
-    if (!key || !enabled) return;
+    if (!key || !enabled || answered) return;
     let live = true;
     void readCachedListing(key).then((entry) => {
       if (live) setCached(entry);
@@ -69,7 +72,7 @@ export function useModelListing(search: string, sort: ModelSort, enabled: boolea
     return () => {
       live = false;
     };
-  }, [key, enabled]);
+  }, [key, enabled, answered]);
 
   // A full listing from the server is the device's offline copy.
   const fresh = query.isPlaceholderData ? undefined : query.data;

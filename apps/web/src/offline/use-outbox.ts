@@ -17,12 +17,18 @@ function follow(): void {
   watchedUser = userId;
   subscription?.unsubscribe();
   subscription = null;
-  appStore.set(outboxRowsAtom, []);
+  setRows([]);
   if (userId === null) return;
   subscription = liveQuery(() => outboxEntries(userId)).subscribe({
-    next: (rows) => appStore.set(outboxRowsAtom, rows),
-    error: () => appStore.set(outboxRowsAtom, []),
+    next: setRows,
+    error: () => setRows([]),
   });
+}
+
+/** An empty outbox read again (the usual start-up answer) keeps the atom's value: nothing renders again. */
+function setRows(rows: OutboxRow[]): void {
+  if (rows.length === 0 && appStore.get(outboxRowsAtom).length === 0) return;
+  appStore.set(outboxRowsAtom, rows);
 }
 
 export function watchOutbox(): void {

@@ -10,16 +10,21 @@ import type { PinnedModel } from './pinned-models';
 export function usePinnedModels(userId: number | null): Map<number, PinnedModel> {
   const [pins, setPins] = useState<Map<number, PinnedModel>>(() => new Map());
   useEffect(() => {
+    // No pins read again (the usual answer) keeps the same map: the model cards do not render again.
+    const show = (rows: PinnedModel[]) =>
+      setPins((shown) =>
+        rows.length === 0 && shown.size === 0 ? shown : new Map(rows.map((row) => [row.modelId, row])),
+      );
     const db = offlineDb();
     if (!db || userId === null) {
-      setPins(new Map());
+      show([]);
       return;
     }
     const subscription = liveQuery(
       () => db.pinnedModels.where('userId').equals(userId).toArray() as Promise<PinnedModel[]>,
     ).subscribe({
-      next: (rows) => setPins(new Map(rows.map((row) => [row.modelId, row]))),
-      error: () => setPins(new Map()),
+      next: show,
+      error: () => show([]),
     });
     return () => subscription.unsubscribe();
   }, [userId]);

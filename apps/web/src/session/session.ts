@@ -61,9 +61,16 @@ export async function refreshSessionUser(): Promise<SessionUser | null> {
   const fresh = await fetchSessionUser({ toast: false });
   const user: SessionUser = { ...fresh, rememberMe: current.rememberMe };
   writeUserCookie(user);
+  // The same user as the page was rendered with (the usual start-up answer): the atom keeps its
+  // object, so nothing that reads the session renders again after hydration.
+  const now = appStore.get(sessionUserAtom);
+  if (now && sameUser(now, user)) return now;
   appStore.set(sessionUserAtom, user);
   return user;
 }
+
+/** Plain data from the API (the same presenter, the same key order): equal when serialised alike. */
+const sameUser = (a: SessionUser, b: SessionUser): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The server's fresh copy of the session user (after a profile edit): the header updates at once. */
 export function replaceSessionUser(fresh: SessionUser): SessionUser {

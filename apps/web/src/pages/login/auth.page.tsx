@@ -20,8 +20,6 @@ export const loadSignupFlow = () =>
     return m;
   });
 const LazySignupFlow = lazy(() => loadSignupFlow().then((m) => ({ default: m.SignupFlow })));
-const SignupFlow = (props: { step: SignupStep }) =>
-  signupModule ? <signupModule.SignupFlow {...props} /> : <LazySignupFlow {...props} />;
 
 interface AuthPageProps {
   tab: 'login' | 'signup';
@@ -51,6 +49,11 @@ export function AuthPage({ tab, step = 0 }: AuthPageProps) {
         {/* Only the active form is in the page, so labels such as "Email" are unique. */}
         {tab === 'login' ? (
           <LoginForm />
+        ) : signupModule ? (
+          // Loaded before the route renders (routes.tsx): no Suspense boundary here, or React would
+          // hydrate the steps in a later pass at offscreen priority, after the app counts as hydrated
+          // (1-2 s of work at CPU 4x that a tap right after load waited behind).
+          <signupModule.SignupFlow step={step} />
         ) : (
           <Suspense
             fallback={
@@ -59,7 +62,7 @@ export function AuthPage({ tab, step = 0 }: AuthPageProps) {
               </p>
             }
           >
-            <SignupFlow step={step} />
+            <LazySignupFlow step={step} />
           </Suspense>
         )}
       </AuthTabs>

@@ -1,5 +1,6 @@
 import { DownOutlined } from '@ant-design/icons';
 import { Button, Card, Dropdown, Form, Input, Tag, Tooltip, Typography, type MenuProps } from 'antd';
+import { memo } from 'react';
 import { MSG } from '@helix/shared';
 import type { PlanButton } from '../../plans/plan-choice';
 import {
@@ -19,10 +20,12 @@ interface PlanCardProps {
   plan: Plan;
   /** The user count as typed (a dynamic-quantity plan lets the buyer change it). */
   quantity: string;
-  onQuantity(value: string): void;
-  button: PlanButton;
-  onChoose(): void;
-  onBuy(): void;
+  onQuantity(planId: number, value: string): void;
+  /** The choose button (plan-choice.ts's planButton), as plain props so an unchanged card skips rendering. */
+  label: PlanButton['label'];
+  disabled: PlanButton['disabled'];
+  onChoose(planId: number): void;
+  onBuy(plan: Plan): void;
   /** While the 30-day trial is open to this buyer the card offers it, else the amount charged now. */
   trialAvailable: boolean;
   /**
@@ -49,8 +52,10 @@ function chargeLine(props: PlanCardProps, price: string): string | null {
   return props.trialAvailable ? MSG.trialOffer(props.plan.name, price) : MSG.chargedNow(price);
 }
 
-export function PlanCard(props: PlanCardProps) {
-  const { plan, quantity, button, current } = props;
+/** One plan's card; memo: a period switch or a pick re-renders only the cards whose props changed. */
+export const PlanCard = memo(function PlanCard(props: PlanCardProps) {
+  const { plan, quantity, current } = props;
+  const button = { label: props.label, disabled: props.disabled };
   const dynamic = isDynamicQuantity(plan);
   const quantityError = dynamic ? userCountError(quantity, plan.userLimit) : null;
   const users = (dynamic ? validUserCount(quantity, plan.userLimit) : null) ?? plan.userLimit;
@@ -95,7 +100,7 @@ export function PlanCard(props: PlanCardProps) {
               inputMode="numeric"
               value={quantity}
               disabled={button.disabled}
-              onChange={(e) => props.onQuantity(e.target.value)}
+              onChange={(e) => props.onQuantity(plan.id, e.target.value)}
             />
           </Form.Item>
         )}
@@ -107,7 +112,7 @@ export function PlanCard(props: PlanCardProps) {
             ghost={selected}
             disabled={button.disabled}
             aria-pressed={selected}
-            onClick={props.onChoose}
+            onClick={() => props.onChoose(plan.id)}
           >
             {button.label}
           </Button>
@@ -116,7 +121,7 @@ export function PlanCard(props: PlanCardProps) {
             block
             loading={props.busy}
             disabled={button.disabled || Boolean(quantityError)}
-            onClick={props.onBuy}
+            onClick={() => props.onBuy(plan)}
           >
             Buy Now
           </Button>
@@ -134,4 +139,4 @@ export function PlanCard(props: PlanCardProps) {
       </Card>
     </section>
   );
-}
+});

@@ -1,6 +1,6 @@
 import { Button, Card, Radio, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { planButton, type PlanChoiceContext } from '../../plans/plan-choice';
 import {
@@ -74,6 +74,20 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
     if (failedAt > 0) toastError(MSG.failedLoadSubscriptions);
   }, [failedAt]);
 
+  // The Annual switch answers at once; the cards follow as a transition (a tap is painted first).
+  const shownPeriod = useDeferredValue(period);
+  // Stable across renders, so a card re-renders only when its own props change (PlanCard is memo).
+  const latest = useRef({ onBuy, quantities, selectedId });
+  latest.current = { onBuy, quantities, selectedId };
+  const setQuantity = useCallback(
+    (planId: number, value: string) => setQuantities((q) => ({ ...q, [planId]: value })),
+    [],
+  );
+  const buy = useCallback((plan: Plan) => {
+    const { onBuy: buyNow, quantities: typed, selectedId: picked } = latest.current;
+    void buyNow(plan, typed[plan.id] ?? String(defaultQuantity(plan)), picked === plan.id);
+  }, []);
+
   if (state.status !== 'ready') {
     return (
       <div className="plans-loading">
@@ -91,7 +105,7 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
     setSelectedId(other?.id ?? null);
   };
   const ctx: PlanChoiceContext = { ...context, selectedId };
-  const shown = plansFor(state.plans, period);
+  const shown = plansFor(state.plans, shownPeriod);
   // The tenant's plan, for Upgrade / Downgrade by price.
   const current = state.plans.find((p) => p.id === context.currentPlanId);
 
@@ -116,13 +130,14 @@ export function PlanList({ source, context, onBuy, onManage, busyPlanId = null }
         <div className="plan-grid">
           {shown.map((plan) => (
             <PlanCard
-              key={plan.id}
+              // By family: a period switch updates each card in place (its prices), never remounts it.
+              key={plan.family}
               plan={plan}
               quantity={quantityOf(plan)}
-              onQuantity={(value) => setQuantities((q) => ({ ...q, [plan.id]: value }))}
-              button={planButton(plan, ctx, current)}
-              onChoose={() => setSelectedId(plan.id)}
-              onBuy={() => void onBuy(plan, quantityOf(plan), selectedId === plan.id)}
+              onQuantity={setQuantity}
+              {...planButton(plan, ctx, current)}
+              onChoose={setSelectedId}
+              onBuy={buy}
               trialAvailable={context.trialAvailable}
               planInForce={context.currentPlanId !== null}
               current={plan.id === context.currentPlanId}
