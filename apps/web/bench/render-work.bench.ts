@@ -1,6 +1,6 @@
 /**
  * What React does on each first screen, counted rather than timed (issue 27; docs/web-performance.md):
- * `npm run build && npx tsx apps/web/bench/render-work.ts`. For each page of bench-pages.ts that
+ * `npm run build && npm run bench:render`. For each page of bench-pages.ts that
  * hydrates, a first visit at CPU 4x (390 px, touch): React's commits before and after the
  * `helix:hydrated` mark and after a tap on the page's main control, with the components each commit
  * rendered (a stand-in for React DevTools' hook, which React calls on every commit, even in a production
