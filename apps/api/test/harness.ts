@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import { createLogger, parseConfig, type Config } from '@helix/server';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { COMMAND_CLIENT_OPTIONS, createRedis, redisReady, type Redis } from '@helix/server/redis';
 import { JobQueue } from '@helix/server/queue/job-queue';
 import type { ServerDeps } from '@helix/server/deps';
@@ -85,7 +86,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const config = parseConfig(baseEnv);
   const logs = new LogCapture();
   const logger = createLogger(config.LOG_LEVEL, 'api-test', logs);
-  const db = createDb(database.url);
+  const db = createTestDb(database.url);
   const redis = createRedis(REDIS_URL, TEST_COMMAND_CLIENT_OPTIONS);
   // As main.ts: the command client has no offline queue, so it must be connected before the first call.
   await redisReady(redis);
@@ -102,7 +103,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     appWith: (more) => checkedApp(createApp({ ...deps, config: parseConfig({ ...baseEnv, ...more }) })),
     async twin(more = {}) {
       const twinConfig = parseConfig({ ...baseEnv, ...more });
-      const twinDb = createDb(database.url);
+      const twinDb = createTestDb(database.url);
       const twinRedis = createRedis(REDIS_URL, TEST_COMMAND_CLIENT_OPTIONS);
       await redisReady(twinRedis);
       const twinQueueConnection = createRedis(REDIS_URL, { maxRetriesPerRequest: null });

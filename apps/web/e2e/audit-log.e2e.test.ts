@@ -5,7 +5,8 @@ import type { Browser } from 'playwright-core';
 import Papa from 'papaparse';
 import { MSG } from '@helix/shared';
 import { AUDIT_CSV_HEADER } from '@helix/shared/schemas/audit';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { outboxCount, queueMore } from './support/outbox-store.ts';
@@ -21,7 +22,7 @@ describe('the audit log in the browser', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { DEMO, expectPath, logIn } from './support/accounts.ts';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
@@ -72,7 +73,7 @@ describe.skipIf(!one || !two)('across the cluster’s processes', () => {
   let db: Db;
   beforeAll(async () => {
     browser = await launchBrowser();
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
   });
   afterAll(async () => {
     await browser?.close();

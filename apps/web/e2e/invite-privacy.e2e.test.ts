@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@helix/shared';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { logIn } from './support/accounts.ts';
@@ -22,7 +23,7 @@ describe('inviting an address registered at another school', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser } from '@helix/server/testing/factories';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { DEMO, logIn } from './support/accounts.ts';
@@ -21,7 +22,7 @@ describe('admin lists paged and searched by the server', () => {
   let db: Db;
 
   beforeAll(async () => {
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
     const now = Date.now();
     await db.newsletterSubscriber.createMany({
       data: Array.from({ length: SUBSCRIBERS }, (_, i) => ({

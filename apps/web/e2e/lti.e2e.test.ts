@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { LTI_CLAIM } from '@helix/shared/schemas/lti';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser } from '@helix/server/testing/factories';
 import { TestLtiPlatform } from '@helix/server/testing/lti-platform';
 import { logIn } from './support/accounts.ts';
@@ -34,7 +35,7 @@ describe('LTI 1.3 with a learning platform', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
     const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
     const tenant = await createTenant(db, { plan, name: `Lakeside School ${id}` });
     const password = `pw-${id}-lti`;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { MSG } from '@helix/shared';
-import { createDb } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { DEMO, logIn } from './support/accounts.ts';
 import { registerPerson, sql } from './support/billing.ts';
@@ -83,7 +83,7 @@ async function roleEditor(page: Page, editors: string) {
 
 /** The owner of a fresh tenant on the Educator Monthly plan (id 8, with seats to invite). */
 async function educatorOwner(name: string) {
-  const db = createDb(inject('databaseUrl'));
+  const db = createTestDb(inject('databaseUrl'));
   try {
     const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
     const tenant = await createTenant(db, { plan, name });

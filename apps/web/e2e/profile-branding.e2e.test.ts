@@ -5,7 +5,8 @@ import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS } from '@helix/stack/chromium';
 import { inject } from 'vitest';
 import { MSG } from '@helix/shared';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser } from '@helix/server/testing/factories';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
 import { DEMO, expectPath, logIn, logOut } from './support/accounts.ts';
@@ -49,7 +50,7 @@ describe('profile and branding in the browser', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
     // A tenant of its own on the seeded Educator Monthly plan (Custom Branding, embedding), so the
     // demo accounts other files use keep their passwords and looks.
     const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });

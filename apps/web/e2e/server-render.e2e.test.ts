@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
 import { holdApp } from './support/hold-app.ts';
@@ -233,7 +234,7 @@ describe("the users list's first paint is its final layout, with the school's br
   const brand = `school-${id}`;
   const school = `Rendered School ${id}`;
   beforeAll(async () => {
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
     const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
     const tenant = await createTenant(db, { plan, name: school });
     await db.tenant.update({ where: { id: tenant.id }, data: { customBrandName: brand } });

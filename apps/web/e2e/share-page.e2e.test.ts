@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { MSG } from '@helix/shared';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser } from '@helix/server/testing/factories';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
 
@@ -47,7 +48,7 @@ describe('the share page', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
     // A school of its own (Educator Monthly: Custom Branding, embedding) with a brand slug, a logo and a
     // colour, so the demo school other files use keeps its look.
     const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });

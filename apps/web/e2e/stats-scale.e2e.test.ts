@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser } from '@helix/server/testing/factories';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { DEMO, logIn } from './support/accounts.ts';
@@ -15,7 +16,7 @@ describe('statistics at scale', () => {
   let db: Db;
 
   beforeAll(async () => {
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
     const tenant = await createTenant(db, { name: `Scale School ${id}` });
     const model = await db.model.create({ data: { name: `Scale ${id}`, urlModelName: `scale-${id}` } });
     const day = new Date(new Date().toISOString().slice(0, 10));

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { DEMO, logIn } from './support/accounts.ts';
@@ -27,7 +28,7 @@ describe('users lists paged, searched and sorted by the server', () => {
   let owner: { email: string };
 
   beforeAll(async () => {
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
     const plan = await db.plan.findUniqueOrThrow({ where: { id: 8 } });
     const school = await createTenant(db, { plan, name: `Paged School ${id}` });
     await db.tenantSubscription.update({ where: { tenantId: school.id }, data: { userLimit: 100 } });

@@ -8,7 +8,8 @@ import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import writeXlsxFile from 'write-excel-file/node';
 import { MSG } from '@helix/shared';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createInvite, createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { readSheet } from 'read-excel-file/node';
 import { launchBrowser, newPage } from './support/browser.ts';
@@ -42,7 +43,7 @@ describe('users of a tenant in the browser', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    db = createDb(inject('databaseUrl'));
+    db = createTestDb(inject('databaseUrl'));
     files = mkdtempSync(path.join(os.tmpdir(), 'helix-e2e-users-'));
   });
   afterAll(async () => {

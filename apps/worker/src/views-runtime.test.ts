@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, parseConfig, type Config } from '@helix/server';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createRedis, type Redis } from '@helix/server/redis';
 import { claimPending } from '@helix/server/views/flush-views';
 import { recordView } from '@helix/server/views/record-view';
@@ -18,7 +19,7 @@ let config: Config;
 
 beforeAll(async () => {
   database = await createTestDatabase('helix_worker_views');
-  db = createDb(database.url);
+  db = createTestDb(database.url);
   redis = createRedis(REDIS_URL);
   config = parseConfig({
     DATABASE_URL: database.url,

@@ -16,8 +16,11 @@ const pools = new WeakMap<PrismaClient, pg.Pool>();
  * One PrismaClient per process, over node-postgres (no downloaded engine needed). The pool is made
  * here (the client ends it on $disconnect) so its use can be measured: poolOf.
  */
-export function createDb(connectionString: string): PrismaClient {
-  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS });
+export function createDb(
+  connectionString: string,
+  { connectTimeoutMs = DB_CONNECT_TIMEOUT_MS }: { connectTimeoutMs?: number } = {},
+): PrismaClient {
+  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITE_ROWS_PER_JOB } from '@helix/shared';
-import { createDb, type Db } from '@helix/server/db';
+import type { Db } from '@helix/server/db';
+import { createTestDb } from '@helix/server/testing/test-db';
 import { createInvitedUsers } from '@helix/server/invites/invited-users';
 import type { JobQueue } from '@helix/server/queue/job-queue';
 import { createTenant, createUser, seedRoles } from '@helix/server/testing/factories';
@@ -16,7 +17,7 @@ let db: Db;
 
 beforeAll(async () => {
   database = await createTestDatabase('helix_worker_dispatch');
-  db = createDb(database.url);
+  db = createTestDb(database.url);
   await seedRoles(db);
 });
 afterAll(async () => {

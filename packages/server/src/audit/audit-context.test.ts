@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
-import { createDb, type Db } from '../db.ts';
+import type { Db } from '../db.ts';
+import { createTestDb } from '../testing/test-db.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
@@ -11,7 +12,7 @@ let database: { name: string; url: string };
 
 beforeAll(async () => {
   database = await createTestDatabase('helix_audit');
-  db = createDb(database.url);
+  db = createTestDb(database.url);
   await db.$executeRawUnsafe('CREATE TABLE audit_probe (id int PRIMARY KEY)');
 });
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
-import { createDb, Prisma, type Db } from '../db.ts';
+import { Prisma, type Db } from '../db.ts';
+import { createTestDb } from '../testing/test-db.ts';
 import { AppError } from '../errors.ts';
 import {
   afterCommit,
@@ -17,8 +18,8 @@ let database: { name: string; url: string };
 
 beforeAll(async () => {
   database = await createTestDatabase('helix_tx');
-  db = createDb(database.url);
-  other = createDb(database.url);
+  db = createTestDb(database.url);
+  other = createTestDb(database.url);
   await db.$executeRawUnsafe('CREATE TABLE tx_probe (id int PRIMARY KEY, n int NOT NULL DEFAULT 0)');
 });
 afterAll(async () => {

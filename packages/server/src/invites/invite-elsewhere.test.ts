@@ -1,7 +1,8 @@
 import type { Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
-import { createDb, type Db, type Tenant } from '../db.ts';
+import type { Db, Tenant } from '../db.ts';
+import { createTestDb } from '../testing/test-db.ts';
 import { openInvite } from '../accounts/join.command.ts';
 import { renderMail } from '../mail/templates.ts';
 import { sha256 } from '../tokens.ts';
@@ -24,7 +25,7 @@ let foreign: { email: string };
 
 beforeAll(async () => {
   database = await createTestDatabase('helix_invite_elsewhere');
-  db = createDb(database.url);
+  db = createTestDb(database.url);
   await seedRoles(db);
   school = await createTenant(db, { name: 'Notice School' });
   ownerId = (await createUser(db, { tenant: school, name: 'Olivia Owner' })).id;

@@ -4,7 +4,8 @@ import type { Transporter } from 'nodemailer';
 import { JOBS } from '@helix/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
-import { createDb, type Db } from '../db.ts';
+import type { Db } from '../db.ts';
+import { createTestDb } from '../testing/test-db.ts';
 import { openInvite } from '../accounts/join.command.ts';
 import { createTenant, createUser, seedRoles } from '../testing/factories.ts';
 import type { InlineLogo } from '../mail/mail-logo.ts';
@@ -33,7 +34,7 @@ let ownerId: number;
 
 beforeAll(async () => {
   database = await createTestDatabase('helix_send_invite');
-  db = createDb(database.url);
+  db = createTestDb(database.url);
   await seedRoles(db);
   const tenant = await createTenant(db);
   const owner = await createUser(db, { tenant });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
-import { createDb, type Db } from '../db.ts';
+import type { Db } from '../db.ts';
+import { createTestDb } from '../testing/test-db.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
 import { glbProblems } from './glb.ts';
 import { seedDemoModels, type BuildDemoModels } from './seed-demo-models.ts';
@@ -15,7 +16,7 @@ let storage: LocalStorage;
 
 beforeAll(async () => {
   database = await createTestDatabase('helix_seed_models');
-  db = createDb(database.url);
+  db = createTestDb(database.url);
   dir = await mkdtemp(path.join(tmpdir(), 'helix-seed-'));
   storage = new LocalStorage(path.join(dir, 'storage'));
 });

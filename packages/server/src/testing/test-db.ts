@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createDb, type Db } from '../db.ts';
 import { migrate } from '../db/migrate.ts';
 import { listMigrations } from '../db/migration-files.ts';
 
@@ -13,6 +14,14 @@ export const ADMIN_DATABASE_URL =
   process.env.TEST_ADMIN_DATABASE_URL ??
   process.env.DATABASE_URL ??
   'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * A client for tests and the apps they start in-process: the 2 s wait for a pooled connection is a
+ * production request's fail-fast (db.ts); a test's set-up, checks and in-process API wait up to 15 s,
+ * so a loaded machine (two CI runs side by side) answering late fails no test.
+ */
+export const createTestDb = (connectionString: string): Db =>
+  createDb(connectionString, { connectTimeoutMs: 15_000 });
 
 export function databaseUrl(base: string, name: string): string {
   const url = new URL(base);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, dropDatabase } from '@helix/server/testing/test-db';
-import { createDb, type Db } from '../db.ts';
+import { createTestDatabase, createTestDb, dropDatabase } from '@helix/server/testing/test-db';
+import type { Db } from '../db.ts';
 import { createRedis, type Redis } from '../redis.ts';
 import type { TenantPlanContext } from '../views/allowance.ts';
 
@@ -23,7 +23,7 @@ export interface ViewBed {
 
 export async function createViewBed(name: string): Promise<ViewBed> {
   const database = await createTestDatabase(name);
-  const db = createDb(database.url);
+  const db = createTestDb(database.url);
   const redis = createRedis(REDIS_URL);
   const prefix = `helixtest-${randomBytes(4).toString('hex')}`;
   const unique = () => randomBytes(4).toString('hex');
