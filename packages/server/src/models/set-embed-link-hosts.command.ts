@@ -1,11 +1,7 @@
-import { MSG } from '@helix/shared';
 import type { EmbedLinkView } from '@helix/shared/schemas/embed-link';
 import type { ServerDeps } from '../deps.ts';
-import { AppError } from '../errors.ts';
 import type { Actor } from '../sessions/session.service.ts';
-import { forgetEmbedAccess } from './embed-access.ts';
-import { linksVisibleTo } from './embed-link.policy.ts';
-import { embedLinkSelect, presentLinks } from './embed-links.query.ts';
+import { changeOpenLink } from './change-open-link.ts';
 
 /**
  * POST /model/links/hosts: the sites whose pages may show a link (patterns already checked and
@@ -21,15 +17,5 @@ export async function setEmbedLinkHosts(
   input: { id: number; allowedHosts: string[] },
   now = new Date(),
 ): Promise<EmbedLinkView> {
-  const scope = { id: input.id, ...linksVisibleTo(actor) };
-  const { count } = await deps.db.embedToken.updateMany({
-    where: { ...scope, revokedAt: null },
-    data: { allowedHosts: input.allowedHosts },
-  });
-  const link = await deps.db.embedToken.findFirst({ where: scope, select: embedLinkSelect });
-  if (!link) throw AppError.notFound();
-  if (count === 0) throw AppError.conflict(MSG.linkRevokedUnchangeable);
-  forgetEmbedAccess(deps.config, link.tokenHash);
-  const [view] = await presentLinks(deps, actor, [link], now);
-  return view!;
+  return changeOpenLink(deps, actor, input.id, { allowedHosts: input.allowedHosts }, now);
 }
