@@ -31,11 +31,13 @@ export function validateImageHandler(deps: {
 }): JobHandler<'validate-image'> {
   return async (
     { key, purpose },
-    job?: Pick<Job, 'moveToDelayed'>,
+    job?: Pick<Job, 'moveToDelayed' | 'timestamp' | 'processedOn'>,
     token?: string,
   ): Promise<ValidateImageResult> => {
+    // From the upload's enqueue to this attempt (for an SVG, its turns waiting for a lane included).
+    const queuedMs = job?.processedOn ? Math.max(0, job.processedOn - job.timestamp) : undefined;
     try {
-      return await checkStored(deps, key, purpose);
+      return await checkStored(deps, key, purpose, queuedMs);
     } catch (error) {
       if (error instanceof NoSvgLane && job) {
         // Off the slot, so a bitmap behind it is checked now; the API keeps waiting for the answer.
@@ -54,6 +56,7 @@ async function checkStored(
   deps: { storage: Storage; logger?: Logger; svgLanes?: SvgLanes },
   key: string,
   purpose: ImagePurpose,
+  queuedMs?: number,
 ): Promise<ValidateImageResult> {
   const output = outputKeyOf(key, purpose);
   const bytes = await deps.storage.getBytes(key);
@@ -70,8 +73,12 @@ async function checkStored(
       height: meta.height ?? 0,
     };
   }
-  const lanes = mayBeSvg(bytes) ? deps.svgLanes : undefined;
+  const svg = mayBeSvg(bytes);
+  const lanes = svg ? deps.svgLanes : undefined;
   if (lanes && !lanes.tryTake()) throw new NoSvgLane();
+  // Busy SVG lanes when this check started: a bitmap checked beside full lanes did not wait for a bomb.
+  const svgLanesBusy = deps.svgLanes?.busy;
+  const started = performance.now();
   let result: Awaited<ReturnType<typeof checkAndReencodeImage>>;
   try {
     result = await checkAndReencodeImage(bytes, purpose);
@@ -80,7 +87,18 @@ async function checkStored(
   }
   if (result.ok) await deps.storage.put(output, result.bytes, result.contentType);
   await deps.storage.delete(key);
-  deps.logger?.info({ purpose, ok: result.ok, code: result.ok ? undefined : result.code }, 'image checked');
+  deps.logger?.info(
+    {
+      purpose,
+      ok: result.ok,
+      code: result.ok ? undefined : result.code,
+      svg,
+      queuedMs,
+      svgLanesBusy,
+      checkMs: Math.round(performance.now() - started),
+    },
+    'image checked',
+  );
   return result.ok
     ? { ok: true, key: output, contentType: result.contentType, width: result.width, height: result.height }
     : { ok: false, message: result.message, code: result.code };
