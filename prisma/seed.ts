@@ -1,5 +1,5 @@
 /**
- * The idempotent seed: the 26 permissions, the built-in roles Admin and User, the plan catalogue, the
+ * The idempotent seed: the 27 permissions (the spec's 26 and Lesson.lead), the built-in roles Admin and User, the plan catalogue, the
  * platform tenant `services` with its admin, and the demo tenant `demo` with its owner and one user.
  *
  * It only creates what is missing and never changes a row that exists, so `npm start` can run it every

@@ -25,7 +25,8 @@ export const EMBED_FLAGS = [
 
 export type EmbedFlag = (typeof EMBED_FLAGS)[number];
 
-export const VIEWER_MODES = ['standard', 'embedding'] as const;
+/** standard: the portal's modal; embedding: share and embed links; lesson: a live lesson's frame (lessons.ts). */
+export const VIEWER_MODES = ['standard', 'embedding', 'lesson'] as const;
 export type ViewerMode = (typeof VIEWER_MODES)[number];
 
 /**

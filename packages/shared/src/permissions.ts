@@ -1,4 +1,4 @@
-/** The specification's 26 permission strings: one vocabulary for server and client. */
+/** The specification's 26 permission strings and ours (Lesson.lead): one vocabulary for server and client. */
 export const PERMISSIONS = [
   'Brand.update',
   'Model.add',
@@ -26,6 +26,8 @@ export const PERMISSIONS = [
   'Model.unlimited_views',
   'Background.transparent',
   'Customersupport',
+  // Ours (issue 32): leads a live lesson; in the Admin role, sold by plans with liveLessons.
+  'Lesson.lead',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
