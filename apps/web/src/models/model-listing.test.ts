@@ -24,7 +24,7 @@ const model = (id: number, name: string, createdAt: string): Model => ({
   isPublic: true,
   restrictedTenants: [],
   version: 1,
-  abilities: { view: true, edit: false, embed: true, delete: false },
+  abilities: { view: true, edit: false, embed: true, delete: false, lesson: false },
 });
 
 const heart = model(1, 'Heart', '2024-03-01T00:00:00Z');

@@ -11,19 +11,32 @@ const platformAdmin = policyActor({ id: 9, tenantId: 100, isOwner: false, isAdmi
 
 describe('model policy', () => {
   it('the catalogue is the platform admins’: a school’s owner opens and embeds, never edits', () => {
-    expect(modelAbilities(owner, model)).toEqual({ view: true, edit: false, embed: true, delete: false });
+    expect(modelAbilities(owner, model)).toEqual({
+      view: true,
+      edit: false,
+      embed: true,
+      delete: false,
+      lesson: true,
+    });
     expect(canAddModel(owner)).toBe(false);
     expect(modelAbilities(platformAdmin, model)).toEqual({
       view: true,
       edit: true,
       embed: true,
       delete: true,
+      lesson: true,
     });
     expect(canAddModel(platformAdmin)).toBe(true);
   });
 
   it('a plain User opens and shares; without Model.embed (plan) no share or embed', () => {
-    expect(modelAbilities(plainUser, model)).toEqual({ view: true, edit: false, embed: true, delete: false });
+    expect(modelAbilities(plainUser, model)).toEqual({
+      view: true,
+      edit: false,
+      embed: true,
+      delete: false,
+      lesson: false,
+    });
     const noEmbed = policyActor({ isOwner: false }, ['Model.listing.view', 'Model.view']);
     expect(modelAbilities(noEmbed, model).embed).toBe(false);
   });

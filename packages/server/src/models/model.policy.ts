@@ -59,12 +59,20 @@ export const canDeleteModel = (actor: PolicyActor, _model?: { id: number }): boo
 export const canEmbedModel = (actor: PolicyActor, _model?: { id: number }): boolean =>
   actor.permissions.includes('Model.embed');
 
+/**
+ * Lead a live lesson on it (issue 32): Lesson.lead among the effective permissions, which a school
+ * has only while its plan in force sells live lessons (auth/permissions.ts, the plan's liveLessons).
+ */
+export const canLeadLesson = (actor: PolicyActor, _model?: { id: number }): boolean =>
+  actor.permissions.includes('Lesson.lead');
+
 /** What `actor` may do with `model` (the grid's cards). */
 export const modelAbilities = (actor: PolicyActor, model: { id: number }): ModelAbilities => ({
   view: canViewModel(actor, model),
   edit: canEditModel(actor, model),
   embed: canEmbedModel(actor, model),
   delete: canDeleteModel(actor, model),
+  lesson: canLeadLesson(actor, model),
 });
 
 /**

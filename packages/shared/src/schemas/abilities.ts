@@ -39,6 +39,8 @@ export const ModelAbilities = z.object({
   embed: z.boolean(),
   /** Delete it (the catalogue's: a platform admin with Model.delete). */
   delete: z.boolean(),
+  /** Start a live lesson on it (Lesson.lead with the plan's liveLessons; lessons.ts). */
+  lesson: z.boolean(),
 });
 export type ModelAbilities = z.infer<typeof ModelAbilities>;
 
