@@ -17,7 +17,7 @@ beforeAll(async () => {
   models = await buildDemoModels(outDir);
   for (const m of models)
     docs.set(m.urlModelName, await readGlb(new Uint8Array(await readFile(path.join(outDir, m.file)))));
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   if (outDir) await rm(outDir, { recursive: true, force: true });

@@ -52,13 +52,13 @@ beforeAll(async () => {
       SHUTDOWN_DRAIN_MS: '300',
     },
   });
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await stack?.stop();
   if (database) await dropDatabase(database.name);
   if (tmp) rmSync(tmp, { recursive: true, force: true });
-}, 240_000);
+}, 600_000);
 
 /** The upstream of each logged request, in order (the access log names the process that answered). */
 const upstreamsLogged = () =>
@@ -132,7 +132,7 @@ describe.skipIf(!nginx)('the cluster (npm run start:cluster)', () => {
       statuses.push(res.status);
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-  }, 240_000);
+  }, 600_000);
 
   it('stops cleanly: nginx and every process', async () => {
     const { configFile } = stack.cluster!.nginx;
@@ -143,7 +143,7 @@ describe.skipIf(!nginx)('the cluster (npm run start:cluster)', () => {
     for (const name of ['api-2', 'worker-1', 'worker-2', 'viewer'] as const) {
       expect(stack.process(name)?.running ?? false).toBe(false);
     }
-  }, 240_000);
+  }, 600_000);
 });
 
 describe.runIf(!nginx)('the cluster without nginx', () => {

@@ -37,13 +37,13 @@ describe('the migration writer (npm run db:migration)', () => {
     git('init', '-q');
     git('add', '.');
     git('commit', '-q', '-m', 'init');
-  }, 240_000);
+  }, 600_000);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('writes nothing when schema.prisma and the migrations agree', async () => {
     expect(await writeMigration('nothing', { prismaDir })).toBeNull();
     expect(migrationDirs()).toHaveLength(1);
-  }, 240_000);
+  }, 600_000);
 
   it('finds what the migrations build in git history and writes the SQL of the change', async () => {
     // The schema change is committed before its migration is written: the working copy no longer
@@ -60,5 +60,5 @@ describe('the migration writer (npm run db:migration)', () => {
     expect(await migratedSchema({ prismaDir })).toBe(V2);
     expect(await writeMigration('again', { prismaDir })).toBeNull();
     expect(migrationDirs()).toHaveLength(2);
-  }, 120_000);
+  }, 600_000);
 });

@@ -27,5 +27,5 @@ describe('schema.prisma and prisma/migrations', () => {
     await client.query(await diffSchemas(null, readFileSync(SCHEMA_PATH, 'utf8'), fromSchema));
     await client.end();
     expect(await schemaCatalog(fromMigrations)).toEqual(await schemaCatalog(fromSchema));
-  }, 240_000);
+  }, 600_000);
 });

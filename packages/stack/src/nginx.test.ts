@@ -88,7 +88,7 @@ describe.skipIf(!findNginx())('nginx in front of a process that closes connectio
       ports: [portal!, viewer!],
       quiet: true,
     });
-  }, 240_000);
+  }, 600_000);
   afterAll(async () => {
     await nginx?.stop();
     closing.close();

@@ -66,7 +66,7 @@ describe('prisma/seed.ts', () => {
 
     expect(await seed(db.url)).toBe('nothing to add');
     expect(await counts(db.url)).toEqual(first);
-  }, 240_000);
+  }, 600_000);
 
   it('seeds the documented demo accounts and keeps a changed password', async () => {
     await seed(db.url);
@@ -112,7 +112,7 @@ describe('prisma/seed.ts', () => {
       `SELECT "passwordHash" FROM "User" WHERE email = 'user@demo.helix.local'`,
     );
     expect(after?.passwordHash).toBe('changed');
-  }, 240_000);
+  }, 600_000);
 
   it('without the demo data: reference data and the platform tenant only', async () => {
     const other = await createTestDatabase('helix_seed3');
@@ -128,7 +128,7 @@ describe('prisma/seed.ts', () => {
     } finally {
       await dropDatabase(other.name);
     }
-  }, 240_000);
+  }, 600_000);
 
   it('two seeds at once do not collide', async () => {
     const other = await createTestDatabase('helix_seed2');
@@ -144,5 +144,5 @@ describe('prisma/seed.ts', () => {
     } finally {
       await dropDatabase(other.name);
     }
-  }, 240_000);
+  }, 600_000);
 });

@@ -105,5 +105,5 @@ describe('PostgreSQL discovery', () => {
     } finally {
       await service.stop();
     }
-  }, 120_000);
+  }, 600_000);
 });

@@ -57,7 +57,7 @@ beforeAll(async () => {
       '--no-first-run',
     ],
   });
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -305,7 +305,7 @@ describe('POST /model/offline-view', () => {
     );
     expect(replays.every((r) => r.status === 200)).toBe(true);
     expect(await recorded({ modelId: model.id, tenantId: a.tenant.id })).toBe(counted);
-  }, 120_000);
+  }, 600_000);
 
   it('limits calls per user: 429 with the catalogue message and Retry-After, other users unaffected', async () => {
     const a = await customer(h);

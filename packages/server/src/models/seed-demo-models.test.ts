@@ -79,5 +79,5 @@ describe('seedDemoModels', () => {
       expect(glbProblems((await storage.getBytes(model.fileKey!))!)).toEqual([]);
       expect(await storage.exists(model.thumbnail!)).toBe(true);
     }
-  }, 120_000);
+  }, 600_000);
 });
