@@ -94,7 +94,6 @@ const median = (xs: number[]): number => {
 /** The machine's 1-minute load average (2 cores shared with other work: it moves every figure). */
 const load = (): number => os.loadavg()[0]!;
 
-
 /** Signs the demo owner in through the login form, so the browser holds the session cookies the app writes. */
 async function signIn(browser: Browser, apiUrl: string): Promise<void> {
   const page = await browser.newPage();
