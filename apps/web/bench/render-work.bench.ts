@@ -10,7 +10,8 @@
  * on an embed link of the demo cell. Component counts and bytes do not follow the machine's load; the
  * times do (the load is printed).
  * BENCH_PAGES narrows the pages; RENDER_NAMES=1 lists the components of each commit (a build with
- * `--minify false` names them).
+ * `--minify false` names them); RENDER_PROFILE=1 prints where the main thread's time to the mark went
+ * (a CPU profile's self time per script and function); RENDER_SCRIPTS=1 lists the scripts loaded by the mark.
  */
 import os from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
@@ -23,6 +24,7 @@ const PAGES = new Set(
   (process.env.BENCH_PAGES ?? BENCH_PAGES.map((p) => p.name).join(',')).split(',').map((p) => p.trim()),
 );
 const NAMES = process.env.RENDER_NAMES === '1';
+const PROFILE = process.env.RENDER_PROFILE === '1';
 
 /**
  * Installed before the page's scripts: React finds it and reports each commit. A fiber counts as
@@ -123,12 +125,18 @@ async function measure(browser: Browser, url: string, bench: BenchPage): Promise
   const session = await page.createCDPSession();
   await session.send('Performance.enable');
   await session.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  if (PROFILE) {
+    await session.send('Profiler.enable');
+    await session.send('Profiler.setSamplingInterval', { interval: 500 });
+    await session.send('Profiler.start');
+  }
   const start = await metrics(session);
   await page.goto(url);
   // A page the app drew instead of hydrating (the server's markup not adopted) is said so.
   await page.waitForSelector(`${HYDRATED}, #root[data-rendered="true"]`, { timeout: 90_000 });
   if (!(await page.$(HYDRATED))) console.log(`${bench.path}: drawn by the app, not hydrated`);
   const atMark = await metrics(session);
+  const profile = PROFILE ? ((await session.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
   // Whatever runs after the mark (what a tap right after load waits for): 3 s of quiet.
   await new Promise((r) => setTimeout(r, 3000));
   const settled = await metrics(session);
@@ -145,6 +153,9 @@ async function measure(browser: Browser, url: string, bench: BenchPage): Promise
   const hydratedAt = (await page.evaluate(
     `performance.getEntriesByName('helix:hydrated')[0]?.startTime ?? NaN`,
   )) as number;
+  const documentAt = (await page.evaluate(
+    `performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN`,
+  )) as number;
   const tasks = (await page.evaluate('window.__longTasks')) as { at: number; ms: number }[];
   const toMark = tasks.filter((t) => t.at < hydratedAt);
   const blocking = toMark.reduce((n, t) => n + Math.max(0, t.ms - 50), 0);
@@ -154,10 +165,14 @@ async function measure(browser: Browser, url: string, bench: BenchPage): Promise
     (until) =>
       (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
         .filter((r) => /\.m?js(\?|$)/.test(r.name) && !/\/sw\.js|workbox/.test(r.name) && r.startTime < until)
-        .map((r) => r.encodedBodySize),
+        .map((r) => ({
+          name: r.name.replace(/^.*\//, ''),
+          bytes: r.encodedBodySize,
+          at: `${Math.round(r.startTime)}-${Math.round(r.responseEnd)} ms`,
+        })),
     hydratedAt,
   );
-  const scriptKb = scripts.reduce((n, b) => n + b, 0) / 1000;
+  const scriptKb = scripts.reduce((n, s) => n + s.bytes, 0) / 1000;
   const sum = (phase: Commit['phase']) => commits.filter((c) => c.phase === phase);
   const line = (phase: Commit['phase']) => {
     const list = sum(phase);
@@ -165,7 +180,7 @@ async function measure(browser: Browser, url: string, bench: BenchPage): Promise
   };
   const ms = (n: number) => `${Math.round(n)} ms`;
   console.log(
-    `${bench.path} (load ${os.loadavg()[0]!.toFixed(1)}): hydrated at ${ms(hydratedAt)}; ` +
+    `${bench.path} (load ${os.loadavg()[0]!.toFixed(1)}): document at ${ms(documentAt)}, hydrated at ${ms(hydratedAt)}; ` +
       `scripts to the mark: ${scripts.length} files, ${scriptKb.toFixed(1)} kB as sent; ` +
       `long tasks to the mark: ${toMark.length}, longest ${ms(longest)}, blocking (over 50 ms each) ${ms(blocking)}; ` +
       `to the mark: ${line('before')}, script ${ms(atMark.script - start.script)}, tasks ${ms(atMark.task - start.task)}; ` +
@@ -174,6 +189,11 @@ async function measure(browser: Browser, url: string, bench: BenchPage): Promise
       `1.5 s after: ${line('later')}, script ${ms(later.script - tapped.script)}, tasks ${ms(later.task - tapped.task)}`,
   );
   for (const error of errors) console.log(`  console error: ${error.slice(0, 300)}`);
+  if (profile) printProfile(profile);
+  if (process.env.RENDER_SCRIPTS === '1') {
+    for (const s of scripts.sort((a, b) => b.bytes - a.bytes))
+      console.log(`    ${s.bytes} B ${s.name} (${s.at})`);
+  }
   if (NAMES) {
     for (const c of commits) {
       if (c.phase === 'before' && c.rendered > 50) {
@@ -187,6 +207,32 @@ async function measure(browser: Browser, url: string, bench: BenchPage): Promise
     }
   }
   await context.close();
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** RENDER_PROFILE=1: the CPU profile to the mark, self time per script and the heaviest functions. */
+function printProfile(profile: CpuProfile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const perFile = new Map<string, number>();
+  const perFunction = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)!;
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const file = frame.url ? frame.url.replace(/^.*\//, '') : `(${frame.functionName || 'program'})`;
+    perFile.set(file, (perFile.get(file) ?? 0) + ms);
+    const fn = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber}`;
+    perFunction.set(fn, (perFunction.get(fn) ?? 0) + ms);
+  });
+  const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.log('  self time to the mark, per script:');
+  for (const [file, ms] of top(perFile, 15)) console.log(`    ${Math.round(ms)} ms ${file}`);
+  console.log('  heaviest functions:');
+  for (const [fn, ms] of top(perFunction, 25)) console.log(`    ${Math.round(ms)} ms ${fn}`);
 }
 
 async function signIn(page: Page, origin: string): Promise<void> {
