@@ -7,7 +7,6 @@ import {
 } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Space, type MenuProps } from 'antd';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
 import { BrandMark } from './brand-mark';
 import { clearUserData } from '../../offline/open-db';
