@@ -53,3 +53,44 @@ export async function startBenchStack(name: string, env: Record<string, string> 
   }
   return { stack, databaseUrl, stop };
 }
+
+/** The seeded demo school's owner (packages/stack's seed), who signs in for the signed-in pages. */
+export const DEMO_OWNER = { email: 'owner@demo.helix.local', password: 'owner-demo-2026' };
+
+async function api<T>(base: string, route: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(new URL(route, base), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** An embed link of the demo cell, made by the demo tenant's owner through the API. */
+export async function embedToken(apiUrl: string): Promise<string> {
+  const login = await api<{ apiToken: string; tenant?: string; user?: { tenant?: string } }>(
+    apiUrl,
+    '/api/user/login',
+    DEMO_OWNER,
+  );
+  const tenant = 'demo';
+  const listing = await fetch(new URL(`/api/t/${tenant}/model/all`, apiUrl), {
+    headers: { authorization: `Bearer ${login.apiToken}` },
+  });
+  if (!listing.ok) throw new Error(`/model/all: ${listing.status}`);
+  const models = (await listing.json()) as
+    { models?: { id: number; name: string }[] } | { id: number; name: string }[];
+  const list = Array.isArray(models) ? models : (models.models ?? []);
+  const cell = list.find((m) => /cell/i.test(m.name));
+  if (!cell) throw new Error(`no demo cell among ${list.map((m) => m.name).join(', ')}`);
+  const embed = await api<{ token?: string; embedToken?: string; url?: string }>(
+    apiUrl,
+    `/api/t/${tenant}/model/embed`,
+    { id: cell.id, settings: [] },
+    login.apiToken,
+  );
+  const token = embed.token ?? embed.embedToken ?? embed.url?.split('/').pop();
+  if (!token) throw new Error(`no token in ${JSON.stringify(embed)}`);
+  return token;
+}

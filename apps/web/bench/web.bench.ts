@@ -34,7 +34,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { BENCH_PAGES, CLS_MAX, INP_MAX_MS, WIDTHS, type BenchPage } from './bench-pages.ts';
-import { startBenchStack, type BenchStack } from './bench-stack.ts';
+import { DEMO_OWNER, embedToken, startBenchStack, type BenchStack } from './bench-stack.ts';
 import { firstTap, type FirstTap } from './first-tap.ts';
 
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -60,7 +60,6 @@ const PAGES = new Set(
   (process.env.BENCH_PAGES ?? BENCH_PAGES.map((p) => p.name).join(',')).split(',').map((p) => p.trim()),
 );
 const REPORTS = process.env.BENCH_REPORTS;
-const OWNER = { email: 'owner@demo.helix.local', password: 'owner-demo-2026' };
 /** The /embed first frame's target (issue 30): median of FRAME_RUNS cold loads. */
 const FIRST_FRAME_MAX_MS = Number(process.env.BENCH_FIRST_FRAME_MAX_MS ?? 900);
 
@@ -95,44 +94,6 @@ const median = (xs: number[]): number => {
 /** The machine's 1-minute load average (2 cores shared with other work: it moves every figure). */
 const load = (): number => os.loadavg()[0]!;
 
-async function api<T>(base: string, route: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(new URL(route, base), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** An embed link of the demo cell, made by the demo tenant's owner through the API. */
-async function embedToken(apiUrl: string): Promise<string> {
-  const login = await api<{ apiToken: string; tenant?: string; user?: { tenant?: string } }>(
-    apiUrl,
-    '/api/user/login',
-    OWNER,
-  );
-  const tenant = 'demo';
-  const listing = await fetch(new URL(`/api/t/${tenant}/model/all`, apiUrl), {
-    headers: { authorization: `Bearer ${login.apiToken}` },
-  });
-  if (!listing.ok) throw new Error(`/model/all: ${listing.status}`);
-  const models = (await listing.json()) as
-    { models?: { id: number; name: string }[] } | { id: number; name: string }[];
-  const list = Array.isArray(models) ? models : (models.models ?? []);
-  const cell = list.find((m) => /cell/i.test(m.name));
-  if (!cell) throw new Error(`no demo cell among ${list.map((m) => m.name).join(', ')}`);
-  const embed = await api<{ token?: string; embedToken?: string; url?: string }>(
-    apiUrl,
-    `/api/t/${tenant}/model/embed`,
-    { id: cell.id, settings: [] },
-    login.apiToken,
-  );
-  const token = embed.token ?? embed.embedToken ?? embed.url?.split('/').pop();
-  if (!token) throw new Error(`no token in ${JSON.stringify(embed)}`);
-  return token;
-}
-
 /** Signs the demo owner in through the login form, so the browser holds the session cookies the app writes. */
 async function signIn(browser: Browser, apiUrl: string): Promise<void> {
   const page = await browser.newPage();
@@ -140,8 +101,8 @@ async function signIn(browser: Browser, apiUrl: string): Promise<void> {
   // The page arrives rendered by the server: wait until the app has hydrated it.
   await page.waitForSelector('#root[data-hydrated="true"], #root[data-rendered="true"]', { timeout: 30_000 });
   // antd names the fields <form name>_<field name>.
-  await page.locator('#login_email').fill(OWNER.email);
-  await page.locator('#login_password').fill(OWNER.password);
+  await page.locator('#login_email').fill(DEMO_OWNER.email);
+  await page.locator('#login_password').fill(DEMO_OWNER.password);
   await page.locator('form#login button[type="submit"]').click();
   await page.waitForFunction(() => !location.pathname.startsWith('/login'), { timeout: 30_000 });
   const cookies = await browser.cookies();

@@ -1,5 +1,8 @@
-import { baseApi } from '../api/client';
-import { ApiError } from '../api/api-error';
+/*
+ * The page's error reports, sent with a plain fetch rather than the API client: the share page
+ * (pages/share/link-page-start.ts) installs this logger and loads neither the client nor the message
+ * catalogue it stands on, and a report needs none of its toasts, session effects or error reading.
+ */
 
 type Level = 'error' | 'warn' | 'info';
 
@@ -17,14 +20,21 @@ const describe = (error: unknown): string | undefined => {
   }
 };
 
-/** POST /api/logs, best effort: logging must never produce a toast, a popup or another error. */
+/** POST /api/logs (no session needed), best effort: logging must never produce a toast, a popup or another error. */
 export function logError(message: string, error?: unknown, level: Level = 'error'): void {
   if (reports >= MAX_REPORTS_PER_PAGE) return;
   reports += 1;
   const body: { message: string; error?: string; level: Level } = { message: message.slice(0, 2000), level };
   const detail = describe(error);
   if (detail !== undefined) body.error = detail;
-  void baseApi.post('/logs', body, { toast: false, sessionEffects: false }).catch(() => undefined);
+  void fetch('/api/logs', {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+    // Sent even when the page is being left (an error while unloading).
+    keepalive: true,
+  }).catch(() => undefined);
 }
 
 /** Uncaught errors and rejections anywhere in the page. API failures are already known to the server. */
@@ -33,7 +43,8 @@ export function installGlobalErrorLogger(): void {
     logError(event.message || 'Uncaught error', event.error ?? `${event.filename}:${event.lineno}`);
   });
   window.addEventListener('unhandledrejection', (event: PromiseRejectionEvent) => {
-    if (event.reason instanceof ApiError) return;
+    // A failed API call (api/api-error.ts, named so) is already known to the server.
+    if ((event.reason as { name?: unknown } | null)?.name === 'ApiError') return;
     logError('Unhandled promise rejection', event.reason);
   });
 }

@@ -1,6 +1,6 @@
 import { ModelView } from '@helix/shared/schemas/model';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
-import { offlineDb } from '../offline/offline-db';
+import { openOfflineDb } from '../offline/open-db';
 import type { Model, ModelViews } from './models.api';
 
 /**
@@ -26,7 +26,7 @@ const isFresh = (entry: Pick<CachedListing, 'savedAt'>, now: number): boolean =>
 
 export async function readCachedListing(key: string): Promise<CachedListing | null> {
   try {
-    const entry = (await offlineDb()?.listings.get(key)) as CachedListing | undefined;
+    const entry = (await (await openOfflineDb())?.listings.get(key)) as CachedListing | undefined;
     // A listing saved by an older app (models without their abilities, say) is not shown.
     const current = entry && ModelView.array().safeParse(entry.models).success;
     return entry && current && isFresh(entry, Date.now()) ? entry : null;
@@ -42,7 +42,7 @@ export async function writeCachedListing(
   views: ModelViews | null,
 ): Promise<void> {
   try {
-    await offlineDb()?.listings.put({ key, userId, models, views, savedAt: Date.now() });
+    await (await openOfflineDb())?.listings.put({ key, userId, models, views, savedAt: Date.now() });
   } catch {
     // A full or blocked store only costs the offline copy.
   }
@@ -50,7 +50,7 @@ export async function writeCachedListing(
 
 async function clearModelCache(): Promise<void> {
   try {
-    await offlineDb()?.listings.clear();
+    await (await openOfflineDb())?.listings.clear();
   } catch {
     // Nothing to clear.
   }

@@ -6,7 +6,8 @@ import { clientEffects } from '../api/client-effects';
 import { readTenant } from '../session/cookies';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
 import { refreshSessionUser } from '../session/session';
-import { offlineDb, type OutboxRow } from './offline-db';
+import type { OutboxRow } from './offline-db';
+import { openOfflineDb } from './open-db';
 import { backoffMs, nextReplayStep } from './outbox-schedule';
 
 /**
@@ -60,7 +61,7 @@ const kindOf = (error: unknown) =>
 
 /** The user's entries in replay order. */
 export async function outboxEntries(userId: number): Promise<OutboxRow[]> {
-  const db = offlineDb();
+  const db = await openOfflineDb();
   if (!db) return [];
   return db.outbox.where('userId').equals(userId).sortBy('seq');
 }
@@ -72,7 +73,7 @@ async function enqueue(
   tenant: string,
   attempts = 0,
 ): Promise<void> {
-  const db = offlineDb();
+  const db = await openOfflineDb();
   if (!db) throw ApiError.network(false);
   const now = Date.now();
   await db.outbox.add({
@@ -102,7 +103,7 @@ export async function sendOrQueue<T>(spec: EditSpec): Promise<EditResult<T>> {
   const userId = currentUserId();
   const tenant = readTenant();
   const key = newKey();
-  const db = offlineDb();
+  const db = await openOfflineDb();
   const waiting =
     db && userId !== null
       ? await db.outbox
@@ -175,8 +176,8 @@ async function rebase(sent: OutboxRow, data: unknown): Promise<void> {
   if (sent.baseVersion === null) return;
   const version = versionIn(data, sent.versionField ?? 'version');
   if (version === null) return;
-  await offlineDb()!
-    .outbox.where('userId')
+  await (await openOfflineDb())!.outbox
+    .where('userId')
     .equals(sent.userId)
     .filter(
       (row) =>
@@ -189,7 +190,7 @@ async function rebase(sent: OutboxRow, data: unknown): Promise<void> {
 }
 
 async function replayOne(row: OutboxRow): Promise<Outcome> {
-  const db = offlineDb()!;
+  const db = (await openOfflineDb())!;
   await db.outbox.update(row.seq!, { state: 'syncing' });
   try {
     const data = await tenantApiOf(row.tenant).post<unknown>(row.path, row.body, {
@@ -235,7 +236,7 @@ async function drain(userId: number): Promise<void> {
     }
     const next = step.send;
     if ((await replayOne(next)) === 'stop') {
-      const row = await offlineDb()!.outbox.get(next.seq!);
+      const row = await (await openOfflineDb())!.outbox.get(next.seq!);
       if (row) scheduleReplay(row.nextAttemptAt - Date.now());
       return;
     }
@@ -252,9 +253,10 @@ let replaying: Promise<void> | null = null;
  */
 function replayOutbox(): Promise<void> {
   const userId = currentUserId();
-  if (userId === null || !offlineDb()) return Promise.resolve();
+  if (userId === null) return Promise.resolve();
   if (replaying) return replaying;
   const run = async () => {
+    if (!(await openOfflineDb())) return;
     if (typeof navigator !== 'undefined' && navigator.locks) {
       await navigator.locks.request(LOCK_NAME, { ifAvailable: true }, async (lock) => {
         if (lock) await drain(userId);
@@ -275,7 +277,9 @@ function replayOutbox(): Promise<void> {
 
 /** Sends a refused edit again as it is (a new key: the refusal is stored under the old one). */
 export async function retryEntry(seq: number): Promise<void> {
-  await offlineDb()?.outbox.update(seq, {
+  await (
+    await openOfflineDb()
+  )?.outbox.update(seq, {
     key: newKey(),
     state: 'pending',
     nextAttemptAt: Date.now(),
@@ -288,7 +292,7 @@ export async function retryEntry(seq: number): Promise<void> {
 
 /** A conflict retried on the current version: the server's `current` version becomes If-Match. */
 export async function retryOnCurrentVersion(seq: number): Promise<void> {
-  const db = offlineDb();
+  const db = await openOfflineDb();
   const row = await db?.outbox.get(seq);
   if (!db || !row) return;
   const current = row.current as Record<string, unknown> | undefined;
@@ -306,7 +310,7 @@ export async function retryOnCurrentVersion(seq: number): Promise<void> {
 }
 
 export async function discardEntry(seq: number): Promise<void> {
-  await offlineDb()?.outbox.delete(seq);
+  await (await openOfflineDb())?.outbox.delete(seq);
 }
 
 let started = false;
@@ -314,7 +318,7 @@ let started = false;
 /** Now: waiting entries skip the rest of their backoff (back online, or the panel's Sync now). */
 export async function syncNow(): Promise<void> {
   const userId = currentUserId();
-  const db = offlineDb();
+  const db = await openOfflineDb();
   if (userId === null || !db) return;
   await db.outbox
     .where('userId')

@@ -4,7 +4,8 @@ import { tenantApi } from '../api/client';
 import type { Model } from '../models/models.api';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
 import { deviceId } from './device-id';
-import { offlineDb, type PinnedModelRow } from './offline-db';
+import type { PinnedModelRow } from './offline-db';
+import { openOfflineDb } from './open-db';
 import { cacheStorageAvailable, forget, keep, sweep } from './pinned-cache';
 import { prepareOfflineViewer } from './prepare-viewer';
 
@@ -40,7 +41,10 @@ const absolute = (url: string): string => new URL(url, location.origin).href;
 
 export async function getPinnedModel(userId: number, modelId: number): Promise<PinnedModel | null> {
   try {
-    return ((await offlineDb()?.pinnedModels.get([userId, modelId])) as PinnedModel | undefined) ?? null;
+    return (
+      ((await (await openOfflineDb())?.pinnedModels.get([userId, modelId])) as PinnedModel | undefined) ??
+      null
+    );
   } catch {
     return null;
   }
@@ -64,7 +68,7 @@ async function askPersistence(): Promise<void> {
 
 /** All URLs any pin still references (for every user on this device). */
 async function urlsInUse(): Promise<Set<string>> {
-  const rows = (await offlineDb()?.pinnedModels.toArray()) ?? [];
+  const rows = (await (await openOfflineDb())?.pinnedModels.toArray()) ?? [];
   return new Set(rows.flatMap((row) => row.urls));
 }
 
@@ -75,7 +79,7 @@ async function urlsInUse(): Promise<Set<string>> {
  * Storage, and writes the row last (a pin without its files never shows as kept).
  */
 export async function pinModel(userId: number, tenant: string, model: Model): Promise<PinnedModel> {
-  const db = offlineDb();
+  const db = await openOfflineDb();
   if (!db || !cacheStorageAvailable()) throw new PinError(MSG.pinNotSupported);
   const device = deviceId();
   const copy = OfflineCopy.parse(
@@ -138,7 +142,7 @@ export async function refreshPin(
 
 /** Unpins: the row goes, then every cached file no other pin uses (a thumbnail may be shared). */
 export async function unpinModel(userId: number, modelId: number): Promise<void> {
-  const db = offlineDb();
+  const db = await openOfflineDb();
   if (!db) return;
   await db.pinnedModels.delete([userId, modelId]);
   await sweep(await urlsInUse());
@@ -147,7 +151,7 @@ export async function unpinModel(userId: number, modelId: number): Promise<void>
 /** Forgets a user's pins and frees their files (sign-out, another user signing in). */
 async function clearPinnedModels(userId: number): Promise<void> {
   try {
-    const db = offlineDb();
+    const db = await openOfflineDb();
     if (!db) return;
     await db.pinnedModels.where('userId').equals(userId).delete();
     // Also frees files whose rows were already deleted elsewhere (clearUserData).

@@ -13,7 +13,7 @@ import {
 import { failureKind } from '@helix/shared/schemas/outbox';
 import { ApiError } from '../api/api-error';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
-import { offlineDb } from './offline-db';
+import { openOfflineDb } from './open-db';
 
 /**
  * The offline copy of the pages meant for offline use (lists, branding): each such query's last answer
@@ -34,14 +34,14 @@ const rowKey = (userId: number, key: string) => `${userId}:${key}`;
 const storage: AsyncStorage<PersistedQuery> = {
   async getItem(key) {
     const userId = currentUserId();
-    const db = offlineDb();
+    const db = await openOfflineDb();
     if (!db || userId === null) return undefined;
     const row = await db.snapshots.get(rowKey(userId, key)).catch(() => undefined);
     return row?.data as PersistedQuery | undefined;
   },
   async setItem(key, value) {
     const userId = currentUserId();
-    const db = offlineDb();
+    const db = await openOfflineDb();
     if (!db || userId === null) return;
     await db.snapshots
       .put({ key: rowKey(userId, key), userId, name: key, data: value, savedAt: value.state.dataUpdatedAt })
@@ -49,7 +49,7 @@ const storage: AsyncStorage<PersistedQuery> = {
   },
   async removeItem(key) {
     const userId = currentUserId();
-    const db = offlineDb();
+    const db = await openOfflineDb();
     if (!db || userId === null) return;
     await db.snapshots.delete(rowKey(userId, key)).catch(() => undefined);
   },

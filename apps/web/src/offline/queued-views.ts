@@ -6,7 +6,8 @@ import { logError } from '../logging/error-logger';
 import { readTenant } from '../session/cookies';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
 import { randomId } from './device-id';
-import { offlineDb, type QueuedViewRow } from './offline-db';
+import type { QueuedViewRow } from './offline-db';
+import { openOfflineDb } from './open-db';
 import { backoffMs } from './outbox-schedule';
 
 /**
@@ -41,7 +42,7 @@ export async function queueView(
   copy: CopyRef,
   now = Date.now(),
 ): Promise<boolean> {
-  const db = offlineDb();
+  const db = await openOfflineDb();
   if (!db) return false;
   return db.transaction('rw', db.queuedViews, async () => {
     const recent = await db.queuedViews
@@ -103,7 +104,7 @@ export async function sendQueuedViews(
   send: Send = post,
   now = Date.now(),
 ): Promise<number> {
-  const db = offlineDb();
+  const db = await openOfflineDb();
   if (!db) return 0;
   const rows = (await db.queuedViews.where('userId').equals(userId).toArray())
     .filter((row) => row.tenant === tenant)

@@ -1,39 +1,18 @@
-import { liveQuery, type Subscription } from 'dexie';
 import { atom, useAtomValue } from 'jotai';
 import { useMemo } from 'react';
-import { appStore, sessionUserAtom } from '../session/session.atoms';
+import { appStore } from '../session/session.atoms';
 import type { OutboxRow } from './offline-db';
-import { outboxEntries } from './outbox';
 
-/** The signed-in user's outbox, kept live by one subscription (Dexie's liveQuery sees other tabs too). */
+/**
+ * The signed-in user's outbox, kept live by one subscription (./outbox-watch.ts, started with the
+ * offline services after the first render: Dexie is not part of a page's first load).
+ */
 const outboxRowsAtom = atom<OutboxRow[]>([]);
 
-let subscription: Subscription | null = null;
-let watchedUser: number | null = null;
-
-function follow(): void {
-  const userId = appStore.get(sessionUserAtom)?.id ?? null;
-  if (userId === watchedUser) return;
-  watchedUser = userId;
-  subscription?.unsubscribe();
-  subscription = null;
-  setRows([]);
-  if (userId === null) return;
-  subscription = liveQuery(() => outboxEntries(userId)).subscribe({
-    next: setRows,
-    error: () => setRows([]),
-  });
-}
-
 /** An empty outbox read again (the usual start-up answer) keeps the atom's value: nothing renders again. */
-function setRows(rows: OutboxRow[]): void {
+export function setOutboxRows(rows: OutboxRow[]): void {
   if (rows.length === 0 && appStore.get(outboxRowsAtom).length === 0) return;
   appStore.set(outboxRowsAtom, rows);
-}
-
-export function watchOutbox(): void {
-  follow();
-  appStore.sub(sessionUserAtom, follow);
 }
 
 export const useOutbox = (): OutboxRow[] => useAtomValue(outboxRowsAtom);

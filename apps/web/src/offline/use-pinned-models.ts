@@ -1,11 +1,11 @@
-import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
-import { offlineDb } from './offline-db';
+import { loadLiveQuery, openOfflineDb } from './open-db';
 import type { PinnedModel } from './pinned-models';
 
 /**
  * The user's pinned models by model id, kept live (a pin or unpin in this tab or another one shows at
- * once). Empty while loading and where IndexedDB is unavailable.
+ * once). Empty while loading (the database's code is loaded then, after the grid's first render) and
+ * where IndexedDB is unavailable.
  */
 export function usePinnedModels(userId: number | null): Map<number, PinnedModel> {
   const [pins, setPins] = useState<Map<number, PinnedModel>>(() => new Map());
@@ -15,18 +15,29 @@ export function usePinnedModels(userId: number | null): Map<number, PinnedModel>
       setPins((shown) =>
         rows.length === 0 && shown.size === 0 ? shown : new Map(rows.map((row) => [row.modelId, row])),
       );
-    const db = offlineDb();
-    if (!db || userId === null) {
+    if (userId === null) {
       show([]);
       return;
     }
-    const subscription = liveQuery(
-      () => db.pinnedModels.where('userId').equals(userId).toArray() as Promise<PinnedModel[]>,
-    ).subscribe({
-      next: show,
-      error: () => show([]),
-    });
-    return () => subscription.unsubscribe();
+    let live = true;
+    let stop = () => {};
+    void Promise.all([openOfflineDb(), loadLiveQuery()])
+      .then(([db, liveQuery]) => {
+        if (!live) return;
+        if (!db) return show([]);
+        const subscription = liveQuery(
+          () => db.pinnedModels.where('userId').equals(userId).toArray() as Promise<PinnedModel[]>,
+        ).subscribe({
+          next: show,
+          error: () => show([]),
+        });
+        stop = () => subscription.unsubscribe();
+      })
+      .catch(() => show([]));
+    return () => {
+      live = false;
+      stop();
+    };
   }, [userId]);
   return pins;
 }

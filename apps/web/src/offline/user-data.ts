@@ -1,6 +1,6 @@
 import { queryClient } from '../api/query-client';
 import { appStore, sessionUserAtom } from '../session/session.atoms';
-import { clearUserData, offlineDb } from './offline-db';
+import { clearUserData, openOfflineDb } from './open-db';
 
 /**
  * Whose data this device holds. Log Out clears the user's cached data and outbox (after the header's
@@ -12,7 +12,7 @@ import { clearUserData, offlineDb } from './offline-db';
 const LAST_USER_KEY = 'helix.offline.userId';
 
 async function clearCachedPages(userId: number): Promise<void> {
-  const db = offlineDb();
+  const db = await openOfflineDb();
   if (!db) return;
   await Promise.all([
     db.snapshots.where('userId').equals(userId).delete(),
@@ -48,7 +48,7 @@ export function watchUserData(): void {
 /** How many edits the user still has in the outbox (Log Out warns when there are any). */
 export async function queuedEditCount(userId: number): Promise<number> {
   try {
-    return (await offlineDb()?.outbox.where('userId').equals(userId).count()) ?? 0;
+    return (await (await openOfflineDb())?.outbox.where('userId').equals(userId).count()) ?? 0;
   } catch {
     return 0;
   }

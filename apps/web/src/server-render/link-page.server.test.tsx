@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
 import { LINK_PAGE_DATA_ID, type LinkPageProps } from '@helix/shared/link-page';
+import { LINK_PAGE_TEXTS } from '../pages/share/link-page-texts';
 import { renderLinkPage } from './link-page.server';
 
 const header = {
@@ -36,8 +37,8 @@ describe('the share page rendered by React on the server', () => {
       '<iframe class="embed-frame" title="Animal cell viewer" allow="fullscreen; xr-spatial-tracking; autoplay" ' +
         'src="https://viewer.example/?model=a&amp;subscription=b&amp;viewer=vw1.x"></iframe>',
     );
-    // The same props for the browser's hydration.
-    expect(carried(html)).toEqual(props);
+    // The same props for the browser's hydration, with the texts it may say (it loads no catalogue).
+    expect(carried(html)).toEqual({ ...props, texts: LINK_PAGE_TEXTS });
   });
 
   it('escapes a hostile school or model name everywhere, and sets a colour only when it is one', () => {
@@ -63,7 +64,7 @@ describe('the share page rendered by React on the server', () => {
     expect(html).toContain('title="Cell &quot;A&quot; &amp; &lt;B&gt; viewer"');
     expect(markup(html)).not.toContain('background:url');
     expect(markup(html)).not.toContain('style=');
-    expect(carried(html)).toEqual(props);
+    expect(carried(html)).toEqual({ ...props, texts: LINK_PAGE_TEXTS });
   });
 
   it('draws the panel of a site the link is not allowed on, and the unavailable page with its hint', () => {

@@ -5,12 +5,11 @@ import {
   SettingOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Modal, Space, type MenuProps } from 'antd';
+import { Avatar, Button, Dropdown, Space, type MenuProps } from 'antd';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { MSG } from '@helix/shared';
 import { useNavigate } from 'react-router-dom';
 import { BrandMark } from './brand-mark';
-import { clearUserData } from '../../offline/offline-db';
+import { clearUserData } from '../../offline/open-db';
 import { OutboxPanel } from '../../offline/outbox-panel';
 import { queuedEditCount } from '../../offline/user-data';
 import { readTenant } from '../../session/cookies';
@@ -26,6 +25,9 @@ const USER_MENU_ITEMS = [
 ] as const;
 
 // The Help form is loaded when first opened, not with every page.
+const QueuedLogoutConfirm = lazy(() =>
+  import('./queued-logout-confirm').then((m) => ({ default: m.QueuedLogoutConfirm })),
+);
 const SupportRequestModal = lazy(() =>
   import('../../pages/support/support-request.modal').then((m) => ({ default: m.SupportRequestModal })),
 );
@@ -42,7 +44,10 @@ export function Header() {
   const user = useSessionUser();
   const navigate = useNavigate();
   const sticky = useScrolledPast(STICKY_AFTER_PX);
-  const [modal, modalContext] = Modal.useModal();
+  // Log Out asking first: how many edits would be lost, and what leaving does.
+  const [queuedLogout, setQueuedLogout] = useState<{ queued: number; leave: () => Promise<void> } | null>(
+    null,
+  );
 
   /** Log Out clears this user's offline data; queued edits would be lost, so it asks first. */
   const signOut = async () => {
@@ -57,13 +62,7 @@ export function Header() {
       await logout();
     };
     if (queued === 0) return leave();
-    void modal.confirm({
-      title: MSG.logoutWithQueuedTitle,
-      content: MSG.logoutWithQueued(queued),
-      okText: MSG.logoutAnyway,
-      okButtonProps: { danger: true },
-      onOk: leave,
-    });
+    setQueuedLogout({ queued, leave });
   };
   const [helpOpen, setHelpOpen] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -83,7 +82,15 @@ export function Header() {
   return (
     <div className="app-header-slot">
       <header className={sticky ? 'app-header is-sticky' : 'app-header'}>
-        {modalContext}
+        {queuedLogout && (
+          <Suspense fallback={null}>
+            <QueuedLogoutConfirm
+              queued={queuedLogout.queued}
+              onLeave={queuedLogout.leave}
+              onClose={() => setQueuedLogout(null)}
+            />
+          </Suspense>
+        )}
         <BrandMark user={user} />
         {user && (
           <Space size={4}>

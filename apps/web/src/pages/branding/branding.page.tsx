@@ -7,7 +7,7 @@ import { BRANDING_DEFAULTS, BrandingUpdate, TEXT_COLOURS } from '@helix/shared/s
 import { fetchBranding, saveBranding, type TenantBrandingView } from '../../branding/branding.api';
 import { refreshTenantLook } from '../../branding/tenant-look';
 import { OfflineNotice } from '../../offline/offline-notice';
-import { PendingTag } from '../../offline/outbox-panel';
+import { PendingTag } from '../../offline/pending-tag';
 import { persistAnswer } from '../../offline/query-persister';
 import { snapshotLoadKey, useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { usePendingTargets } from '../../offline/use-outbox';

@@ -10,7 +10,7 @@ import { MSG } from '@helix/shared';
 import type { ModelAbilities } from '@helix/shared/schemas/abilities';
 import type { ModelPageAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
-import { PendingTag } from '../../offline/outbox-panel';
+import { PendingTag } from '../../offline/pending-tag';
 import { usePendingTargets } from '../../offline/use-outbox';
 import { PinButton } from './pin-button';
 import { formatCount } from '../../ui/count-format';

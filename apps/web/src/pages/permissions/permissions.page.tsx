@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { PLATFORM_USERS_SORTS, type PlatformUserPage } from '@helix/shared/schemas/platform-user';
 import { OfflineNotice } from '../../offline/offline-notice';
-import { PendingTag } from '../../offline/outbox-panel';
+import { PendingTag } from '../../offline/pending-tag';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { HighlightText } from '../../ui/highlight-text';

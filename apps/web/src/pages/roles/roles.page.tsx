@@ -5,7 +5,7 @@ import { MSG } from '@helix/shared';
 import type { RoleView } from '@helix/shared/schemas/role';
 import { OfflineNotice } from '../../offline/offline-notice';
 import type { OutboxRow } from '../../offline/offline-db';
-import { PendingTag } from '../../offline/outbox-panel';
+import { PendingTag } from '../../offline/pending-tag';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { useSnapshotLoad } from '../../offline/use-snapshot-load';
 import { abilitiesOf } from '../../session/session-user';

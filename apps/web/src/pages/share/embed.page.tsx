@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { BootScreen } from '../../ui/boot-screen';
 import { PageTitle } from '../../ui/page-title';
 import { LinkUnavailable } from './link-page';
+import { LINK_PAGE_TEXTS } from './link-page-texts';
 
 /** Whether this document was loaded at the current address (not reached by a navigation in the app). */
 const loadedAtThisAddress = (): boolean =>
@@ -24,7 +25,7 @@ function PublicLinkPage({ hint }: { hint: boolean }) {
   return (
     <>
       <PageTitle title="Link unavailable" />
-      <LinkUnavailable hint={hint} />
+      <LinkUnavailable hint={hint} texts={LINK_PAGE_TEXTS} />
     </>
   );
 }

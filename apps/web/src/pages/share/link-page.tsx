@@ -1,14 +1,29 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { LinkPageProps, ShareHeaderView } from '@helix/shared/link-page';
-import { MSG } from '@helix/shared/messages';
+import type { MSG } from '@helix/shared/messages';
 
 /**
  * /share/{token} and /embed/{token}: one component tree, rendered by the server (the web's server
  * bundle, src/server-render/link-page.server.tsx, called by apps/api/src/http/public-link-page.ts) and,
  * on the share page, hydrated by the browser with the same props (./link-page-start.ts). Only React is
- * on this page: no antd, router, query client or session code. The styles are ./share.css, inlined
- * into the embed document by its build (build/embed-document.ts).
+ * on this page: no antd, router, query client or session code, nor the message catalogue (its texts
+ * come as props, ./link-page-texts.ts). The styles are ./share.css, inlined into the embed document by
+ * its build (build/embed-document.ts).
  */
+
+/** The catalogue's texts a link page says (packages/shared/src/messages.ts), passed in by its renderer. */
+export type LinkPageTexts = Pick<
+  typeof MSG,
+  | 'linkCopied'
+  | 'clipboardFailed'
+  | 'embedHostNotAllowed'
+  | 'embedHostNotAllowedHint'
+  | 'linkUnavailable'
+  | 'linkUnavailableHint'
+>;
+
+/** What a link page is rendered with: the API's props and the texts. */
+export type LinkPageData = LinkPageProps & { texts: LinkPageTexts };
 
 /** What the viewer frame may use, on the share and embed pages alike. */
 const FRAME_ALLOW = 'fullscreen; xr-spatial-tracking; autoplay';
@@ -23,13 +38,13 @@ const cssColour = (colour: string | null): string | undefined =>
   colour && /^#[0-9a-f]{3,8}$/i.test(colour.trim()) ? colour.trim() : undefined;
 
 /** Copies the page's address; the answer is said in a status line that takes no room of the layout. */
-function CopyLink({ onSaid }: { onSaid: (text: string) => void }) {
+function CopyLink({ onSaid, texts }: { onSaid: (text: string) => void; texts: LinkPageTexts }) {
   const copy = () => {
     const url = window.location.href;
     navigator.clipboard
       .writeText(url)
-      .then(() => onSaid(MSG.linkCopied))
-      .catch(() => onSaid(MSG.clipboardFailed));
+      .then(() => onSaid(texts.linkCopied))
+      .catch(() => onSaid(texts.clipboardFailed));
   };
   return (
     <button type="button" className="share-action" data-testid="share-copy" onClick={copy}>
@@ -85,7 +100,15 @@ function ShareHeader({ view, children }: { view: ShareHeaderView; children: Reac
 }
 
 /** The share page: the school's header (logo, name, colour, the model, who shared it) above the viewer. */
-function SharePage({ header, frameUrl }: { header: ShareHeaderView; frameUrl: string }) {
+function SharePage({
+  header,
+  frameUrl,
+  texts,
+}: {
+  header: ShareHeaderView;
+  frameUrl: string;
+  texts: LinkPageTexts;
+}) {
   const main = useRef<HTMLElement>(null);
   const full = useFullScreen(main);
   const [said, setSaid] = useState('');
@@ -97,7 +120,7 @@ function SharePage({ header, frameUrl }: { header: ShareHeaderView; frameUrl: st
   return (
     <div className="share-page">
       <ShareHeader view={header}>
-        <CopyLink onSaid={setSaid} />
+        <CopyLink onSaid={setSaid} texts={texts} />
         <button type="button" className="share-action" data-testid="share-full-screen" onClick={full.enter}>
           Full screen
         </button>
@@ -121,12 +144,12 @@ function SharePage({ header, frameUrl }: { header: ShareHeaderView; frameUrl: st
  * The panel of a share or embed page shown on a site its link is not allowed on (docs/links.md,
  * "Where a link may be shown"): no viewer, nothing counted, and words that tell the visitor why.
  */
-function NotAllowed() {
+function NotAllowed({ texts }: { texts: LinkPageTexts }) {
   return (
     <main className="link-not-allowed" data-testid="link-not-allowed">
       <div className="link-not-allowed-box" role="alert">
-        <h1>{MSG.embedHostNotAllowed}</h1>
-        <p>{MSG.embedHostNotAllowedHint}</p>
+        <h1>{texts.embedHostNotAllowed}</h1>
+        <p>{texts.embedHostNotAllowedHint}</p>
       </div>
     </main>
   );
@@ -136,23 +159,30 @@ function NotAllowed() {
  * The neutral page of a link that cannot be shown (any reason, never details); the share page's says
  * what to do, the embed page's (inside someone else's site) stays neutral.
  */
-export function LinkUnavailable({ hint }: { hint: boolean }) {
+export function LinkUnavailable({ hint, texts }: { hint: boolean; texts: LinkPageTexts }) {
   return (
     <main className="link-unavailable" data-testid="link-unavailable">
       <div className="link-unavailable-box">
-        <h1 className="status-title">{MSG.linkUnavailable}</h1>
-        {hint ? <p>{MSG.linkUnavailableHint}</p> : null}
+        <h1 className="status-title">{texts.linkUnavailable}</h1>
+        {hint ? <p>{texts.linkUnavailableHint}</p> : null}
       </div>
     </main>
   );
 }
 
 /** A link's page, as its props say. */
-export function LinkPage(props: LinkPageProps) {
+export function LinkPage(props: LinkPageData) {
+  const { texts } = props;
   if (props.state !== 'ready') {
-    return props.state === 'not-allowed' ? <NotAllowed /> : <LinkUnavailable hint={props.kind === 'share'} />;
+    return props.state === 'not-allowed' ? (
+      <NotAllowed texts={texts} />
+    ) : (
+      <LinkUnavailable hint={props.kind === 'share'} texts={texts} />
+    );
   }
-  if (props.kind === 'share') return <SharePage header={props.header} frameUrl={props.frameUrl} />;
+  if (props.kind === 'share') {
+    return <SharePage header={props.header} frameUrl={props.frameUrl} texts={texts} />;
+  }
   return (
     <div className="embed-page" data-transparent={props.transparent ? 'true' : undefined}>
       <ViewerFrame src={props.frameUrl} modelName={props.modelName} />

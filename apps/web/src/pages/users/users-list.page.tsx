@@ -10,7 +10,7 @@ import {
   type TenantUserView,
 } from '@helix/shared/schemas/tenant-user';
 import { OfflineNotice } from '../../offline/offline-notice';
-import { PendingTag } from '../../offline/outbox-panel';
+import { PendingTag } from '../../offline/pending-tag';
 import { useReloadOnOutboxChange } from '../../offline/pending-rows';
 import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
