@@ -26,7 +26,7 @@ export const lessonRooms = (id: string) => ({
 });
 
 /** What a connection carries once admitted. */
-export interface LessonSocketData {
+interface LessonSocketData {
   seat: LessonSeat;
   /** Views accepted in the current one-second window (LESSON_LIMITS.viewsPerSecond). */
   window: { start: number; count: number };
