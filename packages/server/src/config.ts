@@ -160,7 +160,12 @@ export const ConfigSchema = z.object({
    * Live lessons (docs/live-lessons.md): a lesson that nobody leads (no teacher connected, no view)
    * for this long ends by itself (15 minutes).
    */
-  LESSON_IDLE_MS: z.coerce.number().int().min(500).max(86_400_000).default(15 * 60_000),
+  LESSON_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .min(500)
+    .max(86_400_000)
+    .default(15 * 60_000),
   /** Wrong join codes per client address per minute before the join answers 429 (a class shares one address). */
   LESSON_JOIN_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(20),
   /** Largest accepted model file (.glb), in MB. */
