@@ -35,6 +35,8 @@ interface Family {
     unlimitedViews: boolean;
     fasttrackCustomerSupport: boolean;
     customBranding: boolean;
+    /** Live lessons (issue 32): turns on Lesson.lead. */
+    liveLessons: boolean;
   };
   permissions: readonly Permission[];
 }
@@ -87,6 +89,7 @@ const PLAN_FAMILIES: readonly Family[] = [
       unlimitedViews: false,
       fasttrackCustomerSupport: false,
       customBranding: false,
+      liveLessons: false,
     },
     permissions: INDIVIDUAL_PERMISSIONS,
   },
@@ -110,6 +113,7 @@ const PLAN_FAMILIES: readonly Family[] = [
       unlimitedViews: false,
       fasttrackCustomerSupport: false,
       customBranding: true,
+      liveLessons: true,
     },
     permissions: EDUCATOR_PERMISSIONS,
   },
@@ -133,6 +137,7 @@ const PLAN_FAMILIES: readonly Family[] = [
       unlimitedViews: true,
       fasttrackCustomerSupport: true,
       customBranding: true,
+      liveLessons: true,
     },
     permissions: ENTERPRISE_PERMISSIONS,
   },
@@ -162,6 +167,7 @@ export interface PlanSeed {
   unlimitedViews: boolean;
   fasttrackCustomerSupport: boolean;
   customBranding: boolean;
+  liveLessons: boolean;
   sortOrder: number;
   permissions: readonly Permission[];
 }

@@ -46,6 +46,8 @@ import { supportRoutes } from './routes/support.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
 import { ltiRoutes, ltiTenantRoutes } from './routes/lti.routes.ts';
 import { viewCommands } from '@helix/server/views/view-store';
+import { lessonRoutes, lessonTenantRoutes } from './routes/lessons.routes.ts';
+import { LessonRealtime } from './lessons/lesson-realtime.ts';
 
 export type AppDeps = ServerDeps;
 
@@ -60,6 +62,9 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // Live lessons' real time (socket.io, attached to the HTTP server by main.ts): the REST calls tell
+  // the class through it.
+  app.locals.lessons = new LessonRealtime(deps, draining);
   // JSON answers escape <, > and & (\u003c...): a stored '<script>' can never be read as markup.
   app.set('json escape', true);
   // Only the proxy's own addresses are believed for X-Forwarded-* (config.ts, TRUST_PROXY).
@@ -118,6 +123,8 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   app.use('/api', billingBaseRoutes(deps));
   // LTI 1.3: the platforms' login initiation and launch, the deep-linking picker, the tool keys.
   app.use('/api', ltiRoutes(deps));
+  // Live lessons: the pupils' join by code (public; a session is used when present).
+  app.use('/api', lessonRoutes(deps));
 
   const tenantScope = express.Router({ mergeParams: true });
   tenantScope.use(auth(deps.db), tenantParam());
@@ -137,6 +144,7 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   tenantScope.use(auditRoutes(deps));
   tenantScope.use(statsRoutes(deps));
   tenantScope.use(ltiTenantRoutes(deps));
+  tenantScope.use(lessonTenantRoutes(deps));
   app.use('/api/t/:tenant', tenantScope);
 
   app.use('/api', apiNotFound);

@@ -16,6 +16,7 @@ import { ensureStripeCatalog } from '@helix/server/billing/stripe-catalog.comman
 import { ensureDemoSubscription } from '@helix/server/billing/demo-subscription.command';
 import { shutdownTimeoutMs } from './shutdown.ts';
 import { Draining } from './http/draining.ts';
+import { lessonRealtimeOf } from './lessons/lesson-realtime.ts';
 
 async function main() {
   const config = loadConfig();
@@ -39,6 +40,8 @@ async function main() {
   const draining = new Draining();
   const app = createApp({ config, db, redis, queue, logger }, draining);
   const server = createServer(app);
+  // Live lessons' sockets (LESSON_SOCKET_PATH) on the same port.
+  const lessons = lessonRealtimeOf(app).attach(server);
   // The port bound (PORT=0: one the kernel picks, read back from this line by whoever started us).
   server.listen(config.PORT, () => {
     const address = server.address();
@@ -76,6 +79,8 @@ async function main() {
       logger.info({ ms: config.SHUTDOWN_DRAIN_MS }, 'draining');
       await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
     }
+    // The lesson sockets close without a word: each client reconnects to another process at once.
+    await lessons.close().catch((err: unknown) => logger.warn({ err }, 'lesson sockets close failed'));
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

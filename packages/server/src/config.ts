@@ -156,6 +156,18 @@ export const ConfigSchema = z.object({
     .min(5)
     .max(24 * 60)
     .default(120),
+  /**
+   * Live lessons (docs/live-lessons.md): a lesson that nobody leads (no teacher connected, no view)
+   * for this long ends by itself (15 minutes).
+   */
+  LESSON_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .min(500)
+    .max(86_400_000)
+    .default(15 * 60_000),
+  /** Wrong join codes per client address per minute before the join answers 429 (a class shares one address). */
+  LESSON_JOIN_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(20),
   /** Largest accepted model file (.glb), in MB. */
   MODEL_UPLOAD_MAX_MB: z.coerce.number().int().positive().max(2048).default(50),
   /** How long an upload waits for the worker's image check (validate-image job), in ms. */

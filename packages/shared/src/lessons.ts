@@ -133,6 +133,28 @@ export const LessonRemoveEvent = z.object({ pupilId: z.string().max(64) });
 export const LessonOverEvent = z.object({ reason: z.enum(LESSON_END_REASONS) });
 export type LessonAck = { ok: true } | { ok: false; message: string };
 
+/**
+ * What a leader's client sends as `view`: the view and its clock (the server adds seq and by). A
+ * LessonViewMessage is accepted too (its seq and by are ignored), and so is a bare LessonView (sentAt
+ * is then the server's clock).
+ */
+export const LessonViewSend = z.union([
+  z.object({ view: LessonView, sentAt: finite }),
+  LessonView.transform((view) => ({ view, sentAt: Date.now() })),
+]);
+export type LessonViewSend = z.input<typeof LessonViewSend>;
+
+/**
+ * A connect the server refused (socket.io's `connect_error`, its `data`): the lesson is over for this
+ * seat (`ended`, `idle`, `removed`: show it, do not retry), the token is not valid (`invalid`), or the
+ * server could not check it now (`unavailable`: retry after a moment). socket.io does not retry a
+ * refused connect by itself.
+ */
+export const LessonConnectError = z.object({
+  reason: z.enum([...LESSON_END_REASONS, 'invalid', 'unavailable']),
+});
+export type LessonConnectError = z.infer<typeof LessonConnectError>;
+
 // ---- REST ------------------------------------------------------------------------------------------
 
 /** POST /api/t/:tenant/lessons: start a lesson on a model the teacher can see. */

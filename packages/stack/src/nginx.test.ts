@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -108,5 +108,78 @@ describe.skipIf(!findNginx())('nginx in front of a process that closes connectio
     expect(await twice('/api/health/ready', {})).toEqual([200, 200]);
     expect(await twice('/api/model/embed/detail', post)).toEqual([200, 200]);
     expect(await twice('/api/auth/login', post)).toEqual([200, 502]);
+  });
+});
+
+/**
+ * Live lessons' sockets (LESSON_SOCKET_PATH, /api/lessons/socket.io/, packages/shared/src/lessons.ts)
+ * through a real nginx: the WebSocket upgrade reaches the API process with its headers and the
+ * connection becomes a tunnel both ways.
+ */
+describe.skipIf(!findNginx())('nginx in front of the lesson sockets', () => {
+  let nginx: NginxService;
+  let api: Server;
+  let prefix: string;
+  const seen: { url?: string; upgrade?: string; connection?: string } = {};
+
+  beforeAll(async () => {
+    api = createHttpServer((_req, res) => res.end('not an upgrade'));
+    api.on('upgrade', (req, socket) => {
+      Object.assign(seen, { url: req.url, upgrade: req.headers.upgrade, connection: req.headers.connection });
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      socket.on('data', (data) => socket.write(`echo:${String(data)}`));
+    });
+    const [apiPort, portal, viewer] = [await freePort(), await freePort(), await freePort()];
+    await new Promise<void>((resolve) => api.listen(apiPort, '127.0.0.1', resolve));
+    prefix = mkdtempSync(path.join(tmpdir(), 'helix-nginx-ws-'));
+    nginx = await startNginx({
+      prefix,
+      values: {
+        apis: [`127.0.0.1:${apiPort}`],
+        viewers: [`127.0.0.1:${apiPort}`],
+        portalListen: `127.0.0.1:${portal}`,
+        viewerListen: `127.0.0.1:${viewer}`,
+        webDist: prefix,
+        maxBody: '1m',
+      },
+      ports: [portal!, viewer!],
+      quiet: true,
+    });
+  }, 240_000);
+  afterAll(async () => {
+    await nginx?.stop();
+    api?.close();
+    if (prefix) rmSync(prefix, { recursive: true, force: true });
+  });
+
+  it('passes the WebSocket upgrade of /api/lessons/socket.io/ through, and the tunnel both ways', async () => {
+    const url = new URL('/api/lessons/socket.io/?EIO=4&transport=websocket', nginx.url);
+    const echoed = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(url, {
+        headers: {
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
+      req.on('upgrade', (res, socket) => {
+        expect(res.statusCode).toBe(101);
+        socket.once('data', (data) => {
+          resolve(String(data));
+          socket.destroy();
+        });
+        socket.write('hello');
+      });
+      req.on('response', (res) => reject(new Error(`no upgrade: ${res.statusCode}`)));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(echoed).toBe('echo:hello');
+    expect(seen).toEqual({
+      url: '/api/lessons/socket.io/?EIO=4&transport=websocket',
+      upgrade: 'websocket',
+      connection: 'upgrade',
+    });
   });
 });

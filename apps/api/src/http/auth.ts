@@ -21,6 +21,23 @@ export function auth(db: Db): RequestHandler {
   };
 }
 
+/**
+ * A public call that also serves a signed-in caller (a pupil joining a lesson): a valid session sets
+ * req.actor as auth() does; none, or one that is no longer valid, leaves the caller a guest.
+ */
+export function optionalAuth(db: Db): RequestHandler {
+  return async (req, _res, next) => {
+    const token = bearer(req);
+    if (token) {
+      req.actor = await authenticate(db, token).catch((error: unknown) => {
+        if (error instanceof AppError && error.status === 401) return undefined;
+        throw error;
+      });
+    }
+    next();
+  };
+}
+
 /** The actor of an authenticated route (auth() ran before). */
 export function actorOf(req: Request): Actor {
   if (!req.actor) throw AppError.unauthorized();

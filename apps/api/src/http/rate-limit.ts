@@ -42,6 +42,8 @@ export interface LimiterOptions {
   message?: string;
   /** Only failed requests (status >= 400) count: a success gives its count back. */
   onlyFailures?: boolean;
+  /** With onlyFailures: which answers are failures (default: status >= 400). */
+  failure?: (status: number) => boolean;
 }
 
 /**
@@ -75,6 +77,12 @@ export function rateLimiter(options: LimiterOptions): RequestHandler {
     handler: (_req, _res, next) => next(AppError.tooManyRequests(options.message)),
     skip: (req: Request) => outage.down || (keyOf !== undefined && keyOf(req) === null),
     skipSuccessfulRequests: options.onlyFailures ?? false,
+    ...(options.failure
+      ? {
+          requestWasSuccessful: (_req: Request, res: { statusCode: number }) =>
+            !options.failure!(res.statusCode),
+        }
+      : {}),
     ...(keyOf ? { keyGenerator: (req: Request) => keyOf(req) ?? '' } : {}),
   });
 }

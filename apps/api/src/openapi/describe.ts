@@ -110,6 +110,8 @@ const TAGS = {
   Billing:
     "Plans, payments and the subscription (Stripe). Money calls are the owner's (403 BILLING_OWNER_ONLY).",
   Classrooms: 'oEmbed for pasted links, and Helix as an LTI 1.3 tool (docs/lti.md).',
+  Lessons:
+    'Live lessons: a teacher starts, pupils join by code; the real-time part is socket.io at /api/lessons/socket.io (docs/live-lessons.md).',
 } as const;
 type Tag = keyof typeof TAGS;
 export const tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));

@@ -8,6 +8,7 @@ import * as branding from '@helix/shared/schemas/branding';
 import * as embedLink from '@helix/shared/schemas/embed-link';
 import * as invitation from '@helix/shared/schemas/invitation';
 import * as invite from '@helix/shared/schemas/invite';
+import * as lessons from '@helix/shared/lessons';
 import * as listQuery from '@helix/shared/schemas/list-query';
 import * as model from '@helix/shared/schemas/model';
 import * as newsletter from '@helix/shared/schemas/newsletter';
@@ -39,6 +40,7 @@ for (const module of [
   embedLink,
   invitation,
   invite,
+  lessons,
   listQuery,
   model,
   newsletter,

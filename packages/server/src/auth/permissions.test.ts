@@ -15,6 +15,7 @@ const plan = (flags: Record<string, boolean> = {}, listed: readonly string[] = [
   unlimitedViews: false,
   fasttrackCustomerSupport: false,
   customBranding: false,
+  liveLessons: false,
   ...flags,
   permissions: listed.map((name) => ({ permission: { name } })),
 });
@@ -134,6 +135,7 @@ describe('effective permissions', () => {
           unlimitedViews: educator.unlimitedViews,
           fasttrackCustomerSupport: educator.fasttrackCustomerSupport,
           customBranding: educator.customBranding,
+          liveLessons: educator.liveLessons,
         },
         educator.permissions,
       ),
@@ -144,6 +146,7 @@ describe('effective permissions', () => {
       return effectivePermissions(user({ roles: [rolePermissions[account.role]], subscription }));
     };
     expect(of('user')).toEqual(PERMISSIONS.filter((p) => USER_ROLE_PERMISSIONS.includes(p)));
+    // ... and the owner (Admin role) leads live lessons, which Educator sells (issue 32).
     expect(of('owner')).toEqual([
       'Brand.update',
       'Model.embed',
@@ -158,7 +161,18 @@ describe('effective permissions', () => {
       'User.invite',
       'User.listing.view',
       'User.update',
+      'Lesson.lead',
     ]);
+  });
+
+  it('gives Lesson.lead only while the plan in force sells live lessons', () => {
+    const admin = [ADMIN_ROLE_PERMISSIONS];
+    const withFlag = { status: 'active', cancelAt: null, plan: plan({ liveLessons: true }) };
+    const without = { status: 'active', cancelAt: null, plan: plan({}, ['Model.view']) };
+    expect(effectivePermissions(user({ roles: admin, subscription: withFlag }))).toContain('Lesson.lead');
+    expect(effectivePermissions(user({ roles: admin, subscription: without }))).not.toContain('Lesson.lead');
+    const ended = { status: 'canceled', cancelAt: new Date('2020-01-01'), plan: plan({ liveLessons: true }) };
+    expect(effectivePermissions(user({ roles: admin, subscription: ended }))).not.toContain('Lesson.lead');
   });
 
   it('counts a cancelled plan until its end date', () => {

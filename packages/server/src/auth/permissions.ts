@@ -13,6 +13,7 @@ export const PLAN_FEATURE_PERMISSIONS = {
   unlimitedViews: 'Model.unlimited_views',
   fasttrackCustomerSupport: 'Customersupport',
   customBranding: 'Brand.update',
+  liveLessons: 'Lesson.lead',
 } as const satisfies Record<string, Permission>;
 
 /**

@@ -18,6 +18,7 @@ import { FEATURE_PERMISSION, tenantHasFeature, type FeatureTenant } from '../pla
 import { embedViewerLoad, embedViewerToken, loadViewerToken } from '../views/embed-viewer.ts';
 import { isLtiViewerTicket } from '../lti/lti-viewer-ticket.ts';
 import { resolveLtiLoad } from '../lti/lti-viewer.ts';
+import { resolveLessonLoad } from '../lessons/lesson-viewer.ts';
 import { viewDepsOf } from '../views/views-summary.ts';
 import { visibleTo, visibleToTenant } from './model.policy.ts';
 import { signViewerTicket, verifyViewerTicket } from './signing.ts';
@@ -52,6 +53,8 @@ interface Resolved {
   record: boolean;
   /** Share and embed loads: the valid viewer token the load is counted under (the viewer keeps it). */
   viewerToken?: string;
+  /** The load's view window when not VIEW_WINDOW_SECONDS (a lesson: once per seat per lesson). */
+  windowSeconds?: number;
 }
 
 /**
@@ -177,6 +180,28 @@ async function resolveLti(deps: ServerDeps, query: z.output<typeof ViewerModelQu
   };
 }
 
+/**
+ * A seat's load in a live lesson (mode 'lesson', lessons/lesson-viewer.ts): the portal modal's
+ * features, counted once per pupil per lesson.
+ */
+async function resolveLesson(deps: ServerDeps, query: z.output<typeof ViewerModelQuery>): Promise<Resolved> {
+  const { model, tenant, load, windowSeconds } = await resolveLessonLoad(
+    deps,
+    query.subscription,
+    query.model,
+  );
+  return {
+    model,
+    tenant,
+    settings: STANDARD_VIEWER_FLAGS,
+    transparentBackground: false,
+    transparentFallback: false,
+    record: false,
+    load,
+    windowSeconds,
+  };
+}
+
 /** Who sent the load (the request's client address, as Express's trust proxy setting reads it). */
 export interface ViewerClient {
   ip: string;
@@ -194,9 +219,11 @@ async function resolveLoad(
     const resolved =
       query.currentmode === 'standard'
         ? await resolveStandard(deps, query)
-        : isLtiViewerTicket(query.subscription)
-          ? await resolveLti(deps, query)
-          : await resolveEmbedding(deps, query, client);
+        : query.currentmode === 'lesson'
+          ? await resolveLesson(deps, query)
+          : isLtiViewerTicket(query.subscription)
+            ? await resolveLti(deps, query)
+            : await resolveEmbedding(deps, query, client);
     if (!resolved.model.fileKey) throw AppError.notFound();
     if (!hasActivePlan(resolved.tenant)) throw AppError.forbidden(MSG.planNotActive);
     return resolved;
@@ -222,7 +249,9 @@ export async function loadViewerModel(
   const resolved = await resolveLoad(deps, query, client);
   const { model, tenant } = resolved;
   await recordView(
-    viewDepsOf(deps),
+    resolved.windowSeconds
+      ? { ...viewDepsOf(deps), viewWindowSeconds: resolved.windowSeconds }
+      : viewDepsOf(deps),
     tenant,
     client.limit ? { ...resolved.load, limit: client.limit } : resolved.load,
   );

@@ -1,3 +1,4 @@
+import type { ViewerMode } from '@helix/shared';
 import type { Config } from '../config.ts';
 import { signModelFile } from './signing.ts';
 
@@ -9,7 +10,7 @@ export function viewerPageUrl(
   config: Pick<Config, 'VIEWER_URL'>,
   model: { urlModelName: string; version: number },
   subscription: string,
-  mode: 'standard' | 'embedding',
+  mode: ViewerMode,
   viewer?: string,
 ): string {
   const params = new URLSearchParams({
