@@ -47,8 +47,8 @@ export class FakeSocket implements SocketLike {
   ack: unknown = { ok: true };
   private handlers = new Map<string, Handler[]>();
 
-  on(event: string, listener: Handler) {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), listener]);
+  on(event: string, listener: (...args: never[]) => void) {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), listener as Handler]);
     return this;
   }
   connect() {
