@@ -23,7 +23,7 @@ export function seatRole(state: Pick<LessonSocketState, 'welcome' | 'control' | 
 }
 
 /** The teacher's camera at 30 views a second (LESSON_LIMITS.viewsPerSecond leaves some slack). */
-export const VIEWS_PER_SECOND = 30;
+const VIEWS_PER_SECOND = 30;
 
 export interface ViewThrottle {
   /** A new view: sent now if the last send is old enough, else once it is (the latest one). */

@@ -14,6 +14,7 @@ import {
   type LessonMode,
   type LessonPupil,
   type LessonView,
+  type LessonViewSend,
 } from '@helix/shared/lessons';
 
 /**
@@ -226,7 +227,8 @@ export function lessonSocket(socket: SocketLike): LessonSocket {
     },
     sendView(view) {
       if (state.status !== 'live') return;
-      socket.volatile.emit(LESSON_EVENTS.view, { sentAt: Date.now(), view });
+      const payload: LessonViewSend = { sentAt: Date.now(), view };
+      socket.volatile.emit(LESSON_EVENTS.view, payload);
     },
     setControl: (pupilId) => command(LESSON_EVENTS.control, { pupilId }),
     setMode: (mode) => command(LESSON_EVENTS.mode, { mode }),
