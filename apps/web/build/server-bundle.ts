@@ -28,6 +28,7 @@ const PAGE_MODULES = {
     '/src/pages/subscription/subscription.page.tsx',
   ],
   login: ['/src/ui/themed.tsx', '/src/layouts/auth-layout.tsx', '/src/pages/login/auth.page.tsx'],
+  join: ['/src/ui/themed.tsx', '/src/layouts/auth-layout.tsx', '/src/pages/lessons/join.page.tsx'],
   'choose-subscription': [
     '/src/ui/themed.tsx',
     '/src/layouts/auth-layout.tsx',

@@ -40,6 +40,10 @@ function start(): void {
     void import('./ui/themed');
     void import('./layouts/auth-layout');
     void import('./pages/login/auth.page').then((m) => m.loadSignupFlow());
+  } else if (/^\/join(\/[^/]+)?\/?$/.test(path)) {
+    void import('./ui/themed');
+    void import('./layouts/auth-layout');
+    void import('./pages/lessons/join.page');
   } else if (/^\/user\/settings\/users-list\/?$/.test(path)) {
     void import('./ui/themed');
     void import('./layouts/app-layout');

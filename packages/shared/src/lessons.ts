@@ -114,7 +114,9 @@ export type LessonEndReason = (typeof LESSON_END_REASONS)[number];
  * `control` { pupilId | null }, `mode` { mode }, `remove` { pupilId }, `end` {}. Each teacher event is
  * acknowledged with { ok: true } or { ok: false, message }.
  * Server to client: `welcome` (on every connect), `view`, `control`, `mode`, `roster` (teacher only),
- * `over` { reason } (then the server disconnects it).
+ * `over` { reason } (then the server disconnects it). A seat whose lesson is over when it (re)connects
+ * is answered `over` too (or its connect refused with error data { reason }), so a tablet that was
+ * offline when the lesson ended learns it; any other refused connect is retried by the client.
  */
 export const LESSON_EVENTS = {
   welcome: 'welcome',
@@ -127,6 +129,9 @@ export const LESSON_EVENTS = {
   over: 'over',
 } as const;
 
+/** `roster` (server to the teacher): everyone in the lesson, whenever someone joins, leaves or drops. */
+export const LessonRosterEvent = z.object({ pupils: z.array(LessonPupil).max(LESSON_LIMITS.pupils) });
+export type LessonRosterEvent = z.infer<typeof LessonRosterEvent>;
 export const LessonControlEvent = z.object({ pupilId: z.string().max(64).nullable() });
 export const LessonModeEvent = z.object({ mode: z.enum(LESSON_MODES) });
 export const LessonRemoveEvent = z.object({ pupilId: z.string().max(64) });

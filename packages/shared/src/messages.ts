@@ -568,4 +568,13 @@ export const MSG = {
   lessonPupilGone: 'This pupil is no longer in the lesson.',
   lessonNotInPlan: 'Live lessons are part of the Educator and Enterprise plans.',
   lessonModelGone: 'This model is no longer available to your school.',
+  // The pupil's bar and the teacher's panel (what the seat is doing now).
+  lessonFollowing: 'Following your teacher',
+  lessonExploring: 'Explore freely',
+  lessonInControl: 'You have control',
+  lessonConnecting: 'Connecting…',
+  lessonNoAnswer: 'The lesson did not answer. Check the connection and try again.',
+  lessonTeacherLeads: 'The class follows your view',
+  lessonPupilLeads: (name: string) => `${name} has control: the class follows their view`,
+  lessonClassExplores: 'Pupils explore on their own',
 } as const;

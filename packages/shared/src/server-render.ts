@@ -10,7 +10,7 @@ import type { SessionUser } from './schemas/session';
 
 /** The pages the server renders: `#root[data-server-rendered="<page>"]`, hydrated by the browser. */
 export type ServerRenderedPage =
-  'login' | 'home' | 'signup' | 'choose-subscription' | 'users-list' | 'subscription';
+  'login' | 'home' | 'signup' | 'choose-subscription' | 'users-list' | 'subscription' | 'join';
 
 /**
  * What the web app's renderPage takes for a signed-in visitor's page: the session's frame (as the

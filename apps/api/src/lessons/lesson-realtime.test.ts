@@ -10,7 +10,7 @@ import {
   type LessonAck,
   type LessonForPupil,
   type LessonForTeacher,
-  type LessonPupil,
+  type LessonRosterEvent,
   type LessonView,
   type LessonViewMessage,
 } from '@helix/shared/lessons';
@@ -220,11 +220,11 @@ describe('lesson sockets', () => {
     const { teacher, pupil } = await lesson();
     const t = await enter(one, teacher.socketToken);
     const ada = await pupil('Ada');
-    const withAda = next<LessonPupil[]>(t.socket, 'roster', (r) =>
-      r.some((p) => p.id === ada.pupilId && p.connected),
+    const withAda = next<LessonRosterEvent>(t.socket, 'roster', (r) =>
+      r.pupils.some((p) => p.id === ada.pupilId && p.connected),
     );
     const a = await enter(two, ada.socketToken);
-    expect((await withAda).find((p) => p.id === ada.pupilId)).toEqual({
+    expect((await withAda).pupils.find((p) => p.id === ada.pupilId)).toEqual({
       id: ada.pupilId,
       name: 'Ada',
       signedIn: false,
@@ -233,7 +233,11 @@ describe('lesson sockets', () => {
 
     const over = next(a.socket, 'over');
     const gone = next(a.socket, 'disconnect');
-    const without = next<LessonPupil[]>(t.socket, 'roster', (r) => !r.some((p) => p.id === ada.pupilId));
+    const without = next<LessonRosterEvent>(
+      t.socket,
+      'roster',
+      (r) => !r.pupils.some((p) => p.id === ada.pupilId),
+    );
     expect(await ack(t.socket, 'remove', { pupilId: ada.pupilId })).toEqual({ ok: true });
     expect(await over).toEqual({ reason: 'removed' });
     expect(await gone).toBe('io server disconnect');

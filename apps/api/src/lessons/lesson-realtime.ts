@@ -7,6 +7,7 @@ import {
   LESSON_SOCKET_PATH,
   type LessonConnectError,
   type LessonEndReason,
+  type LessonRosterEvent,
   type LessonViewMessage,
 } from '@helix/shared/lessons';
 import { MSG } from '@helix/shared';
@@ -167,7 +168,8 @@ export class LessonRealtime {
   /** The roster to the lesson's teacher (every process). */
   async roster(lessonId: string): Promise<void> {
     const pupils = await this.store.roster(lessonId);
-    this.io.to(lessonRooms(lessonId).teacher).emit(LESSON_EVENTS.roster, pupils);
+    const event: LessonRosterEvent = { pupils };
+    this.io.to(lessonRooms(lessonId).teacher).emit(LESSON_EVENTS.roster, event);
   }
 
   /** The lesson is over for a room (the whole lesson, or one seat): `over`, then disconnected, on every process. */

@@ -71,7 +71,16 @@ const GUEST_ROUTES = [
   '/guest-success/subscribe/7',
   '/invitation',
 ];
-const PUBLIC_ROUTES = ['/embed/abc', '/share/abc', '/unauthorized', '/auth/google'];
+const PUBLIC_ROUTES = [
+  '/embed/abc',
+  '/share/abc',
+  '/unauthorized',
+  '/auth/google',
+  // A live lesson's join and pupil pages: a pupil needs no account, a signed-in one is not sent away.
+  '/join',
+  '/join/ABC234',
+  '/lesson/l-1',
+];
 const AUTH_ROUTES = [
   '/',
   '/subscription',
@@ -102,6 +111,8 @@ const AUTH_ROUTES = [
   '/user/settings/audit-log',
   '/user/settings/lti',
   '/projects',
+  // A teacher's live lesson: any signed-in user reaches it, the API answers 403 without Lesson.lead.
+  '/user/lessons/l-1',
 ];
 
 describe('path kinds', () => {

@@ -15,8 +15,15 @@ export type PathKind = 'public' | 'guest' | 'authenticated';
 
 const brandable = (base: string) => new RegExp(`^${base}(/[^/]+)?$`);
 
-/** Open to anyone, signed in or not. */
-const PUBLIC_PATHS = [/^\/embed\/[^/]+$/, /^\/share\/[^/]+$/, /^\/unauthorized$/, /^\/auth\/google$/];
+/** Open to anyone, signed in or not (a live lesson's join and pupil pages: a pupil needs no account). */
+const PUBLIC_PATHS = [
+  /^\/embed\/[^/]+$/,
+  /^\/share\/[^/]+$/,
+  /^\/unauthorized$/,
+  /^\/auth\/google$/,
+  /^\/join(\/[^/]+)?$/,
+  /^\/lesson\/[^/]+$/,
+];
 
 /** Open without login; a signed-in user is sent to /. */
 const GUEST_PATHS = [

@@ -64,6 +64,12 @@ const successPage = () =>
     () => import('../pages/subscription/success.page'),
     (m) => <m.SuccessPage />,
   );
+/** /join and /join/:code: a pupil joins a live lesson (server-rendered for a signed-out tablet). */
+const joinPage = () =>
+  lazyPage(
+    () => import('../pages/lessons/join.page'),
+    (m) => <m.JoinPage />,
+  );
 const placeholderPage = (title: string) =>
   lazyPage(
     () => import('../components/placeholder-page'),
@@ -143,6 +149,9 @@ export const routes: RouteObject[] = [
             },
             ...branded('/forgot-password', forgotPasswordPage()),
             ...branded('/set-password', setPasswordPage()),
+            // Live lessons: open to anyone, signed in or not (guard.ts PUBLIC_PATHS).
+            { path: '/join', ...joinPage() },
+            { path: '/join/:code', ...joinPage() },
           ],
         },
         {
@@ -160,6 +169,14 @@ export const routes: RouteObject[] = [
           ...lazyPage(
             () => import('../pages/invitation/invitation.page'),
             (m) => <m.InvitationPage />,
+          ),
+        },
+        // A pupil's live lesson: the viewer full-size under a slim bar, no portal around it.
+        {
+          path: '/lesson/:lessonId',
+          ...lazyPage(
+            () => import('../pages/lessons/pupil-lesson.page'),
+            (m) => <m.PupilLessonPage />,
           ),
         },
         {
@@ -250,6 +267,14 @@ export const routes: RouteObject[] = [
               ),
             },
             { path: '/audit-log', ...auditLogPage() },
+            // A teacher's live lesson: the API's answer is the gate (403 without Lesson.lead).
+            {
+              path: '/user/lessons/:id',
+              ...lazyPage(
+                () => import('../pages/lessons/teacher-lesson.page'),
+                (m) => <m.TeacherLessonPage />,
+              ),
+            },
             placeholder('/projects', 'Projects'),
             {
               path: '/user/settings',

@@ -5,7 +5,7 @@ import { appStore, sessionReadyAtom, sessionUserAtom } from '../session/session.
 import type { SessionUser } from '../session/session-user';
 
 /** Pages the server renders for nobody in particular (the same for every signed-out visitor). */
-const GUEST_PAGES = ['login', 'signup', 'choose-subscription'];
+const GUEST_PAGES = ['login', 'signup', 'choose-subscription', 'join'];
 
 /**
  * Whether the browser may hydrate the markup the server rendered in `root` (`data-server-rendered` says

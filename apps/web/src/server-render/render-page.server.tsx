@@ -14,7 +14,7 @@ import { renderRoute } from './render-route.server';
 
 /** The app's own stylesheets of each page's route chunks, by page (build/server-bundle.ts defines it). */
 declare const __PAGE_CSS__: Record<
-  'home' | 'login' | 'users-list' | 'choose-subscription' | 'subscription',
+  'home' | 'login' | 'users-list' | 'choose-subscription' | 'subscription' | 'join',
   string
 >;
 

@@ -54,6 +54,12 @@ const SERVER_RENDERED_ROUTES: Record<string, ServerRenderedRoute> = {
    */
   '/login/:brand': { kind: 'login', guest: true, prefetch: seedWhiteLabel },
   '/login': { kind: 'login', guest: true, prefetch: seedWhiteLabel },
+  /**
+   * A pupil's way into a live lesson (/join, and /join/{code} from the teacher's link or QR code):
+   * the form drawn at once on a classroom tablet, in the school's look on its custom domain.
+   */
+  '/join': { kind: 'join', guest: true, prefetch: seedWhiteLabel },
+  '/join/:code': { kind: 'join', guest: true, prefetch: seedWhiteLabel },
   /** The sign-up's plan step for a signed-out visitor: the guest plans, under the plan list's key. */
   '/choose-subscription': {
     kind: 'choose-subscription',

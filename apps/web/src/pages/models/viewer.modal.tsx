@@ -7,6 +7,7 @@ import { useSessionUser } from '../../session/use-session';
 import { handOverPinnedCopy } from './offline-viewer';
 import { PinButton } from './pin-button';
 import { PinnedStorage } from './pinned-storage';
+import { StartLessonButton } from './start-lesson-button';
 import { viewerFrameQuery, type FrameState } from './viewer.queries';
 
 /**
@@ -14,6 +15,7 @@ import { viewerFrameQuery, type FrameState } from './viewer.queries';
  * modal's fixed feature set (everything but center_model) is added when the API has not set it.
  * Without network, a model kept on this device (pinned) opens from its copy: the viewer is framed with
  * `offline=copy` and handed the file (offline-viewer.ts), and the view is queued to be counted later.
+ * A teacher (the model's `lesson` ability) starts a live lesson on it from here.
  */
 export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: boolean; onClose(): void }) {
   const user = useSessionUser();
@@ -57,6 +59,8 @@ export function ViewerModal({ model, pinned, onClose }: { model: Model; pinned: 
           <span>{model.name}</span>
           <PinButton model={model} pinned={pinned} variant="button" />
           {pinned && <PinnedStorage pinnedCount={0} pinnedBytes={0} />}
+          {/* A live lesson needs the network: not from a copy opened offline. */}
+          {model.abilities.lesson && state.status === 'ready' && <StartLessonButton model={model} />}
           {/* In the title bar, so the frame has the same size online and offline. */}
           {state.status === 'offline' && (
             <Tag color="blue" role="status" data-testid="viewer-offline">

@@ -1,0 +1,22 @@
+import { LessonForPupil, LessonForTeacher, type JoinLesson, type StartLesson } from '@helix/shared/lessons';
+import { baseSessionApi, tenantApi } from '../api/client';
+
+/** POST /lessons: start a live lesson on a model (the teacher's tenant). */
+export async function startLesson(input: StartLesson): Promise<LessonForTeacher> {
+  return LessonForTeacher.parse(await tenantApi.post('/lessons', input));
+}
+
+/** GET /lessons/{id}: the lesson and the teacher's tokens (the teacher's page, also after a reload). */
+export async function fetchLesson(id: string, signal?: AbortSignal): Promise<LessonForTeacher> {
+  return LessonForTeacher.parse(
+    await tenantApi.get(`/lessons/${encodeURIComponent(id)}`, { signal, toast: false }),
+  );
+}
+
+/**
+ * POST /api/lessons/join: a public call, with the session when there is one (a signed-in pupil joins
+ * under their own name). The form shows the refusals (404, 409, 429) itself: no toast.
+ */
+export async function joinLesson(input: JoinLesson): Promise<LessonForPupil> {
+  return LessonForPupil.parse(await baseSessionApi.post('/lessons/join', input, { toast: false }));
+}
