@@ -20,8 +20,9 @@
  *   npm run bench        (or: npx tsx apps/api/bench/embed-path.bench.ts)
  *
  * Environment: BENCH_SLICES, BENCH_SLICE_SECONDS, BENCH_MIN_RATIO, BENCH_MAX_P99_RATIO,
- * BENCH_CONCURRENCY (default 50), BENCH_CPU_PROF (a folder: the server process writes its
- * node --cpu-prof profile there), BENCH_FLOW=detail (the page loads as they were before issue 30:
+ * BENCH_CONCURRENCY (default 50), BENCH_CPU_PROF (a folder: the server process writes a CPU profile
+ * of each embed slice there, embed-slice-N.cpuprofile: the page loads alone, without the start-up or
+ * the bare handler's slices), BENCH_LOG (the server's log level, default silent), BENCH_FLOW=detail (the page loads as they were before issue 30:
  * POST /api/model/embed/detail, then the viewer's call; for comparing), plus what the tests use
  * (TEST_ADMIN_DATABASE_URL / DATABASE_URL for the PostgreSQL server, REDIS_URL). Everything is on
  * 127.0.0.1; the servers run in a child process so the load generator does not share their event loop.
@@ -36,6 +37,7 @@ import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Session } from 'node:inspector';
 import express from 'express';
 import { createLogger, parseConfig } from '@helix/server';
 import { createDb } from '@helix/server/db';
@@ -72,6 +74,8 @@ interface Setup {
   webDir: string;
   token: string;
   urlModelName: string;
+  /** BENCH_CPU_PROF: where the server process writes a CPU profile of each embed slice. */
+  profileDir?: string;
 }
 
 interface Ready {
@@ -107,7 +111,7 @@ async function serve(setup: Setup) {
     db,
     redis,
     queue: new JobQueue(queueConnection, config.REDIS_PREFIX),
-    logger: createLogger('silent', 'bench'),
+    logger: createLogger(process.env.BENCH_LOG ?? 'silent', 'bench'),
     storage: new LocalStorage(setup.storageDir),
   });
   const bare = express();
@@ -120,9 +124,23 @@ async function serve(setup: Setup) {
       server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
     );
   const ready: Ready = { api: await listen(createServer(app)), bare: await listen(createServer(bare)) };
-  // The parent asks for this process's CPU time around each slice; a normal exit writes --cpu-prof.
+  // The parent asks for this process's CPU time around each slice, and (BENCH_CPU_PROF) for a CPU
+  // profile of each embed slice alone: the start-up and the bare handler's slices stay out of it.
+  const profiler = setup.profileDir ? new Session() : null;
+  profiler?.connect();
+  let profiles = 0;
   process.on('message', (m) => {
     if (m === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    if (m === 'profile' && profiler) {
+      profiler.post('Profiler.enable', () => profiler.post('Profiler.start', () => process.send?.('profiling')));
+    }
+    if (m === 'profiled' && profiler) {
+      profiler.post('Profiler.stop', (err, result) => {
+        const file = path.join(setup.profileDir!, `embed-slice-${(profiles += 1)}.cpuprofile`);
+        if (err) console.error(err);
+        void writeFile(file, JSON.stringify(result?.profile ?? {})).then(() => process.send?.('profiled'));
+      });
+    }
     if (m === 'exit') process.exit(0);
   });
   process.send?.(ready);
@@ -238,7 +256,10 @@ async function main() {
     else await writeFile(path.join(webDir, 'embed.html'), SHELL);
     await writeFile(path.join(webDir, 'index.html'), SHELL);
 
+    const profileDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+    if (profileDir) await mkdir(profileDir, { recursive: true });
     const setup: Setup = {
+      profileDir,
       databaseUrl: database.url,
       prefix,
       storageDir: fixture.storageDir,
@@ -246,10 +267,9 @@ async function main() {
       token,
       urlModelName,
     };
-    const profileDir = process.env.BENCH_CPU_PROF;
     child = fork(fileURLToPath(import.meta.url), ['--serve', JSON.stringify(setup)], {
       stdio: 'inherit',
-      execArgv: [...process.execArgv, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+      execArgv: process.execArgv,
     });
     const server = child;
     const ports = await new Promise<Ready>((resolve, reject) => {
@@ -266,6 +286,18 @@ async function main() {
         };
         server.on('message', on);
         server.send('cpu');
+      });
+    /** Asks the server process to start (`profile`) or stop and write (`profiled`) a CPU profile. */
+    const profiling = (m: 'profile' | 'profiled') =>
+      new Promise<void>((resolve) => {
+        if (!profileDir) return resolve();
+        const on = (answer: unknown) => {
+          if (answer !== (m === 'profile' ? 'profiling' : 'profiled')) return;
+          server.off('message', on);
+          resolve();
+        };
+        server.on('message', on);
+        server.send(m);
       });
     const api = `http://127.0.0.1:${ports.api}`;
     const bareUrl = `http://127.0.0.1:${ports.bare}/bare`;
@@ -374,9 +406,11 @@ async function main() {
           bare.seconds += slice.seconds;
           bareRps = slice.rate;
         } else {
+          await profiling('profile');
           const cpuBefore = await cpuNow();
           const slice = await run(SLICE_SECONDS, embedStep, loadCount);
           embedCpuMs += (await cpuNow()) - cpuBefore;
+          await profiling('profiled');
           both.seconds += slice.seconds;
           loadRps = slice.rate;
         }
@@ -419,11 +453,8 @@ async function main() {
     );
 
     // What the worker's flush-views job does, then count.
-    if (profileDir) {
-      server.send('exit');
-      await new Promise((resolve) => server.once('exit', resolve));
-      console.log(`CPU profile of the server process written to ${profileDir}`);
-    } else server.kill('SIGTERM');
+    if (profileDir) console.log(`CPU profiles of the server process's embed slices written to ${profileDir}`);
+    server.kill('SIGTERM');
     child = undefined;
     const flushed = await flushViews({ db, redis, prefix }, { recover: true });
     const recorded = await recordedViews(db, fixture.modelId);
