@@ -73,6 +73,7 @@ export function servePublicPathsFirst(app: Express, paths: PublicPath[]): void {
     // What app.handle and the router set before the first middleware.
     const req = incoming as Request;
     const res = answer as Response;
+    if (app.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
     req.res = res;
     res.req = req;
     Object.setPrototypeOf(req, app.request);

@@ -25,13 +25,14 @@ function viewerCors(config: Config): RequestHandler {
   const allowed = new URL(config.VIEWER_URL).origin;
   return (req, res, next) => {
     res.vary('Origin');
-    if (req.get('origin') === allowed) {
-      res.set('Access-Control-Allow-Origin', allowed);
-      res.set('Access-Control-Allow-Methods', 'GET, OPTIONS');
+    if (req.headers.origin === allowed) {
+      // setHeader, not res.set: every page load's viewer call passes here, and these need no charset.
+      res.setHeader('Access-Control-Allow-Origin', allowed);
+      res.setHeader('Access-Control-Allow-Methods', 'GET, OPTIONS');
       // Ranged downloads of large models (a Range with several parts is not a simple request).
-      res.set('Access-Control-Allow-Headers', 'Range, If-Range');
-      res.set('Access-Control-Expose-Headers', 'Content-Range, Accept-Ranges, ETag, Content-Length');
-      res.set('Access-Control-Max-Age', '600');
+      res.setHeader('Access-Control-Allow-Headers', 'Range, If-Range');
+      res.setHeader('Access-Control-Expose-Headers', 'Content-Range, Accept-Ranges, ETag, Content-Length');
+      res.setHeader('Access-Control-Max-Age', '600');
     }
     if (req.method === 'OPTIONS') {
       res.status(204).end();
