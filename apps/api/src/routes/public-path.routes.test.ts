@@ -51,8 +51,8 @@ function pagesApp() {
 
 /** Headers but those that differ per request. */
 const headersOf = (res: Answer) => {
-  const { date, 'x-request-id': id, etag, 'content-length': length, ...rest } = res.headers;
-  return rest;
+  const differ = new Set(['date', 'x-request-id', 'etag', 'content-length']);
+  return Object.fromEntries(Object.entries(res.headers).filter(([name]) => !differ.has(name)));
 };
 
 const viewerUrl = (page: string) => {
