@@ -13,7 +13,8 @@ import { metricsRoutes } from './routes/metrics.routes.ts';
 import { registerDbPool, registerQueueDepth, registerViewBuffer } from '@helix/server/metrics/collectors';
 import { startProcessMetrics } from '@helix/server/metrics/metrics';
 import { poolOf } from '@helix/server/db';
-import { securityHeaders } from './http/security.ts';
+import { EMBEDDABLE, securityHeaders } from './http/security.ts';
+import { servePublicPathsFirst } from './http/public-path.ts';
 import { embedFramePolicy } from './http/embed-frame-policy.ts';
 import { publicLinkPage } from './http/public-link-page.ts';
 import { loadServerBundle } from './http/server-render-support.ts';
@@ -40,7 +41,7 @@ import { userRoutes, userTenantRoutes } from './routes/user.routes.ts';
 import { invitationRoutes } from './routes/invitation.routes.ts';
 import { legalRoutes } from './routes/legal.routes.ts';
 import { BULK_INVITE_PATH, bulkInviteBodyParser, usersRoutes } from './routes/users.routes.ts';
-import { viewerRoutes } from './routes/viewer.routes.ts';
+import { viewerModelRoute, viewerRoutes } from './routes/viewer.routes.ts';
 import { oembedRoutes } from './routes/oembed.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { statsRoutes } from './routes/stats.routes.ts';
@@ -85,18 +86,46 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
   const pool = poolOf(deps.db);
   if (pool) registerDbPool(pool);
 
-  app.use(draining.middleware());
-  app.use(requestLogger(deps.logger));
-  app.use(httpMetrics());
+  // Every request's first steps: the drain, the request's id and log line, its metrics.
+  const first = [draining.middleware(), requestLogger(deps.logger)];
+  app.use(...first, httpMetrics());
   const web = config.WEB_DIST_DIR ? serverRenderedPages(deps, config.WEB_DIST_DIR) : null;
   // The guest pages are rendered at the server's first request (the start-up's health check).
+  const warm = web ? [web.chooseSubscription.warm] : [];
   if (web) app.use(web.chooseSubscription.warm);
   // A share or embed page of a link limited to some sites: its frame-ancestors (before the headers).
-  app.use(embedFramePolicy(deps));
-  app.use(securityHeaders(config));
+  const framePolicy = embedFramePolicy(deps);
+  const headers = securityHeaders(config);
+  app.use(framePolicy, headers);
   // Share and embed pages, drawn by the server: before everything a public page does not use.
-  if (config.WEB_DIST_DIR) app.use(publicLinkPage(deps, config.WEB_DIST_DIR));
+  const linkPage = config.WEB_DIST_DIR ? publicLinkPage(deps, config.WEB_DIST_DIR) : null;
+  if (linkPage) app.use(linkPage);
   app.use(metricsRoutes(deps));
+  // The page and the viewer's call, served before the router with the same steps (http/public-path.ts).
+  servePublicPathsFirst(app, [
+    ...(linkPage
+      ? [
+          {
+            methods: ['GET', 'HEAD'],
+            path: EMBEDDABLE,
+            ready: linkPage.ready,
+            steps: [...first, httpMetrics(), ...warm, framePolicy, headers, linkPage, errorHandler],
+          },
+        ]
+      : []),
+    {
+      methods: ['GET', 'HEAD'],
+      path: /^\/api\/viewer\/model$/,
+      steps: [
+        ...first,
+        httpMetrics(viewerModelRoute.path),
+        ...warm,
+        headers,
+        ...viewerModelRoute.chain(deps),
+        errorHandler,
+      ],
+    },
+  ]);
 
   // NUL or a lone surrogate in a path: a 400 before any route (http/unsafe-text.ts).
   app.use('/api', refuseUnstorablePath);

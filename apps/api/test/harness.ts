@@ -9,6 +9,7 @@ import { JobQueue } from '@helix/server/queue/job-queue';
 import type { ServerDeps } from '@helix/server/deps';
 import { createTestDatabase, dropDatabase } from '@helix/stack/test-db';
 import { createApp } from '../src/app.ts';
+import type { Draining } from '../src/http/draining.ts';
 import { checkedApp } from './contract.ts';
 
 /** createApp with every /api answer checked against the reference, for tests that build their own app. */
@@ -52,8 +53,8 @@ export interface Harness {
   redis: Redis;
   config: Config;
   logs: LogCapture;
-  /** Builds another app on the same database and Redis with other settings. */
-  appWith(env: Record<string, string>): Express;
+  /** Builds another app on the same database and Redis with other settings (and its drain, when given). */
+  appWith(env: Record<string, string>, draining?: Draining): Express;
   /**
    * A second API process in all but the process: its own database pool, Redis connections, queue and
    * configuration object (so its own in-process caches), over the same database and Redis prefix.
@@ -100,7 +101,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     redis,
     config,
     logs,
-    appWith: (more) => checkedApp(createApp({ ...deps, config: parseConfig({ ...baseEnv, ...more }) })),
+    appWith: (more, draining) =>
+      checkedApp(createApp({ ...deps, config: parseConfig({ ...baseEnv, ...more }) }, draining)),
     async twin(more = {}) {
       const twinConfig = parseConfig({ ...baseEnv, ...more });
       const twinDb = createTestDb(database.url);

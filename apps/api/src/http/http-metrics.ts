@@ -16,11 +16,32 @@ export function routeLabel(req: Request): string {
   return (req.originalUrl ?? req.url ?? '').startsWith('/api/') ? 'unmatched' : 'web';
 }
 
-/** helix_http_request_duration_seconds by method, route pattern and status, once the answer is sent. */
-export function httpMetrics(): RequestHandler {
+type Series = ReturnType<typeof httpRequestDuration.labels>;
+
+/** Each series' handle, made once: observing through it skips hashing a label object per request. */
+const series = new Map<string, Series>();
+
+const seriesOf = (method: string, route: string, status: number): Series => {
+  const key = `${method} ${status} ${route}`;
+  let one = series.get(key);
+  if (!one) {
+    one = httpRequestDuration.labels({ method, route, status });
+    series.set(key, one);
+  }
+  return one;
+};
+
+/**
+ * helix_http_request_duration_seconds by method, route pattern and status, once the answer is sent.
+ * `route`: the label of a path served without the router (public-path.ts), which no req.route names.
+ */
+export function httpMetrics(route?: string): RequestHandler {
   return (req, res, next) => {
-    const stop = httpRequestDuration.startTimer();
-    res.once('finish', () => stop({ method: req.method, route: routeLabel(req), status: res.statusCode }));
+    const started = performance.now();
+    res.once('finish', () => {
+      const seconds = (performance.now() - started) / 1000;
+      seriesOf(req.method, route ?? routeLabel(req), res.statusCode).observe(seconds);
+    });
     next();
   };
 }

@@ -62,6 +62,21 @@ function shellParts(html: string): [string, string, string, string] {
 /** The web's server bundle, as far as the link pages use it (loaded once, as the app's pages load it). */
 type LinkPages = () => Promise<object | null>;
 
+/** A link page as described for one kind, place and origin (its parts once drawn). */
+interface LinkPage {
+  /** Names the drawn page: its title, head and props. */
+  key: string;
+  title: string;
+  head: string;
+  props: LinkPageProps;
+  /** The page carries this load's viewer token (where TOKEN_SLOT stands). */
+  viewer: boolean;
+  parts?: string[];
+}
+
+/** The page's handler; `ready` once it draws pages itself (the embed document and the renderer loaded). */
+export type LinkPageHandler = RequestHandler & { ready: () => boolean };
+
 /** Pages kept drawn (one per link and look: its parts around the token slots); the least used goes first. */
 const DRAWN = 1_000;
 
@@ -104,7 +119,7 @@ export function publicLinkPage(
   deps: Pick<ServerDeps, 'db' | 'config' | 'logger'>,
   webDist: string,
   pages: LinkPages = loadServerBundle(webDist),
-): RequestHandler {
+): LinkPageHandler {
   const { config } = deps;
   const file = path.join(path.resolve(webDist), 'embed.html');
   const shell = existsSync(file) ? shellParts(readFileSync(file, 'utf8')) : null;
@@ -112,18 +127,79 @@ export function publicLinkPage(
   const viewerOrigin = new URL(config.VIEWER_URL).origin;
   /** Each page drawn once, cut where this load's viewer token goes (the frame's address, the props). */
   const drawn = new LRUCache<string, string[]>({ max: DRAWN });
-  return async (req, res, next) => {
+  /**
+   * What a link's page shows for a kind, place, origin and model file address: the same for every
+   * load of them but for the viewer token, so described once per link record (embed-access.ts keeps a
+   * record for EMBED_ACCESS_CACHE_MS; a change to the link is a new record, so a new description).
+   */
+  const described = new WeakMap<EmbedRecord, Map<string, LinkPage>>();
+  const describe = (
+    at: { kind: 'embed' | 'share'; token: string; origin: string },
+    link: { embed: EmbedRecord; place: 'allowed' | 'unknown' | 'refused'; glb: string } | null,
+  ): LinkPage => {
+    const { kind, token, origin } = at;
+    let props: LinkPageProps = { kind, state: 'unavailable' };
+    let title = 'Link unavailable';
+    let head = '';
+    if (link?.place === 'refused') {
+      props = { kind, state: 'not-allowed' };
+      title = 'Not available on this site';
+    } else if (link) {
+      const { embed, place, glb } = link;
+      const frameUrl =
+        viewerPageUrl(config, embed.model, token, 'embedding', place === 'allowed' ? TOKEN_SLOT : undefined) +
+        (glb ? `&glb=${encodeURIComponent(glb)}` : '');
+      if (kind === 'embed') {
+        const { transparentBackground } = embedBackground(embed);
+        title = embed.model.name || '3D model';
+        props = { kind, state: 'ready', modelName: title, frameUrl, transparent: transparentBackground };
+        // A transparent embed: the page, like the viewer inside it, paints no background.
+        if (transparentBackground) head += '<style>html,body{background:transparent}</style>';
+      } else {
+        const look = presentBrandingLook(embed.tenant.branding, apiOrigin(config));
+        const header = shareHeaderView(
+          {
+            branding: {
+              name: embed.tenant.name,
+              brandLogo: look.brandLogo,
+              primaryColor: look.primaryColor,
+            },
+            modelName: embed.model.name,
+            creatorName: embed.creatorName,
+          },
+          origin,
+        );
+        title = header.title;
+        props = { kind, state: 'ready', header, frameUrl };
+      }
+    }
+    const pageUrl = `${origin}/${kind}/${token}`;
+    // The viewer's document and code come from its own origin: connected while this page arrives.
+    if (props.state === 'ready') head += `<link rel="preconnect" href="${escapeHtml(viewerOrigin)}">`;
+    // A path that cannot be a link of ours names no oEmbed answer.
+    if (EMBED_TOKEN_SHAPE.test(token)) head += oembedDiscovery(config, pageUrl);
+    // The page's own parts name it (a short key instead of the whole page): drawn by React once per
+    // link and look, then every load is those parts with its viewer token spliced in.
+    const key = `${title}\u0000${head}\u0000${JSON.stringify(props)}`;
+    return { key, title, head, props, viewer: link?.place === 'allowed' };
+  };
+  /** The renderer once the bundle is loaded (then the page needs no await before its lookup). */
+  let loaded: LinkPageRenderer['renderLinkPage'] | undefined;
+  const handler: RequestHandler = async (req, res, next) => {
     const match = req.method === 'GET' || req.method === 'HEAD' ? LINK_PAGE.exec(req.path) : null;
     const token = match?.[2];
     if (!shell || !match || !token) {
       next();
       return;
     }
-    let renderLinkPage: LinkPageRenderer['renderLinkPage'] | undefined;
-    try {
-      renderLinkPage = ((await pages()) as Partial<LinkPageRenderer> | null)?.renderLinkPage;
-    } catch (err) {
-      deps.logger.warn({ err }, 'share page: the web server bundle failed to load');
+    let renderLinkPage = loaded;
+    if (!renderLinkPage) {
+      try {
+        renderLinkPage = ((await pages()) as Partial<LinkPageRenderer> | null)?.renderLinkPage;
+        loaded = renderLinkPage;
+      } catch (err) {
+        deps.logger.warn({ err }, 'share page: the web server bundle failed to load');
+      }
     }
     if (!renderLinkPage) {
       next();
@@ -131,10 +207,8 @@ export function publicLinkPage(
     }
     const kind = match[1]!.toLowerCase() as 'embed' | 'share';
     let origin = portal.origin;
-    let props: LinkPageProps = { kind, state: 'unavailable' };
-    let title = 'Link unavailable';
-    let head = '';
     let viewer: string | undefined;
+    let page: LinkPage | undefined;
     try {
       // Looked up already by the frame policy for this request (embed-frame-policy.ts), else here.
       // A token of another shape is no link: the unavailable page, without a lookup.
@@ -149,61 +223,41 @@ export function publicLinkPage(
         const domain = embed.tenant.customDomainName?.toLowerCase();
         if (domain && req.hostname.toLowerCase() === domain) origin = `${portal.protocol}//${domain}`;
         const place = embed.allowedHosts.length > 0 ? placeOf(config, embed, req) : 'allowed';
-        if (place === 'refused') {
-          props = { kind, state: 'not-allowed' };
-          title = 'Not available on this site';
-        } else {
-          if (place === 'allowed') viewer = embedViewerToken(config, embed.id, req.ip ?? '');
-          // The model's signed file address too: the viewer's document starts its download at once
-          // (apps/viewer/src/model-hint.ts); the viewer's API call stays the authority on it.
-          const glb = embed.model.fileKey
-            ? `&glb=${encodeURIComponent(signedModelFileUrl(config, embed.model))}`
-            : '';
-          const frameUrl = `${viewerPageUrl(config, embed.model, token, 'embedding', viewer && TOKEN_SLOT)}${glb}`;
-          if (kind === 'embed') {
-            const { transparentBackground } = embedBackground(embed);
-            title = embed.model.name || '3D model';
-            props = { kind, state: 'ready', modelName: title, frameUrl, transparent: transparentBackground };
-            // A transparent embed: the page, like the viewer inside it, paints no background.
-            if (transparentBackground) head += '<style>html,body{background:transparent}</style>';
-          } else {
-            const look = presentBrandingLook(embed.tenant.branding, apiOrigin(config));
-            const header = shareHeaderView(
-              {
-                branding: {
-                  name: embed.tenant.name,
-                  brandLogo: look.brandLogo,
-                  primaryColor: look.primaryColor,
-                },
-                modelName: embed.model.name,
-                creatorName: embed.creatorName,
-              },
-              origin,
-            );
-            title = header.title;
-            props = { kind, state: 'ready', header, frameUrl };
-          }
+        if (place === 'allowed') viewer = embedViewerToken(config, embed.id, req.ip ?? '');
+        // The model's signed file address too: the viewer's document starts its download at once
+        // (apps/viewer/src/model-hint.ts); the viewer's API call stays the authority on it. Signed
+        // for the minute, so a link's page is the same for a minute of loads (but for the token).
+        const glb = embed.model.fileKey ? signedModelFileUrl(config, embed.model) : '';
+        let variants = described.get(embed);
+        if (!variants) {
+          variants = new Map();
+          described.set(embed, variants);
+        }
+        const variant = `${kind}\u0000${place}\u0000${origin}\u0000${glb}`;
+        page = variants.get(variant);
+        if (!page) {
+          page = describe({ kind, token, origin }, { embed, place, glb });
+          variants.set(variant, page);
         }
       }
     } catch (err) {
       deps.logger.warn({ err }, 'share page: link lookup failed');
     }
-    const pageUrl = `${origin}/${kind}/${token}`;
-    // The viewer's document and code come from its own origin: connected while this page arrives.
-    if (props.state === 'ready') head += `<link rel="preconnect" href="${escapeHtml(viewerOrigin)}">`;
-    // A path that cannot be a link of ours names no oEmbed answer.
-    if (EMBED_TOKEN_SHAPE.test(token)) head += oembedDiscovery(config, pageUrl);
-    // The page's own parts name it (a short key instead of the whole page): drawn by React once per
-    // link and look, then every load is those parts with its viewer token spliced in.
-    const key = `${title}\u0000${head}\u0000${JSON.stringify(props)}`;
-    let parts = drawn.get(key);
+    if (!page) {
+      // No link to show (or its lookup failed): the unavailable page, without a viewer.
+      viewer = undefined;
+      page = describe({ kind, token, origin }, null);
+    }
+    let parts = page.parts ?? drawn.get(page.key);
     if (!parts) {
       const [top, inHead, inBody, end] = shell;
-      const root = renderLinkPage(props);
-      const page = `${top}<title>${escapeHtml(titleText(title))}</title>${inHead}${head}</head>${inBody}${root}${end}`;
-      parts = viewer ? page.split(TOKEN_SLOT) : [page];
-      drawn.set(key, parts);
+      const root = renderLinkPage(page.props);
+      const html = `${top}<title>${escapeHtml(titleText(page.title))}</title>${inHead}${page.head}</head>${inBody}${root}${end}`;
+      parts = page.viewer ? html.split(TOKEN_SLOT) : [html];
+      drawn.set(page.key, parts);
     }
+    page.parts = parts;
+    const { key, props } = page;
     res.status(props.state === 'unavailable' ? 404 : 200);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store');
@@ -215,4 +269,5 @@ export function publicLinkPage(
       res.end(parts.join(viewer ?? ''));
     }
   };
+  return Object.assign(handler, { ready: () => shell !== null && loaded !== undefined });
 }

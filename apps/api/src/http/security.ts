@@ -1,5 +1,6 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '@helix/server';
 
 const origin = (url: string | undefined): string[] => {
@@ -85,23 +86,69 @@ export function securityHeaders(config: Config): RequestHandler {
     strictTransportSecurity: config.NODE_ENV === 'production',
     frameguard: embeddable ? false : { action: 'sameorigin' },
   });
-  const strict = helmet(options(false));
-  const embeddable = helmet(options(true));
-  const asset = helmet({
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    strictTransportSecurity: config.NODE_ENV === 'production',
-    contentSecurityPolicy: false,
-    crossOriginOpenerPolicy: false,
-    originAgentCluster: false,
-    referrerPolicy: false,
-    frameguard: false,
-    xDnsPrefetchControl: false,
-    xDownloadOptions: false,
-    xPermittedCrossDomainPolicies: false,
-    xXssProtection: false,
-  });
+  const strict = replayed(helmet(options(false)));
+  const embeddable = replayed(helmet(options(true)), frameAncestorsOf);
+  const asset = replayed(
+    helmet({
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+      strictTransportSecurity: config.NODE_ENV === 'production',
+      contentSecurityPolicy: false,
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      referrerPolicy: false,
+      frameguard: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+    }),
+  );
   return (req, res, next) => {
     const headers = STATIC_ASSET.test(req.path) ? asset : EMBEDDABLE.test(req.path) ? embeddable : strict;
     headers(req, res, next);
+  };
+}
+
+/** One header helmet sets (a value) or removes (null). */
+type HeaderOp = readonly [name: string, value: string | number | readonly string[] | null];
+
+/** Distinct frame-ancestors lists whose headers are kept (a page's referrer can name any site). */
+const RECORDED_POLICIES = 500;
+
+/**
+ * A helmet middleware run once per distinct input and replayed on every answer: helmet's headers are
+ * the same for every request but for the frame-ancestors of a share or embed page (frameAncestorsOf),
+ * so each list of them is run through helmet once (its validation included: a refused value is the
+ * same error, never kept) and its headers are set from the record afterwards. The public embed path
+ * answers thousands of page loads a second; a dozen helmet middlewares per answer was a measurable part.
+ */
+function replayed(headers: RequestHandler, inputOf: (res: Response) => string = () => ''): RequestHandler {
+  const records = new LRUCache<string, HeaderOp[]>({ max: RECORDED_POLICIES });
+  return (req, res, next) => {
+    const key = inputOf(res);
+    let ops = records.get(key);
+    if (!ops) {
+      const recorded: HeaderOp[] = [];
+      const recorder = {
+        locals: res.locals,
+        setHeader: (name: string, value: string | number | readonly string[]) => recorded.push([name, value]),
+        removeHeader: (name: string) => recorded.push([name, null]),
+      };
+      let failed: unknown;
+      headers(req as Request, recorder as unknown as Response, (err?: unknown) => {
+        failed = err;
+      });
+      if (failed) {
+        next(failed);
+        return;
+      }
+      ops = recorded;
+      records.set(key, ops);
+    }
+    for (const [name, value] of ops) {
+      if (value === null) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+    next();
   };
 }

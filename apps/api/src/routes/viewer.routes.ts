@@ -25,13 +25,14 @@ function viewerCors(config: Config): RequestHandler {
   const allowed = new URL(config.VIEWER_URL).origin;
   return (req, res, next) => {
     res.vary('Origin');
-    if (req.get('origin') === allowed) {
-      res.set('Access-Control-Allow-Origin', allowed);
-      res.set('Access-Control-Allow-Methods', 'GET, OPTIONS');
+    if (req.headers.origin === allowed) {
+      // setHeader, not res.set: every page load's viewer call passes here, and these need no charset.
+      res.setHeader('Access-Control-Allow-Origin', allowed);
+      res.setHeader('Access-Control-Allow-Methods', 'GET, OPTIONS');
       // Ranged downloads of large models (a Range with several parts is not a simple request).
-      res.set('Access-Control-Allow-Headers', 'Range, If-Range');
-      res.set('Access-Control-Expose-Headers', 'Content-Range, Accept-Ranges, ETag, Content-Length');
-      res.set('Access-Control-Max-Age', '600');
+      res.setHeader('Access-Control-Allow-Headers', 'Range, If-Range');
+      res.setHeader('Access-Control-Expose-Headers', 'Content-Range, Accept-Ranges, ETag, Content-Length');
+      res.setHeader('Access-Control-Max-Age', '600');
     }
     if (req.method === 'OPTIONS') {
       res.status(204).end();
@@ -86,32 +87,39 @@ const preflight = (path: `/api${string}`) =>
  * Base calls of the viewer host: the model lookup that counts a view, the signed .glb download, and the
  * public images (thumbnails, branding).
  */
+/**
+ * The page load's one API call. Mounted with the others (the router serves a variant of its path) and
+ * served before the router by the public path (http/public-path.ts, app.ts) with the same chain.
+ */
+export const viewerModelRoute = defineRoute({
+  method: 'get',
+  path: '/api/viewer/model',
+  tag: 'Viewer',
+  summary: 'The model a viewer load shows (counts a view)',
+  query: ViewerModelQuery,
+  limited: true,
+  errors: [403, 404, 409],
+  ok: ViewerModel,
+  // The page load's one API call: its limits (address, link) are checked in the script that counts
+  // its view, one Redis round trip in all (public-limit.ts).
+  before: (deps) => [viewerCors(deps.config)],
+  handler: (deps) => async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const query = inputOf(req, ViewerModelQuery);
+    res.json(
+      await loadViewerModel(deps, query, {
+        ip: req.ip ?? '',
+        limit: viewerLoadLimit(deps.config, req, query.subscription),
+      }),
+    );
+  },
+});
+
 const routes = [
   preflight('/api/viewer/model'),
   preflight('/api/viewer/record'),
   preflight('/api/files/models/:id'),
-  defineRoute({
-    method: 'get',
-    path: '/api/viewer/model',
-    tag: 'Viewer',
-    summary: 'The model a viewer load shows (counts a view)',
-    query: ViewerModelQuery,
-    limited: true,
-    errors: [403, 404, 409],
-    ok: ViewerModel,
-    // The page load's one API call: its limits (address, link) are checked in the script that counts
-    // its view, one Redis round trip in all (public-limit.ts).
-    before: (deps) => [viewerCors(deps.config)],
-    handler: (deps) => async (req, res) => {
-      res.set('Cache-Control', 'no-store');
-      res.json(
-        await loadViewerModel(deps, inputOf(req, ViewerModelQuery), {
-          ip: req.ip ?? '',
-          limit: viewerLoadLimit(deps.config, req),
-        }),
-      );
-    },
-  }),
+  viewerModelRoute,
   // The Record control asks before each recording (the server decides again; no view is counted).
   defineRoute({
     method: 'get',

@@ -1,4 +1,29 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+
+/** Signatures kept per secret by `signKept` (each well under 200 bytes with its text). */
+const KEPT_SIGNATURES = 10_000;
+
+interface Signer {
+  /** The secret as a key, made once: a string key is turned into one on every HMAC otherwise. */
+  key: KeyObject;
+  kept: LRUCache<string, string>;
+}
+
+/** One per secret (a process has one; tests make a few). */
+const signers = new Map<string, Signer>();
+const signerOf = (secret: string): Signer => {
+  let signer = signers.get(secret);
+  if (!signer) {
+    if (signers.size >= 8) signers.clear();
+    signer = {
+      key: createSecretKey(Buffer.from(secret, 'utf8')),
+      kept: new LRUCache({ max: KEPT_SIGNATURES }),
+    };
+    signers.set(secret, signer);
+  }
+  return signer;
+};
 
 /**
  * HMAC-SHA256 signatures for what the viewer host (another origin, no cookie) presents: viewer tickets
@@ -6,7 +31,23 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * for one can never be replayed as the other.
  */
 export const sign = (secret: string, label: string, text: string): string =>
-  createHmac('sha256', secret).update(`${label}\n${text}`).digest('base64url');
+  createHmac('sha256', signerOf(secret).key).update(`${label}\n${text}`).digest('base64url');
+
+/**
+ * `sign` of a text that many requests sign alike (a model file's address for the minute, a client
+ * network's tag), remembered: the page load and the viewer's call both sign them on every load.
+ * Only for what may sit in memory (no token: a raw token never outlives its request).
+ */
+export const signKept = (secret: string, label: string, text: string): string => {
+  const { kept } = signerOf(secret);
+  const key = `${label}\n${text}`;
+  let signature = kept.get(key);
+  if (signature === undefined) {
+    signature = sign(secret, label, text);
+    kept.set(key, signature);
+  }
+  return signature;
+};
 
 export const sameSignature = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
@@ -71,7 +112,7 @@ export function signModelFile(
 ): { exp: number; sig: string } {
   // Rounded up to the minute: loads within the same minute share one URL (and a browser cache entry).
   const exp = Math.ceil((nowSeconds() + ttlSeconds) / 60) * 60;
-  return { exp, sig: sign(secret, 'model-file', `${modelId}:${exp}`) };
+  return { exp, sig: signKept(secret, 'model-file', `${modelId}:${exp}`) };
 }
 
 export function verifyModelFile(secret: string, modelId: number, exp: number, sig: string): boolean {

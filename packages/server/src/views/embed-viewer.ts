@@ -64,6 +64,7 @@ export function embedViewerLoad(
   ip: string,
 ): ViewLoad {
   const network = clientNetwork(ip);
+  const networkHash = sha256(network).slice(0, 32);
   const viewer = viewerToken
     ? verifyViewerToken(config.SIGNING_SECRET, viewerToken, { linkId: link.id, network })
     : null;
@@ -74,12 +75,12 @@ export function embedViewerLoad(
     viewer: viewer ? `e:${link.id}:t:${viewer}` : `e:${link.id}:ip:${network}`,
     ceilings: [
       {
-        scope: `${link.id}:${sha256(network).slice(0, 32)}`,
+        scope: `${link.id}:${networkHash}`,
         max: config.VIEWS_PER_ADDRESS_PER_HOUR,
         seconds: CEILING_SECONDS,
       },
       {
-        scope: `t${link.tenantId}:${sha256(network).slice(0, 32)}`,
+        scope: `t${link.tenantId}:${networkHash}`,
         max: config.VIEWS_PER_TENANT_ADDRESS_PER_HOUR,
         seconds: CEILING_SECONDS,
       },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sameSignature, sign } from '../models/signing.ts';
+import { sameSignature, sign, signKept } from '../models/signing.ts';
 
 /**
  * Viewer tokens: who a viewer of a share or embed link is, decided by the server. The share and embed
@@ -38,7 +38,7 @@ export interface ViewerTokenScope {
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const addressTag = (secret: string, network: string) => sign(secret, ADDRESS_LABEL, network).slice(0, 16);
+const addressTag = (secret: string, network: string) => signKept(secret, ADDRESS_LABEL, network).slice(0, 16);
 const ttlOf = (windowSeconds: number) => Math.max(windowSeconds, MIN_TTL_SECONDS);
 
 function encode(secret: string, body: Body): string {
