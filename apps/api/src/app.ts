@@ -18,7 +18,12 @@ import { servePublicPathsFirst } from './http/public-path.ts';
 import { embedFramePolicy } from './http/embed-frame-policy.ts';
 import { publicLinkPage } from './http/public-link-page.ts';
 import { loadServerBundle } from './http/server-render-support.ts';
-import { brandedLogin, CHOOSE_SUBSCRIPTION, guestRenderedPage } from './http/server-render-guest.ts';
+import {
+  brandedLogin,
+  CHOOSE_SUBSCRIPTION,
+  guestRenderedPage,
+  lessonJoin,
+} from './http/server-render-guest.ts';
 import { serverRenderedPage } from './http/server-render.ts';
 import { webApp } from './http/web-app.ts';
 import { auditRoutes } from './routes/audit.routes.ts';
@@ -189,6 +194,7 @@ export function createApp(deps: AppDeps, draining = new Draining()): Express {
     app.get('/user/settings/subscription', web.session('subscription page'));
     app.get('/choose-subscription', web.chooseSubscription.page);
     app.get(['/login', '/login/:brand'], web.login.page);
+    app.get(['/join', '/join/:code'], web.join.page);
     app.use(webApp(web.dist, { portalHost: web.portalHost, googleSignIn: web.googleSignIn }));
   }
 
@@ -220,5 +226,6 @@ function serverRenderedPages(deps: AppDeps, dist: string) {
       (req) => (req.hostname === portalHost ? CHOOSE_SUBSCRIPTION : null),
     ),
     login: guestRenderedPage(deps, { ...options, googleSignIn }, brandedLogin(deps, portalHost)),
+    join: guestRenderedPage(deps, { ...options, googleSignIn }, lessonJoin),
   };
 }

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { GuestRenderContext } from '@helix/shared/server-render';
+import { LESSON_CODE_ALPHABET, LESSON_LIMITS } from '@helix/shared/lessons';
 import type { ServerDeps } from '@helix/server/deps';
 import { AppError } from '@helix/server/errors';
 import { brandingVersion } from '@helix/server/tenants/branding-version';
@@ -183,6 +184,20 @@ export function brandedLogin(deps: ServerDeps, portalHost: string | undefined) {
         }),
     };
   };
+}
+
+/**
+ * A live lesson's join page (issue 32): /join, and /join/{code} from the QR code or link with the code
+ * filled in: a signed-out tablet shows the form at once. One render per code (a class opens the same
+ * one); a path that is not a code is the app shell.
+ */
+export function lessonJoin(req: Request): GuestTarget | null {
+  const code = typeof req.params.code === 'string' ? req.params.code : undefined;
+  if (code === undefined) return { key: '/join', path: '/join' };
+  const valid =
+    code.length === LESSON_LIMITS.codeLength &&
+    [...code.toUpperCase()].every((c) => LESSON_CODE_ALPHABET.includes(c));
+  return valid ? { key: `/join/${code}`, path: `/join/${code}` } : null;
 }
 
 /** The same page for everyone: revalidated like index.html, chosen by the session cookie's absence. */

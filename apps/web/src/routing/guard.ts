@@ -72,6 +72,7 @@ const PAGE_ABILITIES: Array<{ path: RegExp; ability: keyof SessionAbilities }> =
   { path: /^\/user\/settings\/lti$/, ability: 'lti' },
   { path: /^\/user\/settings\/links$/, ability: 'links' },
   { path: /^\/user\/home$/, ability: 'home' },
+  { path: /^\/user\/lessons\/[^/]+$/, ability: 'lessons' },
 ];
 
 /** Payment return pages must survive the few seconds before the payment shows as active. */

@@ -267,7 +267,7 @@ export const routes: RouteObject[] = [
               ),
             },
             { path: '/audit-log', ...auditLogPage() },
-            // A teacher's live lesson: the API's answer is the gate (403 without Lesson.lead).
+            // A teacher's live lesson (the session's `lessons` ability, guard.ts).
             {
               path: '/user/lessons/:id',
               ...lazyPage(

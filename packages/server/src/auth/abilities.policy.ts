@@ -5,7 +5,7 @@ import { canViewBilling, isSchoolUser, mayManageBilling } from '../billing/billi
 import { planInForce, type StoredSubscriptionRow } from '../billing/subscription-state.ts';
 import { canInviteUsers } from '../invites/invite.policy.ts';
 import { canManageLti, canViewClassStats } from '../lti/lti.policy.ts';
-import { canAddModel, canEmbedModel, canListModels, isPlatformAdmin } from '../models/model.policy.ts';
+import { canAddModel, canEmbedModel, canLeadLesson, canListModels, isPlatformAdmin } from '../models/model.policy.ts';
 import { canListSubscribers } from '../newsletter/newsletter.policy.ts';
 import {
   canAddPlatformUser,
@@ -94,6 +94,7 @@ export function abilitiesOf(actor: PolicyActor, now = new Date()): SessionAbilit
     editBranding: canEditBranding(actor),
     tenantAudit: canReadTenantAudit(actor),
     lti: canManageLti(actor),
+    lessons: canLeadLesson(actor),
     addModel: canAddModel(actor),
     createRole: canCreateRole(actor),
     seeViewUsage: school && canListModels(actor),

@@ -122,6 +122,8 @@ export const SessionAbilities = z.object({
   tenantAudit: z.boolean(),
   /** /user/settings/lti (its owner). */
   lti: z.boolean(),
+  /** /user/lessons/{id}: lead live lessons (Lesson.lead, sold by the plan's liveLessons). */
+  lessons: z.boolean(),
   // Global actions.
   /** Add Model. */
   addModel: z.boolean(),
