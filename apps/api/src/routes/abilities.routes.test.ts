@@ -129,11 +129,18 @@ describe('models, links and roles', () => {
       expect(res.status).toBe(200);
       return ModelListResponse.parse(res.body).models.find((m) => m.id === modelId)!.abilities;
     };
-    const school = { view: true, edit: false, embed: true, delete: false };
+    // lesson: the factory's plan does not sell live lessons (lessons.routes.test.ts has one that does).
+    const school = { view: true, edit: false, embed: true, delete: false, lesson: false };
     expect(await abilitiesFor(owner)).toEqual(school);
     expect(await abilitiesFor(schoolAdmin)).toEqual(school);
     expect(await abilitiesFor(plain)).toEqual(school);
-    expect(await abilitiesFor(admin)).toEqual({ view: true, edit: true, embed: true, delete: true });
+    expect(await abilitiesFor(admin)).toEqual({
+      view: true,
+      edit: true,
+      embed: true,
+      delete: true,
+      lesson: true,
+    });
   });
 
   it('a link: its maker and the owner may revoke it, another member does not see it; revoked: nothing', async () => {
