@@ -5,8 +5,8 @@ import { h, icon, ICONS } from './dom.ts';
 let panelCount = 0;
 
 /** A collapsible side panel. `collapsed` is its initial state (the hide_modal flag). */
-function panel(
-  flag: EmbedFlag,
+export function panel(
+  flag: EmbedFlag | 'lesson',
   title: string,
   iconPath: string,
   body: HTMLElement,
@@ -108,7 +108,14 @@ export function layersPanel(viewer: Viewer3D, collapsed: boolean, onChange: () =
   });
   return {
     el: panel('layers', 'Layers', ICONS.layers, h('div', {}, list, all), collapsed),
-    sync: () => viewer.parts.forEach((p, i) => (boxes[i]!.checked = p.object.visible)),
+    sync: () => {
+      // A live lesson's follower sees the leader's layers but cannot change them.
+      viewer.parts.forEach((p, i) => {
+        boxes[i]!.checked = p.object.visible;
+        boxes[i]!.disabled = viewer.isLocked;
+      });
+      all.disabled = viewer.isLocked;
+    },
   };
 }
 
@@ -120,7 +127,11 @@ export function tocPanel(
   const list = h('ol', { class: 'toc-list' });
   const buttons = new Map<Part, HTMLButtonElement>();
   const sync = () => {
-    for (const [p, b] of buttons) b.setAttribute('aria-pressed', String(viewer.highlightedPart === p));
+    for (const [p, b] of buttons) {
+      b.setAttribute('aria-pressed', String(viewer.highlightedPart === p));
+      // A live lesson's follower: still focusable (the descriptions are read), but it selects nothing.
+      b.setAttribute('aria-disabled', String(viewer.isLocked));
+    }
   };
   for (const part of viewer.parts) {
     const descriptionId = `${part.id}-description`;
@@ -138,6 +149,7 @@ export function tocPanel(
       part.description ? h('span', { class: 'toc-description', id: descriptionId }, part.description) : null,
     );
     button.addEventListener('click', () => {
+      if (viewer.isLocked) return;
       if (viewer.highlightedPart === part) {
         viewer.highlight(null);
         onSelect(null);
