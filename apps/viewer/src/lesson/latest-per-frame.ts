@@ -10,8 +10,8 @@ export class LatestPerFrame<T> {
 
   constructor(
     private readonly run: (value: T) => void,
-    private readonly requestFrame: (callback: () => void) => void = (callback) =>
-      void requestAnimationFrame(() => callback()),
+    /** Runs a callback once at the next frame (the viewer's, before it draws: Viewer3D.nextFrame). */
+    private readonly requestFrame: (callback: () => void) => void,
   ) {}
 
   push(value: T): void {

@@ -72,20 +72,26 @@ export async function startLesson(host: LessonHost): Promise<void> {
   });
   ui.addPanel(tools.el);
 
-  const applier = new LatestPerFrame<LessonView>((view) => {
-    applyView(scene, view);
-    state.lessonViewsApplied++;
-    refresh();
-  });
+  // Applied at the start of the viewer's next frame, so that frame draws it.
+  const applier = new LatestPerFrame<LessonView>(
+    (view) => {
+      applyView(scene, view);
+      state.lessonViewsApplied++;
+      refresh();
+    },
+    (callback) => viewer.nextFrame(callback),
+  );
   const reporter = new ViewReporter({
     capture: () => captureView(scene),
-    post: (view) => parent?.postMessage(lessonViewMessage(view), portalOrigin),
+    post: (view) => {
+      parent?.postMessage(lessonViewMessage(view), portalOrigin);
+      state.lessonViewsPosted++;
+    },
     minIntervalMs: 1000 / REPORTS_PER_SECOND,
   });
 
   viewer.onRender(() => {
     if (role === 'lead' && status !== 'over') reporter.rendered();
-    state.lessonViewsPosted = reporter.posted;
     state.cutaway = scene.cutaway();
     state.colours = scene.colours();
     state.pointer = scene.pointer();

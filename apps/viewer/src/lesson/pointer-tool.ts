@@ -17,9 +17,12 @@ export class PointerTool {
     private readonly scene: ViewerLessonScene,
     private readonly onChange: () => void,
   ) {
-    this.picks = new LatestPerFrame(({ x, y }) => {
-      if (this.on) this.scene.setPointer(this.scene.pick(x, y));
-    });
+    this.picks = new LatestPerFrame(
+      ({ x, y }) => {
+        if (this.on) this.scene.setPointer(this.scene.pick(x, y));
+      },
+      (callback) => viewer.nextFrame(callback),
+    );
     const canvas = viewer.renderer.domElement;
     const point = (e: PointerEvent) => {
       if (this.on) this.picks.push({ x: e.clientX, y: e.clientY });

@@ -79,7 +79,25 @@ describe('ViewReporter', () => {
     set(at(7, 'Nucleus'));
     reporter.rendered();
     expect(posted.at(-1)).toEqual(at(7, 'Nucleus'));
-    expect(reporter.posted).toBe(posted.length);
+  });
+
+  it('reports the view as last drawn, and nothing when it went back to the one reported', () => {
+    const { reporter, posted, advance, set } = setup();
+    reporter.rendered();
+    advance(10);
+    set(at(6));
+    reporter.rendered();
+    // Changed again after that frame, without a frame drawn: the drawn view is the one reported.
+    set(at(6.5));
+    advance(40);
+    expect(posted).toEqual([at(5), at(6)]);
+    // Moved away and back within the interval: nothing new to report.
+    set(at(7));
+    reporter.rendered();
+    set(at(6));
+    reporter.rendered();
+    advance(40);
+    expect(posted).toEqual([at(5), at(6)]);
   });
 
   it('reset() makes the next frame report the whole view again (a new leader); stop() drops a trailing report', () => {

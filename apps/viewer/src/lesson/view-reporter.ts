@@ -14,7 +14,7 @@ export interface ViewReporterOptions {
 
 /**
  * The leader's reports: rendered() is called after every drawn frame (so at most once a frame) and
- * reports the view when it differs from the last one reported. Reports are at least minIntervalMs
+ * reports the view as drawn when it differs from the last one reported. Reports are at least minIntervalMs
  * apart: the first change after a pause goes at once, changes meanwhile wait, and the view they end
  * at is always reported (a trailing report), so followers never stop short of the leader.
  */
@@ -22,10 +22,10 @@ export class ViewReporter {
   private sentKey: string | null = null;
   private sentAt = -Infinity;
   private timer: unknown = null;
+  private waiting: LessonView | null = null;
   private readonly now: () => number;
   private readonly setTimer: (run: () => void, ms: number) => unknown;
   private readonly clearTimer: (timer: unknown) => void;
-  posted = 0;
 
   constructor(private readonly options: ViewReporterOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -33,21 +33,31 @@ export class ViewReporter {
     this.clearTimer = options.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>));
   }
 
+  /** A frame was drawn: the view as drawn is reported, now or at the end of the interval. */
   rendered(): void {
-    const view = this.options.capture();
+    this.report(this.options.capture());
+  }
+
+  private report(view: LessonView): void {
     const key = viewKey(view);
-    if (key === this.sentKey) return;
+    if (key === this.sentKey) {
+      this.waiting = null; // back where the last report left it: nothing to add
+      return;
+    }
     const wait = this.sentAt + this.options.minIntervalMs - this.now();
     if (wait > 0) {
+      // The last frame's view (not the camera's now: it may have crept without being drawn).
+      this.waiting = view;
       this.timer ??= this.setTimer(() => {
         this.timer = null;
-        this.rendered();
+        const waiting = this.waiting;
+        this.waiting = null;
+        if (waiting) this.report(waiting);
       }, wait);
       return;
     }
     this.sentKey = key;
     this.sentAt = this.now();
-    this.posted++;
     this.options.post(view);
   }
 
@@ -61,5 +71,6 @@ export class ViewReporter {
   stop(): void {
     if (this.timer !== null) this.clearTimer(this.timer);
     this.timer = null;
+    this.waiting = null;
   }
 }

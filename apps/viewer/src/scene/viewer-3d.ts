@@ -73,6 +73,7 @@ export class Viewer3D {
   private lastTime = 0;
   private frame = 0;
   private renderHooks: (() => void)[] = [];
+  private frameCallbacks: (() => void)[] = [];
   private highlighted: Part | null = null;
   /** Colours set on parts (a live lesson's leader), over the model's own materials. */
   private colours = new Map<Part, string>();
@@ -121,6 +122,9 @@ export class Viewer3D {
     applyMotion();
     motion.addEventListener('change', applyMotion);
     this.controls.autoRotateSpeed = 1.5;
+    // A drag without damping (reduced motion) moves the camera inside the pointer handler, so the
+    // loop's own update() finds nothing left to do: draw on the controls' word instead.
+    this.controls.addEventListener('change', () => this.invalidate());
     this.controls.addEventListener('start', () => {
       this.tween = null;
       this.glide = null;
@@ -135,6 +139,11 @@ export class Viewer3D {
   /** Called after every rendered frame (labels follow the camera this way). */
   onRender(hook: () => void): void {
     this.renderHooks.push(hook);
+  }
+
+  /** Runs `callback` once at the start of the next frame, before it is drawn (what it changes shows then). */
+  nextFrame(callback: () => void): void {
+    this.frameCallbacks.push(callback);
   }
 
   invalidate(): void {
@@ -453,6 +462,11 @@ export class Viewer3D {
 
   private loop = (now: number): void => {
     this.frame = requestAnimationFrame(this.loop);
+    if (this.frameCallbacks.length) {
+      const callbacks = this.frameCallbacks;
+      this.frameCallbacks = [];
+      for (const callback of callbacks) callback();
+    }
     // During an AR session the renderer draws the AR scene (webxr-ar.ts), not this one.
     if (this.renderer.xr.isPresenting) return;
     const dt = this.lastTime ? Math.min((now - this.lastTime) / 1000, 0.1) : 0;
