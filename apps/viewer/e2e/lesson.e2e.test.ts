@@ -5,6 +5,7 @@
  * behind them. The same origin plays the API's GET /api/viewer/model for mode 'lesson' (answered
  * like the portal's modal, with the portal viewer's features) and serves the demo models.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +44,7 @@ const listen = (server: http.Server) =>
  * window.fromViewer holds what the viewer posted (from the frame's window and origin only).
  */
 const lessonPage = (frameSrc: string, viewer: string) => `<!doctype html>
+<html lang="en"><title>Lesson</title>
 <body style="margin:0">
 <iframe id="viewer" title="Lesson model" style="border:0;width:800px;height:560px" src="${frameSrc}"></iframe>
 <script>
@@ -117,10 +119,16 @@ afterAll(async () => {
 });
 
 type Vec3 = [number, number, number];
+/** A lesson page message without its `source` (send() adds it), each kind kept apart. */
+type PageMessage = LessonFrameMessage extends infer M
+  ? M extends unknown
+    ? Omit<M, 'source'>
+    : never
+  : never;
 interface Lesson {
   page: Page;
   frame: Frame;
-  send: (message: Omit<LessonFrameMessage, 'source'>) => Promise<void>;
+  send: (message: PageMessage) => Promise<void>;
   /** The viewer's lesson-view reports so far, checked against the contract. */
   reports: () => Promise<LessonView[]>;
   state: () => Promise<Window['__viewer']>;
@@ -182,6 +190,14 @@ async function openLesson(
 
 /** Hang detectors for the polls (SwiftShader on a shared machine), not speed checks. */
 const POLL = { timeout: 30_000, interval: 100 };
+
+/** Serious and critical accessibility problems in the lesson page and the viewer frame. */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  const axe = await new AxeBuilder({ page }).analyze();
+  return axe.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 const distance = (a: number[], b: number[]) => Math.hypot(...a.map((v, i) => v - b[i]!));
 
@@ -311,6 +327,7 @@ describe('the viewer in a live lesson (mode lesson)', () => {
       pointer: null,
     });
     expect(state.lessonViewsPosted).toBe((await lesson.reports()).length);
+    expect(await accessibilityProblems(page)).toEqual([]);
     await page.context().close();
   }, 180_000);
 
@@ -356,11 +373,13 @@ describe('the viewer in a live lesson (mode lesson)', () => {
     // The panels show the leader's view, greyed out.
     const membrane = frame.getByRole('checkbox', { name: 'Cell membrane' });
     expect(await membrane.isChecked()).toBe(false);
-    expect(await membrane.isDisabled()).toBe(true);
-    expect(await frame.getByRole('radio', { name: 'X' }).isChecked()).toBe(true);
+    expect(await membrane.getAttribute('aria-disabled')).toBe('true');
+    // The lesson's tools make room for the model while following.
+    expect(await frame.locator('section[data-flag="lesson"]').isHidden()).toBe(true);
     expect(await frame.getByTestId('lesson-status').textContent()).toBe(MSG.viewerLessonFollowing);
     // A follower reports nothing.
     expect(await lesson.reports()).toEqual([]);
+    expect(await accessibilityProblems(page)).toEqual([]);
 
     // The pupil drags, presses keys and picks another part: the view stays the leader's.
     await lesson.drag(-150, 40);
@@ -372,10 +391,13 @@ describe('the viewer in a live lesson (mode lesson)', () => {
       .locator('section[data-flag="table_of_content"]')
       .getByRole('button', { name: 'Mitochondria', exact: true })
       .click({ force: true }); // aria-disabled: readable, but it selects nothing
+    await membrane.click({ force: true });
     await lesson.frames(5);
     const after = await lesson.state();
     expect(distance(after.cameraPosition, view.camera.position)).toBeLessThan(1e-3);
     expect(after.selected).toBe('Nucleus');
+    expect(after.hiddenParts).toEqual(['Cell membrane']);
+    expect(await membrane.isChecked()).toBe(false);
     expect(after.lessonViewsApplied).toBe(shown.lessonViewsApplied);
     await page.context().close();
   }, 180_000);

@@ -1,4 +1,4 @@
-import type { LessonView } from '@helix/shared/lessons';
+import { LESSON_LIMITS, type LessonView } from '@helix/shared/lessons';
 import { readApiUrl } from '../api-config.ts';
 import type { Viewer3D } from '../scene/viewer-3d.ts';
 import type { ViewerUi } from '../start/viewer-ui.ts';
@@ -12,11 +12,8 @@ import { applyView, captureView } from './lesson-view.ts';
 import { PointerTool } from './pointer-tool.ts';
 import { ViewReporter } from './view-reporter.ts';
 
-/**
- * A leader's reports per second at most: under the server's LESSON_LIMITS.viewsPerSecond (40), as the
- * issue's 30 camera updates a second.
- */
-const REPORTS_PER_SECOND = 30;
+/** A leader's reports per second at most: the 30 camera updates, within what the server takes. */
+const REPORTS_PER_SECOND = Math.min(30, LESSON_LIMITS.viewsPerSecond);
 /** The pointer's colour: a laser pointer's, whatever the model's colours. */
 const POINTER_COLOUR = '#ff2d55';
 
@@ -30,7 +27,7 @@ export interface LessonHost {
 }
 
 /**
- * The viewer's side of a live lesson (mode 'lesson'; docs/live-lessons.md): the lesson page that
+ * The viewer's side of a live lesson (mode 'lesson'; apps/viewer/README.md, "Live lessons"): the lesson page that
  * frames it (its parent, on the portal's origin) says the role and the connection's status and hands
  * over the leader's views (LessonFrameMessage); the viewer reports its own view when it leads
  * (ViewerLessonMessage).

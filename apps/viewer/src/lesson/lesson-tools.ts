@@ -31,8 +31,8 @@ export interface LessonToolsOptions {
 /**
  * The lesson's panel: a cut-away (an axis, or off, and a position along it), a colour for the
  * selected part (a palette, and its own colour back) and the pointer. Every control is a native
- * form control with a label, so keyboards reach and work them. A follower sees the leader's choices,
- * greyed out (its view is the leader's).
+ * form control with a label, so keyboards reach and work them. Hidden while following (the view is
+ * the leader's); a free pupil uses it on their own view (nothing is reported), the pointer excepted.
  */
 export function lessonTools(options: LessonToolsOptions): { el: HTMLElement; sync(): void } {
   const { viewer, scene, pointer, onChange } = options;
@@ -137,6 +137,8 @@ export function lessonTools(options: LessonToolsOptions): { el: HTMLElement; syn
 
   const sync = () => {
     const locked = viewer.isLocked;
+    // A follower's view is the leader's: the panel makes room for the model meanwhile.
+    el.hidden = locked;
     const cut = scene.cutaway();
     for (const [value, input] of radios) {
       input.checked = (cut?.axis ?? 'off') === value;

@@ -106,7 +106,7 @@ export function buildViewerUi(
   const measureInsets = () => {
     const stageRect = stage.getBoundingClientRect();
     const dockRect = dock.isConnected ? dock.getBoundingClientRect() : null;
-    const anyOpen = !!dock.querySelector('.panel[data-collapsed="false"]');
+    const anyOpen = !!dock.querySelector('.panel:not([hidden])[data-collapsed="false"]');
     if (!dockRect || !dockRect.width) viewer.setInsets(0, 0);
     else if (document.body.dataset.layout === 'mobile')
       viewer.setInsets(0, Math.max(0, stageRect.bottom - dockRect.top));

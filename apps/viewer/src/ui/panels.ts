@@ -90,6 +90,10 @@ export function layersPanel(viewer: Viewer3D, collapsed: boolean, onChange: () =
   for (const part of viewer.parts) {
     const box = h('input', { type: 'checkbox', 'data-part': part.id, checked: true });
     box.checked = true;
+    // A live lesson's follower: the box stays readable and focusable, but does not change.
+    box.addEventListener('click', (e) => {
+      if (viewer.isLocked) e.preventDefault();
+    });
     box.addEventListener('change', () => {
       viewer.setPartVisible(part, box.checked);
       if (!box.checked && viewer.highlightedPart === part) viewer.highlight(null);
@@ -100,6 +104,7 @@ export function layersPanel(viewer: Viewer3D, collapsed: boolean, onChange: () =
   }
   const all = h('button', { type: 'button', class: 'link-button' }, 'Show all');
   all.addEventListener('click', () => {
+    if (viewer.isLocked) return;
     viewer.parts.forEach((p, i) => {
       viewer.setPartVisible(p, true);
       boxes[i]!.checked = true;
@@ -112,9 +117,9 @@ export function layersPanel(viewer: Viewer3D, collapsed: boolean, onChange: () =
       // A live lesson's follower sees the leader's layers but cannot change them.
       viewer.parts.forEach((p, i) => {
         boxes[i]!.checked = p.object.visible;
-        boxes[i]!.disabled = viewer.isLocked;
+        boxes[i]!.setAttribute('aria-disabled', String(viewer.isLocked));
       });
-      all.disabled = viewer.isLocked;
+      all.setAttribute('aria-disabled', String(viewer.isLocked));
     },
   };
 }
