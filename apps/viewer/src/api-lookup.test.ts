@@ -142,6 +142,16 @@ describe('createApiLookup', () => {
     expect(fetch.mock.calls[0]![0]).toContain('currentmode=standard');
   });
 
+  it("asks for a live lesson's frame like the modal: center_model off, no recording, a backdrop", async () => {
+    const lesson = parseViewerParams('?model=animal-cell&subscription=seat.abc&currentmode=lesson');
+    const fetch = mockFetch(json(200, answer({ transparentBackground: true, record: true })));
+    const source = await createApiLookup({ apiUrl: API, fetch })(lesson);
+    expect(source).toMatchObject({ mode: 'lesson', transparent: false, record: false });
+    expect(source?.settings).toEqual(EMBED_FLAGS.filter((f) => f !== 'center_model'));
+    expect(fetch.mock.calls[0]![0]).toContain('currentmode=lesson');
+    expect(fetch.mock.calls[0]![0]).not.toContain('kept');
+  });
+
   it('maps 404 to "Model not found", 403 to "Access denied", 429 to the school view-limit panel', async () => {
     const cases = [
       [404, { statusCode: 404, error: 'NOT_FOUND', message: 'Not found' }, 'not-found', null],

@@ -4,7 +4,7 @@ import { EMBED_FLAGS, type EmbedFlag } from '@helix/shared/embed';
 import { errorKindForStatus, LOAD_ERROR_MESSAGES, ModelLoadError, type LoadErrorKind } from './load-model.ts';
 import { keepViewerToken, keptViewerToken } from './kept-viewer-token.ts';
 import type { Branding, ModelLookup, ModelSource } from './model-source.ts';
-import { parseColour, parseUrl, type ViewerParams } from './params.ts';
+import { isPortalViewer, parseColour, parseUrl, type ViewerParams } from './params.ts';
 
 /**
  * The catalogue lookup through the API (apps/api/MODELS-API.md, "Base calls"):
@@ -105,7 +105,8 @@ function invalidAnswer(status: number, why: string): ModelLoadError {
  * Maps the API's 200 answer to what the viewer shows. The answer is authoritative: the frame's own
  * `settings`/`bg`/`name` parameters are not used (they could be edited to enable features the tenant
  * switched off). In standard mode (the portal's modal) center_model is always off, as the spec's
- * fixed modal feature set says. Branding images and colour are kept only when their flags are on.
+ * fixed modal feature set says; a lesson's frame (the portal's viewer too) likewise, so that every
+ * screen in the lesson has the model at the same place. Branding images and colour are kept only when their flags are on.
  */
 export function sourceFromAnswer(
   body: unknown,
@@ -119,7 +120,7 @@ export function sourceFromAnswer(
   if (!Array.isArray(body.settings)) throw invalidAnswer(status, 'settings is not a list');
   const wanted = new Set(body.settings.filter((f): f is string => typeof f === 'string'));
   const settings: EmbedFlag[] = EMBED_FLAGS.filter(
-    (f) => wanted.has(f) && !(f === 'center_model' && params.currentmode === 'standard'),
+    (f) => wanted.has(f) && !(f === 'center_model' && isPortalViewer(params.currentmode)),
   );
   const b = isRecord(body.branding) ? body.branding : {};
   const branding: Branding = {

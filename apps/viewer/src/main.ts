@@ -17,6 +17,11 @@ const sceneRuntime = import('./scene/scene-runtime.ts');
 sceneRuntime.catch(() => undefined); // awaited (and reported) in start()
 const viewerUi = import('./start/viewer-ui.ts');
 viewerUi.catch(() => undefined); // the same
+// A live lesson's frame only: the lesson bridge (lesson/), its own chunk with the lesson's schemas.
+const lessonBridge = /[?&]currentmode=lesson(&|$)/.test(location.search)
+  ? import('./lesson/lesson-bridge.ts')
+  : null;
+lessonBridge?.catch(() => undefined); // the same
 
 /**
  * One page load of the viewer: which model (findModel: the API's one call), the model shown
@@ -50,6 +55,19 @@ async function start(): Promise<void> {
       throw new ModelLoadError('network', 0, (e as Error)?.message);
     });
     const ui = buildViewerUi(app, state, params, source, flags, shown);
+    if (lessonBridge && params.currentmode === 'lesson') {
+      const { startLesson } = await lessonBridge.catch((e: unknown) => {
+        throw new ModelLoadError('network', 0, (e as Error)?.message);
+      });
+      // Listening before `ready` is posted: the lesson page speaks once the viewer is ready.
+      await startLesson({
+        stage: shown.stage,
+        viewer: shown.viewer,
+        ui,
+        state,
+        collapsed: flags.has('hide_modal'),
+      });
+    }
     ui.sync();
     shown.viewer.renderNow();
     performance.mark('viewer:ready');

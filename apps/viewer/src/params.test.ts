@@ -43,6 +43,8 @@ describe('parseSettings', () => {
     expect(parseSettings(null, 'standard')).toEqual([...STANDARD_MODE_FLAGS]);
     expect(parseSettings(null, 'standard')).not.toContain('center_model');
     expect(parseSettings(null, 'standard')).toHaveLength(15);
+    // A live lesson's frame is the portal's viewer too.
+    expect(parseSettings(null, 'lesson')).toEqual([...STANDARD_MODE_FLAGS]);
   });
 
   it('parses comma lists, camelCase and JSON arrays; ignores unknown names; keeps canonical order', () => {

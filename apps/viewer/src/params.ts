@@ -6,7 +6,10 @@ export interface ViewerParams {
   model: string | null;
   /** The credential for the API lookup: a viewer ticket (standard) or an embed token (embedding). */
   subscription: string | null;
-  /** 'standard' = the portal's viewer modal, 'embedding' = public share/embed pages. */
+  /**
+   * 'standard' = the portal's viewer modal, 'embedding' = public share/embed pages, 'lesson' = a live
+   * lesson's frame (the portal's viewer, driven by the lesson page: lesson/lesson-bridge.ts).
+   */
   currentmode: ViewerMode;
   /** Model version (shown in the info panel; passed to the API lookup). */
   version: string | null;
@@ -85,8 +88,11 @@ export function withoutDevParams(params: ViewerParams): ViewerParams {
   return out;
 }
 
-/** The fixed feature set of the portal's viewer modal (spec: 'fixed, with centerModel false'). */
+/** The fixed feature set of the portal's viewer modal (spec: 'fixed, with centerModel false'), also a lesson's. */
 export const STANDARD_MODE_FLAGS: readonly EmbedFlag[] = EMBED_FLAGS.filter((f) => f !== 'center_model');
+
+/** The portal's own viewer (its modal, a live lesson's frame), as opposed to share and embed pages. */
+export const isPortalViewer = (mode: ViewerMode): boolean => mode === 'standard' || mode === 'lesson';
 
 /** 'centerModel' / 'labels-ui' / 'LABELS_UI' -> 'center_model' / 'labels_ui'. */
 function normaliseFlag(raw: string): string {
@@ -103,7 +109,7 @@ function normaliseFlag(raw: string): string {
  * ignored; the result keeps the canonical EMBED_FLAGS order.
  */
 export function parseSettings(raw: string | null, mode: ViewerMode = 'embedding'): EmbedFlag[] {
-  if (raw === null) return mode === 'standard' ? [...STANDARD_MODE_FLAGS] : [...EMBED_FLAGS];
+  if (raw === null) return isPortalViewer(mode) ? [...STANDARD_MODE_FLAGS] : [...EMBED_FLAGS];
   let items: string[];
   const trimmed = raw.trim();
   if (trimmed.startsWith('[')) {

@@ -31,6 +31,20 @@ export interface ViewerTestState {
   flights: number;
   cameraPosition: number[];
   cameraTarget: number[];
+  /** The highlighted part (as `highlighted`) and the parts switched off in the layers, by name. */
+  selected: string | null;
+  hiddenParts: string[];
+  /** A live lesson (mode 'lesson', lesson/): the frame's role and connection, null in other modes. */
+  lessonRole: 'lead' | 'follow' | 'free' | null;
+  lessonStatus: 'live' | 'reconnecting' | 'over' | null;
+  /** The lesson's cut-away, part colours and pointer (world coordinates) as shown. */
+  cutaway: { axis: 'x' | 'y' | 'z'; offset: number } | null;
+  colours: Record<string, string>;
+  pointer: number[] | null;
+  /** Views handed over by the lesson page and shown (coalesced: at most one a frame). */
+  lessonViewsApplied: number;
+  /** Views this frame reported to the lesson page while leading. */
+  lessonViewsPosted: number;
 }
 
 /** Breakpoint of the compact layout (the spec's 767 px mobile breakpoint). */

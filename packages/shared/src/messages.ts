@@ -244,6 +244,25 @@ export const MSG = {
     'Use the arrow keys to move between parts; each one is highlighted in the view. Enter or Space shows it close up.',
   viewerKeysHelp:
     'Arrow keys turn the model, plus and minus zoom, R resets the view. Tab reaches the controls and the list of parts.',
+  // The viewer in a live lesson (issue 32; wording ours)
+  viewerLesson: 'Lesson',
+  viewerLessonFollowing: 'Following the lesson',
+  viewerCutaway: 'Cut-away',
+  viewerCutawayOff: 'Off',
+  viewerCutawayPosition: 'Cut-away position',
+  viewerPartColour: 'Colour of the selected part',
+  viewerPartColourNone: 'Select a part to colour it.',
+  viewerPartColourOwn: 'Own colour',
+  viewerColourNames: {
+    red: 'Red',
+    orange: 'Orange',
+    yellow: 'Yellow',
+    green: 'Green',
+    blue: 'Blue',
+    purple: 'Purple',
+  },
+  viewerPointer: 'Pointer',
+  viewerPointerHelp: 'With the pointer on, point at the model to show the class where to look.',
   fileLinkInvalid: 'This file link is not valid or has expired.',
   // models area (web; not in the specification, wording ours)
   modelFileType: 'The model file must be a .glb file',

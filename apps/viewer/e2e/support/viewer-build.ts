@@ -21,5 +21,13 @@ export async function ensureViewerBuilt(): Promise<void> {
   );
   if (existsSync(index) && statSync(index).mtimeMs >= sources && !process.env.VIEWER_E2E_REBUILD) return;
   const { build } = await import('vite');
-  await build({ configFile: path.join(appDir, 'vite.config.ts'), logLevel: 'warn' });
+  // Vitest runs with NODE_ENV=test, which would make this a development build (import.meta.env.DEV
+  // true: the page would honour `src` whatever the server says). Build what production serves.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(appDir, 'vite.config.ts'), logLevel: 'warn' });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
 }

@@ -3,11 +3,9 @@ import {
   AmbientLight,
   AnimationMixer,
   Box3,
-  Color,
   DirectionalLight,
   Group,
   HemisphereLight,
-  MeshStandardMaterial,
   NeutralToneMapping,
   PerspectiveCamera,
   Scene,
@@ -16,12 +14,13 @@ import {
   Vector3,
   WebGLRenderer,
   type AnimationAction,
-  type Material,
   type Mesh,
   type Object3D,
+  type Vector3Tuple,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import type { GLTF } from 'three/addons/loaders/GLTFLoader.js';
+import { restylePart } from './part-look.ts';
 
 /** A named top-level part of the model (what layers, labels and the table of contents list). */
 export interface Part {
@@ -41,9 +40,10 @@ interface Tween {
   duration: number;
 }
 
-const HIGHLIGHT = new Color('#ffb020');
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 const VIEW_DIRECTION = new Vector3(0.45, 0.35, 1).normalize();
+/** Time constant (s) of a follower's camera easing towards the leader's (setView). */
+const GLIDE_SECONDS = 0.04;
 
 /** The three.js side of the viewer: scene, camera, controls, framing, animation, highlighting. */
 export class Viewer3D {
@@ -73,7 +73,16 @@ export class Viewer3D {
   private lastTime = 0;
   private frame = 0;
   private renderHooks: (() => void)[] = [];
+  private frameCallbacks: (() => void)[] = [];
   private highlighted: Part | null = null;
+  /** Colours set on parts (a live lesson's leader), over the model's own materials. */
+  private colours = new Map<Part, string>();
+  /** A live lesson's follower: the user's input cannot change the view (setLocked). */
+  private locked = false;
+  /** Tools that use the pointer themselves (drawing, the lesson's pointer) hold the orbit controls. */
+  private pausedBy = new Set<string>();
+  /** Where a follower's camera is easing to (setView). */
+  private glide: { position: Vector3; target: Vector3 } | null = null;
   private resizeObserver: ResizeObserver;
   private modelBox: Box3 | null = null;
   /** Screen space covered by panels (CSS px): the model is framed in the rest. */
@@ -113,7 +122,13 @@ export class Viewer3D {
     applyMotion();
     motion.addEventListener('change', applyMotion);
     this.controls.autoRotateSpeed = 1.5;
-    this.controls.addEventListener('start', () => (this.tween = null));
+    // A drag without damping (reduced motion) moves the camera inside the pointer handler, so the
+    // loop's own update() finds nothing left to do: draw on the controls' word instead.
+    this.controls.addEventListener('change', () => this.invalidate());
+    this.controls.addEventListener('start', () => {
+      this.tween = null;
+      this.glide = null;
+    });
 
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
@@ -124,6 +139,11 @@ export class Viewer3D {
   /** Called after every rendered frame (labels follow the camera this way). */
   onRender(hook: () => void): void {
     this.renderHooks.push(hook);
+  }
+
+  /** Runs `callback` once at the start of the next frame, before it is drawn (what it changes shows then). */
+  nextFrame(callback: () => void): void {
+    this.frameCallbacks.push(callback);
   }
 
   invalidate(): void {
@@ -161,6 +181,11 @@ export class Viewer3D {
       this.camera.setViewOffset(width, height, -left / 2, bottom / 2, width, height);
     else this.camera.clearViewOffset();
     this.camera.updateProjectionMatrix();
+  }
+
+  /** The model's bounding box in world coordinates (null before a model is set). */
+  get bounds(): Box3 | null {
+    return this.modelBox;
   }
 
   /** Frames the model again for the current size and insets (before the user has moved the view). */
@@ -263,31 +288,90 @@ export class Viewer3D {
   setPlaying(on: boolean): void {
     this.playing = on;
     if (this.hasAnimations) for (const a of this.actions) a.paused = !on;
-    else this.controls.autoRotate = on;
+    else this.controls.autoRotate = on && !this.locked;
+    this.invalidate();
+  }
+
+  /**
+   * A live lesson's follower (lesson/): orbit, zoom, pan, the keys, Reset, flights to a part and
+   * auto-rotation cannot move the camera; only setView does. A drag's glide left over is spent first.
+   */
+  setLocked(on: boolean): void {
+    if (on === this.locked) return;
+    this.locked = on;
+    if (on) {
+      this.tween = null;
+      this.settleControls();
+    }
+    this.controls.autoRotate = this.playing && !this.hasAnimations && !on;
+    this.applyInputState();
+    this.invalidate();
+  }
+
+  get isLocked(): boolean {
+    return this.locked;
+  }
+
+  /** A tool takes the pointer (drawing, pointing): the orbit controls let go of it meanwhile. */
+  pauseInput(tool: string, on: boolean): void {
+    if (on) this.pausedBy.add(tool);
+    else this.pausedBy.delete(tool);
+    this.applyInputState();
+  }
+
+  private applyInputState(): void {
+    this.controls.enabled = !this.locked && this.pausedBy.size === 0;
+  }
+
+  /** Applies (and clears) any glide left from a drag or a key: update() without damping does. */
+  private settleControls(): void {
+    const damping = this.controls.enableDamping;
+    this.controls.enableDamping = false;
+    this.controls.update();
+    this.controls.enableDamping = damping;
+  }
+
+  /**
+   * Puts the camera at `position` looking at `target` (world coordinates; a lesson's leader's view):
+   * eased over a few frames when `ease` (the latest call's view wins), at once under reduced motion.
+   * The distance limits widen to take it (the leader's frame may have another shape).
+   */
+  setView(position: Vector3Tuple, target: Vector3Tuple, ease: boolean): void {
+    this.tween = null;
+    const to = { position: new Vector3(...position), target: new Vector3(...target) };
+    const distance = to.position.distanceTo(to.target);
+    this.controls.maxDistance = Math.max(this.controls.maxDistance, distance);
+    this.controls.minDistance = Math.min(this.controls.minDistance, distance);
+    if (ease && !this.reducedMotion) this.glide = to;
+    else {
+      this.glide = null;
+      this.camera.position.copy(to.position);
+      this.controls.target.copy(to.target);
+    }
     this.invalidate();
   }
 
   /** factor < 1 zooms in, > 1 zooms out. */
   zoom(factor: number): void {
+    if (this.locked) return;
     if (factor < 1) this.controls.dollyOut(1 / factor);
     else this.controls.dollyIn(factor);
     this.invalidate();
   }
 
   orbit(left: number, up: number): void {
+    if (this.locked) return;
     this.controls.rotateLeft(left);
     this.controls.rotateUp(up);
     this.invalidate();
   }
 
   resetView(): void {
+    if (this.locked) return;
     this.tween = null;
-    // Spend any glide left from a drag or a key first (update() without damping applies and clears
-    // it), so the saved view is where the camera ends up.
-    const damping = this.controls.enableDamping;
-    this.controls.enableDamping = false;
-    this.controls.update();
-    this.controls.enableDamping = damping;
+    this.glide = null;
+    // Spend any glide left from a drag or a key first, so the saved view is where the camera ends up.
+    this.settleControls();
     this.controls.reset();
     this.highlight(null);
     this.invalidate();
@@ -295,6 +379,7 @@ export class Viewer3D {
 
   /** Moves the orbit target to a part and frames it: a smooth flight, or a jump under reduced motion. */
   focusPart(part: Part): void {
+    if (this.locked) return;
     const box = new Box3();
     part.object.traverseVisible((o) => {
       if ((o as Mesh).isMesh) box.expandByObject(o);
@@ -323,36 +408,31 @@ export class Viewer3D {
 
   /** Emissive highlight on one part (null clears). Materials are cloned so shared ones stay intact. */
   highlight(part: Part | null): void {
-    if (this.highlighted) {
-      this.highlighted.object.traverse((o) => {
-        const mesh = o as Mesh;
-        const original = mesh.userData.__originalMaterial as Material | Material[] | undefined;
-        if (mesh.isMesh && original) {
-          (Array.isArray(mesh.material) ? mesh.material : [mesh.material]).forEach((m) => m.dispose());
-          mesh.material = original;
-          delete mesh.userData.__originalMaterial;
-        }
-      });
-    }
+    const previous = this.highlighted;
     this.highlighted = part;
-    if (part) {
-      part.object.traverse((o) => {
-        const mesh = o as Mesh;
-        if (!mesh.isMesh) return;
-        mesh.userData.__originalMaterial = mesh.material;
-        const glow = (m: Material) => {
-          const c = m.clone();
-          if (c instanceof MeshStandardMaterial) {
-            c.emissive = HIGHLIGHT.clone();
-            c.emissiveIntensity = 0.55;
-            if (c.transparent) c.opacity = Math.min(1, c.opacity + 0.25);
-          }
-          return c;
-        };
-        mesh.material = Array.isArray(mesh.material) ? mesh.material.map(glow) : glow(mesh.material);
-      });
-    }
+    if (previous && previous !== part) this.restyle(previous);
+    if (part) this.restyle(part);
     this.invalidate();
+  }
+
+  /** A colour (#rrggbb) over a part's own materials; null gives the part its own back. */
+  setPartColour(part: Part, colour: string | null): void {
+    if ((this.colours.get(part) ?? null) === colour) return;
+    if (colour) this.colours.set(part, colour);
+    else this.colours.delete(part);
+    this.restyle(part);
+    this.invalidate();
+  }
+
+  partColour(part: Part): string | null {
+    return this.colours.get(part) ?? null;
+  }
+
+  private restyle(part: Part): void {
+    restylePart(part.object, {
+      colour: this.colours.get(part) ?? null,
+      highlighted: this.highlighted === part,
+    });
   }
 
   get highlightedPart(): Part | null {
@@ -382,11 +462,32 @@ export class Viewer3D {
 
   private loop = (now: number): void => {
     this.frame = requestAnimationFrame(this.loop);
+    if (this.frameCallbacks.length) {
+      const callbacks = this.frameCallbacks;
+      this.frameCallbacks = [];
+      for (const callback of callbacks) callback();
+    }
     // During an AR session the renderer draws the AR scene (webxr-ar.ts), not this one.
     if (this.renderer.xr.isPresenting) return;
     const dt = this.lastTime ? Math.min((now - this.lastTime) / 1000, 0.1) : 0;
     this.lastTime = now;
     let dirty = this.needsRender;
+    if (this.glide) {
+      // Exponential easing: a new view mid-way simply becomes the new goal (no queue, no restart).
+      const k = 1 - Math.exp(-dt / GLIDE_SECONDS);
+      this.camera.position.lerp(this.glide.position, k);
+      this.controls.target.lerp(this.glide.target, k);
+      const close = this.modelRadius * 1e-4;
+      if (
+        this.camera.position.distanceTo(this.glide.position) < close &&
+        this.controls.target.distanceTo(this.glide.target) < close
+      ) {
+        this.camera.position.copy(this.glide.position);
+        this.controls.target.copy(this.glide.target);
+        this.glide = null;
+      }
+      dirty = true;
+    }
     if (this.tween) {
       const t = Math.min(1, (performance.now() - this.tween.start) / this.tween.duration);
       const e = t < 0.5 ? 4 * t * t * t : 1 - Math.pow(-2 * t + 2, 3) / 2;

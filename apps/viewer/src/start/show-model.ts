@@ -79,6 +79,8 @@ export async function showModel(
     state.cameraPosition = viewer.camera.position.toArray();
     state.cameraTarget = viewer.controls.target.toArray();
     state.highlighted = viewer.highlightedPart?.name ?? null;
+    state.selected = state.highlighted;
+    state.hiddenParts = viewer.parts.filter((p) => !p.object.visible).map((p) => p.name);
     state.flights = viewer.flights;
   });
   state.reducedMotion = viewer.reducedMotion;

@@ -30,6 +30,15 @@ export function createViewerState(): ViewerTestState {
     flights: 0,
     cameraPosition: [0, 0, 0],
     cameraTarget: [0, 0, 0],
+    selected: null,
+    hiddenParts: [],
+    lessonRole: null,
+    lessonStatus: null,
+    cutaway: null,
+    colours: {},
+    pointer: null,
+    lessonViewsApplied: 0,
+    lessonViewsPosted: 0,
   };
   window.__viewer = state;
   return state;

@@ -15,6 +15,15 @@ import { bindKeyboard, buildToolbar } from '../ui/toolbar.ts';
 import type { ViewerTestState } from '../viewer-state.ts';
 import type { ShownModel } from './show-model.ts';
 
+/** What the viewer's controls give the code that drives them from outside (a live lesson, lesson/). */
+export interface ViewerUi {
+  /** Re-reads the viewer into every control (after the view was changed from outside). */
+  sync(): void;
+  labels: LabelLayer | null;
+  /** Adds a panel to the dock (made visible if it was empty). */
+  addPanel(panel: HTMLElement): void;
+}
+
 /**
  * The viewer's controls around the shown model, one piece per flag of the link: the parts outline,
  * labels, drawing, the panel dock (info, layers, table of contents) the model keeps clear of, the
@@ -28,7 +37,7 @@ export function buildViewerUi(
   source: ModelSource,
   flags: ReadonlySet<EmbedFlag>,
   shown: ShownModel,
-): { sync: () => void } {
+): ViewerUi {
   const { viewer, gltf, stage, title } = shown;
   const collapsed = flags.has('hide_modal');
   document.body.dataset.panels = collapsed ? 'collapsed' : 'expanded';
@@ -97,7 +106,7 @@ export function buildViewerUi(
   const measureInsets = () => {
     const stageRect = stage.getBoundingClientRect();
     const dockRect = dock.isConnected ? dock.getBoundingClientRect() : null;
-    const anyOpen = !!dock.querySelector('.panel[data-collapsed="false"]');
+    const anyOpen = !!dock.querySelector('.panel:not([hidden])[data-collapsed="false"]');
     if (!dockRect || !dockRect.width) viewer.setInsets(0, 0);
     else if (document.body.dataset.layout === 'mobile')
       viewer.setInsets(0, Math.max(0, stageRect.bottom - dockRect.top));
@@ -157,7 +166,16 @@ export function buildViewerUi(
     );
   }
 
-  // Reduced motion: nothing moves on its own (the Play button still starts it on request).
-  viewer.setPlaying(flags.has('animate') && !viewer.reducedMotion);
-  return { sync: () => toolbar.sync() };
+  // Reduced motion: nothing moves on its own (the Play button still starts it on request). In a live
+  // lesson the camera does not turn by itself either: the leader's camera is the class's.
+  const autoRotates = !viewer.hasAnimations && params.currentmode === 'lesson';
+  viewer.setPlaying(flags.has('animate') && !viewer.reducedMotion && !autoRotates);
+  return {
+    sync: () => toolbar.sync(),
+    labels,
+    addPanel: (panel) => {
+      dock.append(panel);
+      if (!dock.isConnected) toolbar.el.before(dock);
+    },
+  };
 }

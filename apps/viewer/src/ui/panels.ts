@@ -5,8 +5,8 @@ import { h, icon, ICONS } from './dom.ts';
 let panelCount = 0;
 
 /** A collapsible side panel. `collapsed` is its initial state (the hide_modal flag). */
-function panel(
-  flag: EmbedFlag,
+export function panel(
+  flag: EmbedFlag | 'lesson',
   title: string,
   iconPath: string,
   body: HTMLElement,
@@ -90,6 +90,10 @@ export function layersPanel(viewer: Viewer3D, collapsed: boolean, onChange: () =
   for (const part of viewer.parts) {
     const box = h('input', { type: 'checkbox', 'data-part': part.id, checked: true });
     box.checked = true;
+    // A live lesson's follower: the box stays readable and focusable, but does not change.
+    box.addEventListener('click', (e) => {
+      if (viewer.isLocked) e.preventDefault();
+    });
     box.addEventListener('change', () => {
       viewer.setPartVisible(part, box.checked);
       if (!box.checked && viewer.highlightedPart === part) viewer.highlight(null);
@@ -100,6 +104,7 @@ export function layersPanel(viewer: Viewer3D, collapsed: boolean, onChange: () =
   }
   const all = h('button', { type: 'button', class: 'link-button' }, 'Show all');
   all.addEventListener('click', () => {
+    if (viewer.isLocked) return;
     viewer.parts.forEach((p, i) => {
       viewer.setPartVisible(p, true);
       boxes[i]!.checked = true;
@@ -108,7 +113,14 @@ export function layersPanel(viewer: Viewer3D, collapsed: boolean, onChange: () =
   });
   return {
     el: panel('layers', 'Layers', ICONS.layers, h('div', {}, list, all), collapsed),
-    sync: () => viewer.parts.forEach((p, i) => (boxes[i]!.checked = p.object.visible)),
+    sync: () => {
+      // A live lesson's follower sees the leader's layers but cannot change them.
+      viewer.parts.forEach((p, i) => {
+        boxes[i]!.checked = p.object.visible;
+        boxes[i]!.setAttribute('aria-disabled', String(viewer.isLocked));
+      });
+      all.setAttribute('aria-disabled', String(viewer.isLocked));
+    },
   };
 }
 
@@ -120,7 +132,11 @@ export function tocPanel(
   const list = h('ol', { class: 'toc-list' });
   const buttons = new Map<Part, HTMLButtonElement>();
   const sync = () => {
-    for (const [p, b] of buttons) b.setAttribute('aria-pressed', String(viewer.highlightedPart === p));
+    for (const [p, b] of buttons) {
+      b.setAttribute('aria-pressed', String(viewer.highlightedPart === p));
+      // A live lesson's follower: still focusable (the descriptions are read), but it selects nothing.
+      b.setAttribute('aria-disabled', String(viewer.isLocked));
+    }
   };
   for (const part of viewer.parts) {
     const descriptionId = `${part.id}-description`;
@@ -138,6 +154,7 @@ export function tocPanel(
       part.description ? h('span', { class: 'toc-description', id: descriptionId }, part.description) : null,
     );
     button.addEventListener('click', () => {
+      if (viewer.isLocked) return;
       if (viewer.highlightedPart === part) {
         viewer.highlight(null);
         onSelect(null);

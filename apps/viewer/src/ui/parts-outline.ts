@@ -51,8 +51,9 @@ export function partsOutline(viewer: Viewer3D, onChange: () => void): PartsOutli
 
   /** The part chosen with Enter, Space or a click (null after Escape). */
   let chosen: Part | null = null;
+  // A live lesson's follower reads the parts but cannot change the highlight (the leader's).
   const show = (part: Part) => {
-    if (!part.object.visible) return;
+    if (!part.object.visible || viewer.isLocked) return;
     viewer.highlight(part);
     onChange();
   };
@@ -66,7 +67,7 @@ export function partsOutline(viewer: Viewer3D, onChange: () => void): PartsOutli
     option.addEventListener('focus', () => show(part));
     option.addEventListener('click', () => {
       moveTo(i);
-      if (!part.object.visible) return;
+      if (!part.object.visible || viewer.isLocked) return;
       chosen = part;
       viewer.highlight(part);
       viewer.focusPart(part);
@@ -91,7 +92,7 @@ export function partsOutline(viewer: Viewer3D, onChange: () => void): PartsOutli
           break;
         case 'Enter':
         case ' ':
-          if (part.object.visible) {
+          if (part.object.visible && !viewer.isLocked) {
             chosen = part;
             viewer.highlight(part);
             viewer.focusPart(part);
@@ -99,6 +100,7 @@ export function partsOutline(viewer: Viewer3D, onChange: () => void): PartsOutli
           }
           break;
         case 'Escape':
+          if (viewer.isLocked) break;
           chosen = null;
           viewer.highlight(null);
           onChange();
@@ -113,7 +115,7 @@ export function partsOutline(viewer: Viewer3D, onChange: () => void): PartsOutli
   list.addEventListener('focusout', (e) => {
     // Leaving the list: the part chosen with Enter (or a click) stays highlighted; parts only passed
     // over are not, so Tab-ing through leaves no stray highlight.
-    if (list.contains(e.relatedTarget as Node | null)) return;
+    if (list.contains(e.relatedTarget as Node | null) || viewer.isLocked) return;
     const keep = chosen && chosen.object.visible ? chosen : null;
     if (viewer.highlightedPart !== keep) {
       viewer.highlight(keep);

@@ -64,7 +64,10 @@ export function buildToolbar(ctx: ToolbarContext): Toolbar {
       labels.setVisible(!labels.visible);
       sync();
     });
-    syncers.push(() => b.setAttribute('aria-pressed', String(labels.visible)));
+    syncers.push(() => {
+      b.setAttribute('aria-pressed', String(labels.visible));
+      b.disabled = viewer.isLocked; // a live lesson's follower shows the leader's labels
+    });
     el.append(b);
   }
 
@@ -73,7 +76,7 @@ export function buildToolbar(ctx: ToolbarContext): Toolbar {
     const clear = iconButton('Clear drawing', ICONS.clear);
     toggle.addEventListener('click', () => {
       draw.setActive(!draw.isActive);
-      viewer.controls.enabled = !draw.isActive;
+      viewer.pauseInput('draw', draw.isActive);
       sync();
     });
     clear.addEventListener('click', () => draw.clear());
@@ -97,6 +100,7 @@ export function buildToolbar(ctx: ToolbarContext): Toolbar {
     const zout = iconButton('Zoom out', ICONS.zoomOut);
     zin.addEventListener('click', () => viewer.zoom(1 / ZOOM_STEP));
     zout.addEventListener('click', () => viewer.zoom(ZOOM_STEP));
+    syncers.push(() => (zin.disabled = zout.disabled = viewer.isLocked));
     el.append(
       h(
         'div',
@@ -112,6 +116,7 @@ export function buildToolbar(ctx: ToolbarContext): Toolbar {
     viewer.resetView();
     ctx.onChange();
   });
+  syncers.push(() => (reset.disabled = viewer.isLocked));
   el.append(reset);
 
   const fullscreenAvailable =
@@ -204,7 +209,7 @@ export function bindKeyboard(
       case 'Escape':
         if (draw?.isActive) {
           draw.setActive(false);
-          viewer.controls.enabled = true;
+          viewer.pauseInput('draw', false);
           toolbar.sync();
         } else handled = false;
         break;
