@@ -11,10 +11,14 @@ export const launchBrowser = async (): Promise<Browser> => failOnPageErrors(awai
 
 export const appUrl = (path = '/'): string => new URL(path, inject('apiUrl')).toString();
 
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  options: { viewport?: { width: number; height: number }; reducedMotion?: 'reduce' } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: inject('apiUrl'),
-    viewport: { width: 1280, height: 860 },
+    viewport: options.viewport ?? { width: 1280, height: 860 },
+    reducedMotion: options.reducedMotion,
   });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
