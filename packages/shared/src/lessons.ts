@@ -165,6 +165,11 @@ export type LessonConnectError = z.infer<typeof LessonConnectError>;
 /** POST /api/t/:tenant/lessons: start a lesson on a model the teacher can see. */
 export const StartLesson = z.object({
   modelId: z.number().int().positive(),
+  /**
+   * An instructor's LTI launch ticket of this model (the `subscription` of the launch's viewer page):
+   * the lesson is then the course's (its pupils' launches land in it; views credited to the course).
+   */
+  ltiTicket: z.string().max(1200).optional(),
 });
 export type StartLesson = z.infer<typeof StartLesson>;
 
@@ -210,6 +215,12 @@ export const JoinLesson = z.object({
   name: pupilName.optional(),
 });
 export type JoinLesson = z.infer<typeof JoinLesson>;
+
+/** POST /api/lessons/join/lti: a learner's LTI launch ticket (the join page's `#lti=`). */
+export const JoinLessonByLti = z.object({
+  ticket: z.string({ error: MSG.lessonNotFound }).min(1).max(1200),
+});
+export type JoinLessonByLti = z.infer<typeof JoinLessonByLti>;
 
 /** The answer of join: what the pupil's page needs, nothing stored beyond the lesson. */
 export const LessonForPupil = z.object({

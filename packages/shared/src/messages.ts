@@ -587,6 +587,8 @@ export const MSG = {
   lessonPupilGone: 'This pupil is no longer in the lesson.',
   lessonNotInPlan: 'Live lessons are part of the Educator and Enterprise plans.',
   lessonModelGone: 'This model is no longer available to your school.',
+  lessonLtiPupil: 'Course pupil',
+  lessonLtiTicketInvalid: 'Open this model from your course again to start a lesson for the course.',
   // The pupil's bar and the teacher's panel (what the seat is doing now).
   lessonFollowing: 'Following your teacher',
   lessonExploring: 'Explore freely',

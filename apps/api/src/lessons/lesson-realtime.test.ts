@@ -313,6 +313,39 @@ describe('lesson sockets', () => {
     expect(owner.tenant.id).toBe(row.tenantId);
   });
 
+  it('a leader’s view Redis could not take is stored and sent to the class once Redis answers again', async () => {
+    const cut = await h.twin();
+    try {
+      const base = await serve(cut.app);
+      const { teacher, pupil } = await lesson();
+      const t = await enter(base, teacher.socketToken);
+      const ada = await pupil('Ada');
+      const a = await enter(one, ada.socketToken);
+      const first = next<LessonViewMessage>(a.socket, 'view', viewAt(21));
+      t.socket.emit('view', { view: view(21), sentAt: Date.now() });
+      const stored = await first;
+
+      // The teacher's process loses its Redis command connection: its next views cannot be stored.
+      cut.deps.redis.disconnect();
+      t.socket.emit('view', { view: view(22), sentAt: Date.now() });
+      t.socket.emit('view', { view: view(23, 'nucleus'), sentAt: Date.now() });
+      // A teacher event after the views, answered once they were handled: Redis refuses it too.
+      expect(await ack(t.socket, 'mode', { mode: 'follow' })).toMatchObject({ ok: false });
+
+      // Redis answers again; the teacher sends nothing more: the class still ends on its last view.
+      const last = next<LessonViewMessage>(a.socket, 'view', viewAt(23));
+      await cut.deps.redis.connect();
+      const arrived = await last;
+      expect(arrived).toMatchObject({ by: 'teacher', view: { selected: 'nucleus' } });
+      expect(arrived.seq).toBeGreaterThan(stored.seq);
+      const late = await enter(two, (await pupil('Ben')).socketToken);
+      expect(late.welcome.view).toEqual(arrived);
+    } finally {
+      await lessonRealtimeOf(cut.app).close();
+      await cut.close();
+    }
+  });
+
   it('a stopping process closes its sockets without a word: the client reconnects elsewhere to the current state', async () => {
     const stopping = await h.twin();
     try {

@@ -36,6 +36,20 @@ export type LessonSocket = Socket<DefaultEventsMap, DefaultEventsMap, DefaultEve
 
 /** After the last view of a burst, the latest is sent once more to everyone, reliably, this much later. */
 const TRAILING_VIEW_MS = 250;
+/** A leader's view Redis could not take is tried again this often until Redis takes it. */
+const UNSAVED_RETRY_MS = 500;
+
+/** A leader's latest view that Redis could not store (down, or not answering): stored once it answers. */
+interface UnsavedView {
+  /** The order views reached this process: a later view always wins over this one. */
+  arrival: number;
+  by: string;
+  sent: { sentAt: number; view: LessonViewMessage['view'] };
+  /** The sender's connection (left out of the broadcast), when it was kept. */
+  from: string;
+  /** Kept since (ms): given up after the idle time, when the lesson would have ended anyway. */
+  since: number;
+}
 
 /** A connect refused by the handshake: the client reads `data.reason` (lessons.ts LessonConnectError). */
 function refusal(reason: LessonConnectError['reason'], message: string): Error {
@@ -65,6 +79,10 @@ export class LessonRealtime {
   /** Lessons whose teacher is connected to this process: their idle deadline is kept moving. */
   readonly #teachers = new Map<string, number>();
   readonly #trailing = new Map<string, { timer: NodeJS.Timeout; message: LessonViewMessage; from: string }>();
+  readonly #unsaved = new Map<string, UnsavedView>();
+  #unsavedTimer: NodeJS.Timeout | undefined;
+  #storing = false;
+  #arrivals = 0;
 
   constructor(deps: ServerDeps, draining: Draining) {
     this.deps = deps;
@@ -148,6 +166,76 @@ export class LessonRealtime {
   }
 
   /**
+   * A leader's view (the `view` event, already parsed): stored as the lesson's latest (the Redis
+   * script checks that `by` leads and assigns its seq), then sent to the class. When Redis cannot take
+   * it (an outage), the lesson's latest such view is kept and stored once Redis answers again, then sent
+   * to everyone reliably: a leader who stops moving during an outage still leaves the class on its last
+   * view (docs/live-lessons.md, "Redis outage"). A later view always wins over a kept one.
+   */
+  async acceptView(socket: LessonSocket, sent: UnsavedView['sent']): Promise<void> {
+    const { lessonId, seatId } = socket.data.seat;
+    const arrival = (this.#arrivals += 1);
+    let seq: number | null;
+    try {
+      seq = await this.store.view(lessonId, seatId, sent, this.idleDeadline());
+    } catch (error) {
+      const kept = this.#unsaved.get(lessonId);
+      if (kept && kept.arrival > arrival) return;
+      if (!kept) this.deps.logger.warn({ err: error, lessonId }, 'lesson view kept until Redis answers');
+      this.#unsaved.set(lessonId, { arrival, by: seatId, sent, from: socket.id, since: Date.now() });
+      this.#unsavedTimer ??= setInterval(() => void this.#storeUnsaved(), UNSAVED_RETRY_MS);
+      this.#unsavedTimer.unref();
+      return;
+    }
+    const kept = this.#unsaved.get(lessonId);
+    if (kept && kept.arrival < arrival) this.#unsaved.delete(lessonId);
+    if (seq === null) return; // not the leader (or the lesson just ended): ignored
+    this.broadcastView(socket, lessonId, { seq, by: seatId, ...sent });
+  }
+
+  /** The kept views, stored now if Redis answers, then sent to the class reliably. */
+  async #storeUnsaved(): Promise<void> {
+    if (this.#storing) return; // the previous round still waits for Redis
+    this.#storing = true;
+    try {
+      await this.#storeUnsavedOnce();
+    } finally {
+      this.#storing = false;
+    }
+  }
+
+  async #storeUnsavedOnce(): Promise<void> {
+    for (const [lessonId, kept] of this.#unsaved) {
+      if (Date.now() - kept.since > this.deps.config.LESSON_IDLE_MS) {
+        this.#unsaved.delete(lessonId);
+        continue;
+      }
+      let seq: number | null;
+      try {
+        seq = await this.store.view(lessonId, kept.by, kept.sent, this.idleDeadline());
+      } catch {
+        continue; // still down: next round
+      }
+      // A later view that reached Redis first has a higher seq: this one loses on every client.
+      if (this.#unsaved.get(lessonId) === kept) this.#unsaved.delete(lessonId);
+      if (seq === null) continue; // no longer the leader, or the lesson is over
+      this.deps.logger.info({ lessonId, seq }, 'lesson view stored after Redis answered again');
+      this.io
+        .to(lessonRooms(lessonId).all)
+        .except(kept.from)
+        .emit(LESSON_EVENTS.view, {
+          seq,
+          by: kept.by,
+          ...kept.sent,
+        } satisfies LessonViewMessage);
+    }
+    if (this.#unsaved.size === 0) {
+      clearInterval(this.#unsavedTimer);
+      this.#unsavedTimer = undefined;
+    }
+  }
+
+  /**
    * A view to everyone in the lesson but its sender: volatile (a connection still writing the previous
    * one skips this one), then, once the burst pauses, the latest once more reliably, so every follower
    * ends on the leader's last view even when it skipped.
@@ -184,6 +272,7 @@ export class LessonRealtime {
     const pending = this.#trailing.get(lessonId);
     if (pending) clearTimeout(pending.timer);
     this.#trailing.delete(lessonId);
+    this.#unsaved.delete(lessonId);
     if (ended) this.over(lessonRooms(lessonId).all, reason);
     return ended;
   }
@@ -207,6 +296,9 @@ export class LessonRealtime {
    */
   async close(): Promise<void> {
     clearInterval(this.#sweep);
+    clearInterval(this.#unsavedTimer);
+    this.#unsavedTimer = undefined;
+    this.#unsaved.clear();
     for (const { timer } of this.#trailing.values()) clearTimeout(timer);
     this.#trailing.clear();
     const io = this.#io;

@@ -75,9 +75,7 @@ export function onLessonConnection(realtime: LessonRealtime, socket: LessonSocke
       window.count += 1;
       const sent = LessonViewSend.safeParse(payload);
       if (!sent.success) return;
-      const seq = await store.view(lessonId, seat.seatId, sent.data, realtime.idleDeadline());
-      if (seq === null) return; // not the leader (or the lesson just ended): ignored
-      realtime.broadcastView(socket, lessonId, { seq, by: seat.seatId, ...sent.data });
+      await realtime.acceptView(socket, sent.data);
     }),
   );
 

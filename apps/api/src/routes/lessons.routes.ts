@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MSG } from '@helix/shared';
 import {
   JoinLesson,
+  JoinLessonByLti,
   LessonForPupil,
   LessonForTeacher,
   LessonSummary,
@@ -11,6 +12,7 @@ import {
 import type { ServerDeps } from '@helix/server/deps';
 import { endTeacherLesson } from '@helix/server/lessons/end-lesson.command';
 import { joinLesson } from '@helix/server/lessons/join-lesson.command';
+import { joinLessonByLti } from '@helix/server/lessons/lti-lesson';
 import { startLesson } from '@helix/server/lessons/start-lesson.command';
 import { teacherLessonAnswer } from '@helix/server/lessons/teacher-lesson.query';
 import { actorOf, optionalAuth } from '../http/auth.ts';
@@ -21,9 +23,23 @@ import { API, defineRoute, routerOf, TENANT } from './define-route.ts';
 
 const LessonIdParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
+/** Guessing codes (or tickets): only failures (404) count, per client address. */
+const joinThrottle = (deps: ServerDeps) =>
+  rateLimiter({
+    redis: deps.redis,
+    prefix: deps.config.REDIS_PREFIX,
+    logger: deps.logger,
+    name: 'lesson-join',
+    limit: deps.config.LESSON_JOIN_FAILURES_PER_MINUTE,
+    windowSeconds: 60,
+    onlyFailures: true,
+    failure: (status) => status === 404,
+    message: MSG.lessonJoinThrottled,
+  });
+
 /**
  * Live lessons (docs/live-lessons.md): the teacher's start, read and end (tenant calls, Lesson.lead
- * sold by the plan), and the pupils' join by code (public, a session used when present). The real-time
+ * sold by the plan), the pupils' join by code (public, a session used when present) and by an LTI launch's ticket. The real-time
  * part is socket.io at LESSON_SOCKET_PATH (lessons/lesson-realtime.ts).
  */
 const tenantRoutes = [
@@ -84,24 +100,30 @@ const baseRoutes = [
     limited: true,
     errors: [403, 404, 409],
     ok: LessonForPupil,
-    before: (deps) => [
-      // Guessing codes: only wrong codes count, per client address.
-      rateLimiter({
-        redis: deps.redis,
-        prefix: deps.config.REDIS_PREFIX,
-        logger: deps.logger,
-        name: 'lesson-join',
-        limit: deps.config.LESSON_JOIN_FAILURES_PER_MINUTE,
-        windowSeconds: 60,
-        onlyFailures: true,
-        failure: (status) => status === 404,
-        message: MSG.lessonJoinThrottled,
-      }),
-      optionalAuth(deps.db),
-    ],
+    before: (deps) => [joinThrottle(deps), optionalAuth(deps.db)],
     handler: (deps) => async (req, res) => {
       res.set('Cache-Control', 'no-store');
       res.json(await joinLesson(deps, req.actor ?? null, inputOf(req, JoinLesson)));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/lessons/join/lti',
+    tag: 'Lessons',
+    summary: 'Join the live lesson of a course from an LTI launch',
+    description:
+      'Public. `ticket` is what a learner’s LTI launch put after `#lti=` on the join page: a seat in the live ' +
+      'lesson of that course and model, under the name the learning platform sent, one seat per LTI user per ' +
+      'lesson. No live lesson for it (or a ticket not valid): 404; full: 409; removed: 403. Failures are ' +
+      'limited per address like wrong codes.',
+    body: JoinLessonByLti,
+    limited: true,
+    errors: [403, 404, 409],
+    ok: LessonForPupil,
+    before: (deps) => [joinThrottle(deps)],
+    handler: (deps) => async (req, res) => {
+      res.set('Cache-Control', 'no-store');
+      res.json(await joinLessonByLti(deps, inputOf(req, JoinLessonByLti).ticket));
     },
   }),
 ];

@@ -8,7 +8,9 @@ import {
   LtiSettings,
   LtiToolView,
 } from '@helix/shared/schemas/lti';
+import { LessonForPupil, LessonForTeacher } from '@helix/shared/lessons';
 import { escapeHtml } from '@helix/server/escape-html';
+import { lessonStore } from '@helix/server/lessons/lesson-live';
 import { platformKey, TestLtiPlatform, type PendingLaunch } from '@helix/server/testing/lti-platform';
 import {
   bearer,
@@ -633,5 +635,93 @@ describe('deep linking', () => {
           .query({ session: 'x'.repeat(32) })
       ).status,
     ).toBe(400);
+  });
+});
+
+describe('live lesson from a course', () => {
+  const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';
+  const course = { id: 'course-live', title: 'Biology 9C', label: 'BIO9C' };
+  const launch = async (extra: Partial<Extract<PendingLaunch, { kind: 'resource' }>>) => {
+    const flow = await login(platform, {
+      kind: 'resource',
+      custom: { helix_model: model.urlModelName },
+      context: course,
+      ...extra,
+    });
+    const res = await launchPost({ id_token: flow.idToken, state: flow.state });
+    expect(res.status, res.text).toBe(303);
+    return new URL(res.headers.location as string);
+  };
+  const joinByLti = (ticket: string) => request(h.app).post('/api/lessons/join/lti').send({ ticket });
+
+  it('an instructor’s launch ticket starts the course’s lesson; a learner’s launch lands in it, one seat each', async () => {
+    const plan = await h.db.tenantSubscription.findUniqueOrThrow({ where: { tenantId: school.tenant.id } });
+    await h.db.plan.update({ where: { id: plan.planId! }, data: { liveLessons: true } });
+
+    // The instructor's launch opens the viewer as before; its ticket names an instructor.
+    const taught = await launch({ sub: 'teacher-1', roles: [INSTRUCTOR], name: 'Ms Rivera' });
+    expect(taught.origin).toBe(VIEWER);
+    const instructorTicket = taught.searchParams.get('subscription')!;
+    // A learner's ticket, another model's, or nonsense cannot make a lesson the course's.
+    const learnerTicket = (await launch({ sub: 'pupil-z' })).searchParams.get('subscription')!;
+    const otherModel = await createModel(h, { name: 'Lung' });
+    for (const [modelId, ltiTicket] of [
+      [model.id, learnerTicket],
+      [otherModel.id, instructorTicket],
+      [model.id, 'lti1.not-a-ticket'],
+    ] as const) {
+      const refused = await post(school, '/lessons', { modelId, ltiTicket });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect(refused.body.message).toBe(MSG.lessonLtiTicketInvalid);
+    }
+
+    const started = await post(school, '/lessons', { modelId: model.id, ltiTicket: instructorTicket });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const lesson = LessonForTeacher.parse(started.body).lesson;
+    const row = await h.db.lesson.findUniqueOrThrow({
+      where: { id: lesson.id },
+      include: { ltiContext: true },
+    });
+    expect(row.ltiContext).toMatchObject({ contextId: 'course-live', title: 'Biology 9C' });
+    // Started again with the same ticket: the same lesson.
+    expect(
+      (await post(school, '/lessons', { modelId: model.id, ltiTicket: instructorTicket })).body.lesson.id,
+    ).toBe(lesson.id);
+
+    // A learner of the course lands on the lesson's join page with their ticket after #lti=.
+    const landed = await launch({ sub: 'pupil-ada', name: 'Ada <Lovelace>' });
+    expect(`${landed.origin}${landed.pathname}`).toBe(lesson.joinUrl);
+    const ticket = new URLSearchParams(landed.hash.slice(1)).get('lti')!;
+    expect(landed.search).toBe('');
+    const joined = await joinByLti(ticket);
+    expect(joined.status, JSON.stringify(joined.body)).toBe(200);
+    const seat = LessonForPupil.parse(joined.body);
+    expect(seat).toMatchObject({ lessonId: lesson.id, name: 'Ada Lovelace' });
+    // Launching again (a reload in the LMS) takes the same seat; another learner takes their own.
+    const again = await launch({ sub: 'pupil-ada', name: 'Ada <Lovelace>' });
+    const reseated = LessonForPupil.parse(
+      (await joinByLti(new URLSearchParams(again.hash.slice(1)).get('lti')!)).body,
+    );
+    expect(reseated.pupilId).toBe(seat.pupilId);
+    const ben = await launch({ sub: 'pupil-ben', name: null });
+    const benSeat = LessonForPupil.parse(
+      (await joinByLti(new URLSearchParams(ben.hash.slice(1)).get('lti')!)).body,
+    );
+    expect(benSeat.name).toBe(MSG.lessonLtiPupil);
+    const roster = await lessonStore(h.deps).roster(lesson.id);
+    expect(roster.map((p) => p.name).sort()).toEqual(['Ada Lovelace', MSG.lessonLtiPupil].sort());
+
+    // The instructor, and a learner of another course, still open the viewer.
+    expect((await launch({ sub: 'teacher-1', roles: [INSTRUCTOR] })).origin).toBe(VIEWER);
+    expect(
+      (await launch({ sub: 'pupil-ada', context: { id: 'course-other', title: 'Chemistry' } })).origin,
+    ).toBe(VIEWER);
+    // Nonsense is not a ticket: 404, counted like a wrong code.
+    expect((await joinByLti('lti1.forged')).status).toBe(404);
+
+    // Once the lesson ends, the course's launches open the viewer again and the ticket joins nothing.
+    expect((await post(school, `/lessons/${lesson.id}/end`, {})).status).toBe(200);
+    expect((await launch({ sub: 'pupil-ada' })).origin).toBe(VIEWER);
+    expect((await joinByLti(ticket)).status).toBe(404);
   });
 });

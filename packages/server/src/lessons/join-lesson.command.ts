@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { sign } from '../models/signing.ts';
 import type { Actor } from '../sessions/session.service.ts';
 import { liveLesson, lessonStore } from './lesson-live.ts';
+import type { LessonLive } from './lesson-store.ts';
 import { lessonViewerUrl, presentLessonForPupil } from './lesson.presenter.ts';
 import { signLessonSeat } from './lesson-token.ts';
 
@@ -42,10 +43,23 @@ export async function joinLesson(
   const seatId = actor
     ? signedInSeat(deps.config.SIGNING_SECRET, live.id, actor.user.id)
     : `g${randomBytes(16).toString('base64url')}`;
+  return seatPupil(deps, live, { seatId, name, userId: actor?.user.id ?? null });
+}
+
+/**
+ * Seats a pupil in a live lesson (a seat already theirs is taken again) and answers their seat token
+ * and viewer frame: full 409, removed 403. `userId` is a signed-in pupil's (shown as signed in).
+ */
+export async function seatPupil(
+  deps: ServerDeps,
+  live: LessonLive,
+  pupil: { seatId: string; name: string; userId: number | null },
+): Promise<LessonForPupil> {
+  const { seatId, name, userId } = pupil;
   const seated = await lessonStore(deps).seat(
     live,
     seatId,
-    { name, signedIn: actor !== null },
+    { name, signedIn: userId !== null },
     LESSON_LIMITS.pupils,
   );
   if (seated === 'full') throw AppError.conflict(MSG.lessonFull);
@@ -62,7 +76,7 @@ export async function joinLesson(
     role: 'pupil',
     seatId,
     name,
-    userId: actor?.user.id ?? null,
+    userId,
   });
   return presentLessonForPupil({
     lessonId: live.id,

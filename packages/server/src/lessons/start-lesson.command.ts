@@ -9,6 +9,7 @@ import { visibleTo } from '../models/model.policy.ts';
 import { newLessonCode } from './lesson-code.ts';
 import { lessonExpiresAt, lessonStore } from './lesson-live.ts';
 import { leadRefusal } from './lesson.policy.ts';
+import { courseOfTicket } from './lti-lesson.ts';
 import { teacherLessonAnswer } from './teacher-lesson.query.ts';
 
 /** Codes tried before giving up (with ~9e8 codes and a few thousand live lessons, one almost always does). */
@@ -16,7 +17,8 @@ const CODE_ATTEMPTS = 10;
 
 /**
  * POST /lessons: starts a live lesson on a model the teacher's school can see, or gives back the
- * teacher's lesson on that model that is still live (a second click, another tab). The join code is
+ * teacher's lesson on that model (and course) that is still live (a second click, another tab). With
+ * an instructor's LTI launch ticket the lesson is that course's (lti-lesson.ts). The join code is
  * reserved in Redis (unique among live lessons) before the record is written; the live state follows.
  */
 export async function startLesson(
@@ -31,12 +33,19 @@ export async function startLesson(
     select: { id: true, name: true },
   });
   if (!model) throw AppError.notFound(MSG.lessonModelGone);
+  const ltiContextId = input.ltiTicket ? courseOfTicket(deps, actor, model.id, input.ltiTicket) : null;
   const store = lessonStore(deps);
   const lesson = await withTransaction(deps.db, async (tx) => {
     // One start at a time per teacher and model, so two clicks make one lesson.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('lesson-start'), ${actor.user.id}::int)`;
     const existing = await tx.lesson.findFirst({
-      where: { tenantId: actor.tenant.id, teacherId: actor.user.id, modelId: model.id, status: 'live' },
+      where: {
+        tenantId: actor.tenant.id,
+        teacherId: actor.user.id,
+        modelId: model.id,
+        ltiContextId,
+        status: 'live',
+      },
       orderBy: { startedAt: 'desc' },
     });
     if (existing) return existing;
@@ -46,7 +55,15 @@ export async function startLesson(
       const code = newLessonCode();
       if (!(await store.reserveCode(code, id, lessonExpiresAt(startedAt)))) continue;
       return tx.lesson.create({
-        data: { id, tenantId: actor.tenant.id, modelId: model.id, teacherId: actor.user.id, code, startedAt },
+        data: {
+          id,
+          tenantId: actor.tenant.id,
+          modelId: model.id,
+          teacherId: actor.user.id,
+          code,
+          startedAt,
+          ltiContextId,
+        },
       });
     }
     throw AppError.conflict(MSG.serviceUnavailable);

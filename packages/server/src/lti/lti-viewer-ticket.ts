@@ -9,7 +9,7 @@ import { sameSignature, sign } from '../models/signing.ts';
  */
 const LABEL = 'lti-viewer';
 export const LTI_TICKET_PREFIX = 'lti1.';
-const SHAPE = /^lti1\.([A-Za-z0-9_-]{10,600})\.([A-Za-z0-9_-]{43})$/;
+const SHAPE = /^lti1\.([A-Za-z0-9_-]{10,800})\.([A-Za-z0-9_-]{43})$/;
 
 export interface LtiViewerTicket {
   /** Tenant id. */
@@ -20,6 +20,10 @@ export interface LtiViewerTicket {
   c: number;
   /** The pupil, as a keyed hash (22 characters). */
   v: string;
+  /** 'i' when the launch's roles teach the course (Instructor, Administrator, ...): may start a live lesson. */
+  r?: 'i';
+  /** The user's name from the launch's claims (a live lesson's roster), when the platform shares it. */
+  n?: string;
   /** Unix seconds. */
   exp: number;
 }
@@ -52,6 +56,8 @@ export function verifyLtiViewerTicket(secret: string, ticket: string): LtiViewer
     return null;
   }
   if (!isId(body.t) || !isId(body.m) || !isId(body.c) || typeof body.v !== 'string') return null;
+  if (body.r !== undefined && body.r !== 'i') return null;
+  if (body.n !== undefined && typeof body.n !== 'string') return null;
   if (!Number.isSafeInteger(body.exp) || (body.exp as number) < Math.floor(Date.now() / 1000)) return null;
   return body as LtiViewerTicket;
 }

@@ -5,6 +5,7 @@ import type { LtiPlatform } from '../db.ts';
 import { visibleToTenant } from '../models/model.policy.ts';
 import { viewerPageUrl } from '../models/viewer-urls.ts';
 import { hasActivePlan } from '../views/allowance.ts';
+import { launchName, liveLessonOfCourse, teachesCourse } from '../lessons/lti-lesson.ts';
 import type { ViewLoad } from '../views/record-view.ts';
 import { ltiError } from './lti-errors.ts';
 import { launchedModelName } from './lti-launch.ts';
@@ -34,7 +35,9 @@ async function courseOf(deps: ServerDeps, platform: LtiPlatform, claims: LtiReso
 
 /**
  * A resource link launch (already verified): the model it names, visible to the school and with a
- * file, while the school's plan is in force; the viewer page for it with an LTI viewer ticket. The view
+ * file, while the school's plan is in force; the viewer page for it with an LTI viewer ticket (naming
+ * an instructor as such, and the name the platform sent). A learner whose course has a live lesson on
+ * the model goes to the lesson's join page instead (docs/live-lessons.md, "From a course"). The view
  * itself is counted when the viewer loads (GET /api/viewer/model), like every other view.
  */
 export async function openLaunchedModel(
@@ -42,8 +45,8 @@ export async function openLaunchedModel(
   platform: LtiPlatform,
   claims: LtiResourceLinkClaims,
 ): Promise<{ url: string }> {
-  const name = launchedModelName(claims);
-  if (!name) throw ltiError.noModel();
+  const modelName = launchedModelName(claims);
+  if (!modelName) throw ltiError.noModel();
   const tenant = await deps.db.tenant.findUnique({
     where: { id: platform.tenantId },
     include: tenantInclude,
@@ -51,7 +54,11 @@ export async function openLaunchedModel(
   if (!tenant) throw ltiError.unknownPlatform();
   if (!hasActivePlan(tenant)) throw ltiError.planInactive();
   const model = await deps.db.model.findFirst({
-    where: { urlModelName: name, fileKey: { not: null }, ...visibleToTenant(tenant.id, tenant.isPlatform) },
+    where: {
+      urlModelName: modelName,
+      fileKey: { not: null },
+      ...visibleToTenant(tenant.id, tenant.isPlatform),
+    },
     select: { id: true, urlModelName: true, version: true },
   });
   if (!model) throw ltiError.modelGone();
@@ -61,11 +68,30 @@ export async function openLaunchedModel(
   const pupil = claims.sub
     ? pupilKey(secret, platform.id, claims.sub)
     : randomBytes(16).toString('base64url').slice(0, 22);
+  const instructor = teachesCourse(claims);
+  const name = launchName(claims);
   const ticket = signLtiViewerTicket(
     secret,
-    { t: tenant.id, m: model.id, c: course.id, v: pupil },
+    {
+      t: tenant.id,
+      m: model.id,
+      c: course.id,
+      v: pupil,
+      ...(instructor ? { r: 'i' as const } : {}),
+      ...(name ? { n: name } : {}),
+    },
     deps.config.LTI_VIEWER_TTL_MINUTES * 60,
   );
+  // A learner whose course has a live lesson on this model lands in it (the join page takes the seat
+  // with the ticket after `#lti=`, never sent to a server in the address); otherwise the viewer.
+  if (!instructor) {
+    const lesson = await liveLessonOfCourse(deps, {
+      tenantId: tenant.id,
+      modelId: model.id,
+      courseId: course.id,
+    });
+    if (lesson) return { url: `${lesson.joinUrl}#lti=${ticket}` };
+  }
   return { url: viewerPageUrl(deps.config, model, ticket, 'embedding') };
 }
 

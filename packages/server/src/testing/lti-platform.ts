@@ -46,6 +46,10 @@ export type PendingLaunch =
       context?: { id: string; title?: string; label?: string };
       sub?: string;
       resourceLinkId?: string;
+      /** The launch's roles (default: a learner). */
+      roles?: string[];
+      /** The user's name claim (default 'Pat Pupil'; null: none sent). */
+      name?: string | null;
     }
   | { kind: 'deep-link'; acceptMultiple?: boolean; data?: string; sub?: string };
 
@@ -194,7 +198,8 @@ export class TestLtiPlatform {
     return {
       ...common,
       [LTI_CLAIM.messageType]: 'LtiResourceLinkRequest',
-      [LTI_CLAIM.roles]: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+      [LTI_CLAIM.roles]: launch.roles ?? ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+      ...(launch.name !== undefined ? { name: launch.name ?? undefined } : {}),
       [LTI_CLAIM.resourceLink]: { id: launch.resourceLinkId ?? 'rl-1', title: 'Heart model' },
       ...(launch.context ? { [LTI_CLAIM.context]: launch.context } : {}),
       ...(launch.custom ? { [LTI_CLAIM.custom]: launch.custom } : {}),

@@ -214,6 +214,10 @@ const claimText = (max: number) => z.string().max(max);
 /** What every launch carries besides the JWT's own claims (iss, aud, exp, iat, nonce). */
 const LaunchBase = z.object({
   sub: claimText(255).optional(),
+  /** The user's name (OIDC standard claims, sent when the platform shares names): a lesson's roster. */
+  name: claimText(255).optional(),
+  given_name: claimText(255).optional(),
+  family_name: claimText(255).optional(),
   [LTI_CLAIM.version]: z.literal('1.3.0'),
   [LTI_CLAIM.deploymentId]: claimText(255).min(1),
   [LTI_CLAIM.roles]: z.array(claimText(500)).max(200).default([]),
