@@ -43,6 +43,12 @@ const EXEMPT: Record<string, string> = {
   'POST /api/lti/login': "a platform's login initiation",
   'POST /api/lti/launch': 'a launch from a learning platform',
   'POST /api/lti/deep-link': "a teacher's choice in the picker, posted back to the platform",
+  // Live lessons (docs/live-lessons.md): teaching with the viewer, like opening it; nothing of the
+  // school's set-up changes, and the Lesson row itself keeps who started it, when, and when it ended.
+  'POST /api/t/:tenant/lessons': 'starting a live lesson (the Lesson row records it)',
+  'POST /api/t/:tenant/lessons/:id/end': 'ending a live lesson (the Lesson row records it)',
+  'POST /api/lessons/join': 'a pupil joining a live lesson (a guest: nothing stored beyond the lesson)',
+  'POST /api/lessons/join/lti': 'a learner joining a live lesson from a course launch',
 };
 
 const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
