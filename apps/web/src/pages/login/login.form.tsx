@@ -112,7 +112,7 @@ const TextField = memo(function TextField({
   message: string | undefined;
 }) {
   const id = `login_${field}`;
-  const [value, setValue] = useTypedInput(id, '');
+  const [value, setValue] = useTypedInput<string>(id, '');
   const props = {
     id,
     name: field,
@@ -134,7 +134,7 @@ const TextField = memo(function TextField({
 });
 
 const RememberMe = memo(function RememberMe() {
-  const [checked, setChecked] = useTypedInput('login_rememberMe', false);
+  const [checked, setChecked] = useTypedInput<boolean>('login_rememberMe', false);
   return (
     <Checkbox
       id="login_rememberMe"
