@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ForgotPasswordRequest, LoginRequest, MSG, SetPasswordForm, SignupForm } from '@helix/shared';
 import type { FormInstance } from 'antd';
-import { fieldIssue, zodRule } from './zod-rule';
+import { fieldIssue, firstIssues, zodRule } from './zod-rule';
 import { toFieldErrors } from './server-errors';
 
 const signup = {
@@ -73,6 +73,28 @@ describe('fieldIssue gives the catalogue messages verbatim', () => {
     expect(
       fieldIssue(SetPasswordForm, { password: 'longenough', confirm: 'longenough' }, 'confirm'),
     ).toBeUndefined();
+  });
+});
+
+describe('firstIssues: one validation, every field\'s message', () => {
+  const issuesOf = (values: unknown) => {
+    const result = LoginRequest.safeParse(values);
+    return result.success ? [] : result.error.issues;
+  };
+  it('login with nothing typed: both messages, verbatim', () => {
+    expect(firstIssues(issuesOf({ email: '', password: '' }), ['email', 'password'])).toEqual({
+      email: MSG.loginEmailRequired,
+      password: MSG.loginPasswordRequired,
+    });
+  });
+  it('only the fields asked for, and none for a valid form', () => {
+    expect(firstIssues(issuesOf({ email: 'a@b.co', password: '' }), ['email', 'password'])).toEqual({
+      password: MSG.loginPasswordRequired,
+    });
+    expect(firstIssues(issuesOf({ email: '', password: '' }), ['password'])).toEqual({
+      password: MSG.loginPasswordRequired,
+    });
+    expect(firstIssues(issuesOf({ email: 'a@b.co', password: 'x' }), ['email', 'password'])).toEqual({});
   });
 });
 

@@ -23,7 +23,16 @@ export function toFieldErrors(errors: unknown, fields: readonly string[]): Field
  */
 export function applyServerErrors(form: FormInstance, error: unknown, fields: readonly string[]): void {
   if (!(error instanceof ApiError)) return;
+  form.setFields(placeServerErrors(error, fields));
+}
+
+/**
+ * The server's field errors for a form that keeps its messages itself (pages/login/login.form.tsx),
+ * marked shown as applyServerErrors does.
+ */
+export function placeServerErrors(error: unknown, fields: readonly string[]): FieldError[] {
+  if (!(error instanceof ApiError)) return [];
   const placed = toFieldErrors(error.errors, fields);
-  form.setFields(placed);
   if (placed.length > 0 && placed.length === Object.keys(error.errors ?? {}).length) error.shownInForm = true;
+  return placed;
 }

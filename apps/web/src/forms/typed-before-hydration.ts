@@ -1,5 +1,5 @@
 import type { FormInstance } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useState, type Dispatch, type SetStateAction } from 'react';
 
 /**
  * What a visitor typed or ticked in a server-rendered form before the app hydrated it. React keeps
@@ -35,4 +35,26 @@ export function useTypedBeforeHydration(
     // Once, on mount: later typing reaches the form through its own change events.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+}
+
+/**
+ * The state of one input of a server-rendered form that keeps its own values (antd's inputs are
+ * controlled: an empty state would clear what the page shows on their next render), starting from what
+ * the input held when it was mounted: what was typed or ticked before hydration, else `empty`. Read in
+ * the hydration's commit, before any event reaches the input.
+ */
+export function useTypedInput<T extends string | boolean>(
+  id: string,
+  empty: T,
+): [T, Dispatch<SetStateAction<T>>] {
+  const [value, setValue] = useState<T>(empty);
+  useLayoutEffect(() => {
+    const input = document.getElementById(id);
+    if (!(input instanceof HTMLInputElement)) return;
+    const typed = input.type === 'checkbox' ? input.checked : input.value;
+    if (typeof typed === typeof empty && typed !== empty) setValue(typed as T);
+    // Once, on mount: later typing reaches the state through the input's own change events.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return [value, setValue];
 }

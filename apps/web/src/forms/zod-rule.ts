@@ -21,6 +21,22 @@ export function fieldIssue(schema: SafeParser, values: unknown, field: string): 
 }
 
 /**
+ * Each field's first message among a validation's issues, for a form that validates once, on submit
+ * (pages/login/login.form.tsx). Fields without an issue are absent; issues of other fields are ignored.
+ */
+export function firstIssues<F extends string>(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  fields: readonly F[],
+): Partial<Record<F, string>> {
+  const found: Partial<Record<F, string>> = {};
+  for (const issue of issues) {
+    const field = fields.find((f) => f === issue.path[0]);
+    if (field && found[field] === undefined) found[field] = issue.message;
+  }
+  return found;
+}
+
+/**
  * An antd rule from a shared zod schema: `rules={[zodRule(SignupForm, 'user_name')]}`. The messages are
  * the catalogue's, verbatim, because they come from the same schema the API validates with.
  */

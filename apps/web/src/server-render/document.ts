@@ -16,12 +16,13 @@ const scriptJson = (data: unknown): string => JSON.stringify(data).replace(/</g,
 
 /**
  * index.html with a page rendered in Node inside #root (`data-server-rendered` says which), its title and
- * hoisted links in the head, its styles last in the head, and, for a page with data, the data as a
+ * hoisted links in the head, its styles last in the head (antd's CSS variables as their own elements, then the
+ * CSS), and, for a page with data, the data as a
  * JSON script (not run: `type="application/json"`, which the Content-Security-Policy allows).
  */
 export function serverRenderedDocument(
   indexHtml: string,
-  page: { html: string; css: string },
+  page: { html: string; css: string; styleTags?: string },
   kind: ServerRenderedPage,
   data?: unknown,
 ): string {
@@ -29,7 +30,7 @@ export function serverRenderedDocument(
   const hoisted = HOISTED.exec(page.html)?.[0] ?? '';
   const body = page.html.slice(hoisted.length);
   const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
-  const head = `${hoisted.replace(/<title>[^<]*<\/title>/, '')}<style>${page.css}</style>`;
+  const head = `${hoisted.replace(/<title>[^<]*<\/title>/, '')}${page.styleTags ?? ''}<style>${page.css}</style>`;
   let html = indexHtml;
   if (title) html = html.replace(/<title>[^<]*<\/title>/, () => title);
   html = html.replace('</head>', () => `  ${head}\n  </head>`);

@@ -67,10 +67,15 @@ export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx
   }
   const page = await renderRoute(path, store, undefined, queryClient);
   const css = `${page.css}\n${__PAGE_CSS__[route.kind as keyof typeof __PAGE_CSS__] ?? ''}`;
-  const html = serverRenderedDocument(indexHtml, { html: page.html, css }, route.kind, {
-    ...data,
-    queries: page.queries,
-  });
+  const html = serverRenderedDocument(
+    indexHtml,
+    { html: page.html, css, styleTags: page.styleTags },
+    route.kind,
+    {
+      ...data,
+      queries: page.queries,
+    },
+  );
   return ctx.user === null ? withGoogleFlag(html, ctx.google) : html;
 };
 
