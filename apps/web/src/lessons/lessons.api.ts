@@ -1,4 +1,10 @@
-import { LessonForPupil, LessonForTeacher, type JoinLesson, type StartLesson } from '@helix/shared/lessons';
+import {
+  LessonForPupil,
+  LessonForTeacher,
+  type JoinLesson,
+  type JoinLessonByLti,
+  type StartLesson,
+} from '@helix/shared/lessons';
 import { baseSessionApi, tenantApi } from '../api/client';
 
 /** POST /lessons: start a live lesson on a model (the teacher's tenant). */
@@ -19,4 +25,12 @@ export async function fetchLesson(id: string, signal?: AbortSignal): Promise<Les
  */
 export async function joinLesson(input: JoinLesson): Promise<LessonForPupil> {
   return LessonForPupil.parse(await baseSessionApi.post('/lessons/join', input, { toast: false }));
+}
+
+/**
+ * POST /api/lessons/join/lti: a learner's LTI launch ticket (what the launch put after `#lti=` on the
+ * join page) takes the LTI user's seat, named by the platform. The join page shows refusals: no toast.
+ */
+export async function joinLessonByLti(input: JoinLessonByLti): Promise<LessonForPupil> {
+  return LessonForPupil.parse(await baseSessionApi.post('/lessons/join/lti', input, { toast: false }));
 }

@@ -6,7 +6,7 @@ import { renderRoute } from '../../server-render/render-route.server';
 import { serverRenderedRoute } from '../../server-render/route-prefetch';
 import { aSessionUser } from '../../session/session-user.fixtures';
 import { sessionReadyAtom, sessionUserAtom } from '../../session/session.atoms';
-import { refusalText } from './join.page';
+import { refusalText } from './join-refusal';
 
 const guestStore = () => {
   const store = createStore();

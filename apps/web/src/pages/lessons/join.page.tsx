@@ -1,11 +1,9 @@
-import { Alert, Button, Form, Typography } from 'antd';
+import { Alert, Button, Form, Spin, Typography } from 'antd';
 // The input itself, not antd's Input namespace (apps/web/README.md, "Loading"): a tablet's first page.
 import Input from 'antd/es/input/Input';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { MSG } from '@helix/shared';
 import { JoinLesson, LESSON_LIMITS } from '@helix/shared/lessons';
-import { ApiError } from '../../api/api-error';
 import { applyServerErrors } from '../../forms/server-errors';
 import { useTypedBeforeHydration } from '../../forms/typed-before-hydration';
 import { zodRule } from '../../forms/zod-rule';
@@ -13,6 +11,8 @@ import { joinLesson } from '../../lessons/lessons.api';
 import { keepSeat } from '../../lessons/pupil-seat';
 import { useSessionUser } from '../../session/use-session';
 import { PageTitle } from '../../ui/page-title';
+import { refusalText } from './join-refusal';
+import { useLtiJoin } from './use-lti-join';
 import './join.css';
 
 interface JoinValues {
@@ -23,21 +23,6 @@ interface JoinValues {
 const FORM = 'join-lesson';
 const FIELDS = ['code', 'name'] as const;
 
-/** The catalogue's words for a refused join, when the server's answer carries none of its own. */
-const REFUSALS: Record<number, string> = {
-  404: MSG.lessonNotFound,
-  409: MSG.lessonFull,
-  429: MSG.lessonJoinThrottled,
-};
-
-/** What the form says about a failed join (null: its field errors are shown under the fields). */
-export function refusalText(error: unknown): string | null {
-  if (!(error instanceof ApiError)) return MSG.defaultError;
-  if (error.shownInForm) return null;
-  const fallback = REFUSALS[error.statusCode];
-  return fallback && error.message === MSG.defaultError ? fallback : error.message;
-}
-
 /** A code as typed on a tablet: capitals, no spaces (the schema checks the rest). */
 const asCode = (value: unknown) =>
   typeof value === 'string' ? value.toUpperCase().replace(/\s+/g, '') : value;
@@ -46,7 +31,8 @@ const asCode = (value: unknown) =>
  * /join and /join/{code} (the code from the teacher's link or QR code): a pupil joins a live lesson by
  * its code and a name of their choosing (a signed-in user joins under their own). Rendered on the
  * server for a signed-out visitor (src/server-render/route-prefetch.ts), so a tablet shows the form at
- * once; what is typed before hydration is kept.
+ * once; what is typed before hydration is kept. A learner's LTI launch lands here with its ticket after
+ * `#lti=` and joins with it, without the form (use-lti-join.ts); the form is the way in if it is refused.
  */
 export function JoinPage() {
   const { code } = useParams();
@@ -56,6 +42,7 @@ export function JoinPage() {
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   useTypedBeforeHydration(form, FORM, user ? ['code'] : FIELDS);
+  const joiningByLti = useLtiJoin(setRefusal);
 
   const onFinish = async (values: JoinValues) => {
     const input = user ? { code: values.code } : { code: values.code, name: values.name ?? '' };
@@ -80,7 +67,14 @@ export function JoinPage() {
       <Typography.Title level={1} className="auth-title">
         Join a lesson
       </Typography.Title>
+      {joiningByLti && (
+        <div className="join-lti" role="status" data-testid="join-lti">
+          <Spin />
+          <p>Joining the lesson…</p>
+        </div>
+      )}
       <Form<JoinValues>
+        hidden={joiningByLti}
         form={form}
         name={FORM}
         layout="vertical"
