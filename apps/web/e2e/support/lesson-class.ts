@@ -41,7 +41,7 @@ export const viewerState = (frame: Frame) =>
 /** The distance between two points (the cameras are compared in the model's world units). */
 export const distance = (a: number[], b: number[]) => Math.hypot(...a.map((x, i) => x - (b[i] ?? 0)));
 
-export async function viewerFrame(page: Page): Promise<Frame> {
+async function viewerFrame(page: Page): Promise<Frame> {
   const handle = await page.locator(MODEL_FRAME).elementHandle({ timeout: 60_000 });
   const frame = (await handle!.contentFrame())!;
   await frame.waitForFunction(
@@ -53,7 +53,7 @@ export async function viewerFrame(page: Page): Promise<Frame> {
   return frame;
 }
 
-export async function tablet(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+async function tablet(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const seat = await newPage(browser, { viewport: TABLET, reducedMotion: 'reduce' });
   seat.page.setDefaultTimeout(30_000);
   return seat;
