@@ -8,6 +8,16 @@ import { createTestDb } from '@helix/server/testing/test-db';
 import { createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { DEMO, expectPath, logIn } from './support/accounts.ts';
 import { appUrl, launchBrowser, newPage } from './support/browser.ts';
+import {
+  POLL,
+  distance,
+  join,
+  pupilsMatch,
+  selectPart,
+  startLesson,
+  turn,
+  type Seat,
+} from './support/lesson-class.ts';
 
 /**
  * Across the cluster's processes (`npm run test:e2e:cluster`, HELIX_E2E_CLUSTER=1: two API processes
@@ -53,6 +63,21 @@ async function completedJobs(metricsUrl: string, family: string): Promise<number
   return sum;
 }
 
+/** Live lessons' sockets one API process holds, by role (its helix_lesson_sockets, on its own port). */
+async function lessonSocketsOn(api: string): Promise<{ teacher: number; pupil: number }> {
+  const res = await fetch(`${api}/metrics`, {
+    headers: { authorization: `Bearer ${inject('metricsToken')}` },
+  });
+  const text = await res.text();
+  const held = { teacher: 0, pupil: 0 };
+  for (const line of text.split('\n')) {
+    const role = /^helix_lesson_sockets\{[^}]*role="(teacher|pupil)"/.exec(line)?.[1] as
+      keyof typeof held | undefined;
+    if (role) held[role] = Number(line.split(' ').at(-1));
+  }
+  return held;
+}
+
 /** Caught e-mails per recipient (the test SMTP server writes one .eml per message). */
 function mailsPerAddress(): Map<string, number> {
   const dir = inject('mailDir');
@@ -75,7 +100,9 @@ describe.skipIf(!one || !two)('across the cluster’s processes', () => {
     browser = await launchBrowser();
     db = createTestDb(inject('databaseUrl'));
   });
+  const contexts: { close: () => Promise<void> }[] = [];
   afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
     await browser?.close();
     await db?.$disconnect();
   });
@@ -174,5 +201,93 @@ describe.skipIf(!one || !two)('across the cluster’s processes', () => {
     expect(perWorker.length).toBe(2);
     // Both workers took rows of the batch.
     for (const n of perWorker) expect(n).toBeGreaterThan(0);
+  });
+  it('a live lesson through nginx: the teacher on one process, pupils on the other, every tablet follows; a stopped process’s pupils reconnect and resync', async () => {
+    const names = Object.keys(apis);
+    const sockets = async () => Promise.all(names.map(async (name) => lessonSocketsOn(apis[name]!)));
+    // The pages through nginx (the viewer frame takes messages from the portal's origin only), so nginx
+    // picks each socket's process; each process's metrics say which it took.
+    const before = await sockets();
+    const teacher = await startLesson(browser);
+    contexts.push(teacher.context);
+    const pupils: Seat[] = [];
+    for (const name of ['Ada', 'Brook', 'Cy']) {
+      const pupil = await join(browser, teacher.code, name);
+      contexts.push(pupil.context);
+      pupils.push(pupil);
+    }
+    const held = async () =>
+      (await sockets()).map((now, i) => ({
+        teacher: now.teacher - before[i]!.teacher,
+        pupil: now.pupil - before[i]!.pupil,
+      }));
+    await expect
+      .poll(async () => {
+        const split = await held();
+        return {
+          teachers: split.reduce((n, p) => n + p.teacher, 0),
+          pupils: split.reduce((n, p) => n + p.pupil, 0),
+        };
+      }, POLL)
+      .toEqual({ teachers: 1, pupils: 3 });
+    const split = await held();
+    console.log(
+      'lesson sockets per API process',
+      JSON.stringify(Object.fromEntries(names.map((n, i) => [n, split[i]]))),
+    );
+    const teacherAt = split.findIndex((p) => p.teacher === 1);
+    const other = 1 - teacherAt;
+    // At least one pupil's socket is on the process the teacher is not on (nginx: least_conn).
+    expect(split[other]!.pupil).toBeGreaterThan(0);
+
+    // The teacher turns the model and selects the nucleus: every tablet, on either process, follows.
+    await turn(teacher.page, 160);
+    await selectPart(teacher.frame, 'Nucleus');
+    const first = await pupilsMatch(teacher.frame, pupils);
+
+    // The process holding pupils (not the teacher's) is stopped mid-lesson (SIGTERM: it drains and
+    // closes its sockets; the stack starts it again): its pupils reconnect and resync.
+    const stopped = names[other]!;
+    const pid = inject('clusterApiPids')[stopped]!;
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, 'SIGTERM');
+    // Meanwhile the teacher turns again and picks another part.
+    await turn(teacher.page, -220);
+    await selectPart(teacher.frame, 'Mitochondria');
+    await expect
+      .poll(async () => {
+        try {
+          process.kill(pid, 0);
+          return 'running';
+        } catch {
+          return 'gone';
+        }
+      }, POLL)
+      .toBe('gone');
+    for (const pupil of pupils) {
+      await expect
+        .poll(() => pupil.page.getByTestId('lesson-state').getAttribute('data-status'), POLL)
+        .toBe('live');
+    }
+    const second = await pupilsMatch(teacher.frame, pupils);
+    expect(distance(second.cameraPosition, first.cameraPosition)).toBeGreaterThan(1e-2);
+    expect(second.selected).toBe('Mitochondria');
+    // Every socket is held again (the stopped process's pupils by whichever process took them; the new
+    // process starts from zero), the teacher's never moved.
+    await expect
+      .poll(async () => {
+        const now = await sockets().catch(() => null);
+        if (!now) return null;
+        return {
+          teacherStill: now[teacherAt]!.teacher - before[teacherAt]!.teacher,
+          pupils: now[teacherAt]!.pupil - before[teacherAt]!.pupil + now[other]!.pupil,
+        };
+      }, POLL)
+      .toEqual({ teacherStill: 1, pupils: 3 });
+    const end = await sockets();
+    console.log(
+      'after the stop',
+      JSON.stringify({ [names[teacherAt]!]: end[teacherAt], [`${stopped} (started again)`]: end[other] }),
+    );
   });
 });

@@ -17,6 +17,7 @@ import {
 import { CUSTOMER_PLAN_PERMISSIONS, createPlan } from '@helix/server/testing/factories';
 import { bearer, createModel, createModelHarness, customer, type ModelHarness } from '../../test/models.ts';
 import type { Twin } from '../../test/harness.ts';
+import { lessonSockets } from '@helix/server/metrics/metrics';
 import { lessonRealtimeOf } from './lesson-realtime.ts';
 
 /**
@@ -291,6 +292,37 @@ describe('lesson sockets', () => {
     expect((await atAda).by).toBe(seats[1]!.pupilId);
   });
 
+  it('counts the sockets it holds by role (helix_lesson_sockets), up on connect and down on disconnect', async () => {
+    // One registry for this test process's apps: the counts move by what this case connects.
+    const held = async () => {
+      const { values } = await lessonSockets.get();
+      const of = (role: string) => values.find((v) => v.labels.role === role)?.value ?? 0;
+      return { teacher: of('teacher'), pupil: of('pupil') };
+    };
+    const before = await held();
+    const { teacher, pupil } = await lesson();
+    const t = await enter(one, teacher.socketToken);
+    const a = await enter(two, (await pupil('Ada')).socketToken);
+    const b = await enter(two, (await pupil('Ben')).socketToken);
+    expect(await held()).toEqual({ teacher: before.teacher + 1, pupil: before.pupil + 2 });
+    // A connect refused by the handshake is never counted.
+    expect(await refused(one, 'l1.not-a-token')).toBe('invalid');
+    expect(await held()).toEqual({ teacher: before.teacher + 1, pupil: before.pupil + 2 });
+
+    const roster = next<LessonRosterEvent>(
+      t.socket,
+      'roster',
+      (r) => r.pupils.filter((p) => p.connected).length === 1,
+    );
+    a.socket.disconnect();
+    await roster; // the server has run Ada's disconnect
+    expect(await held()).toEqual({ teacher: before.teacher + 1, pupil: before.pupil + 1 });
+    const overs = [t, b].map(({ socket }) => next(socket, 'disconnect'));
+    expect(await ack(t.socket, 'end', {})).toEqual({ ok: true });
+    await Promise.all(overs);
+    await expect.poll(held, { timeout: WAIT_MS }).toEqual(before);
+  });
+
   it('ends a lesson nobody leads after LESSON_IDLE_MS (here 1 s)', async () => {
     const { teacher, pupil, owner } = await lesson(idleTwin.app);
     const ada = await pupil('Ada');
@@ -334,7 +366,16 @@ describe('lesson sockets', () => {
 
       // Redis answers again; the teacher sends nothing more: the class still ends on its last view.
       const last = next<LessonViewMessage>(a.socket, 'view', viewAt(23));
-      await cut.deps.redis.connect();
+      // Connected again once ioredis has let the cut connection go (it may still be closing it).
+      await expect
+        .poll(
+          async () => {
+            if (cut.deps.redis.status === 'end') await cut.deps.redis.connect();
+            return cut.deps.redis.status;
+          },
+          { timeout: WAIT_MS },
+        )
+        .toBe('ready');
       const arrived = await last;
       expect(arrived).toMatchObject({ by: 'teacher', view: { selected: 'nucleus' } });
       expect(arrived.seq).toBeGreaterThan(stored.seq);

@@ -11,6 +11,7 @@ import {
   type LessonWelcome,
 } from '@helix/shared/lessons';
 import { liveLesson } from '@helix/server/lessons/lesson-live';
+import { lessonSockets } from '@helix/server/metrics/metrics';
 import { lessonRooms, type LessonRealtime, type LessonSocket } from './lesson-realtime.ts';
 
 type Ack = (answer: LessonAck) => void;
@@ -107,7 +108,11 @@ export function onLessonConnection(realtime: LessonRealtime, socket: LessonSocke
     }),
   );
 
+  // This process's lesson sockets by role (helix_lesson_sockets): which process holds whom.
+  const role = isTeacher ? 'teacher' : 'pupil';
+  lessonSockets.inc({ role });
   socket.on('disconnect', () => {
+    lessonSockets.dec({ role });
     if (isTeacher) realtime.teacherPresent(lessonId, -1);
     void (async () => {
       await store.presence(lesson, seat.seatId, -1);

@@ -28,6 +28,8 @@ declare module 'vitest' {
      * address with the token that reads it. Empty without the cluster.
      */
     clusterApis: Record<string, string>;
+    /** Each cluster API process's pid at the start, by the same names (a test stops one: SIGTERM). */
+    clusterApiPids: Record<string, number>;
     workerMetrics: string[];
     metricsToken: string;
   }
@@ -93,6 +95,15 @@ export default async function setup(project: TestProject) {
     viewer: spawnArgs('viewer'),
   });
   project.provide('clusterApis', stack.cluster?.apis ?? {});
+  project.provide(
+    'clusterApiPids',
+    Object.fromEntries(
+      Object.keys(stack.cluster?.apis ?? {}).map((name) => [
+        name,
+        stack.process(name as `api-${number}`)?.process.pid ?? 0,
+      ]),
+    ),
+  );
   project.provide(
     'workerMetrics',
     (stack.cluster?.workers ?? []).map((_, i) => `http://127.0.0.1:${metricsPort + i}/metrics`),

@@ -4,9 +4,9 @@ import client from 'prom-client';
  * The process's metrics, in Prometheus's text format (prom-client's default registry, one per
  * process): HTTP request durations by route and status, jobs (wait, run time, outcomes per queue
  * family and job, queue depth), views buffered in Redis and the flush lag, Stripe webhooks (lag,
- * outcomes), Stripe call errors, the database pool, and Node's process metrics. Names start with
- * `helix_`; every series carries the process (`api`, `worker`) as a default label. Served by
- * metrics-endpoint.ts; the dashboard and alert rules that read them are in ops/.
+ * outcomes), Stripe call errors, live lessons' sockets held (by role), the database pool, and Node's
+ * process metrics. Names start with `helix_`; every series carries the process (`api`, `worker`) as a
+ * default label. Served by metrics-endpoint.ts; the dashboard and alert rules that read them are in ops/.
  */
 export const metricsRegistry = client.register;
 
@@ -75,4 +75,10 @@ export const stripeCallErrors = new client.Counter({
   name: 'helix_stripe_call_errors_total',
   help: 'Stripe API calls answered with an error status, by method and status',
   labelNames: ['method', 'status'] as const,
+});
+
+export const lessonSockets = new client.Gauge({
+  name: 'helix_lesson_sockets',
+  help: "Live lessons' socket connections held by this API process, by role (teacher, pupil)",
+  labelNames: ['role'] as const,
 });
