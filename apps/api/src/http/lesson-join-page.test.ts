@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import { lessonJoin } from './server-render-guest.ts';
 
-const at = (code?: string) => lessonJoin({ params: code === undefined ? {} : { code } } as unknown as Request);
+const at = (code?: string) =>
+  lessonJoin({ params: code === undefined ? {} : { code } } as unknown as Request);
 
 describe('the live lesson join page the server renders', () => {
   it('renders /join, and /join/{code} once per code', () => {

@@ -76,7 +76,7 @@ describe('fieldIssue gives the catalogue messages verbatim', () => {
   });
 });
 
-describe('firstIssues: one validation, every field\'s message', () => {
+describe("firstIssues: one validation, every field's message", () => {
   const issuesOf = (values: unknown) => {
     const result = LoginRequest.safeParse(values);
     return result.success ? [] : result.error.issues;

@@ -5,7 +5,13 @@ import { canViewBilling, isSchoolUser, mayManageBilling } from '../billing/billi
 import { planInForce, type StoredSubscriptionRow } from '../billing/subscription-state.ts';
 import { canInviteUsers } from '../invites/invite.policy.ts';
 import { canManageLti, canViewClassStats } from '../lti/lti.policy.ts';
-import { canAddModel, canEmbedModel, canLeadLesson, canListModels, isPlatformAdmin } from '../models/model.policy.ts';
+import {
+  canAddModel,
+  canEmbedModel,
+  canLeadLesson,
+  canListModels,
+  isPlatformAdmin,
+} from '../models/model.policy.ts';
 import { canListSubscribers } from '../newsletter/newsletter.policy.ts';
 import {
   canAddPlatformUser,
