@@ -15,7 +15,7 @@ import type { ServerDeps } from '@helix/server/deps';
 import { endLesson } from '@helix/server/lessons/end-lesson.command';
 import { checkSeat, lessonStore } from '@helix/server/lessons/lesson-live';
 import { verifyLessonSeat, type LessonSeat } from '@helix/server/lessons/lesson-token';
-import { redisKey, watchRedis, type Redis } from '@helix/server/redis';
+import { isRedisUnavailable, redisKey, redisOutageOf, watchRedis, type Redis } from '@helix/server/redis';
 import type { Draining } from '../http/draining.ts';
 import { onLessonConnection } from './lesson-socket.ts';
 
@@ -181,7 +181,13 @@ export class LessonRealtime {
     } catch (error) {
       const kept = this.#unsaved.get(lessonId);
       if (kept && kept.arrival > arrival) return;
-      if (!kept) this.deps.logger.warn({ err: error, lessonId }, 'lesson view kept until Redis answers');
+      if (!kept) {
+        // An outage is logged once by its watcher: no stack per lesson here (docs/faults.md, logs).
+        if (isRedisUnavailable(error)) {
+          redisOutageOf(this.deps.redis)?.failed(error);
+          this.deps.logger.warn({ lessonId }, 'lesson view kept until Redis answers');
+        } else this.deps.logger.warn({ err: error, lessonId }, 'lesson view kept until Redis answers');
+      }
       this.#unsaved.set(lessonId, { arrival, by: seatId, sent, from: socket.id, since: Date.now() });
       this.#unsavedTimer ??= setInterval(() => void this.#storeUnsaved(), UNSAVED_RETRY_MS);
       this.#unsavedTimer.unref();
@@ -282,11 +288,15 @@ export class LessonRealtime {
    * moved on; the lessons past their deadline are claimed (each by exactly one process) and ended.
    */
   async sweep(): Promise<void> {
+    // During a Redis outage there is nothing to sweep with (the outage is logged once, by its watcher);
+    // the next sweep after it moves the deadlines on.
+    if (redisOutageOf(this.deps.redis)?.down) return;
     try {
       await this.store.keepAlive([...this.#teachers.keys()], this.idleDeadline());
       for (const id of await this.store.claimIdle(Date.now())) await this.end(id, 'idle');
     } catch (error) {
-      this.deps.logger.warn({ err: error }, 'lesson idle sweep failed');
+      if (isRedisUnavailable(error)) redisOutageOf(this.deps.redis)?.failed(error);
+      else this.deps.logger.warn({ err: error }, 'lesson idle sweep failed');
     }
   }
 
