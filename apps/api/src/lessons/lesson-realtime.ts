@@ -181,13 +181,7 @@ export class LessonRealtime {
     } catch (error) {
       const kept = this.#unsaved.get(lessonId);
       if (kept && kept.arrival > arrival) return;
-      if (!kept) {
-        // An outage is logged once by its watcher: no stack per lesson here (docs/faults.md, logs).
-        if (isRedisUnavailable(error)) {
-          redisOutageOf(this.deps.redis)?.failed(error);
-          this.deps.logger.warn({ lessonId }, 'lesson view kept until Redis answers');
-        } else this.deps.logger.warn({ err: error, lessonId }, 'lesson view kept until Redis answers');
-      }
+      if (!kept) this.deps.logger.warn({ err: error, lessonId }, 'lesson view kept until Redis answers');
       this.#unsaved.set(lessonId, { arrival, by: seatId, sent, from: socket.id, since: Date.now() });
       this.#unsavedTimer ??= setInterval(() => void this.#storeUnsaved(), UNSAVED_RETRY_MS);
       this.#unsavedTimer.unref();
@@ -295,8 +289,8 @@ export class LessonRealtime {
       await this.store.keepAlive([...this.#teachers.keys()], this.idleDeadline());
       for (const id of await this.store.claimIdle(Date.now())) await this.end(id, 'idle');
     } catch (error) {
-      if (isRedisUnavailable(error)) redisOutageOf(this.deps.redis)?.failed(error);
-      else this.deps.logger.warn({ err: error }, 'lesson idle sweep failed');
+      // The client's watcher has seen the outage (watchRedis): no stack per sweep.
+      if (!isRedisUnavailable(error)) this.deps.logger.warn({ err: error }, 'lesson idle sweep failed');
     }
   }
 
