@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -360,23 +361,17 @@ describe('lesson sockets', () => {
       // Listening from now on: the last view may reach the class at any point after this.
       const last = next<LessonViewMessage>(a.socket, 'view', viewAt(23));
       // The teacher's process loses its Redis command connection: its next views cannot be stored.
+      // (disconnect() only starts closing: the status stays 'ready' until the socket has closed.)
+      const closed = once(cut.deps.redis, 'end');
       cut.deps.redis.disconnect();
+      await closed;
       t.socket.emit('view', { view: view(22), sentAt: Date.now() });
       t.socket.emit('view', { view: view(23, 'nucleus'), sentAt: Date.now() });
       // A teacher event after the views, answered once they were handled: Redis refuses it too.
       expect(await ack(t.socket, 'mode', { mode: 'follow' })).toMatchObject({ ok: false });
 
       // Redis answers again; the teacher sends nothing more: the class still ends on its last view.
-      // Connected again once ioredis has let the cut connection go (it may still be closing it).
-      await expect
-        .poll(
-          async () => {
-            if (cut.deps.redis.status === 'end') await cut.deps.redis.connect();
-            return cut.deps.redis.status;
-          },
-          { timeout: WAIT_MS },
-        )
-        .toBe('ready');
+      await cut.deps.redis.connect();
       const arrived = await last;
       expect(arrived).toMatchObject({ by: 'teacher', view: { selected: 'nucleus' } });
       expect(arrived.seq).toBeGreaterThan(stored.seq);
