@@ -138,7 +138,11 @@ async function uploadPicture(caller: Caller, bytes: Buffer, name: string, type: 
   const started = performance.now();
   const res = await fetch(`${apiUrl}${caller.base}/user/edit`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${caller.token}` },
+    // A connection of its own per upload. A burst of uploads a few seconds after the last would reuse
+    // pooled connections the API closes after 5 s idle; on a loaded machine this client notices late,
+    // writes to a closed one and fails the POST ("other side closed": undici does not retry a POST,
+    // a browser would), and a burst of them never filled the SVG lanes (one CI run in two beside another).
+    headers: { Authorization: `Bearer ${caller.token}`, Connection: 'close' },
     body: form,
   });
   const body = (await res.json()) as { code?: string };

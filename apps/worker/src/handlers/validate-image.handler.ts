@@ -2,6 +2,7 @@ import { DelayedError, type Job } from 'bullmq';
 import sharp from 'sharp';
 import type { Logger } from 'pino';
 import { MSG, type ImagePurpose, type ValidateImageResult } from '@helix/shared';
+import type { ImageCheckBudget } from '@helix/shared/images';
 import type { Storage } from '@helix/server/storage/storage';
 import { StorageUnavailableError } from '@helix/server/storage/storage-unavailable.error';
 import { checkAndReencodeImage } from '../images/check-and-reencode-image.ts';
@@ -28,6 +29,8 @@ export function validateImageHandler(deps: {
   logger?: Logger;
   /** Without it, SVGs may take every slot. */
   svgLanes?: SvgLanes;
+  /** IMAGE_CHECK_BUDGET unless given (a test about something else than the budget on a loaded machine). */
+  budget?: ImageCheckBudget;
 }): JobHandler<'validate-image'> {
   return async (
     { key, purpose },
@@ -53,7 +56,7 @@ export function validateImageHandler(deps: {
 }
 
 async function checkStored(
-  deps: { storage: Storage; logger?: Logger; svgLanes?: SvgLanes },
+  deps: { storage: Storage; logger?: Logger; svgLanes?: SvgLanes; budget?: ImageCheckBudget },
   key: string,
   purpose: ImagePurpose,
   queuedMs?: number,
@@ -81,7 +84,7 @@ async function checkStored(
   const started = performance.now();
   let result: Awaited<ReturnType<typeof checkAndReencodeImage>>;
   try {
-    result = await checkAndReencodeImage(bytes, purpose);
+    result = await checkAndReencodeImage(bytes, purpose, deps.budget);
   } finally {
     lanes?.release();
   }

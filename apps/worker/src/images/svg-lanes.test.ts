@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DelayedError } from 'bullmq';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMAGE_CHECK_BUDGET } from '@helix/shared/images';
 import { LocalStorage } from '@helix/server/storage/local-storage';
 import { validateImageHandler } from '../handlers/validate-image.handler.ts';
 import { mayBeSvg, svgLanesFor } from './svg-lanes.ts';
@@ -51,7 +52,12 @@ describe('SVG lanes', () => {
   it('an SVG check with every lane busy steps off its slot (delayed); a bitmap is checked at once', async () => {
     const lanes = svgLanesFor(2);
     expect(lanes.tryTake()).toBe(true); // another school's SVG being rasterised
-    const check = validateImageHandler({ storage, svgLanes: lanes });
+    // The lanes, not the budget: a loaded machine may take seconds to start the rasteriser's process.
+    const check = validateImageHandler({
+      storage,
+      svgLanes: lanes,
+      budget: { ...IMAGE_CHECK_BUDGET, seconds: 120 },
+    });
     const delayedTo: number[] = [];
     const job = { moveToDelayed: (at: number) => Promise.resolve(void delayedTo.push(at)) };
 
