@@ -162,15 +162,24 @@ export type LessonConnectError = z.infer<typeof LessonConnectError>;
 
 // ---- REST ------------------------------------------------------------------------------------------
 
-/** POST /api/t/:tenant/lessons: start a lesson on a model the teacher can see. */
-export const StartLesson = z.object({
-  modelId: z.number().int().positive(),
-  /**
-   * An instructor's LTI launch ticket of this model (the `subscription` of the launch's viewer page):
-   * the lesson is then the course's (its pupils' launches land in it; views credited to the course).
-   */
-  ltiTicket: z.string().max(1200).optional(),
-});
+/**
+ * POST /api/t/:tenant/lessons: start a lesson on a model the teacher can see, named by its id, by an
+ * instructor's LTI launch ticket (the course's teaching page), or both (then they must agree).
+ */
+export const StartLesson = z
+  .object({
+    modelId: z.number().int().positive().optional(),
+    /**
+     * An instructor's LTI launch ticket (the `subscription` of the launch's viewer page, or the `lti` of
+     * the teaching page's start link): the lesson is then the course's (its pupils' launches land in
+     * it; views credited to the course), on the ticket's model.
+     */
+    ltiTicket: z.string().min(1).max(1200).optional(),
+  })
+  .refine((input) => input.modelId !== undefined || input.ltiTicket !== undefined, {
+    message: MSG.lessonModelGone,
+    path: ['modelId'],
+  });
 export type StartLesson = z.infer<typeof StartLesson>;
 
 /** A lesson as its teacher sees it. `joinUrl` is the portal's /join/{code}. */

@@ -589,6 +589,10 @@ export const MSG = {
   lessonModelGone: 'This model is no longer available to your school.',
   lessonLtiPupil: 'Course pupil',
   lessonLtiTicketInvalid: 'Open this model from your course again to start a lesson for the course.',
+  lessonStarting: 'Starting the lesson…',
+  ltiTeachStart: 'Start a live lesson',
+  ltiTeachHint:
+    'Opens Helix in a new tab, where you lead. Pupils who open this activity in the course join the lesson.',
   // The pupil's bar and the teacher's panel (what the seat is doing now).
   lessonFollowing: 'Following your teacher',
   lessonExploring: 'Explore freely',

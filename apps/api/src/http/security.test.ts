@@ -33,6 +33,19 @@ describe('framing rule', () => {
     }
   });
 
+  it('lets any site frame a lesson’s pupil pages (a course’s launch lands there inside the platform)', async () => {
+    for (const path of ['/join/ABC234', '/lesson/l1_AbC-9', '/join/ABC234/']) {
+      const { csp, xfo } = await framable(path);
+      expect(csp, path).toContain('frame-ancestors *');
+      expect(xfo, path).toBeUndefined();
+    }
+    for (const path of ['/join', '/join/', '/lesson', '/join/a/b', '/user/lessons/abc', '/lessons/abc']) {
+      const { csp, xfo } = await framable(path);
+      expect(csp, path).toContain("frame-ancestors 'self'");
+      expect(xfo, path).toBe('SAMEORIGIN');
+    }
+  });
+
   it('keeps deeper or other paths same-origin only (the login form never shows in a stranger frame)', async () => {
     for (const path of [
       '/embed/x/y',

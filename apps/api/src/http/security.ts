@@ -28,6 +28,14 @@ const frameAncestorsOf = (res: Response): string =>
 export const EMBEDDABLE = /^\/(embed|share)\/[A-Za-z0-9_-]{1,200}\/?$/;
 
 /**
+ * A live lesson's pages for pupils, `/join/<code>` and `/lesson/<id>`: a learner's launch in a course
+ * lands on them inside the learning platform's frame (docs/live-lessons.md, "From a course"), so any
+ * site may frame them, like a share page. They show a lesson's code and model, never a school's
+ * records, and ask for nothing but a pupil's name; every other page stays same-origin only.
+ */
+const LESSON_PAGE = /^\/(join|lesson)\/[A-Za-z0-9_-]{1,64}\/?$/;
+
+/**
  * The web app's hashed build files (scripts, styles, images under /assets/). A content security policy,
  * framing rule, opener or referrer policy governs documents (and workers, such as /sw.js), not a script
  * or stylesheet a page loads, so these go without them: about 1 kB less per file, which on the login
@@ -39,7 +47,8 @@ const STATIC_ASSET = /^\/assets\//;
  * Security headers for everything we serve (helmet). The content security policy is written for the
  * built web app: its own scripts, Stripe's payment element, the viewer frame on VIEWER_URL. The
  * /embed/* and /share/* pages may be framed by any site, or by the link's sites when it is limited to
- * some (embed-frame-policy.ts); everything else only by us.
+ * some (embed-frame-policy.ts), and a lesson's pupil pages by any site (LESSON_PAGE); everything else
+ * only by us.
  */
 export function securityHeaders(config: Config): RequestHandler {
   // Stripe.js may come from elsewhere than js.stripe.com (STRIPE_JS_URL: stripe-local's stand-in).
@@ -104,7 +113,11 @@ export function securityHeaders(config: Config): RequestHandler {
     }),
   );
   return (req, res, next) => {
-    const headers = STATIC_ASSET.test(req.path) ? asset : EMBEDDABLE.test(req.path) ? embeddable : strict;
+    const headers = STATIC_ASSET.test(req.path)
+      ? asset
+      : EMBEDDABLE.test(req.path) || LESSON_PAGE.test(req.path)
+        ? embeddable
+        : strict;
     headers(req, res, next);
   };
 }

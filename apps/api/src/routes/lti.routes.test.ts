@@ -641,16 +641,30 @@ describe('deep linking', () => {
 describe('live lesson from a course', () => {
   const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';
   const course = { id: 'course-live', title: 'Biology 9C', label: 'BIO9C' };
-  const launch = async (extra: Partial<Extract<PendingLaunch, { kind: 'resource' }>>) => {
+  const answer = async (extra: Partial<Extract<PendingLaunch, { kind: 'resource' }>>) => {
     const flow = await login(platform, {
       kind: 'resource',
       custom: { helix_model: model.urlModelName },
       context: course,
       ...extra,
     });
-    const res = await launchPost({ id_token: flow.idToken, state: flow.state });
+    return launchPost({ id_token: flow.idToken, state: flow.state });
+  };
+  const launch = async (extra: Partial<Extract<PendingLaunch, { kind: 'resource' }>>) => {
+    const res = await answer(extra);
     expect(res.status, res.text).toBe(303);
     return new URL(res.headers.location as string);
+  };
+  /** An instructor's launch: the teaching page's viewer frame and its start link. */
+  const teach = async (extra: Partial<Extract<PendingLaunch, { kind: 'resource' }>>) => {
+    const res = await answer({ roles: [INSTRUCTOR], ...extra });
+    expect(res.status, res.text).toBe(200);
+    const attr = (re: RegExp) => new URL(re.exec(res.text)![1]!.replaceAll('&amp;', '&'));
+    return {
+      res,
+      viewer: attr(/<iframe[^>]* src="([^"]+)"/),
+      start: attr(/<a class="button" href="([^"]+)"/),
+    };
   };
   const joinByLti = (ticket: string) => request(h.app).post('/api/lessons/join/lti').send({ ticket });
 
@@ -658,10 +672,23 @@ describe('live lesson from a course', () => {
     const plan = await h.db.tenantSubscription.findUniqueOrThrow({ where: { tenantId: school.tenant.id } });
     await h.db.plan.update({ where: { id: plan.planId! }, data: { liveLessons: true } });
 
-    // The instructor's launch opens the viewer as before; its ticket names an instructor.
-    const taught = await launch({ sub: 'teacher-1', roles: [INSTRUCTOR], name: 'Ms Rivera' });
-    expect(taught.origin).toBe(VIEWER);
-    const instructorTicket = taught.searchParams.get('subscription')!;
+    // Without live lessons in the plan, the instructor's launch opens the viewer like a learner's.
+    await h.db.plan.update({ where: { id: plan.planId! }, data: { liveLessons: false } });
+    expect((await launch({ sub: 'teacher-1', roles: [INSTRUCTOR] })).origin).toBe(VIEWER);
+    await h.db.plan.update({ where: { id: plan.planId! }, data: { liveLessons: true } });
+
+    // With them, the teaching page: the viewer in a frame, and a start link that opens a tab of its own.
+    const taught = await teach({ sub: 'teacher-1', name: 'Ms Rivera' });
+    expect(taught.res.headers['content-type']).toMatch(/^text\/html/);
+    expect(taught.res.headers['x-frame-options']).toBeUndefined();
+    expect(taught.res.headers['content-security-policy']).toContain(`frame-src ${VIEWER}`);
+    expect(taught.res.text).toContain('<strong>Biology 9C</strong>');
+    expect(taught.res.text).toContain(MSG.ltiTeachStart);
+    expect(taught.res.text).toMatch(/<a class="button" href="[^"]+" target="_blank" rel="noopener"/);
+    expect(taught.viewer.origin).toBe(VIEWER);
+    const instructorTicket = taught.viewer.searchParams.get('subscription')!;
+    expect(`${taught.start.origin}${taught.start.pathname}`).toBe(`${TOOL}/user/lessons/start`);
+    expect(taught.start.searchParams.get('lti')).toBe(instructorTicket);
     // A learner's ticket, another model's, or nonsense cannot make a lesson the course's.
     const learnerTicket = (await launch({ sub: 'pupil-z' })).searchParams.get('subscription')!;
     const otherModel = await createModel(h, { name: 'Lung' });
@@ -675,8 +702,14 @@ describe('live lesson from a course', () => {
       expect(refused.body.message).toBe(MSG.lessonLtiTicketInvalid);
     }
 
-    const started = await post(school, '/lessons', { modelId: model.id, ltiTicket: instructorTicket });
+    // Neither a model nor a ticket: nothing to start.
+    const nothing = await post(school, '/lessons', {});
+    expect(nothing.status, JSON.stringify(nothing.body)).toBe(400);
+
+    // The start link's ticket alone names the model (what the start page sends).
+    const started = await post(school, '/lessons', { ltiTicket: instructorTicket });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(LessonForTeacher.parse(started.body).lesson.modelId).toBe(model.id);
     const lesson = LessonForTeacher.parse(started.body).lesson;
     const row = await h.db.lesson.findUniqueOrThrow({
       where: { id: lesson.id },
@@ -711,8 +744,13 @@ describe('live lesson from a course', () => {
     const roster = await lessonStore(h.deps).roster(lesson.id);
     expect(roster.map((p) => p.name).sort()).toEqual(['Ada Lovelace', MSG.lessonLtiPupil].sort());
 
-    // The instructor, and a learner of another course, still open the viewer.
-    expect((await launch({ sub: 'teacher-1', roles: [INSTRUCTOR] })).origin).toBe(VIEWER);
+    // The instructor gets the teaching page again (its start reopens the lesson); a learner of another
+    // course still opens the viewer.
+    const teachingAgain = await teach({ sub: 'teacher-1' });
+    const reopened = await post(school, '/lessons', {
+      ltiTicket: teachingAgain.start.searchParams.get('lti')!,
+    });
+    expect(reopened.body.lesson.id).toBe(lesson.id);
     expect(
       (await launch({ sub: 'pupil-ada', context: { id: 'course-other', title: 'Chemistry' } })).origin,
     ).toBe(VIEWER);

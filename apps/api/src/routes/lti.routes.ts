@@ -19,7 +19,7 @@ import { classStats } from '@helix/server/lti/class-stats.query';
 import { answerDeepLinking, pickerAgain, startDeepLinking } from '@helix/server/lti/lti-deep-link';
 import { ltiError } from '@helix/server/lti/lti-errors';
 import { startLtiLogin, verifyLtiLaunch } from '@helix/server/lti/lti-launch';
-import { ltiContinueLoginPage, ltiErrorPage, type LtiPage } from '@helix/server/lti/lti-pages';
+import { ltiContinueLoginPage, ltiErrorPage, ltiTeachPage, type LtiPage } from '@helix/server/lti/lti-pages';
 import {
   deleteLtiPlatform,
   ltiSettings,
@@ -119,7 +119,7 @@ const pageRoutes = (['get', 'post'] as const)
       path: '/api/lti/launch',
       tag: 'Classrooms',
       summary:
-        "The launch: the platform's signed id_token (resource link to the viewer, or the deep-linking picker)",
+        "The launch: the platform's signed id_token (resource link to the viewer, an instructor's teaching page, or the deep-linking picker)",
       description:
         'The id_token is checked against the platform keyset (signature, iss, aud, azp, exp, nonce once, deployment).',
       body: LtiLaunchRequest,
@@ -134,9 +134,11 @@ const pageRoutes = (['get', 'post'] as const)
       handler: (deps) => async (req, res) => {
         const launch = await verifyLtiLaunch(deps, fieldsOf(req, LtiLaunchRequest, ltiError.launchInvalid));
         if (launch.kind === 'resource') {
-          const { url } = await openLaunchedModel(deps, launch.platform, launch.claims);
+          const { url, teach } = await openLaunchedModel(deps, launch.platform, launch.claims);
           res.set('Cache-Control', 'no-store');
-          res.redirect(303, url);
+          // An instructor of a school with live lessons: the viewer inside the page that starts one.
+          if (teach) sendPage(res, 200, ltiTeachPage(teach));
+          else res.redirect(303, url);
           return;
         }
         sendPage(res, 200, await startDeepLinking(deps, launch.platform, launch.claims));

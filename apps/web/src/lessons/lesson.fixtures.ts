@@ -1,4 +1,4 @@
-import type { LessonView, LessonViewMessage, LessonWelcome } from '@helix/shared/lessons';
+import type { LessonForPupil, LessonView, LessonViewMessage, LessonWelcome } from '@helix/shared/lessons';
 import type { SocketLike } from './lesson-socket';
 
 /** A view whose camera stands at x (the rest as a fresh viewer shows it). */
@@ -17,6 +17,17 @@ export const aViewMessage = (seq: number, x = seq, by = 'teacher'): LessonViewMe
   by,
   sentAt: 0,
   view: aView(x),
+});
+
+/** A pupil's seat, the join's answer. */
+export const aSeat = (over: Partial<LessonForPupil> = {}): LessonForPupil => ({
+  lessonId: 'lesson-1',
+  pupilId: 'p1',
+  name: 'Ada Lovelace',
+  modelName: 'Heart',
+  socketToken: 'token',
+  viewerUrl: 'https://viewer.helix.test/?mode=lesson',
+  ...over,
 });
 
 export const aWelcome = (over: Partial<LessonWelcome> = {}): LessonWelcome => ({

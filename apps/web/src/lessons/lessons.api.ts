@@ -7,9 +7,15 @@ import {
 } from '@helix/shared/lessons';
 import { baseSessionApi, tenantApi } from '../api/client';
 
-/** POST /lessons: start a live lesson on a model (the teacher's tenant). */
-export async function startLesson(input: StartLesson): Promise<LessonForTeacher> {
-  return LessonForTeacher.parse(await tenantApi.post('/lessons', input));
+/**
+ * POST /lessons: start a live lesson on a model (the teacher's tenant). `toast: false` when the page
+ * shows the refusal itself (the start from a course).
+ */
+export async function startLesson(
+  input: StartLesson,
+  options: { toast?: boolean } = {},
+): Promise<LessonForTeacher> {
+  return LessonForTeacher.parse(await tenantApi.post('/lessons', input, options));
 }
 
 /** GET /lessons/{id}: the lesson and the teacher's tokens (the teacher's page, also after a reload). */

@@ -267,7 +267,14 @@ export const routes: RouteObject[] = [
               ),
             },
             { path: '/audit-log', ...auditLogPage() },
-            // A teacher's live lesson (the session's `lessons` ability, guard.ts).
+            // A teacher's live lesson (the session's `lessons` ability, guard.ts); started from a course.
+            {
+              path: '/user/lessons/start',
+              ...lazyPage(
+                () => import('../pages/lessons/start-lesson.page'),
+                (m) => <m.StartLessonPage />,
+              ),
+            },
             {
               path: '/user/lessons/:id',
               ...lazyPage(

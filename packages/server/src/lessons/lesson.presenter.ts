@@ -7,6 +7,13 @@ import { viewerPageUrl } from '../models/viewer-urls.ts';
 export const lessonJoinUrl = (config: Pick<Config, 'PUBLIC_URL'>, code: string): string =>
   `${config.PUBLIC_URL.replace(/\/+$/, '')}/join/${code}`;
 
+/**
+ * The portal page that starts (or reopens) a course's lesson with an instructor's LTI launch ticket,
+ * in a tab of its own where the teacher's Helix session applies (a sign-in first comes back to it).
+ */
+export const lessonStartUrl = (config: Pick<Config, 'PUBLIC_URL'>, ticket: string): string =>
+  `${config.PUBLIC_URL.replace(/\/+$/, '')}/user/lessons/start?lti=${encodeURIComponent(ticket)}`;
+
 export function presentLessonSummary(
   config: Pick<Config, 'PUBLIC_URL'>,
   lesson: Pick<Lesson, 'id' | 'code' | 'modelId' | 'status' | 'startedAt'> & { model: { name: string } },

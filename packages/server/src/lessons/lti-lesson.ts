@@ -97,13 +97,23 @@ export async function joinLessonByLti(deps: ServerDeps, ticket: string): Promise
 }
 
 /**
- * The course a teacher starts a lesson for: an instructor's LTI launch ticket of the same school and
- * model (what the launch's viewer page holds). Anything else: 403.
+ * The course and model a teacher starts a lesson for: an instructor's LTI launch ticket of the same
+ * school (what the launch's teaching page holds), on `modelId` when one is named. Anything else: 403.
  */
-export function courseOfTicket(deps: ServerDeps, actor: Actor, modelId: number, ticket: string): number {
+export function instructorLaunchOf(
+  deps: ServerDeps,
+  actor: Actor,
+  ticket: string,
+  modelId: number | undefined,
+): { courseId: number; modelId: number } {
   const launch = verifyLtiViewerTicket(deps.config.SIGNING_SECRET, ticket);
-  if (!launch || launch.r !== 'i' || launch.t !== actor.tenant.id || launch.m !== modelId) {
+  if (
+    !launch ||
+    launch.r !== 'i' ||
+    launch.t !== actor.tenant.id ||
+    (modelId !== undefined && launch.m !== modelId)
+  ) {
     throw AppError.forbidden(MSG.lessonLtiTicketInvalid);
   }
-  return launch.c;
+  return { courseId: launch.c, modelId: launch.m };
 }

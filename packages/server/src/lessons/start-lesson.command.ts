@@ -9,7 +9,7 @@ import { visibleTo } from '../models/model.policy.ts';
 import { newLessonCode } from './lesson-code.ts';
 import { lessonExpiresAt, lessonStore } from './lesson-live.ts';
 import { leadRefusal } from './lesson.policy.ts';
-import { courseOfTicket } from './lti-lesson.ts';
+import { instructorLaunchOf } from './lti-lesson.ts';
 import { teacherLessonAnswer } from './teacher-lesson.query.ts';
 
 /** Codes tried before giving up (with ~9e8 codes and a few thousand live lessons, one almost always does). */
@@ -18,7 +18,7 @@ const CODE_ATTEMPTS = 10;
 /**
  * POST /lessons: starts a live lesson on a model the teacher's school can see, or gives back the
  * teacher's lesson on that model (and course) that is still live (a second click, another tab). With
- * an instructor's LTI launch ticket the lesson is that course's (lti-lesson.ts). The join code is
+ * an instructor's LTI launch ticket the lesson is that course's, on the ticket's model (lti-lesson.ts). The join code is
  * reserved in Redis (unique among live lessons) before the record is written; the live state follows.
  */
 export async function startLesson(
@@ -28,12 +28,15 @@ export async function startLesson(
 ): Promise<LessonForTeacher> {
   const refusal = leadRefusal(actor);
   if (refusal) throw AppError.forbidden(refusal);
+  const launch = input.ltiTicket ? instructorLaunchOf(deps, actor, input.ltiTicket, input.modelId) : null;
+  const modelId = launch?.modelId ?? input.modelId;
+  if (modelId === undefined) throw AppError.notFound(MSG.lessonModelGone);
   const model = await deps.db.model.findFirst({
-    where: { id: input.modelId, fileKey: { not: null }, ...visibleTo(actor) },
+    where: { id: modelId, fileKey: { not: null }, ...visibleTo(actor) },
     select: { id: true, name: true },
   });
   if (!model) throw AppError.notFound(MSG.lessonModelGone);
-  const ltiContextId = input.ltiTicket ? courseOfTicket(deps, actor, model.id, input.ltiTicket) : null;
+  const ltiContextId = launch?.courseId ?? null;
   const store = lessonStore(deps);
   const lesson = await withTransaction(deps.db, async (tx) => {
     // One start at a time per teacher and model, so two clicks make one lesson.

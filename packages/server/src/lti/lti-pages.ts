@@ -37,13 +37,19 @@ ul.models label { display: flex; flex-direction: column; gap: 8px; background: #
 ul.models label:has(input:checked) { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent) inset; }
 ul.models img, ul.models .nothumb { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: 4px; background: #eceaff; }
 ul.models .name { display: flex; gap: 8px; align-items: flex-start; font-weight: 600; }
+.teach { display: flex; flex-direction: column; height: 100vh; max-width: none; padding: 0; }
+.teach header { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; justify-content: space-between; padding: 10px 16px; background: #fff; border-bottom: 1px solid #e0e0ea; }
+.teach header p { margin: 0; }
+.teach iframe { flex: 1; width: 100%; border: 0; }
+a.button { display: inline-block; text-decoration: none; padding: 8px 16px; border-radius: 6px; background: var(--accent); color: #fff; font-weight: 600; }
+a.button:focus-visible { outline: 3px solid #ffb300; outline-offset: 2px; }
 .actions { position: fixed; left: 0; right: 0; bottom: 0; background: #fff; border-top: 1px solid #e0e0ea; padding: 12px 20px; display: flex; gap: 8px; justify-content: flex-end; }
 `;
 
 function page(
   title: string,
   body: string,
-  opts: { frameAncestors: string[]; formAction?: string[]; script?: string },
+  opts: { frameAncestors: string[]; formAction?: string[]; script?: string; frameSrc?: string[] },
 ): LtiPage {
   const nonce = randomBytes(16).toString('base64');
   const script = opts.script ? `<script nonce="${nonce}">${opts.script}</script>` : '';
@@ -67,6 +73,7 @@ ${script}
     `script-src 'nonce-${nonce}'`,
     "img-src 'self' https: data:",
     `form-action ${["'self'", ...(opts.formAction ?? [])].join(' ')}`,
+    ...(opts.frameSrc?.length ? [`frame-src ${opts.frameSrc.join(' ')}`] : []),
     `frame-ancestors ${opts.frameAncestors.length ? opts.frameAncestors.join(' ') : "'self'"}`,
     "base-uri 'none'",
   ].join('; ');
@@ -204,4 +211,37 @@ ${inputs}
     formAction: [new URL(action).origin],
     script: "document.getElementById('lti-return').submit();",
   });
+}
+
+/** An instructor's launch when the school's plan has live lessons (lti-viewer.ts openLaunchedModel). */
+export interface LtiTeachView {
+  /** The viewer page with the instructor's ticket, as a learner's launch would open it. */
+  viewerUrl: string;
+  /** The portal page that starts (or reopens) the course's lesson with that ticket. */
+  startUrl: string;
+  modelName: string;
+  courseTitle: string;
+}
+
+/**
+ * The instructor's page in the course: the model in the viewer, as the class sees it, under a bar that
+ * starts a live lesson for the course in a new tab (the teacher's Helix session is a first-party one
+ * there, which a platform's frame would not carry). Framed by any site, like the viewer page it frames:
+ * it shows nothing the viewer does not, and its one action opens Helix, where the session decides
+ * (docs/live-lessons.md, "From a course").
+ */
+export function ltiTeachPage(view: LtiTeachView): LtiPage {
+  const viewer = new URL(view.viewerUrl);
+  return page(
+    view.modelName,
+    `<main class="teach">
+<header>
+<p><strong>${escapeHtml(view.courseTitle)}</strong> · ${escapeHtml(view.modelName)}</p>
+<p><a class="button" href="${escapeHtml(view.startUrl)}" target="_blank" rel="noopener" data-testid="lti-start-lesson">${escapeHtml(MSG.ltiTeachStart)}</a></p>
+<p class="muted">${escapeHtml(MSG.ltiTeachHint)}</p>
+</header>
+<iframe title="${escapeHtml(view.modelName)}" src="${escapeHtml(view.viewerUrl)}" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>
+</main>`,
+    { frameAncestors: ['*'], frameSrc: [viewer.origin] },
+  );
 }

@@ -7,8 +7,10 @@ import { viewerPageUrl } from '../models/viewer-urls.ts';
 import { hasActivePlan } from '../views/allowance.ts';
 import { launchName, liveLessonOfCourse, teachesCourse } from '../lessons/lti-lesson.ts';
 import type { ViewLoad } from '../views/record-view.ts';
+import { lessonStartUrl } from '../lessons/lesson.presenter.ts';
 import { ltiError } from './lti-errors.ts';
 import { launchedModelName } from './lti-launch.ts';
+import type { LtiTeachView } from './lti-pages.ts';
 import { pupilKey, signLtiViewerTicket, verifyLtiViewerTicket } from './lti-viewer-ticket.ts';
 
 const tenantInclude = { subscription: { include: { plan: true } }, branding: true } as const;
@@ -29,22 +31,31 @@ async function courseOf(deps: ServerDeps, platform: LtiPlatform, claims: LtiReso
     where: { platformId_contextId: { platformId: platform.id, contextId } },
     create: { tenantId: platform.tenantId, platformId: platform.id, contextId, title, label },
     update: { title, label, lastLaunchAt: now },
-    select: { id: true },
+    select: { id: true, title: true },
   });
+}
+
+/** Where a launch goes: the viewer (or a lesson's join page), or, for an instructor, the teaching page. */
+export interface LaunchedModel {
+  url: string;
+  /** An instructor of a school whose plan has live lessons: the page framing the viewer (ltiTeachPage). */
+  teach?: LtiTeachView;
 }
 
 /**
  * A resource link launch (already verified): the model it names, visible to the school and with a
  * file, while the school's plan is in force; the viewer page for it with an LTI viewer ticket (naming
  * an instructor as such, and the name the platform sent). A learner whose course has a live lesson on
- * the model goes to the lesson's join page instead (docs/live-lessons.md, "From a course"). The view
- * itself is counted when the viewer loads (GET /api/viewer/model), like every other view.
+ * the model goes to the lesson's join page instead, and an instructor whose school's plan has live
+ * lessons gets the viewer inside a page that starts the course's lesson (docs/live-lessons.md, "From a
+ * course"). The view itself is counted when the viewer loads (GET /api/viewer/model), like every other
+ * view.
  */
 export async function openLaunchedModel(
   deps: ServerDeps,
   platform: LtiPlatform,
   claims: LtiResourceLinkClaims,
-): Promise<{ url: string }> {
+): Promise<LaunchedModel> {
   const modelName = launchedModelName(claims);
   if (!modelName) throw ltiError.noModel();
   const tenant = await deps.db.tenant.findUnique({
@@ -59,7 +70,7 @@ export async function openLaunchedModel(
       fileKey: { not: null },
       ...visibleToTenant(tenant.id, tenant.isPlatform),
     },
-    select: { id: true, urlModelName: true, version: true },
+    select: { id: true, name: true, urlModelName: true, version: true },
   });
   if (!model) throw ltiError.modelGone();
   const course = await courseOf(deps, platform, claims);
@@ -92,7 +103,17 @@ export async function openLaunchedModel(
     });
     if (lesson) return { url: `${lesson.joinUrl}#lti=${ticket}` };
   }
-  return { url: viewerPageUrl(deps.config, model, ticket, 'embedding') };
+  const url = viewerPageUrl(deps.config, model, ticket, 'embedding');
+  if (!instructor || !tenant.subscription?.plan?.liveLessons) return { url };
+  return {
+    url,
+    teach: {
+      viewerUrl: url,
+      startUrl: lessonStartUrl(deps.config, ticket),
+      modelName: model.name,
+      courseTitle: course.title,
+    },
+  };
 }
 
 /**

@@ -1,12 +1,13 @@
 import { createStore } from 'jotai';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '@helix/shared';
-import type { JoinLessonByLti, LessonForPupil } from '@helix/shared/lessons';
+import type { JoinLessonByLti } from '@helix/shared/lessons';
 import { ApiError } from '../../api/api-error';
 import { renderRoute } from '../../server-render/render-route.server';
 import { sessionReadyAtom } from '../../session/session.atoms';
 import { takeLtiTicket, type AddressBar } from './lti-ticket';
 import { joinByLtiTicket } from './use-lti-join';
+import { aSeat } from '../../lessons/lesson.fixtures';
 
 /** An address bar that records what the page wrote to it, as the browser's would. */
 function addressBar(url: string, state: unknown = { idx: 0, key: 'k' }) {
@@ -24,16 +25,6 @@ function addressBar(url: string, state: unknown = { idx: 0, key: 'k' }) {
 }
 
 const TICKET = 'lti1.eyJ0IjoxLCJtIjoyfQ.c2lnbmF0dXJlLV8';
-
-const aSeat = (over: Partial<LessonForPupil> = {}): LessonForPupil => ({
-  lessonId: 'lesson-1',
-  pupilId: 'p1',
-  name: 'Ada Lovelace',
-  modelName: 'Heart',
-  socketToken: 'token',
-  viewerUrl: 'https://viewer.helix.test/?mode=lesson',
-  ...over,
-});
 
 describe('takeLtiTicket', () => {
   it('reads the ticket after #lti= and takes it out of the address bar, keeping the router’s state', () => {
