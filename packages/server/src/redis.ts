@@ -10,6 +10,35 @@ export function createRedis(url: string, options: RedisOptions = {}): Redis {
   return new Redis(url, { maxRetriesPerRequest: 3, ...options });
 }
 
+/** What ioredis keeps of a client's automatic pipelines and scripts (its internals, used by defineScript). */
+interface PipelineInternals {
+  _autoPipelines?: Map<string, Record<string, unknown> & { _shaToScript?: Record<string, unknown> }>;
+  scriptsSet?: Record<string, { sha: string }>;
+}
+
+/**
+ * Defines a Lua command on a client (ioredis `defineCommand`), safe under auto-pipelining. ioredis
+ * copies a client's commands into a pipeline when it makes one, so a command defined while this
+ * turn's automatic pipeline is open is missing from that pipeline: calling it there threw inside
+ * ioredis and left the pipeline's callbacks one off, and the pipeline's answer then threw an uncaught
+ * TypeError that ended the process (the first load refused during a PostgreSQL outage defined its
+ * script in such a turn: the API died, one fault run in three). The open pipelines get it too.
+ */
+export function defineScript(
+  redis: Redis,
+  name: string,
+  definition: { lua: string; numberOfKeys?: number },
+): void {
+  redis.defineCommand(name, definition);
+  const internals = redis as unknown as PipelineInternals & Record<string, unknown>;
+  const script = internals.scriptsSet?.[name];
+  for (const pipeline of internals._autoPipelines?.values() ?? []) {
+    pipeline[name] = internals[name];
+    pipeline[`${name}Buffer`] = internals[`${name}Buffer`];
+    if (script && pipeline._shaToScript) pipeline._shaToScript[script.sha] = script;
+  }
+}
+
 /** A request-path Redis command that has not answered in this long fails (the request then degrades or answers 503). */
 export const REDIS_COMMAND_TIMEOUT_MS = 800;
 

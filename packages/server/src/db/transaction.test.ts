@@ -40,6 +40,17 @@ const rows = async () =>
     r.n,
   ]);
 
+/** Until a statement in this test's database waits for a lock another transaction holds. */
+async function untilSomeoneWaitsForALock(): Promise<void> {
+  for (;;) {
+    const [row] = await other.$queryRaw<{ waiting: number }[]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    if ((row?.waiting ?? 0) > 0) return;
+    await sleep(20);
+  }
+}
+
 /** Two promises that each resolve once both sides have arrived. */
 function barrier() {
   let arrivals = 0;
@@ -174,8 +185,10 @@ describe('withTransaction', () => {
       attempts.rival += 1;
       await bump(tx, 2);
       await meet();
-      // The savepoint waits first, so PostgreSQL's deadlock check picks it as the victim.
-      await sleep(300);
+      // The savepoint waits first, so PostgreSQL's deadlock check (run by the backend that has waited
+      // deadlock_timeout) picks it as the victim. Waits for its wait, not for a time: on a loaded
+      // machine the savepoint's statement could come after a fixed pause, and the rival lose instead.
+      await untilSomeoneWaitsForALock();
       await bump(tx, 1);
     });
     await Promise.all([outer, rival]);

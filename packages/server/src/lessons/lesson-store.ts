@@ -6,7 +6,7 @@ import {
   type LessonPupil,
   type LessonViewMessage as ViewMessage,
 } from '@helix/shared/lessons';
-import { redisKey } from '../redis.ts';
+import { defineScript, redisKey } from '../redis.ts';
 
 /**
  * A live lesson's state in Redis (docs/live-lessons.md), so that any API process answers a
@@ -151,14 +151,14 @@ interface LessonCommands {
 const defined = new WeakSet<Redis>();
 function commands(redis: Redis): Redis & LessonCommands {
   if (!defined.has(redis)) {
-    redis.defineCommand('helixLessonCreate', { numberOfKeys: 3, lua: CREATE });
-    redis.defineCommand('helixLessonView', { numberOfKeys: 2, lua: VIEW });
-    redis.defineCommand('helixLessonSeat', { numberOfKeys: 2, lua: SEAT });
-    redis.defineCommand('helixLessonPresence', { numberOfKeys: 1, lua: PRESENCE });
-    redis.defineCommand('helixLessonControl', { numberOfKeys: 2, lua: CONTROL });
-    redis.defineCommand('helixLessonRemove', { numberOfKeys: 3, lua: REMOVE });
-    redis.defineCommand('helixLessonClear', { numberOfKeys: 6, lua: CLEAR });
-    redis.defineCommand('helixLessonClaimIdle', { numberOfKeys: 1, lua: CLAIM_IDLE });
+    defineScript(redis, 'helixLessonCreate', { numberOfKeys: 3, lua: CREATE });
+    defineScript(redis, 'helixLessonView', { numberOfKeys: 2, lua: VIEW });
+    defineScript(redis, 'helixLessonSeat', { numberOfKeys: 2, lua: SEAT });
+    defineScript(redis, 'helixLessonPresence', { numberOfKeys: 1, lua: PRESENCE });
+    defineScript(redis, 'helixLessonControl', { numberOfKeys: 2, lua: CONTROL });
+    defineScript(redis, 'helixLessonRemove', { numberOfKeys: 3, lua: REMOVE });
+    defineScript(redis, 'helixLessonClear', { numberOfKeys: 6, lua: CLEAR });
+    defineScript(redis, 'helixLessonClaimIdle', { numberOfKeys: 1, lua: CLAIM_IDLE });
     defined.add(redis);
   }
   return redis as Redis & LessonCommands;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { isRedisUnavailable, redisKey, redisOutageOf } from '../redis.ts';
+import { defineScript, isRedisUnavailable, redisKey, redisOutageOf } from '../redis.ts';
 import { sha256 } from '../tokens.ts';
 
 /**
@@ -57,7 +57,7 @@ const defined = new WeakSet<Redis>();
 
 function counting(redis: Redis): Counting {
   if (!defined.has(redis)) {
-    redis.defineCommand('helixLoadLimit', { lua: COUNT_WINDOWS });
+    defineScript(redis, 'helixLoadLimit', { lua: COUNT_WINDOWS });
     defined.add(redis);
   }
   return redis as Counting;

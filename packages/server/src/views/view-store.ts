@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { redisKey } from '../redis.ts';
+import { defineScript, redisKey } from '../redis.ts';
 
 /**
  * The Redis side of view counting. Every key is under REDIS_PREFIX:
@@ -163,9 +163,9 @@ const defined = new WeakSet<Redis>();
 /** The client with the scripts defined (EVALSHA, loaded on first use). */
 export function viewCommands(redis: Redis): Redis & ViewCommands {
   if (!defined.has(redis)) {
-    redis.defineCommand('helixCountView', { lua: COUNT_VIEW }); // the key count first
-    redis.defineCommand('helixClaimPending', { numberOfKeys: 4, lua: CLAIM_PENDING });
-    redis.defineCommand('helixViewSnapshot', { numberOfKeys: 3, lua: SNAPSHOT });
+    defineScript(redis, 'helixCountView', { lua: COUNT_VIEW }); // the key count first
+    defineScript(redis, 'helixClaimPending', { numberOfKeys: 4, lua: CLAIM_PENDING });
+    defineScript(redis, 'helixViewSnapshot', { numberOfKeys: 3, lua: SNAPSHOT });
     defined.add(redis);
   }
   return redis as Redis & ViewCommands;
