@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { MSG } from '@helix/shared';
 import type { Db } from '@helix/server/db';
 import { createTestDb } from '@helix/server/testing/test-db';
 import { TestLtiPlatform } from '@helix/server/testing/lti-platform';
 import { DEMO, logIn } from './support/accounts.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
+import { toolFrame } from './support/lti-course.ts';
 import { POLL } from './support/lesson-class.ts';
 
 /**
@@ -20,12 +21,6 @@ const id = randomBytes(3).toString('hex');
 const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';
 const MODEL = 'Animal cell';
 const TABLET = { width: 820, height: 1180 };
-
-/** The frame of the course page that holds the tool. */
-async function toolFrame(page: Page): Promise<Frame> {
-  const handle = await page.locator('iframe[title="Helix activity"]').elementHandle({ timeout: 30_000 });
-  return (await handle!.contentFrame())!;
-}
 
 describe('a live lesson started from a course', () => {
   let browser: Browser;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { LTI_CLAIM } from '@helix/shared/schemas/lti';
 import type { Db } from '@helix/server/db';
 import { createTestDb } from '@helix/server/testing/test-db';
@@ -9,6 +9,7 @@ import { TestLtiPlatform } from '@helix/server/testing/lti-platform';
 import { logIn } from './support/accounts.ts';
 import { seriousViolations } from './support/axe.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
+import { toolFrame } from './support/lti-course.ts';
 
 /**
  * LTI 1.3 end to end (docs/lti.md), with a learning platform the test runs: the school's owner
@@ -19,12 +20,6 @@ import { launchBrowser, newPage } from './support/browser.ts';
  */
 
 const id = randomBytes(3).toString('hex');
-
-/** The frame of the course page that holds the tool. */
-async function toolFrame(page: Page): Promise<Frame> {
-  const handle = await page.locator('iframe[title="Helix activity"]').elementHandle({ timeout: 20_000 });
-  return (await handle!.contentFrame())!;
-}
 
 describe('LTI 1.3 with a learning platform', () => {
   let browser: Browser;
