@@ -1,8 +1,9 @@
-import { Button, Tag } from 'antd';
+import { Button, Result, Tag } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import type { LessonEndReason } from '@helix/shared/lessons';
 import type { LessonStatus } from '../../lessons/lesson-socket';
+import { ApiError } from '../../api/api-error';
 
 /** Why the lesson is over for this seat, in the catalogue's words. */
 export function overMessage(reason: LessonEndReason | null): string {
@@ -35,5 +36,26 @@ export function BackButton({ to, children }: { to: string; children: string }) {
     <Button type="primary" onClick={() => void navigate(to)}>
       {children}
     </Button>
+  );
+}
+
+/**
+ * A teacher's lesson page the server refused (403: may not lead lessons; 404: another's; a ticket not
+ * valid): its message, or `fallback` when there is no server answer, and the way back to the models.
+ */
+export function TeacherRefusal({
+  error,
+  fallback = MSG.defaultError,
+}: {
+  error: unknown;
+  fallback?: string;
+}) {
+  const answered = error instanceof ApiError && error.statusCode !== 0;
+  return (
+    <Result
+      status={error instanceof ApiError && error.statusCode === 403 ? '403' : 'warning'}
+      title={answered ? error.message : fallback}
+      extra={<BackButton to="/user/home">Back to models</BackButton>}
+    />
   );
 }

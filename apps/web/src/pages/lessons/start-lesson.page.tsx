@@ -1,14 +1,12 @@
-import { Result } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
-import { ApiError } from '../../api/api-error';
 import { startLesson } from '../../lessons/lessons.api';
 import { lessonKeys } from '../../lessons/lessons.queries';
 import { PageTitle } from '../../ui/page-title';
 import { QueryLoading } from '../../ui/query-state';
-import { BackButton } from './lesson-status';
+import { TeacherRefusal } from './lesson-status';
 
 /**
  * /user/lessons/start?lti={ticket}: "Start a live lesson" from a course. The instructor's teaching page
@@ -39,21 +37,8 @@ export function StartLessonPage() {
     mutate(ticket);
   }, [ticket, mutate]);
 
-  if (!ticket || start.isError) {
-    const error = start.error;
-    const message = !ticket
-      ? MSG.lessonLtiTicketInvalid
-      : error instanceof ApiError && error.statusCode !== 0
-        ? error.message
-        : MSG.defaultError;
-    return (
-      <Result
-        status={error instanceof ApiError && error.statusCode === 403 ? '403' : 'warning'}
-        title={message}
-        extra={<BackButton to="/user/home">Back to models</BackButton>}
-      />
-    );
-  }
+  if (!ticket) return <TeacherRefusal error={null} fallback={MSG.lessonLtiTicketInvalid} />;
+  if (start.isError) return <TeacherRefusal error={start.error} />;
   return (
     <>
       <PageTitle title={MSG.lessonStarting} />

@@ -4,7 +4,6 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import type { LessonAck, LessonForTeacher } from '@helix/shared/lessons';
-import { ApiError } from '../../api/api-error';
 import { lessonKeys, lessonQuery } from '../../lessons/lessons.queries';
 import { useLessonSeat } from '../../lessons/use-lesson-seat';
 import { PageTitle } from '../../ui/page-title';
@@ -12,7 +11,7 @@ import { QueryLoading } from '../../ui/query-state';
 import { toastError } from '../../ui/notify';
 import { JoinCard } from './join-card';
 import { LessonRoster } from './lesson-roster';
-import { BackButton, overMessage, SeatStatusTag } from './lesson-status';
+import { BackButton, overMessage, SeatStatusTag, TeacherRefusal } from './lesson-status';
 import './lessons.css';
 
 /**
@@ -24,17 +23,7 @@ export function TeacherLessonPage() {
   const { id = '' } = useParams();
   const lesson = useQuery(lessonQuery(id));
   if (lesson.data) return <TeacherLesson data={lesson.data} />;
-  if (lesson.isError) {
-    const error = lesson.error;
-    const message = error instanceof ApiError && error.statusCode !== 0 ? error.message : MSG.defaultError;
-    return (
-      <Result
-        status={error instanceof ApiError && error.statusCode === 403 ? '403' : 'warning'}
-        title={message}
-        extra={<BackButton to="/user/home">Back to models</BackButton>}
-      />
-    );
-  }
+  if (lesson.isError) return <TeacherRefusal error={lesson.error} />;
   return <QueryLoading label="Loading the lesson" rows={6} />;
 }
 
