@@ -61,9 +61,16 @@ export default defineConfig({
         ],
         navigateFallback: 'index.html',
         // API answers (and the OAuth round trip under /api/auth) and the dev mail page must always
-        // reach the server, as must the Terms and Privacy pages (or their redirects); only the app shell
-        // is cached.
-        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/dev(\/|$)/, /^\/(terms|privacy)\/?$/],
+        // reach the server, as must the Terms and Privacy pages (or their redirects) and the share and
+        // embed pages, which the server draws for each load (the app shell in their place said "This
+        // link is no longer available" to anyone who had used the portal in the same browser); only
+        // the app shell is cached.
+        navigateFallbackDenylist: [
+          /^\/api(\/|$)/,
+          /^\/dev(\/|$)/,
+          /^\/(terms|privacy)\/?$/,
+          /^\/(embed|share)\//i,
+        ],
         // Deletes older '-precache-' caches only: the pinned models' cache (helix-pinned-v1) survives
         // every update (src/offline/pinned-cache.ts).
         cleanupOutdatedCaches: true,

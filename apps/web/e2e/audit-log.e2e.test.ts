@@ -56,7 +56,7 @@ describe('the audit log in the browser', () => {
 
     // The settings menu leads to the log; the change is there with who made it.
     await page.goto('/user/settings/profile');
-    await page.getByRole('menuitem', { name: 'Audit log' }).click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Audit log' }).click();
     await expectPath(page, '/user/settings/audit-log');
     await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
     const table = page.getByRole('table');

@@ -147,6 +147,8 @@ describe('share and embed links (owner)', () => {
     // A visitor opens the embed page and reloads it: one viewer, one view.
     const visitor = await newPage(browser);
     await visitor.page.goto(embedPath);
+    // The model's name is in the page under the frame from its first paint (the viewer paints over it).
+    expect(await visitor.page.locator('.embed-caption').textContent()).toBe(embed.model);
     expect(await viewerState(visitor.page)).toBe('ready');
     await visitor.page.reload();
     expect(await viewerState(visitor.page)).toBe('ready');

@@ -58,9 +58,16 @@ describe('installable PWA', () => {
     await startLoginPage(portal.page);
     await portal.page.getByText(MSG.offlineReady).waitFor();
     expect(await refusesInstallPrompt(portal.page)).toBe(false);
+    const token = await demoEmbedToken();
+    // In the browser the portal's service worker now controls, a share or embed link is still the
+    // page the server draws (the worker's app shell said the link was unavailable).
+    for (const path of [`/share/${token}`, `/embed/${token}`]) {
+      await portal.page.goto(path);
+      await portal.page.locator('iframe.embed-frame').waitFor();
+      expect(await portal.page.getByTestId('link-unavailable').count(), path).toBe(0);
+    }
     await portal.context.close();
 
-    const token = await demoEmbedToken();
     for (const path of [`/embed/${token}`, `/share/${token}`]) {
       const { context, page } = await newPage(browser);
       await page.goto(path);

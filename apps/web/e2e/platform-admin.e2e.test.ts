@@ -29,10 +29,8 @@ const selectedItem = (page: Page) =>
 /** The settings side menu's items (what the user's permissions allow). */
 async function settingsItems(page: Page): Promise<string[]> {
   const nav = page.locator('nav[aria-label="Settings"]');
-  await nav.locator('.ant-menu-item').first().waitFor();
-  return (await nav.locator('.ant-menu-item').allInnerTexts())
-    .map((t) => t.trim())
-    .filter((t) => t !== 'Exit');
+  await nav.getByRole('link').first().waitFor();
+  return (await nav.getByRole('link').allInnerTexts()).map((t) => t.trim()).filter((t) => t !== 'Exit');
 }
 
 describe('platform administration in the browser', () => {

@@ -32,6 +32,10 @@ const rgb = (hex: string) => {
   return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
 };
 
+/** A section's link in the settings menu. */
+const settingsLink = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name, exact: true });
+
 async function pickColour(page: Page, testId: string, hex: string) {
   await page.getByTestId(testId).click();
   const input = page.locator('.ant-popover:visible .ant-color-picker-hex-input input');
@@ -152,16 +156,16 @@ describe('profile and branding in the browser', () => {
 
     // Unsaved changes: the prompt, then leaving without saving.
     await page.getByLabel('Custom domain').fill(`models.${id}.example`);
-    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await settingsLink(page, 'Profile').click();
     const prompt = page.getByRole('dialog', { name: MSG.unsavedBranding });
     await prompt.waitFor();
     await prompt.getByRole('button', { name: 'No' }).click();
     await expectPath(page, '/user/settings/profile');
 
     // ... or saving on the way out.
-    await page.getByRole('menuitem', { name: 'Branding' }).click();
+    await settingsLink(page, 'Branding').click();
     await page.getByLabel('Custom domain').fill(`models.${id}.example`);
-    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await settingsLink(page, 'Profile').click();
     await prompt.waitFor();
     await prompt.getByRole('button', { name: 'Yes' }).click();
     await page.getByText(MSG.brandingUpdated).waitFor({ timeout: 30_000 });

@@ -209,6 +209,46 @@ describe('the share page', () => {
       }),
     );
 
+  it("keeps the viewer where it is while the school's logo arrives (no layout shift)", async () => {
+    const token = await shareLink();
+    const { context, page } = await phone(true);
+    // The logo held back until the page has been drawn: its width is not known before it arrives.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/(apple-touch-icon-180x180\.png|favicon\.svg)$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/share/${token}`, { waitUntil: 'domcontentloaded' });
+    const frame = page.locator('iframe.embed-frame');
+    const top = () => frame.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const before = await top();
+    release();
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('share-brand')
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true);
+    expect(await top()).toBe(before);
+    // What the browser itself counted as layout shift over the load: none.
+    const shifted = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let sum = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
+              sum += entry.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+          setTimeout(() => resolve(sum), 200);
+        }),
+    );
+    expect(shifted).toBe(0);
+    await context.close();
+  });
+
   it('fits a phone: its final layout without scripts, the same once hydrated, and its buttons work', async () => {
     const token = await shareLink();
     // Scripts blocked: the server's markup alone, the school's logo and name above the frame.

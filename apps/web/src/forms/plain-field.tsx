@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 
 /** The id of a field's message line, for the control's `aria-describedby`. */
 export const messageId = (id: string) => `${id}_help`;
+/** The id of a field's standing hint (what the field expects), for the control's `aria-describedby`. */
+export const hintId = (id: string) => `${id}_extra`;
 
 /**
  * One field of a form that keeps its own messages instead of antd's Form (pages/login/login.form.tsx):
@@ -13,12 +15,15 @@ export const messageId = (id: string) => `${id}_help`;
 export function PlainField({
   id,
   label,
+  hint,
   message,
   children,
 }: {
   /** The control's id. */
   id: string;
   label: string;
+  /** What the field expects, said under it before anything is typed (antd's `extra`). */
+  hint?: string;
   message: string | undefined;
   children: ReactNode;
 }) {
@@ -28,6 +33,11 @@ export function PlainField({
         {label}
       </label>
       <div className="plain-field-control">{children}</div>
+      {hint ? (
+        <div className="plain-field-hint" id={hintId(id)}>
+          {hint}
+        </div>
+      ) : null}
       <div className="plain-field-message" id={messageId(id)}>
         {message ? (
           <div className="plain-field-error ant-form-item-explain-error" role="alert">

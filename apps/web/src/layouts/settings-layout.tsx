@@ -1,37 +1,51 @@
-import { Menu, type MenuProps } from 'antd';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { theme } from 'antd';
+import type { CSSProperties } from 'react';
+import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { useSessionUser } from '../session/use-session';
 import { selectedSettingsKey, settingsMenuItems } from './settings-menu';
 
-const EXIT = 'exit';
-
 /**
  * /user/settings/*: a side menu (a top bar on narrow screens, by CSS: styles/global.css, so the server's
- * markup is already the final layout) and the settings page.
+ * markup is already the final layout) and the settings page. The menu is a list of links (open in a
+ * new tab, the current one marked for screen readers), drawn by the page's own CSS in the school's
+ * colours: not antd's Menu, whose styles (73 kB in every settings page the server sends) and code a
+ * list of links does not need.
  */
 export function SettingsLayout() {
   const user = useSessionUser();
-  const navigate = useNavigate();
   const { pathname } = useLocation();
   const visible = settingsMenuItems(user);
-
-  const items: MenuProps['items'] = [
-    ...visible.map((item) => ({ key: item.key, label: item.label })),
-    { type: 'divider' as const },
-    { key: EXIT, label: 'Exit' },
-  ];
-  const onClick: MenuProps['onClick'] = ({ key }) => {
-    if (key === EXIT) return void navigate('/');
-    const item = visible.find((i) => i.key === key);
-    if (item) void navigate(item.path);
-  };
   const selected = selectedSettingsKey(pathname);
+  const { token } = theme.useToken();
+  const colours = {
+    '--settings-accent': token.colorPrimary,
+    '--settings-accent-bg': token.controlItemBgActive,
+    '--settings-hover-bg': token.controlItemBgHover,
+  } as CSSProperties;
 
   return (
     <div className="settings-layout">
-      <nav aria-label="Settings" className="settings-nav">
-        <Menu mode="inline" items={items} selectedKeys={selected ? [selected] : []} onClick={onClick} />
+      <nav aria-label="Settings" className="settings-nav" style={colours}>
+        <ul className="settings-menu">
+          {visible.map((item) => (
+            <li key={item.key}>
+              <Link
+                to={item.path}
+                className={item.key === selected ? 'settings-link is-selected' : 'settings-link'}
+                aria-current={item.key === selected ? 'page' : undefined}
+              >
+                {item.label}
+              </Link>
+            </li>
+          ))}
+          <li className="settings-menu-divider" aria-hidden="true" />
+          <li>
+            <Link to="/" className="settings-link">
+              Exit
+            </Link>
+          </li>
+        </ul>
       </nav>
       <div className="settings-content">
         <Outlet />

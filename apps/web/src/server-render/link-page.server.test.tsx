@@ -80,7 +80,7 @@ describe('the share page rendered by React on the server', () => {
 });
 
 describe('the embed page rendered on the server', () => {
-  it('is the frame alone, not hydrated (no props carried), neutral when unavailable', () => {
+  it("is the frame (with the model's name under it unless transparent), not hydrated (no props carried), neutral when unavailable", () => {
     expect(
       renderLinkPage({
         kind: 'embed',
@@ -91,6 +91,20 @@ describe('the embed page rendered on the server', () => {
       }),
     ).toBe(
       '<div id="root" data-link="ready"><div class="embed-page" data-transparent="true"><iframe class="embed-frame" title="Heart viewer" ' +
+        'allow="fullscreen; xr-spatial-tracking; autoplay" src="https://viewer.example/?m=1"></iframe></div></div>',
+    );
+    // Opaque: the model's name under the frame until the viewer paints over it.
+    expect(
+      renderLinkPage({
+        kind: 'embed',
+        state: 'ready',
+        modelName: 'Heart <3',
+        frameUrl: 'https://viewer.example/?m=1',
+        transparent: false,
+      }),
+    ).toBe(
+      '<div id="root" data-link="ready"><div class="embed-page"><p class="embed-caption" aria-hidden="true">Heart &lt;3</p>' +
+        '<iframe class="embed-frame" title="Heart &lt;3 viewer" ' +
         'allow="fullscreen; xr-spatial-tracking; autoplay" src="https://viewer.example/?m=1"></iframe></div></div>',
     );
     const gone = renderLinkPage({ kind: 'embed', state: 'unavailable' });

@@ -1,7 +1,8 @@
 import { DownOutlined } from '@ant-design/icons';
-import { Button, Card, Dropdown, Form, Input, Tag, Tooltip, Typography, type MenuProps } from 'antd';
+import { Button, Card, Dropdown, Input, Tag, Tooltip, Typography, type MenuProps } from 'antd';
 import { memo } from 'react';
 import { MSG } from '@helix/shared';
+import { messageId, PlainField } from '../../forms/plain-field';
 import type { PlanButton } from '../../plans/plan-choice';
 import {
   formatUsd,
@@ -88,21 +89,20 @@ export const PlanCard = memo(function PlanCard(props: PlanCardProps) {
           {plan.viewLimit === 0 ? MSG.unlimitedViews : `${formatCount(plan.viewLimit)} views`}
         </p>
         {dynamic && (
-          <Form.Item
-            label="Users"
-            htmlFor={`plan-${plan.id}-users`}
-            validateStatus={quantityError ? 'error' : undefined}
-            help={quantityError ?? undefined}
-            className="plan-quantity"
-          >
-            <Input
-              id={`plan-${plan.id}-users`}
-              inputMode="numeric"
-              value={quantity}
-              disabled={button.disabled}
-              onChange={(e) => props.onQuantity(plan.id, e.target.value)}
-            />
-          </Form.Item>
+          <div className="plan-quantity">
+            <PlainField id={`plan-${plan.id}-users`} label="Users" message={quantityError ?? undefined}>
+              <Input
+                id={`plan-${plan.id}-users`}
+                inputMode="numeric"
+                value={quantity}
+                disabled={button.disabled}
+                status={quantityError ? 'error' : undefined}
+                aria-invalid={quantityError ? true : undefined}
+                aria-describedby={quantityError ? messageId(`plan-${plan.id}-users`) : undefined}
+                onChange={(e) => props.onQuantity(plan.id, e.target.value)}
+              />
+            </PlainField>
+          </div>
         )}
         <p className="plan-trial">{chargeLine(props, price)}</p>
         <div className="plan-actions">

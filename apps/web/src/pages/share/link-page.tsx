@@ -183,8 +183,16 @@ export function LinkPage(props: LinkPageData) {
   if (props.kind === 'share') {
     return <SharePage header={props.header} frameUrl={props.frameUrl} texts={texts} />;
   }
+  // Under the frame, the model's name shows until the viewer's own page paints over it: a pupil sees
+  // what is coming from the page's first paint, not a blank box while the viewer's code loads. Not on a
+  // transparent link, where the host page shows through the viewer for good.
   return (
     <div className="embed-page" data-transparent={props.transparent ? 'true' : undefined}>
+      {props.transparent ? null : (
+        <p className="embed-caption" aria-hidden="true">
+          {props.modelName}
+        </p>
+      )}
       <ViewerFrame src={props.frameUrl} modelName={props.modelName} />
     </div>
   );

@@ -1,9 +1,10 @@
-import { Alert, Button, Descriptions, Form, InputNumber, Tag } from 'antd';
+import { Alert, Button, Descriptions, InputNumber, Tag } from 'antd';
 import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatMoney, formatUnixDate } from '../../billing/money';
+import { messageId, PlainField } from '../../forms/plain-field';
 
 const STATE_LABEL: Record<SubscriptionSummaryView['state'], string> = {
   not_subscribed: 'Not subscribed',
@@ -121,28 +122,28 @@ function SeatsEditor({
   const [value, setValue] = useState<number | null>(summary.seats);
   const error = value === summary.seats ? null : seatsError(value, summary);
   return (
-    <Form
-      layout="inline"
+    <form
       className="seats-editor"
-      onFinish={() => value !== null && !error && onChange(value)}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (value !== null && !error) onChange(value);
+      }}
     >
-      <Form.Item
-        label="Users on this plan"
-        htmlFor="plan-seats"
-        validateStatus={error ? 'error' : undefined}
-        help={error ?? undefined}
-      >
+      <PlainField id="plan-seats" label="Users on this plan" message={error ?? undefined}>
         <InputNumber
           id="plan-seats"
           min={1}
           precision={0}
           value={value}
+          status={error ? 'error' : undefined}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? messageId('plan-seats') : undefined}
           onChange={(next) => setValue(typeof next === 'number' ? next : null)}
         />
-      </Form.Item>
+      </PlainField>
       <Button htmlType="submit" disabled={value === summary.seats || Boolean(error)}>
         Change users
       </Button>
-    </Form>
+    </form>
   );
 }
