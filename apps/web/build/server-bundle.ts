@@ -93,7 +93,14 @@ export function serverBundle(): Plugin {
         mode: 'production',
         logLevel: 'warn',
         plugins: [react()],
-        define: { __PAGE_CSS__: JSON.stringify(pageCss) },
+        define: {
+          __PAGE_CSS__: JSON.stringify(pageCss),
+          // The markup the browser's production build hydrates, whatever NODE_ENV the API runs with:
+          // under `npm start` (development) antd's class names were its development ones
+          // (`css-dev-only-do-not-override-…`), which the browser's antd did not know, so it inserted
+          // every style of the page again while hydrating (about 260 kB on /user/home).
+          'process.env.NODE_ENV': JSON.stringify('production'),
+        },
         ssr: { noExternal: [/^antd\//, /^antd$/, /^@ant-design\//, /^@rc-component\//, /^@emotion\//] },
         build: {
           ssr: SERVER_ENTRY,

@@ -1,4 +1,6 @@
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
+import { iconStyles } from '@ant-design/icons/es/utils';
+import hash from '@emotion/hash';
 import { dehydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
 import type { createStore } from 'jotai';
 import { renderToString } from 'react-dom/server';
@@ -58,8 +60,13 @@ export async function renderRoute(
     // hydrates, the browser's antd reads the map from the page's styles and neither computes nor injects
     // again the component styles listed there (the largest part of hydrating an antd page). So these
     // are each component's full styles, every state included, never pruned to what the markup uses.
-    const css = extractStyle(cache, { plain: true, types: ['style', 'token'] });
-    return { html, css, styleTags: cssVarTags(cache), queries: dehydrate(queryClient) };
+    const css = extractStyle(cache, { plain: true, types: ['style'] });
+    return {
+      html,
+      css,
+      styleTags: themeVarTags(cache) + ICON_STYLE_TAG + cssVarTags(cache),
+      queries: dehydrate(queryClient),
+    };
   } finally {
     after();
   }
@@ -67,6 +74,28 @@ export async function renderRoute(
 
 /** antd's map rule, which extractStyle appends to any output; the page's CSS above carries the one that counts. */
 const CACHE_MAP_TAG = /<style[^>]*data-ant-cssinjs-cache-path[^>]*>[\s\S]*?<\/style>/g;
+
+/**
+ * The theme's CSS variables (12 kB) as the `<style>` the browser's antd looks for before inserting its
+ * own: antd extracts it under the theme token's key, but the browser's antd looks it up by a hash of
+ * the variables' key (`hash('css-var-' + key)`, @ant-design/cssinjs useCacheToken), found nothing and
+ * inserted it again while hydrating: a new stylesheet in a head of 250 kB of styles, so the whole page's
+ * styles were computed again in the hydration's commit.
+ */
+function themeVarTags(cache: ReturnType<typeof createCache>): string {
+  return extractStyle(cache, { types: ['token'] })
+    .replace(CACHE_MAP_TAG, '')
+    .replace(/<style [^>]*>/g, (tag) => {
+      const key = /data-token-hash="([^"]+)"/.exec(tag)?.[1];
+      return key ? tag.replace(/data-css-hash="[^"]*"/, `data-css-hash="${hash(`css-var-${key}`)}"`) : tag;
+    });
+}
+
+/**
+ * antd's icons' own styles, which the icons insert on their first render unless the page has them
+ * under their key (`rc-util-key`): the same, found in the page and kept.
+ */
+const ICON_STYLE_TAG = `<style data-rc-order="prepend" rc-util-key="@ant-design-icons">${iconStyles}</style>`;
 
 /**
  * antd's CSS variables as their own `<style data-css-hash>` elements. The browser's antd registers each
