@@ -36,7 +36,7 @@ describe('buildDemoModels', () => {
     for (const m of models) {
       expect(m).toMatchObject({
         file: `${m.urlModelName}.glb`,
-        thumbnail: `${m.urlModelName}.png`,
+        thumbnail: `${m.urlModelName}.webp`,
         isPublic: true,
       });
       expect(m.name.length).toBeGreaterThan(0);
@@ -112,10 +112,10 @@ describe('buildDemoModels', () => {
     );
   });
 
-  it('writes 512x384 PNG thumbnails', async () => {
+  it('writes 512x384 WebP thumbnails', async () => {
     for (const m of models) {
       const meta = await sharp(path.join(outDir, m.thumbnail)).metadata();
-      expect(meta).toMatchObject({ format: 'png', width: 512, height: 384 });
+      expect(meta).toMatchObject({ format: 'webp', width: 512, height: 384 });
       const stats = await sharp(path.join(outDir, m.thumbnail)).stats();
       // Not a blank image: the channels vary.
       expect(stats.channels[0]!.stdev).toBeGreaterThan(5);

@@ -1,5 +1,5 @@
 /**
- * Builds the demo biology models as .glb files plus a PNG thumbnail each.
+ * Builds the demo biology models as .glb files plus a WebP thumbnail each.
  *
  *   npx tsx packages/demo-content/src/build-demo-models.ts <outDir> [path/to/1ubq.pdb]
  *
@@ -17,7 +17,7 @@ import { buildDnaHelix } from './models/dna-helix.ts';
 import { buildNeuron } from './models/neuron.ts';
 import { buildUbiquitin } from './models/ubiquitin.ts';
 import { parsePdb } from './pdb.ts';
-import { renderThumbnailPng } from './thumbnail.ts';
+import { renderThumbnailWebp } from './thumbnail.ts';
 
 export interface DemoModel {
   name: string;
@@ -25,7 +25,7 @@ export interface DemoModel {
   description: string;
   /** File name of the .glb inside outDir. */
   file: string;
-  /** File name of the PNG thumbnail inside outDir. */
+  /** File name of the WebP thumbnail inside outDir. */
   thumbnail: string;
   isPublic: true;
 }
@@ -53,13 +53,13 @@ export async function buildDemoModels(outDir: string, options: BuildOptions = {}
   const models = await Promise.all(
     defs.map(async (def): Promise<DemoModel> => {
       const file = `${def.urlModelName}.glb`;
-      const thumbnail = `${def.urlModelName}.png`;
+      const thumbnail = `${def.urlModelName}.webp`;
       const glb = await modelToGlb(def);
       const problems = await validateGlb(glb);
       if (problems.length) throw new Error(`${file} is not valid glTF: ${problems.join('; ')}`);
       await writeFile(path.join(outDir, file), glb);
       if (options.thumbnails !== false)
-        await writeFile(path.join(outDir, thumbnail), await renderThumbnailPng(def));
+        await writeFile(path.join(outDir, thumbnail), await renderThumbnailWebp(def));
       return {
         name: def.name,
         urlModelName: def.urlModelName,

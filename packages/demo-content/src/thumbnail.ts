@@ -1,6 +1,6 @@
 /**
  * Thumbnails without a browser: the model's triangles are projected orthographically, shaded with a
- * directional light, depth-sorted (painter's algorithm) into an SVG and rasterised to PNG by sharp.
+ * directional light, depth-sorted (painter's algorithm) into an SVG and rasterised to WebP by sharp.
  */
 import sharp from 'sharp';
 import { hexToRgb, walkParts, type ModelDef } from './model-def.ts';
@@ -162,14 +162,14 @@ export function renderThumbnailSvg(
   return out.join('\n');
 }
 
-export async function renderThumbnailPng(model: ModelDef): Promise<Buffer> {
+export async function renderThumbnailWebp(model: ModelDef): Promise<Buffer> {
   const svg = renderThumbnailSvg(model);
   return (
     sharp(Buffer.from(svg), { limitInputPixels: false })
-      // A 256-colour palette (libimagequant, deterministic): about a quarter of the bytes of a full-colour
-      // PNG (the animal cell 44 kB instead of 161 kB), which matters because the first thumbnail is the
-      // model grid's largest paint on a classroom tablet's network.
-      .png({ compressionLevel: 9, palette: true, quality: 90, effort: 10 })
+      // WebP as the portal's own uploads are re-encoded (apps/worker/src/images/check-and-reencode-image.ts):
+      // the first thumbnail is the model grid's largest paint on a classroom tablet's network, and the
+      // animal cell is 9 kB instead of 45 kB as a 256-colour PNG (161 kB as a full-colour one).
+      .webp({ quality: 82, alphaQuality: 90 })
       .toBuffer()
   );
 }

@@ -29,14 +29,14 @@ afterAll(async () => {
 /** A stand-in for packages/demo-content's builder with the same answer shape. */
 const fakeBuild: BuildDemoModels = async (outDir) => {
   await writeFile(path.join(outDir, 'a.glb'), 'glb-a');
-  await writeFile(path.join(outDir, 'a.png'), 'png-a');
+  await writeFile(path.join(outDir, 'a.webp'), 'webp-a');
   return [
     {
       name: 'Demo A',
       urlModelName: 'demo-a',
       description: 'A stand-in model.',
       file: 'a.glb',
-      thumbnail: 'a.png',
+      thumbnail: 'a.webp',
       isPublic: true,
     },
   ];
@@ -55,7 +55,7 @@ describe('seedDemoModels', () => {
       name: 'Demo A',
       isPublic: true,
       fileKey: 'models/demo-demo-a.glb',
-      thumbnail: 'images/thumbnail-demo-demo-a.png',
+      thumbnail: 'images/thumbnail-demo-demo-a.webp',
     });
     expect((await storage.getBytes(row.fileKey!))?.toString()).toBe('glb-a');
 

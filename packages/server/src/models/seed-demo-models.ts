@@ -34,9 +34,9 @@ export async function seedDemoModels(
       throw new Error(`Demo model ${demo.name}: '${demo.urlModelName}' is not a valid urlModelName`);
     }
     const fileKey = `models/demo-${demo.urlModelName}.glb`;
-    const thumbnailKey = `images/thumbnail-demo-${demo.urlModelName}.png`;
+    const thumbnailKey = `images/thumbnail-demo-${demo.urlModelName}.webp`;
     await storage.put(fileKey, await readFile(path.resolve(buildDir, demo.file)), 'model/gltf-binary');
-    await storage.put(thumbnailKey, await readFile(path.resolve(buildDir, demo.thumbnail)), 'image/png');
+    await storage.put(thumbnailKey, await readFile(path.resolve(buildDir, demo.thumbnail)), 'image/webp');
 
     const row = await db.model.findUnique({ where: { urlModelName: demo.urlModelName } });
     if (!row) {
