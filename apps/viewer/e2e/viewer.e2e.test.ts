@@ -316,8 +316,8 @@ describe('viewer (built, in Chromium)', () => {
     const desktop = await open(
       viewerUrl('neuron.glb', {
         settings: 'desktop_view,center_model,background',
-        bgimage: `${modelOrigin}/animal-cell.png`,
-        loading: `${modelOrigin}/neuron.png`,
+        bgimage: `${modelOrigin}/animal-cell.webp`,
+        loading: `${modelOrigin}/neuron.webp`,
       }),
       narrow,
     );

@@ -72,7 +72,7 @@ describe('models in the browser', () => {
       .waitFor({ timeout: 30_000 });
     await dialog.getByLabel('Name', { exact: true }).fill(name);
     await dialog.getByLabel('URL name').fill(`neuron-${id}`);
-    await dialog.getByLabel('Thumbnail').setInputFiles(path.join(files, 'neuron.png'));
+    await dialog.getByLabel('Thumbnail').setInputFiles(path.join(files, 'neuron.webp'));
     await dialog.getByLabel('Model file').setInputFiles(path.join(files, 'neuron.glb'));
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 30_000 });

@@ -1,4 +1,6 @@
-import { Alert, Button, Descriptions, InputNumber, Tag } from 'antd';
+import { Alert, Button, Descriptions, Tag } from 'antd';
+// The input itself, not antd's Input namespace (pages/login/login.form.tsx).
+import Input from 'antd/es/input/Input';
 import type { SubscriptionSummaryView } from '@helix/shared/schemas/billing';
 import { MSG } from '@helix/shared';
 import { useState } from 'react';
@@ -119,7 +121,10 @@ function SeatsEditor({
   summary: SubscriptionSummaryView;
   onChange(seats: number): void;
 }) {
-  const [value, setValue] = useState<number | null>(summary.seats);
+  const [text, setText] = useState(String(summary.seats));
+  // A whole number as typed (antd's InputNumber, whose styles alone were 31 kB of the page, is not
+  // needed for one): anything else is the catalogue's "positive integers" message.
+  const value = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : null;
   const error = value === summary.seats ? null : seatsError(value, summary);
   return (
     <form
@@ -130,15 +135,15 @@ function SeatsEditor({
       }}
     >
       <PlainField id="plan-seats" label="Users on this plan" message={error ?? undefined}>
-        <InputNumber
+        <Input
           id="plan-seats"
-          min={1}
-          precision={0}
-          value={value}
+          inputMode="numeric"
+          className="seats-input"
+          value={text}
           status={error ? 'error' : undefined}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? messageId('plan-seats') : undefined}
-          onChange={(next) => setValue(typeof next === 'number' ? next : null)}
+          onChange={(event) => setText(event.target.value)}
         />
       </PlainField>
       <Button htmlType="submit" disabled={value === summary.seats || Boolean(error)}>
