@@ -194,9 +194,16 @@ describe('npm start killed', () => {
       expect(before.stripeLocal, 'stripe-local is a child of the supervisor').toBeDefined();
 
       process.kill(before.stripeLocal!, 'SIGKILL');
-      // Billing answers 502 while it is down (the restart waits 1 s first), then works again.
+      // Billing answers 502 while it is down (the restart waits 1 s first), then works again. The
+      // Stripe client's own retries (two, after about 0.5 s and 1 s) can outlast a quick restart on a
+      // loaded machine: the answer is then the restarted stripe-local's (seen once in a CI run).
       const during = await invoices();
-      expect(during.status, JSON.stringify(during)).toBeGreaterThanOrEqual(500);
+      if (during.status < 500) {
+        expect(during.status, JSON.stringify(during)).toBe(200);
+        expect(processes(portal).stripeLocal, 'answered by the restarted stripe-local').not.toBe(
+          before.stripeLocal,
+        );
+      }
       const back = await invoicesAnswer(60_000);
       const after = processes(portal);
       expect(after.stripeLocal).toBeDefined();
