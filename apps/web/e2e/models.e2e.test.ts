@@ -94,8 +94,7 @@ describe('models in the browser', () => {
     await page.getByLabel('Search models').fill('');
 
     // Sorting by name, both ways.
-    await page.getByRole('combobox', { name: 'Sort models' }).click();
-    await page.locator('.ant-select-item-option[title="Name (Z to A)"]').click();
+    await page.getByRole('combobox', { name: 'Sort models' }).selectOption({ label: 'Name (Z to A)' });
     await expect
       .poll(async () => {
         const names = (await page.getByRole('button', { name: /^Open / }).allInnerTexts()).length;
