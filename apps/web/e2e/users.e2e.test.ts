@@ -13,7 +13,7 @@ import { createTestDb } from '@helix/server/testing/test-db';
 import { createInvite, createTenant, createUser, PASSWORD } from '@helix/server/testing/factories';
 import { readSheet } from 'read-excel-file/node';
 import { launchBrowser, newPage } from './support/browser.ts';
-import { expectPath, logIn } from './support/accounts.ts';
+import { expectPath, logIn, waitForApp } from './support/accounts.ts';
 import { firstLink, waitForMail } from './support/mailbox.ts';
 
 const id = randomBytes(3)
@@ -34,6 +34,8 @@ async function openUsers(page: Page) {
   await page.goto('/user/settings/users-list');
   await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
   await page.getByTestId('total-users').waitFor();
+  // The server's page is on screen before the app has hydrated it: its buttons answer from then on.
+  await waitForApp(page);
 }
 
 describe('users of a tenant in the browser', () => {

@@ -6,6 +6,18 @@ import type { Page } from 'playwright-core';
  * colours and ratio of a contrast failure, so the fix is obvious). docs/accessibility.md.
  */
 export async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  // What is still fading in (a toast, a dialog) is read at part of its opacity, a contrast it never
+  // keeps: axe reads the page once every finite animation has ended (a spinner's goes on).
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      null,
+      { timeout: 5000, polling: 50 },
+    )
+    .catch(() => undefined);
   // Only violations are wanted: axe then skips building the passes it would otherwise report.
   const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
   return result.violations
