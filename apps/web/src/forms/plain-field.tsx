@@ -38,13 +38,23 @@ export function PlainField({
           {hint}
         </div>
       ) : null}
-      <div className="plain-field-message" id={messageId(id)}>
-        {message ? (
-          <div className="plain-field-error ant-form-item-explain-error" role="alert">
-            {message}
-          </div>
-        ) : null}
-      </div>
+      <FieldMessage id={id} message={message} />
+    </div>
+  );
+}
+
+/**
+ * The line under a field where its message appears (`messageId(id)`), kept at its height with or
+ * without one. `ant-form-item-explain-error` is antd's name for a field's message, kept for the tests.
+ */
+export function FieldMessage({ id, message }: { id: string; message: string | undefined }) {
+  return (
+    <div className="plain-field-message" id={messageId(id)}>
+      {message ? (
+        <div className="plain-field-error ant-form-item-explain-error" role="alert">
+          {message}
+        </div>
+      ) : null}
     </div>
   );
 }

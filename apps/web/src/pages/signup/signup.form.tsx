@@ -8,7 +8,7 @@ import { MSG, SignupForm as SignupSchema } from '@helix/shared';
 import { joinByInvite, register } from '../../api/auth.api';
 import { AgreeToTerms } from '../../components/agree-to-terms';
 import { GoogleSignIn } from '../../components/google-sign-in';
-import { hintId, messageId, PlainField } from '../../forms/plain-field';
+import { FieldMessage, hintId, messageId, PlainField } from '../../forms/plain-field';
 import { placeServerErrors } from '../../forms/server-errors';
 import { useTypedInput } from '../../forms/typed-before-hydration';
 import { fieldIssue, firstIssues } from '../../forms/zod-rule';
@@ -203,13 +203,7 @@ const Tick = memo(function Tick({
       >
         {children}
       </Checkbox>
-      <div className="plain-field-message" id={messageId(id)}>
-        {message ? (
-          <div className="plain-field-error ant-form-item-explain-error" role="alert">
-            {message}
-          </div>
-        ) : null}
-      </div>
+      <FieldMessage id={id} message={message} />
     </div>
   );
 });
