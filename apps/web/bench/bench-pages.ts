@@ -32,6 +32,8 @@ export const HYDRATED = '#root[data-hydrated="true"]';
 export const VIEWER_FRAME = 'iframe.embed-frame';
 /** An antd dropdown menu that is open. */
 const OPEN_MENU = '.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]';
+/** The header's user menu open (the browser's popover, components/header/user-menu.tsx). */
+const OPEN_USER_MENU = '#user-menu-list:popover-open [role="menuitem"]';
 /** The plan list's period switch: the annual prices shown. */
 const ANNUAL = '.plan-period-toggle input[value="YEARLY"]:checked';
 /** The plan list's period switch: its Annual button. */
@@ -99,7 +101,7 @@ export const BENCH_PAGES: BenchPage[] = [
     signedIn: true,
     hydrates: true,
     control: '[data-testid="user-menu"]',
-    answered: OPEN_MENU,
+    answered: OPEN_USER_MENU,
   },
   {
     name: 'users-list',

@@ -11,7 +11,8 @@ const SERVER_OUT_DIR = 'dist-server';
 
 /**
  * The lazy modules each page the bundle renders is made of (src/routing/routes.tsx; src/boot.ts starts
- * the same), for its stylesheets (src/server-render/render-page.server.tsx, __PAGE_CSS__).
+ * the same), for its stylesheets and chunks (src/server-render/render-page.server.tsx, __PAGE_CSS__ and
+ * __PAGE_ASSETS__).
  */
 const PAGE_MODULES = {
   home: ['/src/ui/themed.tsx', '/src/layouts/app-layout.tsx', '/src/pages/models/models.page.tsx'],
@@ -37,19 +38,29 @@ const PAGE_MODULES = {
   ],
 } as const;
 
-/**
- * The app's own stylesheets of those modules' chunks and everything they import, in the client build:
- * the server-rendered page inlines them (index.html links none of them; the app loads them with the chunks).
- */
-function pageStylesheets(bundle: OutputBundle, modules: readonly string[]): string[] {
+/** What a page's lazy modules are made of in the client build: their chunks and the app's stylesheets. */
+interface PageAssets {
+  /** Each chunk, the modules' own and everything they import statically. */
+  scripts: string[];
+  /** The app's own stylesheets of those chunks. */
+  styles: string[];
+  /** Those the server-rendered page inlines: all but the entry's, which index.html inlines already. */
+  inlined: string[];
+}
+
+function pageAssets(bundle: OutputBundle, modules: readonly string[]): PageAssets {
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
   const files = new Set<string>();
   const css = new Set<string>();
+  const inlined = new Set<string>();
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
     const chunk = bundle[file] as (OutputChunk & { viteMetadata?: { importedCss: Set<string> } }) | undefined;
-    chunk?.viteMetadata?.importedCss.forEach((f) => css.add(f));
+    chunk?.viteMetadata?.importedCss.forEach((f) => {
+      css.add(f);
+      if (!chunk.isEntry) inlined.add(f);
+    });
     chunk?.imports.forEach(visit);
   };
   for (const module of modules) {
@@ -57,7 +68,7 @@ function pageStylesheets(bundle: OutputBundle, modules: readonly string[]): stri
     if (!chunk) throw new Error(`server-bundle: no chunk for ${module}`);
     visit(chunk.fileName);
   }
-  return [...css];
+  return { scripts: [...files], styles: [...css], inlined: [...inlined] };
 }
 
 /**
@@ -68,7 +79,7 @@ function pageStylesheets(bundle: OutputBundle, modules: readonly string[]): stri
  */
 export function serverBundle(): Plugin {
   let config: ResolvedConfig;
-  let stylesheets: Record<string, string[]> = {};
+  let assets: Record<string, PageAssets> = {};
   return {
     name: 'helix:server-bundle',
     apply: 'build',
@@ -76,8 +87,8 @@ export function serverBundle(): Plugin {
       config = resolved;
     },
     generateBundle(_options, bundle) {
-      stylesheets = Object.fromEntries(
-        Object.entries(PAGE_MODULES).map(([page, modules]) => [page, pageStylesheets(bundle, modules)]),
+      assets = Object.fromEntries(
+        Object.entries(PAGE_MODULES).map(([page, modules]) => [page, pageAssets(bundle, modules)]),
       );
     },
     async closeBundle() {
@@ -85,7 +96,7 @@ export function serverBundle(): Plugin {
       const cssOf = (files: string[]) =>
         files.map((file) => readFileSync(path.join(outDir, file), 'utf8')).join('\n');
       const pageCss = Object.fromEntries(
-        Object.entries(stylesheets).map(([page, files]) => [page, cssOf(files)]),
+        Object.entries(assets).map(([page, { inlined }]) => [page, cssOf(inlined)]),
       );
       await build({
         configFile: false,
@@ -95,6 +106,11 @@ export function serverBundle(): Plugin {
         plugins: [react()],
         define: {
           __PAGE_CSS__: JSON.stringify(pageCss),
+          __PAGE_ASSETS__: JSON.stringify(
+            Object.fromEntries(
+              Object.entries(assets).map(([page, { scripts, styles }]) => [page, { scripts, styles }]),
+            ),
+          ),
           // The markup the browser's production build hydrates, whatever NODE_ENV the API runs with:
           // under `npm start` (development) antd's class names were its development ones
           // (`css-dev-only-do-not-override-…`), which the browser's antd did not know, so it inserted

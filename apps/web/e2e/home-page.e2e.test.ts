@@ -48,6 +48,46 @@ describe('the server-rendered home page', () => {
     await context.close();
   });
 
+  it("opens the user menu by a tap or the keyboard, before and after the app's code has loaded", async () => {
+    // Without any script: the browser's own popover opens it.
+    const bare = await firstVisit({ javaScriptEnabled: false });
+    const still = await bare.newPage();
+    await still.goto('/user/home');
+    await still.getByTestId('user-menu').click();
+    await still.getByRole('menuitem', { name: 'Log Out' }).waitFor();
+    await bare.close();
+
+    const context = await firstVisit();
+    const page = await context.newPage();
+    await page.goto('/user/home');
+    await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-hydrated'));
+    const menu = page.getByTestId('user-menu');
+    // Keyboard: Enter opens it on its first item, the arrows move, Escape closes it back to the button.
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe('Settings');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Log Out');
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe('Settings');
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('menu').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('user-menu');
+    // A tap outside closes it; Settings goes to the settings, in the app.
+    await menu.click();
+    await page.mouse.click(5, 400);
+    expect(await page.getByRole('menu').isVisible()).toBe(false);
+    await menu.click();
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/user/settings'));
+    expect(await page.getByRole('menu').isVisible()).toBe(false);
+    await context.close();
+  });
+
   it('is the app shell for anyone without a session', async () => {
     const context = await browser.newContext({ baseURL: appUrl(), serviceWorkers: 'block' });
     const page = await context.newPage();

@@ -77,7 +77,7 @@ async function misfits(page: Page, at: TablePage, width: number): Promise<string
   const count = Math.min(await rows.count(), 10);
   for (let i = 0; i < count; i += 1) {
     const row = rows.nth(i);
-    const actions = row.locator('td.rt-actions button, td.rt-actions a, .ant-card-actions button');
+    const actions = row.locator('td.rt-actions button, td.rt-actions a, .model-card-actions button');
     if ((await actions.count()) > 0) withActions += 1;
     // Every action must be drawn (not folded away); any other control of the row, where it is drawn.
     for (const control of await actions.all()) {

@@ -298,7 +298,9 @@ describe('POST /model/offline-view', () => {
     // One view counts in each window the views' own times fall in (every window but, at times, the issue
     // time's or today's when a window edge falls in the 11 s before the first view or since the last one).
     const touched = new Set(
-      views.map((view) => Math.floor(Math.max(Date.parse(view.viewedAt), grant.issuedAt.getTime()) / windowMs)),
+      views.map((view) =>
+        Math.floor(Math.max(Date.parse(view.viewedAt), grant.issuedAt.getTime()) / windowMs),
+      ),
     );
     expect(touched.size).toBeGreaterThanOrEqual(allowance - 2);
     expect(counted).toBe(touched.size);

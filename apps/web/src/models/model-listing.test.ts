@@ -8,6 +8,7 @@ import {
   matchesSearch,
   upsertModel,
   viewsCounterText,
+  viewsPeriodText,
 } from './model-listing';
 import { toListing, type Model, type ModelViews } from './models.api';
 
@@ -128,5 +129,15 @@ describe('toListing', () => {
     });
     expect(toListing(undefined)).toEqual({ models: [], views: null, users: [] });
     expect(toListing({ models: 'x', users: {} })).toEqual({ models: [], views: null, users: [] });
+  });
+});
+
+describe('viewsPeriodText', () => {
+  it("writes the period's end as a UTC day, with the grace band once loads pass the allowance", () => {
+    expect(viewsPeriodText({ periodEnd: '2026-12-03T23:30:00.000Z' })).toBe('Until 3 Dec 2026');
+    expect(viewsPeriodText({ periodEnd: '2027-01-07T00:00:00.000Z' })).toBe('Until 7 Jan 2027');
+    expect(
+      viewsPeriodText({ periodEnd: '2026-12-03T00:00:00.000Z', refuseAt: 11_000, graceViews: 1_000 }),
+    ).toBe('Grace 1,000 · until 3 Dec 2026');
   });
 });

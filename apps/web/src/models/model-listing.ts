@@ -2,6 +2,10 @@ import { MSG } from '@helix/shared';
 import type { ModelSort } from '@helix/shared/schemas/model';
 import type { Model, ModelViews } from './models.api';
 import { formatCount } from '../ui/count-format';
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(utc);
 
 export const SORT_OPTIONS: { value: ModelSort; label: string }[] = [
   { value: 'name-Asc', label: 'Name (A to Z)' },
@@ -62,12 +66,9 @@ export function viewsCounterText(
 export function viewsPeriodText(
   views: Pick<ModelViews, 'periodEnd'> & Partial<Pick<ModelViews, 'graceViews' | 'refuseAt'>>,
 ): string {
-  const end = new Date(views.periodEnd).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+  // dayjs, not toLocaleDateString: the browser's first date formatter loads its locale data, tens of
+  // milliseconds of a tablet's first screen.
+  const end = dayjs.utc(views.periodEnd).format('D MMM YYYY');
   return views.refuseAt ? `Grace ${formatCount(views.graceViews ?? 0)} · until ${end}` : `Until ${end}`;
 }
 

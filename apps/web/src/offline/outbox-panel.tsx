@@ -1,5 +1,5 @@
 import { CloudSyncOutlined } from '@ant-design/icons';
-import { Badge, Button } from 'antd';
+import { Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { MSG } from '@helix/shared';
 import { useOutbox } from './use-outbox';
@@ -17,7 +17,7 @@ export function OutboxPanel() {
   const needsAttention = rows.some((r) => r.state === 'refused' || r.state === 'conflict');
   return (
     <>
-      <Badge count={rows.length} size="small" color={needsAttention ? 'red' : 'gold'} offset={[-4, 4]}>
+      <span className="outbox-button">
         <Button
           type="text"
           icon={<CloudSyncOutlined />}
@@ -28,7 +28,13 @@ export function OutboxPanel() {
             setOpen(true);
           }}
         />
-      </Badge>
+        {/* The count over the button's corner (antd's Badge brought 11 kB of styles to every page). */}
+        {rows.length > 0 && (
+          <span className={needsAttention ? 'outbox-count needs-attention' : 'outbox-count'} aria-hidden>
+            {rows.length}
+          </span>
+        )}
+      </span>
       {/* The drawer's code (a list, buttons, confirmations) loads when it is first opened. */}
       {opened && (
         <Suspense fallback={null}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readPageData, type PageData } from './page-data';
-import { PAGE_DATA_ID, serverRenderedDocument } from './document';
+import { PAGE_DATA_ID, serverRenderedDocument, pageAssetLinks } from './document';
 
 const INDEX = `<!doctype html><html><head><title>Helix</title><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/main-a.js"></head><body><div id="root"><p class="boot-screen" role="status">Loading…</p></div><script type="module" src="/assets/index.js"></script></body></html>`;
 
@@ -96,5 +96,21 @@ describe('a server-rendered document', () => {
       queries,
       user: undefined,
     });
+  });
+});
+
+describe('pageAssetLinks', () => {
+  const index =
+    '<head><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/react-1.js"><script type="module" src="/assets/index-2.js"></script></head>';
+
+  it("preloads the page's chunks index.html does not, and marks its inlined stylesheets as present", () => {
+    const links = pageAssetLinks(index, {
+      scripts: ['assets/react-1.js', 'assets/index-2.js', 'assets/models.page-3.js'],
+      styles: ['assets/models-4.css'],
+    });
+    expect(links).toBe(
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/models.page-3.js">' +
+        '<link rel="stylesheet" href="/assets/models-4.css" disabled>',
+    );
   });
 });

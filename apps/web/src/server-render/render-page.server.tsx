@@ -9,14 +9,14 @@ import { serverRenderedRoute } from './route-prefetch';
 import { authTypeAtom, sessionReadyAtom, sessionUserAtom } from '../session/session.atoms';
 import { googleSignInAtom } from '../session/sign-in-providers';
 import type { PageData } from './page-data';
-import { serverRenderedDocument, withGoogleFlag } from './document';
+import { pageAssetLinks, serverRenderedDocument, withGoogleFlag } from './document';
 import { renderRoute } from './render-route.server';
 
+type DrawnPage = 'home' | 'login' | 'users-list' | 'choose-subscription' | 'subscription' | 'join';
 /** The app's own stylesheets of each page's route chunks, by page (build/server-bundle.ts defines it). */
-declare const __PAGE_CSS__: Record<
-  'home' | 'login' | 'users-list' | 'choose-subscription' | 'subscription' | 'join',
-  string
->;
+declare const __PAGE_CSS__: Record<DrawnPage, string>;
+/** Each page's route chunks and the stylesheets above, by file (build/server-bundle.ts defines it). */
+declare const __PAGE_ASSETS__: Record<DrawnPage, { scripts: string[]; styles: string[] }>;
 
 /**
  * The query client of a page rendered for a session, seeded with what every such page shows: the
@@ -66,10 +66,12 @@ export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx
     data = { tenant: ctx.tenant, userId: ctx.user.id, user: ctx.user };
   }
   const page = await renderRoute(path, store, undefined, queryClient);
-  const css = `${page.css}\n${__PAGE_CSS__[route.kind as keyof typeof __PAGE_CSS__] ?? ''}`;
+  const kind = route.kind as DrawnPage;
+  const css = `${page.css}\n${__PAGE_CSS__[kind] ?? ''}`;
+  const links = __PAGE_ASSETS__[kind] ? pageAssetLinks(indexHtml, __PAGE_ASSETS__[kind]) : '';
   const html = serverRenderedDocument(
     indexHtml,
-    { html: page.html, css, styleTags: page.styleTags },
+    { html: page.html, css, styleTags: page.styleTags, links },
     route.kind,
     {
       ...data,

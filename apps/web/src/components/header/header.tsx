@@ -1,14 +1,9 @@
-import {
-  DownOutlined,
-  LogoutOutlined,
-  QuestionCircleOutlined,
-  SettingOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Space, type MenuProps } from 'antd';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { QuestionCircleOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { BrandMark } from './brand-mark';
+import { UserMenu } from './user-menu';
 import { clearUserData } from '../../offline/open-db';
 import { OutboxPanel } from '../../offline/outbox-panel';
 import { queuedEditCount } from '../../offline/user-data';
@@ -18,12 +13,6 @@ import { canSeeSettings } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { useScrolledPast } from '../../ui/use-scrolled-past';
 
-/** The user menu's items. */
-const USER_MENU_ITEMS = [
-  { key: 'settings', label: 'Settings' },
-  { key: 'logout', label: 'Log Out' },
-] as const;
-
 // The Help form is loaded when first opened, not with every page.
 const QueuedLogoutConfirm = lazy(() =>
   import('./queued-logout-confirm').then((m) => ({ default: m.QueuedLogoutConfirm })),
@@ -31,11 +20,6 @@ const QueuedLogoutConfirm = lazy(() =>
 const SupportRequestModal = lazy(() =>
   import('../../pages/support/support-request.modal').then((m) => ({ default: m.SupportRequestModal })),
 );
-
-const ICONS: Record<(typeof USER_MENU_ITEMS)[number]['key'], ReactNode> = {
-  settings: <SettingOutlined />,
-  logout: <LogoutOutlined />,
-};
 
 /** The header sticks to the top once the page scrolls past it (accounts 2). */
 const STICKY_AFTER_PX = 92;
@@ -65,19 +49,7 @@ export function Header() {
     setQueuedLogout({ queued, leave });
   };
   const [helpOpen, setHelpOpen] = useState(false);
-  const [menuOpen, setMenuOpen] = useState(false);
   const [helpLoaded, setHelpLoaded] = useState(false);
-
-  const keys = USER_MENU_ITEMS.filter((i) => i.key !== 'settings' || canSeeSettings(user));
-  const items: MenuProps['items'] = keys.map(({ key, label }) => ({ key, label, icon: ICONS[key] }));
-
-  const choose = (key: string) => {
-    setMenuOpen(false);
-    if (key === 'settings') void navigate('/user/settings');
-    // The route guard takes the signed-out user to login.
-    if (key === 'logout') void signOut();
-  };
-  const onClick: MenuProps['onClick'] = ({ key }) => choose(key);
 
   return (
     <div className="app-header-slot">
@@ -93,7 +65,7 @@ export function Header() {
         )}
         <BrandMark user={user} />
         {user && (
-          <Space size={4}>
+          <div className="app-header-tools">
             <OutboxPanel />
             <Button
               type="text"
@@ -108,27 +80,14 @@ export function Header() {
             >
               <span className="help-label">Help</span>
             </Button>
-            <Dropdown
-              menu={{ items, onClick }}
-              trigger={['click']}
-              placement="bottomRight"
-              open={menuOpen}
-              onOpenChange={setMenuOpen}
-            >
-              <Button
-                type="text"
-                className="user-menu"
-                aria-label={`User menu (${user.name})`}
-                data-testid="user-menu"
-              >
-                <Avatar size="small" src={user.profilePicture || undefined} icon={<UserOutlined />} alt="" />
-                <span className="user-menu-name" aria-hidden>
-                  {user.name}
-                </span>
-                <DownOutlined aria-hidden />
-              </Button>
-            </Dropdown>
-          </Space>
+            <UserMenu
+              user={user}
+              showSettings={canSeeSettings(user)}
+              onSettings={() => void navigate('/user/settings')}
+              // The route guard takes the signed-out user to login.
+              onLogout={() => void signOut()}
+            />
+          </div>
         )}
         {user && helpLoaded && (
           <Suspense fallback={null}>

@@ -5,13 +5,13 @@ import {
   ExperimentOutlined,
   ShareAltOutlined,
 } from '@ant-design/icons';
-import { Button, Card, Tag, Tooltip } from 'antd';
 import { MSG } from '@helix/shared';
 import type { ModelAbilities } from '@helix/shared/schemas/abilities';
 import type { ModelPageAbilities } from '../../models/model-permissions';
 import type { Model } from '../../models/models.api';
 import { PendingTag } from '../../offline/pending-tag';
 import { usePendingTargets } from '../../offline/use-outbox';
+import { CardActionButton } from './card-action-button';
 import { PinButton } from './pin-button';
 import { formatCount } from '../../ui/count-format';
 
@@ -46,60 +46,63 @@ const ACTIONS = [
 export function ModelCard({ model, abilities, onAction, pinned = false, priority = 'lazy' }: ModelCardProps) {
   const pending = usePendingTargets().has(`model:${model.id}`);
   const actions = ACTIONS.filter((a) => a.allowed(model.abilities)).map(({ action, label, icon }) => (
-    <Tooltip key={action} title={label}>
-      <Button
-        type="text"
-        icon={icon}
-        aria-label={`${label} ${model.name}`}
-        data-touch-label={label}
-        danger={action === 'delete'}
-        onClick={() => onAction(action, model)}
-      />
-    </Tooltip>
+    <CardActionButton
+      key={action}
+      label={label}
+      name={model.name}
+      icon={icon}
+      danger={action === 'delete'}
+      onClick={() => onAction(action, model)}
+    />
   ));
   // Whoever may open the viewer may keep the model for offline viewing.
   if (model.abilities.view) actions.push(<PinButton key="pin" model={model} pinned={pinned} />);
 
+  // Plain markup drawn as antd's Card (models.css): a grid of cards hydrates on a tablet's first
+  // screen, and antd's Card, Button and Tag cost it their components and 20 kB of styles.
   return (
-    <Card
-      className="model-card"
-      hoverable={model.abilities.view}
-      cover={
-        <div className="model-card-thumb">
-          {model.thumbnail ? (
-            <img
-              src={model.thumbnail}
-              alt=""
-              width={400}
-              height={300}
-              loading={priority === 'lazy' ? 'lazy' : 'eager'}
-              fetchPriority={priority === 'high' ? 'high' : 'auto'}
-            />
-          ) : (
-            <ExperimentOutlined aria-hidden />
-          )}
-        </div>
-      }
-      actions={actions.length ? actions : undefined}
-    >
-      {model.abilities.view && (
-        <button
-          type="button"
-          className="model-card-open"
-          aria-label={`Open ${model.name}`}
-          onClick={() => onAction('open', model)}
-        />
+    <article className={model.abilities.view ? 'model-card is-openable' : 'model-card'}>
+      <div className="model-card-thumb">
+        {model.thumbnail ? (
+          <img
+            src={model.thumbnail}
+            alt=""
+            width={400}
+            height={300}
+            loading={priority === 'lazy' ? 'lazy' : 'eager'}
+            fetchPriority={priority === 'high' ? 'high' : 'auto'}
+          />
+        ) : (
+          <ExperimentOutlined aria-hidden />
+        )}
+      </div>
+      <div className="model-card-body">
+        {model.abilities.view && (
+          <button
+            type="button"
+            className="model-card-open"
+            aria-label={`Open ${model.name}`}
+            onClick={() => onAction('open', model)}
+          />
+        )}
+        <h2 className="model-card-name" title={model.name}>
+          {model.name}
+          <PendingTag pending={pending} />
+        </h2>
+        {pinned && (
+          <span className="model-card-pinned" data-testid="kept-offline">
+            {MSG.keptOffline}
+          </span>
+        )}
+        {abilities.seeViews && <p className="model-card-views">Views: {formatCount(model.viewCount)}</p>}
+      </div>
+      {actions.length > 0 && (
+        <ul className="model-card-actions">
+          {actions.map((item) => (
+            <li key={item.key}>{item}</li>
+          ))}
+        </ul>
       )}
-      <h2 className="model-card-name" title={model.name}>
-        {model.name}
-        <PendingTag pending={pending} />
-      </h2>
-      {pinned && (
-        <Tag className="model-card-pinned" color="purple" data-testid="kept-offline">
-          {MSG.keptOffline}
-        </Tag>
-      )}
-      {abilities.seeViews && <p className="model-card-views">Views: {formatCount(model.viewCount)}</p>}
-    </Card>
+    </article>
   );
 }

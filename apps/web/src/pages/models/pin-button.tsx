@@ -1,6 +1,7 @@
 import { CloudDownloadOutlined, CloudOutlined } from '@ant-design/icons';
-import { Button, Tooltip } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
+import { CardActionButton } from './card-action-button';
 import { MSG } from '@helix/shared';
 import { logError } from '../../logging/error-logger';
 import type { Model } from '../../models/models.api';
@@ -52,16 +53,13 @@ export function PinButton({ model, pinned, variant = 'icon' }: PinButtonProps) {
     );
   }
   return (
-    <Tooltip title={label}>
-      <Button
-        type="text"
-        icon={icon}
-        loading={busy}
-        aria-label={`${label} ${model.name}`}
-        data-touch-label={label}
-        aria-pressed={pinned}
-        onClick={() => void toggle()}
-      />
-    </Tooltip>
+    <CardActionButton
+      label={label}
+      name={model.name}
+      icon={icon}
+      busy={busy}
+      pressed={pinned}
+      onClick={() => void toggle()}
+    />
   );
 }
