@@ -14,6 +14,7 @@ import { usePendingTargets } from '../../offline/use-outbox';
 import { CardActionButton } from './card-action-button';
 import { PinButton } from './pin-button';
 import { formatCount } from '../../ui/count-format';
+import './model-card.css';
 
 export type CardAction = 'open' | 'edit' | 'delete' | 'share' | 'embed';
 
@@ -58,7 +59,7 @@ export function ModelCard({ model, abilities, onAction, pinned = false, priority
   // Whoever may open the viewer may keep the model for offline viewing.
   if (model.abilities.view) actions.push(<PinButton key="pin" model={model} pinned={pinned} />);
 
-  // Plain markup drawn as antd's Card (models.css): a grid of cards hydrates on a tablet's first
+  // Plain markup drawn as antd's Card (model-card.css): a grid of cards hydrates on a tablet's first
   // screen, and antd's Card, Button and Tag cost it their components and 20 kB of styles.
   return (
     <article className={model.abilities.view ? 'model-card is-openable' : 'model-card'}>
