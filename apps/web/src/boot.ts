@@ -20,10 +20,7 @@ import { holdSubmitsUntilHydrated } from './forms/press-before-hydration';
 
 const path = window.location.pathname.toLowerCase();
 
-/** A new task: what runs after it is not part of the current one. */
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-async function start(): Promise<void> {
+function start(): void {
   // An embed or share link is not the app: React drew it on the server (one frame, and the school's
   // header on a share page, which pages/share/link-page-start.ts hydrates). Case-insensitive, like the router's /embed/:token and
   // /share/:token (pages/share/embed.page.tsx).
@@ -33,18 +30,6 @@ async function start(): Promise<void> {
     const kind = link[1]!.toLowerCase() === 'embed' ? 'embed' : 'share';
     void import('./pages/share/link-page-start').then((m) => m.startLinkPage(kind, root));
     return;
-  }
-  // The app's modules are evaluated in steps, each its own task: as one, they held a tablet's main
-  // thread for about 200 ms (CPU slowed 4x), and a tap meanwhile waited for all of it. Their downloads
-  // are under way already (index.html's and the server-rendered page's modulepreload links).
-  for (const step of [
-    () => import('react-dom/client'),
-    () => import('react-router-dom'),
-    () => import('zod'),
-    () => import('./ui/themed'),
-  ]) {
-    await step();
-    await nextTask();
   }
   void import('./main');
   if (/^\/login(\/[^/]+)?\/?$/.test(path)) {
@@ -89,7 +74,7 @@ let started = false;
 const once = () => {
   if (started) return;
   started = true;
-  void start();
+  start();
 };
 requestAnimationFrame(() => setTimeout(once, 0));
 setTimeout(once, 200);
