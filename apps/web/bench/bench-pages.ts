@@ -30,10 +30,8 @@ export interface BenchPage {
 export const HYDRATED = '#root[data-hydrated="true"]';
 /** The viewer frame of /embed and /share (src/pages/share). */
 export const VIEWER_FRAME = 'iframe.embed-frame';
-/** An antd dropdown menu that is open. */
-const OPEN_MENU = '.ant-dropdown:not(.ant-dropdown-hidden) [role="menu"]';
-/** The header's user menu open (the browser's popover, components/header/user-menu.tsx). */
-const OPEN_USER_MENU = '#user-menu-list:popover-open [role="menuitem"]';
+/** A menu on the browser's popover open (ui/popover-menu.tsx: the user menu, Add Users). */
+const OPEN_POPOVER_MENU = '.popover-menu:popover-open [role="menuitem"]';
 /** The plan list's period switch: the annual prices shown. */
 const ANNUAL = '.plan-period-toggle input[value="YEARLY"]:checked';
 /** The plan list's period switch: its Annual button. */
@@ -101,7 +99,7 @@ export const BENCH_PAGES: BenchPage[] = [
     signedIn: true,
     hydrates: true,
     control: '[data-testid="user-menu"]',
-    answered: OPEN_USER_MENU,
+    answered: OPEN_POPOVER_MENU,
   },
   {
     name: 'users-list',
@@ -110,7 +108,7 @@ export const BENCH_PAGES: BenchPage[] = [
     signedIn: true,
     hydrates: true,
     control: '[data-testid="add-users"]',
-    answered: OPEN_MENU,
+    answered: OPEN_POPOVER_MENU,
   },
   {
     name: 'subscription',

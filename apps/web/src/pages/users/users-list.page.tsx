@@ -1,5 +1,5 @@
 import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
@@ -19,6 +19,7 @@ import { ListSearch } from '../../ui/list-search';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { useServerList } from '../../ui/use-server-list';
 import { PageTitle } from '../../ui/page-title';
+import { PopoverMenu } from '../../ui/popover-menu';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 import { DeleteUserModal } from './delete-user.modal';
 import { downloadTable } from '../../ui/export-table';
@@ -125,27 +126,31 @@ export function UsersListPage() {
       width: 90,
       render: (_, user) =>
         user.pending ? null : (
-          <Dropdown
-            trigger={['click']}
-            menu={{
-              items: [
-                { key: 'view', label: 'View', icon: <EyeOutlined />, disabled: !user.abilities.view },
-                {
-                  key: 'delete',
-                  label: 'Delete',
-                  icon: <DeleteOutlined />,
-                  danger: true,
-                  disabled: !user.abilities.delete,
-                },
-              ],
-              onClick: ({ key }) => {
-                if (key === 'view') void navigate(`/user/settings/users-list/user-detail/${user.id}`);
-                if (key === 'delete') setDeleting(user);
+          <PopoverMenu
+            label={`Actions for ${user.name}`}
+            items={[
+              { key: 'view', label: 'View', icon: <EyeOutlined />, disabled: !user.abilities.view },
+              {
+                key: 'delete',
+                label: 'Delete',
+                icon: <DeleteOutlined />,
+                danger: true,
+                disabled: !user.abilities.delete,
               },
+            ]}
+            onSelect={(key) => {
+              if (key === 'view') void navigate(`/user/settings/users-list/user-detail/${user.id}`);
+              if (key === 'delete') setDeleting(user);
             }}
-          >
-            <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} />
-          </Dropdown>
+            trigger={(menu) => (
+              <Button
+                size="small"
+                icon={<MoreOutlined />}
+                aria-label={`Actions for ${user.name}`}
+                {...menu}
+              />
+            )}
+          />
         ),
     },
   ];
@@ -184,45 +189,43 @@ export function UsersListPage() {
             </Typography.Text>
           )}
           {canInvite && (
-            <Dropdown
-              disabled={full}
-              trigger={['click']}
-              menu={{
-                items: [
-                  { key: 'single', label: 'Single Invite' },
-                  { key: 'bulk', label: 'Bulk Invite' },
-                ],
-                onClick: ({ key }) => {
-                  if (key === 'single') setInviting(true);
-                  if (key === 'bulk') void navigate('/user/settings/users-list/bulk-user-invite');
-                },
+            <PopoverMenu
+              label="Add Users"
+              align="start"
+              items={[
+                { key: 'single', label: 'Single Invite' },
+                { key: 'bulk', label: 'Bulk Invite' },
+              ]}
+              onSelect={(key) => {
+                if (key === 'single') setInviting(true);
+                if (key === 'bulk') void navigate('/user/settings/users-list/bulk-user-invite');
               }}
-            >
-              <Button
-                type="primary"
-                disabled={full}
-                aria-describedby={data && full ? 'seats-full' : undefined}
-                data-testid="add-users"
-              >
-                Add Users <DownOutlined />
-              </Button>
-            </Dropdown>
+              trigger={(menu) => (
+                <Button
+                  type="primary"
+                  disabled={full}
+                  aria-describedby={data && full ? 'seats-full' : undefined}
+                  data-testid="add-users"
+                  {...menu}
+                >
+                  Add Users <DownOutlined />
+                </Button>
+              )}
+            />
           )}
-          <Dropdown
-            disabled={nothingToExport}
-            trigger={['click']}
-            menu={{
-              items: [
-                { key: 'csv', label: 'CSV' },
-                { key: 'xlsx', label: 'XLSX' },
-              ],
-              onClick: ({ key }) => void exportAs(key as 'csv' | 'xlsx'),
-            }}
-          >
-            <Button disabled={nothingToExport} data-testid="export-users">
-              Export <DownOutlined />
-            </Button>
-          </Dropdown>
+          <PopoverMenu
+            label="Export"
+            items={[
+              { key: 'csv', label: 'CSV' },
+              { key: 'xlsx', label: 'XLSX' },
+            ]}
+            onSelect={(key) => void exportAs(key as 'csv' | 'xlsx')}
+            trigger={(menu) => (
+              <Button disabled={nothingToExport} data-testid="export-users" {...menu}>
+                Export <DownOutlined />
+              </Button>
+            )}
+          />
         </Space>
       </div>
       <OfflineNotice savedAt={list.savedAt} />
