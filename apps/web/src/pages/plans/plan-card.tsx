@@ -1,5 +1,5 @@
 import { DownOutlined } from '@ant-design/icons';
-import { Button, Card, Dropdown, Input, Tag, Tooltip, Typography, type MenuProps } from 'antd';
+import { Button, Card, Input, Tag, Tooltip, Typography } from 'antd';
 import { memo } from 'react';
 import { MSG } from '@helix/shared';
 import { messageId, PlainField } from '../../forms/plain-field';
@@ -14,6 +14,7 @@ import {
 } from '../../plans/plan-display';
 import { userCountError, validUserCount } from '../../plans/quantity';
 import { formatCount } from '../../ui/count-format';
+import { PopoverMenu, type PopoverMenuItem } from '../../ui/popover-menu';
 
 export type ManageAction = 'details' | 'cancel';
 
@@ -41,7 +42,7 @@ interface PlanCardProps {
   busy: boolean;
 }
 
-const MANAGE_ITEMS: MenuProps['items'] = [
+const MANAGE_ITEMS: PopoverMenuItem[] = [
   { key: 'details', label: 'Details' },
   { key: 'cancel', label: 'Cancel Plan', danger: true },
 ];
@@ -126,14 +127,17 @@ export const PlanCard = memo(function PlanCard(props: PlanCardProps) {
             Buy Now
           </Button>
           {current && props.onManage && (
-            <Dropdown
-              trigger={['click']}
-              menu={{ items: MANAGE_ITEMS, onClick: ({ key }) => props.onManage?.(key as ManageAction) }}
-            >
-              <Button block>
-                Manage <DownOutlined aria-hidden />
-              </Button>
-            </Dropdown>
+            <PopoverMenu
+              label="Manage"
+              align="start"
+              items={MANAGE_ITEMS}
+              onSelect={(key) => props.onManage?.(key as ManageAction)}
+              trigger={(menu) => (
+                <Button block {...menu}>
+                  Manage <DownOutlined aria-hidden />
+                </Button>
+              )}
+            />
           )}
         </div>
       </Card>
