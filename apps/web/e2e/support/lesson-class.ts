@@ -85,7 +85,7 @@ export async function startLesson(browser: Browser): Promise<{
     .poll(() => page.getByTestId('lesson-connection').getAttribute('data-status'), POLL)
     .toBe('live');
   const frame = await viewerFrame(page);
-  expect((await viewerState(frame)).lessonRole).toBe('lead');
+  await expect.poll(async () => (await viewerState(frame)).lessonRole).toBe('lead');
   return { context, page, frame, code };
 }
 
