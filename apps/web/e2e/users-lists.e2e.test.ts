@@ -132,9 +132,13 @@ describe('users lists paged, searched and sorted by the server', () => {
     await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Add Model' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Model' });
-    await dialog.getByLabel('Public').click();
+    // The dialog's form is its own chunk (models.page.tsx): the switch is pressed once it is drawn.
+    const isPublic = dialog.getByLabel('Public');
+    await expect.poll(() => isPublic.isChecked(), { timeout: 30_000 }).toBe(true);
+    await isPublic.click();
+    await expect.poll(() => isPublic.isChecked()).toBe(false);
     const picker = dialog.getByLabel('Restricted tenants');
-    await picker.waitFor();
+    await picker.waitFor({ timeout: 30_000 });
 
     const firstPage = page.waitForResponse(
       (r) => r.url().includes('/tenant/getAllTenants') && r.url().includes(`search=picker+${id}`),

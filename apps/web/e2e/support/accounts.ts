@@ -66,13 +66,19 @@ export async function logOut(page: Page): Promise<void> {
   await page.waitForURL((url) => url.pathname.startsWith('/login'));
 }
 
-/** Resolves when the path matches; fails with the path it was on. */
+/** Resolves when the path matches; fails with the path it was on and the messages then on screen. */
 export async function expectPath(page: Page, path: string | RegExp, timeout = 15_000): Promise<void> {
   const test = (p: string) => (typeof path === 'string' ? p === path : path.test(p));
   try {
     await page.waitForURL((url) => test(url.pathname), { timeout });
   } catch {
-    throw new Error(`expected path ${path}, still on ${new URL(page.url()).pathname}`);
+    const shown = await page
+      .locator('.ant-message-notice, [role="alert"], [role="dialog"]')
+      .allInnerTexts()
+      .catch(() => []);
+    const messages = shown.map((text) => text.trim()).filter(Boolean);
+    const onScreen = messages.length > 0 ? `; on screen: ${messages.join(' | ')}` : '';
+    throw new Error(`expected path ${path}, still on ${new URL(page.url()).pathname}${onScreen}`);
   }
 }
 

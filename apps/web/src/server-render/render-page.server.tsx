@@ -18,6 +18,19 @@ declare const __PAGE_CSS__: Record<DrawnPage, string>;
 /** Each page's route chunks and the stylesheets above, by file (build/server-bundle.ts defines it). */
 declare const __PAGE_ASSETS__: Record<DrawnPage, { scripts: string[]; styles: string[] }>;
 
+/** Each page's asset links, made once per index.html: they are the same for every render of the page. */
+const linksByKind = new Map<DrawnPage, { indexHtml: string; links: string }>();
+
+function assetLinks(kind: DrawnPage, indexHtml: string): string {
+  const assets = __PAGE_ASSETS__[kind];
+  if (!assets) return '';
+  const made = linksByKind.get(kind);
+  if (made?.indexHtml === indexHtml) return made.links;
+  const links = pageAssetLinks(indexHtml, assets);
+  linksByKind.set(kind, { indexHtml, links });
+  return links;
+}
+
 /**
  * The query client of a page rendered for a session, seeded with what every such page shows: the
  * header's school look (GET /tenant/get's answer, under the key the header asks it by), so the first
@@ -68,7 +81,7 @@ export const renderPage: ServerBundle['renderPage'] = async (indexHtml, url, ctx
   const page = await renderRoute(path, store, undefined, queryClient);
   const kind = route.kind as DrawnPage;
   const css = `${page.css}\n${__PAGE_CSS__[kind] ?? ''}`;
-  const links = __PAGE_ASSETS__[kind] ? pageAssetLinks(indexHtml, __PAGE_ASSETS__[kind]) : '';
+  const links = assetLinks(kind, indexHtml);
   const html = serverRenderedDocument(
     indexHtml,
     { html: page.html, css, styleTags: page.styleTags, links },

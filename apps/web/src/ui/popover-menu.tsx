@@ -84,7 +84,9 @@ export function PopoverMenu({ label, items, onSelect, trigger, align = 'end' }: 
         onKeyDown={onKeyDown}
       >
         {items.map((item) => {
-          const className = item.danger ? 'popover-menu-item is-danger' : 'popover-menu-item';
+          const className = item.danger
+            ? 'text-button popover-menu-item is-danger'
+            : 'text-button popover-menu-item';
           const content = (
             <>
               {item.icon && <span aria-hidden>{item.icon}</span>}

@@ -30,7 +30,7 @@ export function UserMenu({ user, showSettings, onSettings, onLogout }: UserMenuP
       trigger={(menu) => (
         <button
           type="button"
-          className="user-menu"
+          className="text-button user-menu"
           aria-label={`User menu (${user.name})`}
           data-testid="user-menu"
           {...menu}

@@ -13,7 +13,7 @@ interface CardActionButtonProps {
   onClick(): void;
 }
 
-/** A model card's icon action, drawn as antd's text button (models.css `.card-action`). */
+/** A model card's icon action, drawn as antd's text button (global.css `.text-button`, model-card.css `.card-action`). */
 export function CardActionButton({
   label,
   name,
@@ -26,7 +26,7 @@ export function CardActionButton({
   return (
     <button
       type="button"
-      className={danger ? 'card-action is-danger' : 'card-action'}
+      className={danger ? 'text-button card-action is-danger' : 'text-button card-action'}
       aria-label={`${label} ${name}`}
       aria-pressed={pressed}
       aria-busy={busy || undefined}

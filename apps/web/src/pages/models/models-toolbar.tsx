@@ -44,7 +44,7 @@ export function ModelsToolbar(props: ModelsToolbarProps) {
       {/* The device's own list (a tablet's picker): antd's Select brought 40 kB of styles and its
           code to the first screen for four choices. */}
       <select
-        className="models-sort"
+        className="outlined-control models-sort"
         aria-label="Sort models"
         value={sort}
         onChange={(e) => props.onSort(e.target.value as ModelSort)}

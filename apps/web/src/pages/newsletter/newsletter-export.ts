@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
-import { downloadTable, type ExportTable } from '../../ui/export-table';
+import type { ExportTable } from '../../ui/export-table';
+import { downloadTable } from '../../ui/download-table';
 import type { Subscriber } from './newsletter.api';
 
 /** The spec's date format for the newsletter table and its export. */

@@ -47,7 +47,7 @@ function CopyLink({ onSaid, texts }: { onSaid: (text: string) => void; texts: Li
       .catch(() => onSaid(texts.clipboardFailed));
   };
   return (
-    <button type="button" className="share-action" data-testid="share-copy" onClick={copy}>
+    <button type="button" className="outlined-control share-action" data-testid="share-copy" onClick={copy}>
       Copy link
     </button>
   );
@@ -121,14 +121,24 @@ function SharePage({
     <div className="share-page">
       <ShareHeader view={header}>
         <CopyLink onSaid={setSaid} texts={texts} />
-        <button type="button" className="share-action" data-testid="share-full-screen" onClick={full.enter}>
+        <button
+          type="button"
+          className="outlined-control share-action"
+          data-testid="share-full-screen"
+          onClick={full.enter}
+        >
           Full screen
         </button>
       </ShareHeader>
       <main className="share-main" ref={main} data-covering={full.covering ? 'true' : undefined}>
         <ViewerFrame src={frameUrl} modelName={header.title} />
         {full.covering ? (
-          <button type="button" className="share-action share-leave" onClick={full.leave} autoFocus>
+          <button
+            type="button"
+            className="outlined-control share-action share-leave"
+            onClick={full.leave}
+            autoFocus
+          >
             Exit full screen
           </button>
         ) : null}

@@ -14,7 +14,7 @@ import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
 import { readBulkFile, SAMPLE_CSV } from './bulk-file';
 import { downloadFile } from '../../ui/download-file';
-import { downloadTable } from '../../ui/export-table';
+import { downloadTable } from '../../ui/download-table';
 import { bulkInvite } from './users.api';
 import { allUsersQuery, bulkBatchQuery, userKeys } from './users.queries';
 import { ResponsiveTable } from '../../ui/responsive-table';

@@ -1,6 +1,6 @@
 import { DeleteOutlined, DownOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
 import { Button, Space, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import {
@@ -21,12 +21,18 @@ import { useServerList } from '../../ui/use-server-list';
 import { PageTitle } from '../../ui/page-title';
 import { PopoverMenu } from '../../ui/popover-menu';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
-import { DeleteUserModal } from './delete-user.modal';
-import { downloadTable } from '../../ui/export-table';
-import { InviteUserModal } from './invite-user.modal';
+import { downloadTable } from '../../ui/download-table';
 import { withPendingInvites, type UserRow } from './pending-invites';
 import { fetchTenantUsers, fetchTenantUsersPage, resendInvite } from './users.api';
 import { usersExportTable } from './users-export';
+
+// The dialogs load when first opened: the list's first screen does not evaluate their forms.
+const InviteUserModal = lazy(() =>
+  import('./invite-user.modal').then((m) => ({ default: m.InviteUserModal })),
+);
+const DeleteUserModal = lazy(() =>
+  import('./delete-user.modal').then((m) => ({ default: m.DeleteUserModal })),
+);
 
 type Sort = (typeof TENANT_USERS_SORTS)[number];
 
@@ -231,25 +237,27 @@ export function UsersListPage() {
       <OfflineNotice savedAt={list.savedAt} />
       <ListSearch list={list} testId="users-search" />
       <ResponsiveTable<UserRow> rowKey="id" columns={columns} {...list.tableProps} dataSource={users} />
-      {inviting && (
-        <InviteUserModal
-          onClose={() => setInviting(false)}
-          onInvited={() => {
-            setInviting(false);
-            reload();
-          }}
-        />
-      )}
-      {deleting && (
-        <DeleteUserModal
-          user={deleting}
-          onClose={() => setDeleting(null)}
-          onDeleted={() => {
-            setDeleting(null);
-            reload();
-          }}
-        />
-      )}
+      <Suspense fallback={null}>
+        {inviting && (
+          <InviteUserModal
+            onClose={() => setInviting(false)}
+            onInvited={() => {
+              setInviting(false);
+              reload();
+            }}
+          />
+        )}
+        {deleting && (
+          <DeleteUserModal
+            user={deleting}
+            onClose={() => setDeleting(null)}
+            onDeleted={() => {
+              setDeleting(null);
+              reload();
+            }}
+          />
+        )}
+      </Suspense>
     </section>
   );
 }
