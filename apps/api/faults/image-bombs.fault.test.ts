@@ -290,7 +290,17 @@ describe('SVG bombs from several schools at once', () => {
     }
     console.log('SVG bombs from several schools, another school uploading a 64 x 64 picture');
     console.table(figures);
+    // Why a bomb had no verdict (503), from the API's and the worker's logs: for the reader of a run.
+    const unavailable = results.flatMap((r) => r.answers).filter((bomb) => bomb.status === 503);
+    if (unavailable.length > 0) {
+      const why = `${api.output()}\n${worker.output()}`
+        .split('\n')
+        .filter((line) => /did not finish|slot not available|svg rasteriser|QUEUE_UNAVAILABLE/.test(line));
+      console.log(`${unavailable.length} bomb(s) answered 503:`, unavailable, why.slice(-10));
+    }
     for (const { timeLimit, answers, uploads, checks } of results) {
+      // A bomb gets its verdict (422) or waits its school's turn too long (429). A command Redis answered
+      // late while it waited made one a 503 in a loaded CI run (tenant-image-slot.ts now keeps waiting).
       for (const bomb of answers) expect([422, 429]).toContain(bomb.status);
       for (const upload of uploads) expect(upload.status).toBe(200);
       expect(checks).toHaveLength(uploads.length);

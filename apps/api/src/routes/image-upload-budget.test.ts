@@ -91,6 +91,36 @@ describe('one image check per tenant at a time', () => {
     const next = await tenantImageSlot(h.deps, owner.tenant.id, 'thumbnail', { limit: 1, waitMs: 300 });
     await next.release();
   });
+
+  it('keeps waiting through a command Redis answered too late, and the slot that command took is not lost', async () => {
+    // Redis takes the slot, but its answer comes after the client's command timeout (a loaded Redis):
+    // ioredis rejects with "Command timed out" while the slot is held under this upload's identifier.
+    let late = 0;
+    const slowOnce = new Proxy(h.deps.redis, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        if (name !== 'evalsha' && name !== 'eval') return value.bind(target);
+        return async (...args: unknown[]) => {
+          const answer: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (late === 0) {
+            late += 1;
+            throw new Error('Command timed out');
+          }
+          return answer;
+        };
+      },
+    });
+    const slot = await tenantImageSlot({ ...h.deps, redis: slowOnce }, other.tenant.id, 'thumbnail', {
+      limit: 1,
+      waitMs: 2000,
+    });
+    expect(late).toBe(1);
+    await slot.release();
+    // Nothing left held: the next upload gets the slot at once.
+    const next = await tenantImageSlot(h.deps, other.tenant.id, 'thumbnail', { limit: 1, waitMs: 300 });
+    await next.release();
+  });
 });
 
 describe('image uploads are rate limited per user', () => {

@@ -59,6 +59,27 @@ describe('a server-rendered document', () => {
     expect(home.match(/main-a\.js/g)).toHaveLength(1);
   });
 
+  it("puts the first screen's image preloads ahead of the app's script and module preloads", () => {
+    const image = '<link rel="preload" as="image" href="/api/files/images/cell.webp" fetchPriority="high"/>';
+    const html = serverRenderedDocument(
+      INDEX,
+      {
+        html: `<title>Models · Helix</title>${image}<main><img src="/api/files/images/cell.webp"></main>`,
+        css: '',
+        links: '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/page-a.js">',
+      },
+      'home',
+      DATA,
+    );
+    const at = (needle: string) => html.indexOf(needle);
+    expect(html.match(/cell\.webp" fetchPriority/g)).toHaveLength(1);
+    expect(at(image)).toBeGreaterThan(0);
+    expect(at(image)).toBeLessThan(at('main-a.js'));
+    expect(at(image)).toBeLessThan(at('page-a.js'));
+    expect(at(image)).toBeLessThan(at('</head>'));
+    expect(html).toContain('<title>Models · Helix</title>');
+  });
+
   it('carries no data script for a page without data', () => {
     expect(
       serverRenderedDocument(INDEX, { html: '<form id="login"></form>', css: '' }, 'login'),
