@@ -17,7 +17,7 @@ describe('the login document rendered at build time', () => {
     expect(html).toContain('<title>Login · Helix</title>');
     expect(html).not.toContain('<title>Helix</title>');
     expect(html).toMatch(
-      /<link rel="preload" as="image" href="\/favicon.svg"\/><style>\.a\{color:red\}<\/style>\s*<\/head>/,
+      /<link rel="preload" as="image" href="\/favicon.svg"\/>\s*<style>\.a\{color:red\}<\/style>\s*<\/head>/,
     );
     // The markup is taken literally (no $& replacement patterns), and the boot screen is gone.
     expect(html).toContain('<div id="root" data-server-rendered="login"><form id="login">$&</form></div>');

@@ -77,6 +77,13 @@ describe('a server-rendered document', () => {
     expect(at(image)).toBeLessThan(at('main-a.js'));
     expect(at(image)).toBeLessThan(at('page-a.js'));
     expect(at(image)).toBeLessThan(at('</head>'));
+    // A script in the body (index.html's may sit there) is not a place in the head.
+    const bodyScript = serverRenderedDocument(
+      '<!doctype html><html><head><title>Helix</title></head><body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>',
+      { html: `${image}<main></main>`, css: '' },
+      'home',
+    );
+    expect(bodyScript.indexOf(image)).toBeLessThan(bodyScript.indexOf('</head>'));
     expect(html).toContain('<title>Models · Helix</title>');
   });
 

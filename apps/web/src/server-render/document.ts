@@ -5,7 +5,7 @@ const ROOT = /<div id="root">[\s\S]*?<\/div>/;
 /** What React hoists out of a component tree (title, preloads) ahead of the markup. */
 const HOISTED = /^(?:<title>[^<]*<\/title>|<link [^>]*\/?>|<meta [^>]*\/?>)+/;
 
-/** index.html's first script or module preload: the page's own preloads go before it. */
+/** index.html's first script or module preload in its head: the page's own preloads go before it. */
 const FIRST_SCRIPT = /<script type="module"|<link rel="modulepreload"/;
 
 /** The app's module preloads in index.html (build/preload-app.ts marks them low priority). */
@@ -40,7 +40,8 @@ export function serverRenderedDocument(
   // What React hoisted (the first screen's images, the largest paint's among them) goes ahead of the
   // app's script and its seventy-odd module preloads: on HTTP/1.1 (six connections to a host) an image
   // asked for after them waited for the code's downloads.
-  const firstScript = html.search(FIRST_SCRIPT);
+  const headEnd = html.indexOf('</head>');
+  const firstScript = html.slice(0, headEnd).search(FIRST_SCRIPT);
   html =
     firstScript < 0
       ? html.replace('</head>', () => `  ${preloads}\n  </head>`)
