@@ -317,6 +317,40 @@ describe("the users list's first paint is its final layout, with the school's br
     });
   }
 
+  it('on a phone, the settings bar shows the current section, also when it is past the screen', async () => {
+    const context = await browser.newContext({
+      baseURL: appUrl(),
+      serviceWorkers: 'block',
+      viewport: { width: 390, height: 844 },
+    });
+    await context.addCookies(owner);
+    const page = await context.newPage();
+    const current = page.locator('.settings-nav .settings-link.is-selected');
+    const insideScreen = async () => {
+      const box = await current.boundingBox();
+      return box !== null && box.x >= 0 && box.x + box.width <= 390;
+    };
+    // The last sections of the owner's menu sit past 390 px in the bar's own order.
+    for (const path of ['/user/settings/audit-log', '/user/settings/links', '/user/settings/profile']) {
+      await page.goto(path);
+      await page.waitForFunction(
+        () =>
+          document.querySelector('#root')?.getAttribute('data-hydrated') === 'true' ||
+          document.querySelector('#root')?.getAttribute('data-rendered') === 'true',
+      );
+      await current.waitFor();
+      await expect.poll(insideScreen).toBe(true);
+    }
+    // ... and after a move within the app (a click the test does not scroll into view first).
+    await page
+      .locator('.settings-nav')
+      .getByRole('link', { name: 'Audit log' })
+      .evaluate((link) => (link as HTMLElement).click());
+    await page.waitForURL((url) => url.pathname === '/user/settings/audit-log');
+    await expect.poll(insideScreen).toBe(true);
+    await context.close();
+  });
+
   it("/login/{brand} with scripts blocked shows the school's look, and the same once hydrated", async () => {
     const lookOf = (page: Page) =>
       page.evaluate(() => ({

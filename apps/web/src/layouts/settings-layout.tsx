@@ -1,5 +1,5 @@
 import { theme } from 'antd';
-import type { CSSProperties } from 'react';
+import { useLayoutEffect, useRef, type CSSProperties } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { useSessionUser } from '../session/use-session';
@@ -18,6 +18,16 @@ export function SettingsLayout() {
   const visible = settingsMenuItems(user);
   const selected = selectedSettingsKey(pathname);
   const { token } = theme.useToken();
+  const nav = useRef<HTMLElement>(null);
+  // On a narrow screen the menu is a bar scrolled sideways: the current section is brought into it
+  // (centred where it can be), not left past the screen's edge.
+  useLayoutEffect(() => {
+    const bar = nav.current;
+    const link = bar?.querySelector<HTMLElement>('.settings-link.is-selected');
+    if (!bar || !link || bar.scrollWidth <= bar.clientWidth) return;
+    const offset = link.getBoundingClientRect().left - bar.getBoundingClientRect().left;
+    bar.scrollLeft = Math.max(0, bar.scrollLeft + offset - (bar.clientWidth - link.offsetWidth) / 2);
+  }, [selected]);
   const colours = {
     '--settings-accent': token.colorPrimary,
     '--settings-accent-bg': token.controlItemBgActive,
@@ -26,7 +36,7 @@ export function SettingsLayout() {
 
   return (
     <div className="settings-layout">
-      <nav aria-label="Settings" className="settings-nav" style={colours}>
+      <nav ref={nav} aria-label="Settings" className="settings-nav" style={colours}>
         <ul className="settings-menu">
           {visible.map((item) => (
             <li key={item.key}>
