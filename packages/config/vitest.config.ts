@@ -21,6 +21,8 @@ export default defineConfig({
     // runs and several engineers' builds on the 2 cores (load average 40), and must still pass there.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // Likewise for expect.poll: its default gives up after 1 s, which a loaded CI machine overran.
+    expect: { poll: { timeout: 15_000 } },
     maxWorkers: 2,
     // Every answer of the API test app is checked against the OpenAPI reference (apps/api/test/contract.ts).
     // A worker ends when vitest is gone (packages/stack/src/testing/exit-with-runner.ts).

@@ -23,5 +23,8 @@ export default defineConfig({
     // Hang detectors, not speed checks (as vitest.config.ts).
     testTimeout: 180_000,
     hookTimeout: 300_000,
+    // expect.poll waits for the page, it does not time it: its default gives up after 1 s, which a
+    // loaded CI run overran (the home grid's sorted answer, an embed link's creation...).
+    expect: { poll: { timeout: 15_000 } },
   },
 });

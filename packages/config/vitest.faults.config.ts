@@ -22,5 +22,7 @@ export default defineConfig({
     // 180 s at a load average of 40 on the 2 cores.
     testTimeout: 600_000,
     hookTimeout: 300_000,
+    // expect.poll waits, it does not time (its default gives up after 1 s).
+    expect: { poll: { timeout: 15_000 } },
   },
 });
