@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pinnedFilesRoute } from './src/pwa/pinned-files-route';
+import { serverPagesRoute } from './src/pwa/server-pages-route';
 import { writeEmbedDocument } from './build/embed-document';
 import { inlineEntryCss } from './build/inline-entry-css';
 import { moveSourcemaps } from './build/move-sourcemaps';
@@ -50,8 +51,8 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
-        // The drawn login page is for a first visit over the network, and the embed document for embed
-        // links; the installed app opens index.html.
+        // Pages drawn at build time (login, sign-up) and the embed document are the server's answers, never
+        // the device's; offline, the installed app opens index.html.
         globIgnores: [
           'login.html',
           'login-password.html',
@@ -59,24 +60,15 @@ export default defineConfig({
           'signup-password.html',
           'embed.html',
         ],
-        navigateFallback: 'index.html',
-        // API answers (and the OAuth round trip under /api/auth) and the dev mail page must always
-        // reach the server, as must the Terms and Privacy pages (or their redirects) and the share and
-        // embed pages, which the server draws for each load (the app shell in their place said "This
-        // link is no longer available" to anyone who had used the portal in the same browser); only
-        // the app shell is cached.
-        navigateFallbackDenylist: [
-          /^\/api(\/|$)/,
-          /^\/dev(\/|$)/,
-          /^\/(terms|privacy)\/?$/,
-          /^\/(embed|share)\//i,
-        ],
+        // Pages are the server's, the shell only when it cannot answer (src/pwa/server-pages-route.ts).
+        navigateFallback: null,
         // Deletes older '-precache-' caches only: the pinned models' cache (helix-pinned-v1) survives
         // every update (src/offline/pinned-cache.ts).
         cleanupOutdatedCaches: true,
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
-        // Thumbnails and branding images of pinned models answer from the device (src/pwa/pinned-files-route.ts).
-        runtimeCaching: [pinnedFilesRoute],
+        // Pages from the server first (src/pwa/server-pages-route.ts); thumbnails and branding images of
+        // pinned models from the device (src/pwa/pinned-files-route.ts).
+        runtimeCaching: [serverPagesRoute, pinnedFilesRoute],
       },
     }),
     // .br and .gz beside each text asset, made once at build time; the API serves the one the browser

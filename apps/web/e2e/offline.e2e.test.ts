@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@helix/shared';
-import { startLoginPage } from './support/accounts.ts';
+import { DEMO, logIn, startLoginPage } from './support/accounts.ts';
 import { launchBrowser, newPage } from './support/browser.ts';
 import { demoEmbedToken } from './support/demo-link.ts';
 
@@ -48,6 +48,31 @@ describe('installable PWA', () => {
     await page.getByRole('button', { name: 'Send reset link' }).waitFor();
     await page.goto('/login');
     await page.getByRole('button', { name: 'Log In', exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('with the worker in control, a page is still the one the server draws (brand, layout), and the app shell only offline', async () => {
+    const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
+    await logIn(page, DEMO.owner.email, DEMO.owner.password);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    // Online: the worker answers with the server's page, drawn for this school and hydrated.
+    const online = await page.goto('/user/settings/users-list');
+    expect(online?.fromServiceWorker()).toBe(true);
+    expect(await online!.text()).toContain('<div id="root" data-server-rendered="');
+    await page.locator('#root[data-hydrated="true"]').waitFor();
+
+    // Offline: the precached shell, and the app draws the page from the device's copy.
+    await context.setOffline(true);
+    const offline = await page.goto('/user/settings/users-list');
+    const shell = await offline!.text();
+    expect(shell).toContain('class="boot-screen"');
+    expect(shell).not.toContain('data-server-rendered');
+    await page.locator('#root[data-rendered="true"]').waitFor();
     await context.close();
   });
 
