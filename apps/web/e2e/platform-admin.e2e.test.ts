@@ -117,6 +117,14 @@ describe('platform administration in the browser', () => {
     expect(await row.innerText()).toContain('Educator Monthly');
     // The school is named as given, not after its owner.
     expect(await row.innerText()).toContain(`${added.name} School`);
+    // The row's menu: Delete is there but disabled (a school's owner deletes its users), View opens
+    // the user's detail.
+    await row.getByRole('button', { name: `Actions for ${added.name}` }).click();
+    const menu = page.getByRole('menu', { name: `Actions for ${added.name}` });
+    expect(await menu.getByRole('menuitem', { name: 'Delete' }).getAttribute('aria-disabled')).toBe('true');
+    await menu.getByRole('menuitem', { name: 'View' }).click();
+    await expectPath(page, /^\/users\/user-detail\/\d+$/);
+    await page.getByText(added.email).first().waitFor();
 
     // The new owner can log in and is subscribed (their home is the model grid).
     const owner = await newPage(browser);

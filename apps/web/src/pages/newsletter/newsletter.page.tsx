@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useState } from 'react';
 import { MSG } from '@helix/shared';
 import { NEWSLETTER_SORTS, type SubscriberPage } from '@helix/shared/schemas/newsletter';
@@ -8,6 +8,7 @@ import { formatCount } from '../../ui/count-format';
 import { toastError } from '../../ui/notify';
 import { OfflineNotice } from '../../offline/offline-notice';
 import { PageTitle } from '../../ui/page-title';
+import { ExportMenu, type ExportFormat } from '../../ui/export-menu';
 import { useServerList } from '../../ui/use-server-list';
 import { ListSearch } from '../../ui/list-search';
 import '../../ui/list-toolbar.css';
@@ -54,7 +55,7 @@ export function NewsletterPage() {
     },
   ];
 
-  const exportAs = async (kind: string) => {
+  const exportAs = async (kind: ExportFormat) => {
     setExporting(true);
     try {
       const { search, sort, order } = list.query;
@@ -75,21 +76,13 @@ export function NewsletterPage() {
         <Typography.Title level={1} className="page-title">
           Newsletter Subscribers
         </Typography.Title>
-        <Dropdown
+        <ExportMenu
+          onExport={(format) => void exportAs(format)}
           disabled={list.total === 0 || exporting}
-          trigger={['click']}
-          menu={{
-            items: [
-              { key: 'csv', label: 'CSV' },
-              { key: 'xlsx', label: 'XLSX' },
-            ],
-            onClick: ({ key }) => void exportAs(key),
-          }}
-        >
-          <Button icon={<DownloadOutlined />} loading={exporting} data-testid="export">
-            Export
-          </Button>
-        </Dropdown>
+          loading={exporting}
+          icon={<DownloadOutlined />}
+          testId="export"
+        />
       </div>
       <div className="list-toolbar">
         <ListSearch list={list} label="Search e-mail" testId="subscribers-search" />

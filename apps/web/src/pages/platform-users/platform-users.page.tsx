@@ -1,5 +1,5 @@
 import { DeleteOutlined, EyeOutlined, MoreOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Typography } from 'antd';
+import { Button, Typography } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import { MSG } from '@helix/shared';
 import { PLATFORM_USERS_SORTS, type PlatformUserPage } from '@helix/shared/schemas/platform-user';
@@ -7,6 +7,7 @@ import { HighlightText } from '../../ui/highlight-text';
 import { ListSearch } from '../../ui/list-search';
 import { toastError } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
+import { PopoverMenu } from '../../ui/popover-menu';
 import { useServerList } from '../../ui/use-server-list';
 import { fetchPlatformUsersPage, type PlatformUser } from './platform-users.api';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
@@ -57,21 +58,20 @@ export function PlatformUsersPage() {
       role: 'actions',
       width: 90,
       render: (_, user) => (
-        <Dropdown
-          trigger={['click']}
-          menu={{
-            items: [
-              { key: 'view', label: 'View', icon: <EyeOutlined /> },
-              // The spec's delete is disabled on this table (users are deleted by their tenant's owner).
-              { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, disabled: true },
-            ],
-            onClick: ({ key }) => {
-              if (key === 'view') void navigate(`/users/user-detail/${user.id}`);
-            },
+        <PopoverMenu
+          label={`Actions for ${user.name}`}
+          items={[
+            { key: 'view', label: 'View', icon: <EyeOutlined /> },
+            // The spec's delete is disabled on this table (users are deleted by their tenant's owner).
+            { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, disabled: true },
+          ]}
+          onSelect={(key) => {
+            if (key === 'view') void navigate(`/users/user-detail/${user.id}`);
           }}
-        >
-          <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} />
-        </Dropdown>
+          trigger={(menu) => (
+            <Button size="small" icon={<MoreOutlined />} aria-label={`Actions for ${user.name}`} {...menu} />
+          )}
+        />
       ),
     },
   ];

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '@helix/shared/error-codes';
-import { DownloadOutlined, DownOutlined, UploadOutlined, WarningOutlined } from '@ant-design/icons';
-import { Alert, Button, Dropdown, Progress, Space, Spin, Tag, Typography, Upload } from 'antd';
+import { DownloadOutlined, UploadOutlined, WarningOutlined } from '@ant-design/icons';
+import { Alert, Button, Progress, Space, Spin, Tag, Typography, Upload } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -12,6 +12,7 @@ import { abilitiesOf } from '../../session/session-user';
 import { useSessionUser } from '../../session/use-session';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { PageTitle } from '../../ui/page-title';
+import { ExportMenu, type ExportFormat } from '../../ui/export-menu';
 import { readBulkFile, SAMPLE_CSV } from './bulk-file';
 import { downloadFile } from '../../ui/download-file';
 import { downloadTable } from '../../ui/download-table';
@@ -159,7 +160,7 @@ export function BulkInvitePage() {
     }
   };
 
-  const exportPreview = (format: 'csv' | 'xlsx') =>
+  const exportPreview = (format: ExportFormat) =>
     void downloadTable(
       {
         header: ['Row', 'Name', 'Email', 'Note', 'Problems'],
@@ -250,21 +251,12 @@ export function BulkInvitePage() {
             </Upload>
             {fileName && <Typography.Text>{fileName}</Typography.Text>}
             {reading && <Spin size="small" description={MSG.bulkReading} data-testid="bulk-reading" />}
-            <Dropdown
+            <ExportMenu
+              onExport={exportPreview}
               disabled={checked.length === 0}
-              trigger={['click']}
-              menu={{
-                items: [
-                  { key: 'csv', label: 'CSV' },
-                  { key: 'xlsx', label: 'XLSX' },
-                ],
-                onClick: ({ key }) => exportPreview(key as 'csv' | 'xlsx'),
-              }}
-            >
-              <Button disabled={checked.length === 0} data-testid="export-preview">
-                Export <DownOutlined />
-              </Button>
-            </Dropdown>
+              testId="export-preview"
+              align="start"
+            />
             {blocking.length > 0 && (
               <Button icon={<WarningOutlined />} onClick={downloadProblems} data-testid="download-problems">
                 {MSG.bulkDownloadProblems(blocking.length)}

@@ -19,6 +19,7 @@ import { ListSearch } from '../../ui/list-search';
 import { toastError, toastSuccess } from '../../ui/notify';
 import { useServerList } from '../../ui/use-server-list';
 import { PageTitle } from '../../ui/page-title';
+import { ExportMenu, type ExportFormat } from '../../ui/export-menu';
 import { PopoverMenu } from '../../ui/popover-menu';
 import { ResponsiveTable, type ResponsiveColumn } from '../../ui/responsive-table';
 import { downloadTable } from '../../ui/download-table';
@@ -163,7 +164,7 @@ export function UsersListPage() {
 
   // Every user matching the search, asked of the server (not only this page); an invite still queued
   // is not a user yet.
-  const exportAs = async (format: 'csv' | 'xlsx') => {
+  const exportAs = async (format: ExportFormat) => {
     try {
       const { sort, order } = list.query;
       const all = await fetchTenantUsers({ toast: false }, { search: search || undefined, sort, order });
@@ -219,18 +220,10 @@ export function UsersListPage() {
               )}
             />
           )}
-          <PopoverMenu
-            label="Export"
-            items={[
-              { key: 'csv', label: 'CSV' },
-              { key: 'xlsx', label: 'XLSX' },
-            ]}
-            onSelect={(key) => void exportAs(key as 'csv' | 'xlsx')}
-            trigger={(menu) => (
-              <Button disabled={nothingToExport} data-testid="export-users" {...menu}>
-                Export <DownOutlined />
-              </Button>
-            )}
+          <ExportMenu
+            onExport={(format) => void exportAs(format)}
+            disabled={nothingToExport}
+            testId="export-users"
           />
         </Space>
       </div>
